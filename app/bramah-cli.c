@@ -1,0 +1,2 @@
+/* TEMPORARY scaffold */
+int main (void) { return 0; }

@@ -1,0 +1,68 @@
+/* hyd-catalogue.c — one table registers every component type. */
+#include "hyd-catalogue.h"
+
+extern const HydComponentType hyd_tank_type;
+extern const HydComponentType hyd_pressure_source_type;
+extern const HydComponentType hyd_flow_source_type;
+extern const HydComponentType hyd_fixed_pump_type;
+extern const HydComponentType hyd_variable_pump_type;
+extern const HydComponentType hyd_orifice_type;
+extern const HydComponentType hyd_throttle_valve_type;
+extern const HydComponentType hyd_check_valve_type;
+extern const HydComponentType hyd_relief_valve_type;
+extern const HydComponentType hyd_pressure_reducing_valve_type;
+extern const HydComponentType hyd_flow_control_valve_type;
+extern const HydComponentType hyd_dcv_4_3_type;
+extern const HydComponentType hyd_dcv_4_2_type;
+extern const HydComponentType hyd_dcv_3_2_type;
+extern const HydComponentType hyd_dcv_2_2_type;
+extern const HydComponentType hyd_cylinder_double_type;
+extern const HydComponentType hyd_cylinder_single_type;
+extern const HydComponentType hyd_motor_fixed_type;
+extern const HydComponentType hyd_volume_type;
+extern const HydComponentType hyd_accumulator_type;
+extern const HydComponentType hyd_line_type;
+extern const HydComponentType hyd_pressure_gauge_type;
+extern const HydComponentType hyd_flow_meter_type;
+
+static const HydComponentType *const catalogue[] = {
+  &hyd_tank_type,
+  &hyd_pressure_source_type,
+  &hyd_flow_source_type,
+  &hyd_fixed_pump_type,
+  &hyd_variable_pump_type,
+  &hyd_orifice_type,
+  &hyd_throttle_valve_type,
+  &hyd_check_valve_type,
+  &hyd_relief_valve_type,
+  &hyd_pressure_reducing_valve_type,
+  &hyd_flow_control_valve_type,
+  &hyd_dcv_4_3_type,
+  &hyd_dcv_4_2_type,
+  &hyd_dcv_3_2_type,
+  &hyd_dcv_2_2_type,
+  &hyd_cylinder_double_type,
+  &hyd_cylinder_single_type,
+  &hyd_motor_fixed_type,
+  &hyd_volume_type,
+  &hyd_accumulator_type,
+  &hyd_line_type,
+  &hyd_pressure_gauge_type,
+  &hyd_flow_meter_type,
+};
+
+const HydComponentType *
+hyd_catalogue_lookup (const char *type_id)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (catalogue); i++)
+    if (g_strcmp0 (catalogue[i]->id, type_id) == 0)
+      return catalogue[i];
+  return NULL;
+}
+
+const HydComponentType *const *
+hyd_catalogue_list (guint *n_types)
+{
+  *n_types = G_N_ELEMENTS (catalogue);
+  return catalogue;
+}

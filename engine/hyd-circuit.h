@@ -1,0 +1,167 @@
+/* hyd-circuit.h — the circuit document (spec/circuit-format.md, version 1).
+ *
+ * A HydCircuit holds what the file says, no more: keys the user left out stay
+ * out (their defaults are applied when the circuit is compiled), unknown keys
+ * of the top level and of component, junction, connection and plot objects are
+ * kept in `extra` in their original order, and saving writes a canonical form,
+ * so save → load → save is byte-identical. Parameter values are kept as the
+ * JSON the user wrote (a number, a string or a profile object). */
+#pragma once
+
+#include <glib.h>
+#include <json-glib/json-glib.h>
+#include "hyd-component.h"
+#include "hyd-profile.h"
+
+G_BEGIN_DECLS
+
+#define HYD_CIRCUIT_FORMAT "bramah-circuit"
+#define HYD_CIRCUIT_VERSION 1
+
+#define HYD_CIRCUIT_ERROR (hyd_circuit_error_quark ())
+GQuark hyd_circuit_error_quark (void);
+
+typedef enum {
+  HYD_CIRCUIT_ERROR_PARSE,          /* not JSON: message has line:column */
+  HYD_CIRCUIT_ERROR_FORMAT,         /* not a bramah-circuit, missing required key, wrong JSON kind */
+  HYD_CIRCUIT_ERROR_VERSION,        /* newer than this reader */
+  HYD_CIRCUIT_ERROR_ID,             /* bad or duplicate id */
+  HYD_CIRCUIT_ERROR_UNKNOWN_TYPE,
+  HYD_CIRCUIT_ERROR_UNKNOWN_PARAM,
+  HYD_CIRCUIT_ERROR_PARAM_VALUE,    /* wrong kind of value, or a broken profile */
+  HYD_CIRCUIT_ERROR_PARAM_RANGE,    /* outside the range, or a cross-parameter rule */
+  HYD_CIRCUIT_ERROR_REFERENCE,      /* a connection names a missing component, port or junction */
+  HYD_CIRCUIT_ERROR_DOMAIN,         /* ports of different domains connected */
+  HYD_CIRCUIT_ERROR_UNCONNECTED,    /* a required port is not connected */
+  HYD_CIRCUIT_ERROR_NO_VOLUME,      /* a node declares no volume */
+  HYD_CIRCUIT_ERROR_SHORT_CIRCUIT,  /* two boundary ports with different pressures */
+  HYD_CIRCUIT_ERROR_INITIAL_PRESSURE, /* conflicting initial pressures */
+  HYD_CIRCUIT_ERROR_FLOW_METER,     /* bypassed meter, or boundary on both sides */
+  HYD_CIRCUIT_ERROR_SIMULATION,     /* bad fluid or simulation setting */
+} HydCircuitErrorCode;
+
+typedef struct {
+  char *id;
+  char *type;
+  double x, y;            /* position */
+  int rotation;           /* 0, 90, 180, 270 */
+  gboolean mirror;
+  char *label;            /* NULL when absent */
+  JsonObject *params;     /* name → value as written (never NULL) */
+  JsonObject *extra;      /* unknown keys (never NULL) */
+  guint has_position : 1;
+  guint has_rotation : 1;
+  guint has_mirror : 1;
+} HydCircuitComponent;
+
+typedef struct {
+  char *id;
+  double x, y;
+  gboolean has_position;
+  gboolean has_initial_pressure;
+  double initial_pressure;
+  JsonObject *extra;
+} HydCircuitJunction;
+
+typedef struct {
+  char *from;             /* "COMP.PORT" or a junction id */
+  char *to;
+  GArray *route;          /* of double pairs [x0, y0, x1, y1, ...], or NULL */
+  gboolean has_length;
+  double length;          /* m, default 0.5 */
+  gboolean has_diameter;
+  double diameter;        /* m, default 0.01 */
+  gboolean has_initial_pressure;
+  double initial_pressure;
+  JsonObject *extra;
+} HydCircuitConnection;
+
+typedef struct {
+  char *title;            /* may be NULL */
+  GPtrArray *traces;      /* of char* */
+  char *y_unit;           /* NULL when absent */
+  JsonObject *extra;
+} HydCircuitPlot;
+
+typedef struct {
+  char *title;            /* NULL when absent */
+  char *description;      /* NULL when absent */
+  int version;
+  JsonObject *fluid;      /* as written, NULL when absent */
+  JsonObject *simulation; /* as written, NULL when absent */
+  GPtrArray *components;  /* of HydCircuitComponent* */
+  GPtrArray *junctions;   /* of HydCircuitJunction* */
+  GPtrArray *connections; /* of HydCircuitConnection* */
+  GPtrArray *plots;       /* of HydCircuitPlot*, NULL when absent */
+  JsonObject *extra;      /* unknown top-level keys */
+} HydCircuit;
+
+typedef struct {
+  double t_end;
+  char *solver;            /* owned */
+  double rtol;
+  double atol[HYD_ATOL_N_KINDS];
+  double max_step;         /* resolved: t_end/10 unless set */
+  double fixed_step;       /* 0 = adaptive */
+  double output_interval;  /* resolved: t_end/1000 unless set */
+  double initial_pressure;
+  double real_time_factor;
+  gboolean max_step_set;
+  gboolean output_interval_set;
+} HydSimOptions;
+
+HydCircuit *hyd_circuit_new (void);
+void hyd_circuit_free (HydCircuit *circuit);
+HydCircuit *hyd_circuit_copy (const HydCircuit *circuit);
+
+/* Load and validate everything that needs no graph: format, version, ids,
+ * types, parameters (names, kinds, ranges, profiles, cross rules), fluid and
+ * simulation settings, connection references and port domains. Messages name
+ * the component, parameter, port or junction; JSON syntax errors give
+ * line:column. `filename` (may be NULL) prefixes parse errors. */
+HydCircuit *hyd_circuit_load_from_data (const char *data, gssize length,
+                                        const char *filename, GError **error);
+HydCircuit *hyd_circuit_load_from_file (const char *path, GError **error);
+/* Re-run the load-time validation on an edited document. */
+gboolean hyd_circuit_validate (const HydCircuit *circuit, GError **error);
+
+/* Canonical JSON text (2-space indent, trailing newline). */
+char *hyd_circuit_to_data (const HydCircuit *circuit, gsize *length);
+gboolean hyd_circuit_save_to_file (const HydCircuit *circuit, const char *path, GError **error);
+
+HydCircuitComponent *hyd_circuit_find_component (const HydCircuit *circuit, const char *id);
+HydCircuitJunction *hyd_circuit_find_junction (const HydCircuit *circuit, const char *id);
+
+/* Fluid with defaults filled in. */
+gboolean hyd_circuit_get_fluid (const HydCircuit *circuit, HydFluid *fluid, GError **error);
+/* Simulation options with defaults filled in (clear with hyd_sim_options_clear). */
+gboolean hyd_circuit_get_sim_options (const HydCircuit *circuit, HydSimOptions *opts, GError **error);
+void hyd_sim_options_clear (HydSimOptions *opts);
+/* Recompute the t_end-dependent defaults after t_end changed. */
+void hyd_sim_options_set_t_end (HydSimOptions *opts, double t_end);
+
+/* Typed parameter values of one component: values[n_params] (defaults
+ * applied; enum: choice index; optional unset: NAN; profile parameters:
+ * the value just after t = 0) and profiles[n_params] (a new HydProfile for
+ * every profile parameter, constant ones included; NULL for others).
+ * Checks names, kinds, ranges (every value a profile takes) and the type's
+ * cross-parameter rules. Either output may be NULL. */
+gboolean hyd_circuit_component_resolve_params (const HydCircuitComponent *component,
+                                               const HydFluid *fluid,
+                                               double *values,
+                                               HydProfile **profiles,
+                                               GError **error);
+/* Set a parameter from a string: a number, an enum choice, or a profile as
+ * JSON (bramah-cli --set). Validates it; on error nothing changes. */
+gboolean hyd_circuit_component_set_param_from_string (HydCircuitComponent *component,
+                                                      const char *name,
+                                                      const char *value,
+                                                      const HydFluid *fluid,
+                                                      GError **error);
+
+/* Split "C1.A" into component and port; FALSE for a junction reference. */
+gboolean hyd_circuit_split_port_ref (const char *ref, char **component, char **port);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (HydCircuit, hyd_circuit_free)
+
+G_END_DECLS

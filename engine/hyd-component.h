@@ -1,0 +1,198 @@
+/* hyd-component.h — the component interface (design/architecture.md).
+ *
+ * A component type is a const vtable plus metadata, one C file per type or
+ * family, registered in the catalogue (hyd-catalogue.c). An instance (HydComp)
+ * is created by the system compiler from a circuit component: its parameter
+ * values are in `par` (numbers; an enum parameter holds its choice index; an
+ * unset optional parameter holds NAN), and the compiler refreshes par/par_dt
+ * from the profiles before every evaluation.
+ *
+ * Local variables of an instance: z = [p_0 … p_{np−1}, x_0 … x_{ns−1}] (port
+ * pressures, then its own states). Local equations: rows [q̂_0 … q̂_{np−1},
+ * ẋ_0 … ẋ_{ns−1}]. `eval` returns the values and the analytic partial
+ * derivatives of every row with respect to every local variable (the local
+ * Jacobian block, in the instance's sparsity pattern), with respect to time
+ * (through profiles), plus the port volumes V_X(x) with ∂V/∂x and ∂²V/∂x², and
+ * the port compliances C_X(p) with ∂C/∂p (circuit-format.md, Nodes). */
+#pragma once
+
+#include <glib.h>
+#include "hyd-units.h"
+#include "hyd-fluid.h"
+#include <math.h>
+
+G_BEGIN_DECLS
+
+typedef enum {
+  HYD_DOMAIN_HYDRAULIC,
+  HYD_DOMAIN_MECHANICAL,
+  HYD_DOMAIN_SIGNAL,
+} HydDomain;
+
+const char *hyd_domain_name (HydDomain domain);
+
+typedef enum {
+  HYD_CATEGORY_SOURCES,
+  HYD_CATEGORY_PUMPS,
+  HYD_CATEGORY_VALVES,
+  HYD_CATEGORY_ACTUATORS,
+  HYD_CATEGORY_STORAGE,   /* storage and lines */
+  HYD_CATEGORY_MEASUREMENT,
+} HydCategory;
+
+const char *hyd_category_name (HydCategory category);
+
+typedef struct {
+  const char *name;
+  HydDomain domain;
+  gboolean optional;
+  const char *description;
+} HydPortInfo;
+
+typedef enum {
+  HYD_PARAM_PROFILE = 1 << 0,       /* accepts a profile; can be a live slider */
+  HYD_PARAM_MIN_EXCLUSIVE = 1 << 1, /* value > min (">0") */
+  HYD_PARAM_MAX_EXCLUSIVE = 1 << 2, /* value < max ("[0, 1)") */
+  HYD_PARAM_OPTIONAL = 1 << 3,      /* no default: unset unless given (NAN) */
+  HYD_PARAM_ENUM = 1 << 4,          /* a string from `choices`; par = index */
+  HYD_PARAM_FLUID_CD = 1 << 5,      /* default is the fluid's discharge_coefficient */
+  HYD_PARAM_INTEGER = 1 << 6,       /* must be a whole number */
+} HydParamFlags;
+
+typedef struct {
+  const char *name;        /* key in params */
+  const char *label;       /* human name, e.g. "Cracking pressure" */
+  HydUnit unit;
+  double def;              /* default (enum: index of the default choice) */
+  double min, max;         /* range (−INFINITY / INFINITY when open-ended) */
+  guint flags;             /* HydParamFlags */
+  const char *const *choices; /* NULL-terminated, for HYD_PARAM_ENUM */
+  const char *description; /* one line */
+} HydParamInfo;
+
+typedef struct {
+  const char *name;
+  HydUnit unit;
+  const char *description;
+} HydVarInfo;
+
+typedef struct _HydComp HydComp;
+typedef struct _HydComponentType HydComponentType;
+
+/* Evaluation input: port pressures (0 for non-hydraulic ports) and states. */
+typedef struct {
+  double t;
+  const double *p; /* [n_ports] */
+  const double *x; /* [n_states] */
+} HydEvalIn;
+
+/* Evaluation output. The compiler zeroes every array before calling eval, so
+ * a component writes only what is non-zero. Arrays the caller does not need
+ * are NULL (check before writing: jac, q_t/x_t, out may be NULL). */
+typedef struct {
+  double *q;      /* [np] through flows q̂_X (into the component) */
+  double *xdot;   /* [ns] state derivatives */
+  double *jac;    /* [nnz] ∂(q̂, ẋ)/∂(p, x), in the pattern order (or NULL) */
+  double *q_t;    /* [np] ∂q̂/∂t through profiles (or NULL) */
+  double *x_t;    /* [ns] ∂ẋ/∂t through profiles (or NULL) */
+  double *V;      /* [np] port volumes V_X (m³) */
+  double *dV;     /* [np·nvs] ∂V_X/∂x_{vs[j]}: row-major, X then j */
+  double *d2V;    /* [np·nvs·nvs] ∂²V_X/∂x_{vs[j]}∂x_{vs[k]} */
+  double *C;      /* [np] port compliance C_X(p_X) (m³/Pa) */
+  double *dC;     /* [np] ∂C_X/∂p_X */
+  double *out;    /* [n_outputs] derived outputs (or NULL) */
+} HydEvalOut;
+
+struct _HydComponentType {
+  const char *id;          /* type id in files */
+  const char *label;       /* human name */
+  HydCategory category;
+  const char *iso_symbol;  /* what ISO 1219-1 symbol it is drawn with */
+  const char *description; /* short help text, including the law and its source */
+  const HydPortInfo *ports;
+  guint n_ports;
+  const HydParamInfo *params;
+  guint n_params;
+  /* Ports joined internally into one node (pairs of port indices), e.g. a
+   * volume's P..P4 or a flow meter's A and B. */
+  const guint (*joined_ports)[2];
+  guint n_joined_ports;
+  /* A flow meter reports the flow between its two joined ports (spec). */
+  gboolean is_flow_meter;
+  /* A boundary port prescribes its node's pressure (tank, pressure_source):
+   * index of the parameter holding the pressure, or −1. */
+  int boundary_param;
+
+  /* Cross-parameter rules beyond each range (e.g. rod < piston). Optional.
+   * Errors name the component (comp->id) and the parameter. */
+  gboolean (*validate) (const HydComp *comp, GError **error);
+  /* Decide states, outputs, volume states and the local pattern from the
+   * parameters; allocate comp->priv. Required. */
+  gboolean (*setup) (HydComp *comp, GError **error);
+  /* Initial pressure a component asks for at a port (accumulator, volume):
+   * return TRUE and write *p. Optional. */
+  gboolean (*port_initial_pressure) (const HydComp *comp, guint port, double *p);
+  /* Initial states, from parameters (in force just after t = 0, already in
+   * par) and the nodes' initial port pressures p0. Optional: zeros. */
+  void (*init_states) (const HydComp *comp, const double *p0, double *x0);
+  /* The model. Required. */
+  void (*eval) (const HydComp *comp, const HydEvalIn *in, HydEvalOut *out);
+  void (*free_priv) (gpointer priv);
+};
+
+struct _HydComp {
+  const HydComponentType *type;
+  char *id;
+  const HydFluid *fluid;
+
+  double *par;      /* [n_params] values in force (numbers; enum index; NAN unset) */
+  double *par_dt;   /* [n_params] d/dt of profile parameters (0 otherwise) */
+
+  /* Filled by setup (helpers below). */
+  guint n_states;
+  HydVarInfo *states;       /* [n_states], names owned by the comp */
+  guint n_outputs;
+  HydVarInfo *outputs;      /* [n_outputs] */
+  guint n_vstates;          /* states the port volumes depend on */
+  guint *vstates;           /* [n_vstates] state indices */
+  gboolean *own_compliance; /* [n_ports] TRUE: C_X is oil the component stores
+                               (accumulator), reported in its port flow */
+  guint nnz;                /* local Jacobian pattern */
+  guint *jrow, *jcol;       /* [nnz] local row and column of each entry */
+  gboolean dense_pattern;   /* pattern is the full (np+ns)² block, row-major */
+
+  gpointer priv;
+};
+
+/* A fresh instance with default parameter values (the compiler fills par). */
+HydComp *hyd_comp_new (const HydComponentType *type, const char *id, const HydFluid *fluid);
+void hyd_comp_free (HydComp *comp);
+
+/* Helpers for setup. */
+void hyd_comp_set_states (HydComp *comp, guint n, const HydVarInfo *states);
+/* Adds one state with a name built at run time (e.g. "q3"). */
+void hyd_comp_add_state (HydComp *comp, const char *name, HydUnit unit, const char *description);
+void hyd_comp_set_outputs (HydComp *comp, guint n, const HydVarInfo *outputs);
+void hyd_comp_add_output (HydComp *comp, const char *name, HydUnit unit, const char *description);
+void hyd_comp_set_vstates (HydComp *comp, guint n, const guint *vstates);
+/* Dense local pattern: entry (r, c) is jac[r·(np+ns) + c]. The default. */
+void hyd_comp_use_dense_pattern (HydComp *comp);
+/* Sparse local pattern: nnz (row, col) pairs, copied. */
+void hyd_comp_set_pattern (HydComp *comp, guint nnz, const guint *rows, const guint *cols);
+
+static inline guint
+hyd_comp_n_local (const HydComp *comp)
+{
+  return comp->type->n_ports + comp->n_states;
+}
+
+/* Dense-pattern Jacobian element: row r (q̂ rows first, then ẋ), column c
+ * (pressures first, then states). Only for dense patterns. */
+#define HYD_JAC(comp, out, r, c) \
+  ((out)->jac[(r) * hyd_comp_n_local (comp) + (c)])
+
+/* Parameter lookup by name (−1 if absent). */
+int hyd_component_type_find_param (const HydComponentType *type, const char *name);
+int hyd_component_type_find_port (const HydComponentType *type, const char *name);
+
+G_END_DECLS

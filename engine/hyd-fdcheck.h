@@ -1,0 +1,23 @@
+/* hyd-fdcheck.h — judging an analytic derivative against finite differences
+ * (the rule of spec/cli.md jacobian-check, shared by the CLI and the tests). */
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+typedef enum {
+  HYD_FD_OK,
+  HYD_FD_SEAM,   /* quotient not converged (C¹ seam within h, or round-off) */
+  HYD_FD_FAIL,   /* the quotients agree with each other, not with J */
+} HydFdVerdict;
+
+#define HYD_FD_TOL 1e-5
+
+/* J: analytic entry; d1 = quotient with step h, d2 = with step h/10;
+ * floor = 1e-8·max_k |J_ik|·s_k/s_j (row scale). Writes the larger error. */
+HydFdVerdict hyd_fd_judge (double J, double d1, double d2, double floor, double *err);
+/* e = |J − D| / max(|D|, floor, 1e-12) */
+double hyd_fd_error (double J, double D, double floor);
+
+G_END_DECLS

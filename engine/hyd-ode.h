@@ -1,0 +1,112 @@
+/* hyd-ode.h — the solver layer: plain C on double arrays (CVODE / GSL style).
+ *
+ * A problem is y' = f(t, y) with an analytic Jacobian and ∂f/∂t supplied
+ * through callbacks; the same layer integrates compiled circuits and the
+ * stiff test set. The driver (hyd-ode.c) owns what every method shares:
+ * integration intervals between breakpoints (never stepping across one),
+ * output samples from the method's dense output, cancellation, statistics and
+ * failure statuses. A Rosenbrock method is a coefficient table
+ * (hyd-rosenbrock.c). Callbacks return 0 on success, > 0 for a recoverable
+ * failure (the step is retried smaller, e.g. a non-finite value), < 0 fatal. */
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+#define HYD_SOLVER_ERROR (hyd_solver_error_quark ())
+GQuark hyd_solver_error_quark (void);
+
+typedef enum {
+  HYD_ODE_SUCCESS = 0,
+  HYD_ODE_CANCELLED,
+  HYD_ODE_STEP_UNDERFLOW,
+  HYD_ODE_TOO_MANY_STEPS,
+  HYD_ODE_SINGULAR,
+  HYD_ODE_NONFINITE,
+  HYD_ODE_CALLBACK_FAILED,
+  HYD_ODE_BAD_INPUT,
+  HYD_ODE_UNKNOWN_SOLVER,
+} HydOdeStatus;
+
+const char *hyd_ode_status_name (HydOdeStatus status); /* "success", "step-underflow", ... */
+
+typedef struct {
+  guint n;
+  gpointer user;
+  int (*rhs) (double t, const double *y, double *f, gpointer user);
+  /* Dense Jacobian, column-major (J[i + j·n] = ∂f_i/∂y_j), and ∂f/∂t
+   * (dfdt may be NULL: not wanted). Required by implicit methods unless
+   * options.fd_jacobian. */
+  int (*jac) (double t, const double *y, double *J, double *dfdt, gpointer user);
+  /* Called when integration enters the interval [t_lo, t_hi] between two
+   * breakpoints, before any evaluation in it. Optional. */
+  void (*set_interval) (double t_lo, double t_hi, gpointer user);
+  /* Name of state i for messages ("C1.x"). Optional. */
+  const char *(*state_name) (guint i, gpointer user);
+} HydOdeProblem;
+
+typedef struct {
+  double t0;
+  double t_end;
+  double rtol;
+  const double *atol;      /* [n] */
+  double h0;               /* initial step; 0 = automatic */
+  double max_step;         /* 0 = no limit */
+  double fixed_step;       /* > 0: constant step, no error control */
+  double output_interval;  /* > 0: samples at t0 + k·Δ, then t_end; 0: every step */
+  const double *breakpoints; /* sorted; those outside (t0, t_end) are ignored */
+  guint n_breakpoints;
+  guint64 max_steps;       /* 0 = 10 000 000 */
+  gboolean fd_jacobian;    /* finite-difference Jacobian instead of problem.jac */
+  const gint *cancel;      /* atomic flag, non-zero cancels; may be NULL */
+  /* Called at each output sample with the interval already set for it
+   * (a sample at a breakpoint comes after the change). Return FALSE to stop. */
+  gboolean (*output) (double t, const double *y, gpointer user);
+  gpointer output_user;
+} HydOdeOptions;
+
+typedef struct {
+  guint64 steps;      /* accepted */
+  guint64 rejected;
+  guint64 f_evals;
+  guint64 jac_evals;
+  guint64 lu;
+  guint64 newton;
+  double wall_s;
+} HydOdeStats;
+
+typedef struct {
+  HydOdeStatus status;
+  double t;           /* last good time */
+  int worst_state;    /* state with the largest error contribution at failure, or −1 */
+  char *message;      /* NULL on success; names time and state */
+  HydOdeStats stats;
+} HydOdeResult;
+
+void hyd_ode_result_clear (HydOdeResult *result);
+void hyd_ode_options_init (HydOdeOptions *options);
+
+typedef struct {
+  const char *id;
+  const char *family;
+  const char *order;     /* "4(3)" */
+  gboolean implicit;
+  gboolean adaptive;     /* FALSE: fixed step only */
+  gboolean multistep;
+  const char *notes;
+} HydSolverInfo;
+
+/* The solvers this build has. */
+const HydSolverInfo *hyd_solver_list (guint *n);
+const HydSolverInfo *hyd_solver_lookup (const char *id);
+
+/* Integrate from options.t0 to options.t_end. y holds y0 on entry and the
+ * last good state on return. Returns the status (also in result). */
+HydOdeStatus hyd_ode_solve (const char *solver_id,
+                            const HydOdeProblem *problem,
+                            const HydOdeOptions *options,
+                            double *y,
+                            HydOdeResult *result);
+
+G_END_DECLS

@@ -1,0 +1,320 @@
+/* fd-harness.c — finite-difference checks of one component. */
+#include "fd-harness.h"
+#include "hyd-fdcheck.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <string.h>
+
+static HydFluid default_fluid;
+
+HydComp *
+hyd_test_make_comp (const char *type_id, const HydFluid *fluid, ...)
+{
+  const HydComponentType *type = hyd_catalogue_lookup (type_id);
+  g_assert_nonnull (type);
+  if (fluid == NULL)
+    {
+      hyd_fluid_init_default (&default_fluid);
+      fluid = &default_fluid;
+    }
+  HydComp *comp = hyd_comp_new (type, "X1", fluid);
+  for (guint i = 0; i < type->n_params; i++)
+    if (type->params[i].flags & HYD_PARAM_FLUID_CD)
+      comp->par[i] = fluid->discharge_coefficient;
+  va_list ap;
+  va_start (ap, fluid);
+  const char *name;
+  while ((name = va_arg (ap, const char *)) != NULL)
+    {
+      const char *value = va_arg (ap, const char *);
+      int k = hyd_component_type_find_param (type, name);
+      if (k < 0)
+        g_error ("%s has no parameter %s", type_id, name);
+      const HydParamInfo *pi = &type->params[k];
+      if (pi->flags & HYD_PARAM_ENUM)
+        {
+          int idx = -1;
+          for (int c = 0; pi->choices[c]; c++)
+            if (strcmp (pi->choices[c], value) == 0)
+              idx = c;
+          if (idx < 0)
+            g_error ("%s.%s has no choice %s", type_id, name, value);
+          comp->par[k] = idx;
+        }
+      else
+        comp->par[k] = g_ascii_strtod (value, NULL);
+    }
+  va_end (ap);
+  GError *error = NULL;
+  if (type->validate && !type->validate (comp, &error))
+    g_error ("validate %s: %s", type_id, error->message);
+  if (!type->setup (comp, &error))
+    g_error ("setup %s: %s", type_id, error->message);
+  if (comp->nnz == 0 && hyd_comp_n_local (comp) > 0)
+    hyd_comp_use_dense_pattern (comp);
+  return comp;
+}
+
+void
+hyd_test_set_param_rate (HydComp *comp, const char *name, double rate)
+{
+  int k = hyd_component_type_find_param (comp->type, name);
+  g_assert_cmpint (k, >=, 0);
+  g_assert_true (comp->type->params[k].flags & HYD_PARAM_PROFILE);
+  comp->par_dt[k] = rate;
+}
+
+typedef struct {
+  double *q, *xdot, *jac, *q_t, *x_t, *V, *dV, *d2V, *C, *dC, *out;
+} Buffers;
+
+static void
+buffers_alloc (HydComp *comp, Buffers *b)
+{
+  guint np = comp->type->n_ports, ns = comp->n_states, nv = comp->n_vstates;
+  b->q = g_new0 (double, np + 1);
+  b->xdot = g_new0 (double, ns + 1);
+  b->jac = g_new0 (double, comp->nnz + 1);
+  b->q_t = g_new0 (double, np + 1);
+  b->x_t = g_new0 (double, ns + 1);
+  b->V = g_new0 (double, np + 1);
+  b->dV = g_new0 (double, np * nv + 1);
+  b->d2V = g_new0 (double, np * nv * nv + 1);
+  b->C = g_new0 (double, np + 1);
+  b->dC = g_new0 (double, np + 1);
+  b->out = g_new0 (double, comp->n_outputs + 1);
+}
+
+static void
+buffers_free (Buffers *b)
+{
+  g_free (b->q); g_free (b->xdot); g_free (b->jac); g_free (b->q_t); g_free (b->x_t);
+  g_free (b->V); g_free (b->dV); g_free (b->d2V); g_free (b->C); g_free (b->dC); g_free (b->out);
+}
+
+static void
+eval_into (HydComp *comp, double t, const double *p, const double *x, Buffers *b)
+{
+  guint np = comp->type->n_ports, ns = comp->n_states, nv = comp->n_vstates;
+  memset (b->q, 0, sizeof (double) * (np + 1));
+  memset (b->xdot, 0, sizeof (double) * (ns + 1));
+  memset (b->jac, 0, sizeof (double) * (comp->nnz + 1));
+  memset (b->q_t, 0, sizeof (double) * (np + 1));
+  memset (b->x_t, 0, sizeof (double) * (ns + 1));
+  memset (b->V, 0, sizeof (double) * (np + 1));
+  memset (b->dV, 0, sizeof (double) * (np * nv + 1));
+  memset (b->d2V, 0, sizeof (double) * (np * nv * nv + 1));
+  memset (b->C, 0, sizeof (double) * (np + 1));
+  memset (b->dC, 0, sizeof (double) * (np + 1));
+  memset (b->out, 0, sizeof (double) * (comp->n_outputs + 1));
+  HydEvalIn in = { t, p, x };
+  HydEvalOut out = { b->q, b->xdot, b->jac, b->q_t, b->x_t, b->V, b->dV, b->d2V, b->C, b->dC, b->out };
+  comp->type->eval (comp, &in, &out);
+}
+
+void
+hyd_test_eval (HydComp *comp, double t, const double *p, const double *x,
+               double *q, double *xdot, double *out)
+{
+  Buffers b;
+  buffers_alloc (comp, &b);
+  eval_into (comp, t, p, x, &b);
+  if (q) memcpy (q, b.q, sizeof (double) * comp->type->n_ports);
+  if (xdot) memcpy (xdot, b.xdot, sizeof (double) * comp->n_states);
+  if (out) memcpy (out, b.out, sizeof (double) * comp->n_outputs);
+  buffers_free (&b);
+}
+
+static double
+local_scale (HydComp *comp, guint j)
+{
+  guint np = comp->type->n_ports;
+  if (j < np)
+    return 1e5;
+  return hyd_unit_fd_scale (comp->states[j - np].unit);
+}
+
+/* Rows r of the local system at local variables z (p then x). */
+static void
+rows_at (HydComp *comp, double t, const double *z, Buffers *b, double *rows)
+{
+  guint np = comp->type->n_ports, ns = comp->n_states;
+  eval_into (comp, t, z, z + np, b);
+  memcpy (rows, b->q, sizeof (double) * np);
+  memcpy (rows + np, b->xdot, sizeof (double) * ns);
+}
+
+static void
+shift_time (HydComp *comp, double dt)
+{
+  for (guint k = 0; k < comp->type->n_params; k++)
+    if (comp->par_dt[k] != 0.0)
+      comp->par[k] += comp->par_dt[k] * dt;
+}
+
+guint
+hyd_test_check_component (HydComp *comp, double t, const double *p, const double *x,
+                          const char *where)
+{
+  guint np = comp->type->n_ports, ns = comp->n_states, nl = np + ns, nv = comp->n_vstates;
+  guint failures = 0;
+  Buffers b0, bt;
+  buffers_alloc (comp, &b0);
+  buffers_alloc (comp, &bt);
+
+  double *z = g_new (double, nl + 1);
+  memcpy (z, p, sizeof (double) * np);
+  if (ns) memcpy (z + np, x, sizeof (double) * ns);
+  eval_into (comp, t, z, z + np, &b0);
+
+  /* analytic dense matrix from the pattern */
+  double *J = g_new0 (double, nl * nl + 1);
+  for (guint e = 0; e < comp->nnz; e++)
+    J[comp->jrow[e] * nl + comp->jcol[e]] += b0.jac[e];
+
+  double *rp = g_new (double, nl + 1), *rm = g_new (double, nl + 1);
+  double *D1 = g_new (double, nl * nl + 1), *D2 = g_new (double, nl * nl + 1);
+  double *zz = g_new (double, nl + 1);
+
+  for (guint pass = 0; pass < 2; pass++)
+    for (guint j = 0; j < nl; j++)
+      {
+        double h = 1e-7 * MAX (fabs (z[j]), local_scale (comp, j));
+        if (pass == 1) h /= 10.0;
+        memcpy (zz, z, sizeof (double) * nl);
+        zz[j] = z[j] + h;
+        rows_at (comp, t, zz, &bt, rp);
+        zz[j] = z[j] - h;
+        rows_at (comp, t, zz, &bt, rm);
+        for (guint i = 0; i < nl; i++)
+          (pass == 0 ? D1 : D2)[i * nl + j] = (rp[i] - rm[i]) / (2.0 * h);
+      }
+  for (guint i = 0; i < nl; i++)
+    {
+      for (guint j = 0; j < nl; j++)
+        {
+          double rowmax = 0.0;
+          for (guint k = 0; k < nl; k++)
+            rowmax = MAX (rowmax, fabs (J[i * nl + k]) * local_scale (comp, k));
+          double floor = 1e-8 * rowmax / local_scale (comp, j);
+          double err;
+          HydFdVerdict v = hyd_fd_judge (J[i * nl + j], D1[i * nl + j], D2[i * nl + j], floor, &err);
+          if (v != HYD_FD_OK)
+            g_test_message ("%s %s at %s: d row %u / d var %u: analytic %.10g, FD %.10g / %.10g (err %.2g)%s",
+                            comp->type->id, v == HYD_FD_FAIL ? "FAIL" : "seam", where, i, j,
+                            J[i * nl + j], D1[i * nl + j], D2[i * nl + j], err,
+                            v == HYD_FD_SEAM ? " (seam, not counted)" : "");
+          if (v == HYD_FD_FAIL)
+            failures++;
+        }
+    }
+
+  /* ∂/∂t through profile rates */
+  {
+    double ht[2] = { 1e-7 * MAX (fabs (t), 1.0), 1e-8 * MAX (fabs (t), 1.0) };
+    double Dt[2][64];
+    guint nrows = MIN (nl, 64);
+    for (guint pass = 0; pass < 2; pass++)
+      {
+        shift_time (comp, ht[pass]);
+        rows_at (comp, t + ht[pass], z, &bt, rp);
+        shift_time (comp, -2.0 * ht[pass]);
+        rows_at (comp, t - ht[pass], z, &bt, rm);
+        shift_time (comp, ht[pass]);
+        for (guint i = 0; i < nrows; i++)
+          Dt[pass][i] = (rp[i] - rm[i]) / (2.0 * ht[pass]);
+      }
+    eval_into (comp, t, z, z + np, &b0);
+    for (guint i = 0; i < nrows; i++)
+      {
+        double a = i < np ? b0.q_t[i] : b0.x_t[i - np];
+        double rowmax = 0.0;
+        for (guint k = 0; k < nl; k++)
+          rowmax = MAX (rowmax, fabs (J[i * nl + k]) * local_scale (comp, k));
+        double err;
+        HydFdVerdict v = hyd_fd_judge (a, Dt[0][i], Dt[1][i], 1e-8 * rowmax, &err);
+        if (v == HYD_FD_FAIL)
+          {
+            g_test_message ("%s FAIL at %s: d row %u / dt: analytic %.10g, FD %.10g / %.10g",
+                            comp->type->id, where, i, a, Dt[0][i], Dt[1][i]);
+            failures++;
+          }
+      }
+  }
+
+  /* ∂V/∂x and ∂²V/∂x² */
+  for (guint jv = 0; jv < nv; jv++)
+    {
+      guint s = comp->vstates[jv];
+      double D[2][32], DD[2][32 * 8];
+      for (guint pass = 0; pass < 2; pass++)
+        {
+          double h = 1e-7 * MAX (fabs (z[np + s]), local_scale (comp, np + s)) / (pass ? 10.0 : 1.0);
+          memcpy (zz, z, sizeof (double) * nl);
+          zz[np + s] += h;
+          eval_into (comp, t, zz, zz + np, &bt);
+          double Vp[32], dVp[32 * 8];
+          for (guint X = 0; X < np && X < 32; X++) Vp[X] = bt.V[X];
+          for (guint e = 0; e < np * nv && e < 256; e++) dVp[e] = bt.dV[e];
+          zz[np + s] -= 2.0 * h;
+          eval_into (comp, t, zz, zz + np, &bt);
+          for (guint X = 0; X < np && X < 32; X++)
+            {
+              D[pass][X] = (Vp[X] - bt.V[X]) / (2.0 * h);
+              for (guint kv = 0; kv < nv && kv < 8; kv++)
+                DD[pass][X * 8 + kv] = (dVp[X * nv + kv] - bt.dV[X * nv + kv]) / (2.0 * h);
+            }
+        }
+      for (guint X = 0; X < np && X < 32; X++)
+        {
+          double err;
+          double a = b0.dV[X * nv + jv];
+          if (hyd_fd_judge (a, D[0][X], D[1][X], 1e-30, &err) == HYD_FD_FAIL)
+            {
+              g_test_message ("%s FAIL at %s: dV[port %u]/dx%u: analytic %.10g, FD %.10g",
+                              comp->type->id, where, X, s, a, D[0][X]);
+              failures++;
+            }
+          for (guint kv = 0; kv < nv && kv < 8; kv++)
+            {
+              double a2 = b0.d2V[(X * nv + kv) * nv + jv];
+              if (hyd_fd_judge (a2, DD[0][X * 8 + kv], DD[1][X * 8 + kv], 1e-30, &err) == HYD_FD_FAIL)
+                {
+                  g_test_message ("%s FAIL at %s: d2V[port %u]: analytic %.10g, FD %.10g",
+                                  comp->type->id, where, X, a2, DD[0][X * 8 + kv]);
+                  failures++;
+                }
+            }
+        }
+    }
+
+  /* ∂C/∂p */
+  for (guint X = 0; X < np; X++)
+    {
+      double D[2];
+      for (guint pass = 0; pass < 2; pass++)
+        {
+          double h = 1e-7 * MAX (fabs (z[X]), 1e5) / (pass ? 10.0 : 1.0);
+          memcpy (zz, z, sizeof (double) * nl);
+          zz[X] += h;
+          eval_into (comp, t, zz, zz + np, &bt);
+          double cp = bt.C[X];
+          zz[X] -= 2.0 * h;
+          eval_into (comp, t, zz, zz + np, &bt);
+          D[pass] = (cp - bt.C[X]) / (2.0 * h);
+        }
+      double err;
+      if (hyd_fd_judge (b0.dC[X], D[0], D[1], 1e-30, &err) == HYD_FD_FAIL)
+        {
+          g_test_message ("%s FAIL at %s: dC[port %u]/dp: analytic %.10g, FD %.10g",
+                          comp->type->id, where, X, b0.dC[X], D[0]);
+          failures++;
+        }
+    }
+
+  g_free (z); g_free (J); g_free (rp); g_free (rm); g_free (D1); g_free (D2); g_free (zz);
+  buffers_free (&b0);
+  buffers_free (&bt);
+  return failures;
+}

@@ -1,0 +1,21 @@
+/* fd-harness.h — checks one component's analytic partial derivatives against
+ * central finite differences (the rule of hyd-fdcheck.h). */
+#pragma once
+
+#include "hyd-component.h"
+#include "hyd-catalogue.h"
+
+/* A component of a catalogue type with parameters from name/value string
+ * pairs (numbers or enum choices), NULL-terminated; validated and set up.
+ * Aborts the test on error. fluid may be NULL (defaults). */
+HydComp *hyd_test_make_comp (const char *type_id, const HydFluid *fluid, ...) G_GNUC_NULL_TERMINATED;
+/* Make parameter `name` vary in time at `rate` (per second) for the ∂/∂t check. */
+void hyd_test_set_param_rate (HydComp *comp, const char *name, double rate);
+/* Check ∂(q̂, ẋ)/∂(p, x), ∂/∂t, ∂V/∂x, ∂²V/∂x², ∂C/∂p at (t, p, x).
+ * Returns the number of failing entries (seams are reported, not counted);
+ * each failure is printed with g_test_message. `where` names the point. */
+guint hyd_test_check_component (HydComp *comp, double t, const double *p, const double *x,
+                                const char *where);
+/* Evaluate (values only) into freshly allocated arrays of the right size. */
+void hyd_test_eval (HydComp *comp, double t, const double *p, const double *x,
+                    double *q, double *xdot, double *out);
