@@ -1,1 +1,1939 @@
-/* TEMPORARY scaffold */
+/* hyd-circuit.c — the circuit document: load, validate, save
+ * (spec/circuit-format.md, version 1).
+ *
+ * Loading happens in two passes. The first reads the JSON tree into a
+ * HydCircuit and checks only the JSON kinds of the keys it knows; unknown
+ * keys go to `extra`. The second, hyd_circuit_validate, checks what the
+ * values mean: ids, types, parameters, fluid and simulation settings,
+ * connection references and port domains. An edited document is checked by
+ * the same second pass. Saving builds a JsonNode tree in the canonical key
+ * order and writes it with hyd-json-writer, so save → load → save gives the
+ * same bytes. */
+#include "hyd-circuit.h"
+#include "hyd-catalogue.h"
+#include "hyd-json-writer.h"
+
+#include <math.h>
+#include <string.h>
+
+#define MAX_ID_LENGTH 32
+
+G_DEFINE_QUARK (hyd-circuit-error-quark, hyd_circuit_error)
+
+static gboolean set_error (GError **error, HydCircuitErrorCode code,
+                           const char *format, ...) G_GNUC_PRINTF (3, 4);
+
+static gboolean
+set_error (GError **error, HydCircuitErrorCode code, const char *format, ...)
+{
+  va_list args;
+
+  va_start (args, format);
+  g_propagate_error (error, g_error_new_valist (HYD_CIRCUIT_ERROR, code, format, args));
+  va_end (args);
+  return FALSE;
+}
+
+/* ---------------------------------------------------------------------------
+ * JSON helpers
+ * ------------------------------------------------------------------------- */
+
+static JsonNode *node_deep_copy (JsonNode *node);
+
+static JsonObject *
+object_deep_copy (JsonObject *object)
+{
+  JsonObject *copy = json_object_new ();
+  g_autoptr(GList) members = json_object_get_members (object);
+
+  for (GList *l = members; l != NULL; l = l->next)
+    json_object_set_member (copy, l->data,
+                            node_deep_copy (json_object_get_member (object, l->data)));
+  return copy;
+}
+
+/* json_node_copy shares objects and arrays; the document owns its trees. */
+static JsonNode *
+node_deep_copy (JsonNode *node)
+{
+  JsonNode *copy;
+
+  switch (JSON_NODE_TYPE (node))
+    {
+    case JSON_NODE_OBJECT:
+      copy = json_node_new (JSON_NODE_OBJECT);
+      json_node_take_object (copy, object_deep_copy (json_node_get_object (node)));
+      return copy;
+
+    case JSON_NODE_ARRAY:
+      {
+        JsonArray *array = json_node_get_array (node);
+        guint n = json_array_get_length (array);
+        JsonArray *array_copy = json_array_sized_new (n);
+
+        for (guint i = 0; i < n; i++)
+          json_array_add_element (array_copy, node_deep_copy (json_array_get_element (array, i)));
+        copy = json_node_new (JSON_NODE_ARRAY);
+        json_node_take_array (copy, array_copy);
+        return copy;
+      }
+
+    case JSON_NODE_VALUE:
+    case JSON_NODE_NULL:
+    default:
+      return json_node_copy (node);
+    }
+}
+
+static gboolean
+node_get_number (JsonNode *node, double *value)
+{
+  GType type;
+
+  if (node == NULL || JSON_NODE_TYPE (node) != JSON_NODE_VALUE)
+    return FALSE;
+  type = json_node_get_value_type (node);
+  if (type == G_TYPE_INT64)
+    *value = (double) json_node_get_int (node);
+  else if (type == G_TYPE_DOUBLE)
+    *value = json_node_get_double (node);
+  else
+    return FALSE;
+  return isfinite (*value);
+}
+
+static const char *
+node_get_string (JsonNode *node)
+{
+  if (node == NULL || JSON_NODE_TYPE (node) != JSON_NODE_VALUE
+      || json_node_get_value_type (node) != G_TYPE_STRING)
+    return NULL;
+  return json_node_get_string (node);
+}
+
+static gboolean
+node_is_null (JsonNode *node)
+{
+  return node != NULL && JSON_NODE_TYPE (node) == JSON_NODE_NULL;
+}
+
+/* A short description of a value for messages: 3.5, "abc", an object, … */
+static char *
+describe_node (JsonNode *node)
+{
+  char buf[HYD_JSON_DOUBLE_BUF_SIZE];
+  double v;
+
+  if (node_get_number (node, &v))
+    return g_strdup (hyd_json_format_double (v, buf));
+  switch (JSON_NODE_TYPE (node))
+    {
+    case JSON_NODE_OBJECT:
+      return g_strdup ("an object");
+    case JSON_NODE_ARRAY:
+      return g_strdup ("an array");
+    case JSON_NODE_NULL:
+      return g_strdup ("null");
+    case JSON_NODE_VALUE:
+    default:
+      if (json_node_get_value_type (node) == G_TYPE_STRING)
+        return g_strdup_printf ("\"%s\"", json_node_get_string (node));
+      if (json_node_get_value_type (node) == G_TYPE_BOOLEAN)
+        return g_strdup (json_node_get_boolean (node) ? "true" : "false");
+      return g_strdup ("a value");
+    }
+}
+
+static JsonNode *
+new_double_node (double value)
+{
+  JsonNode *node = json_node_new (JSON_NODE_VALUE);
+  json_node_set_double (node, value);
+  return node;
+}
+
+static JsonNode *
+new_int_node (gint64 value)
+{
+  JsonNode *node = json_node_new (JSON_NODE_VALUE);
+  json_node_set_int (node, value);
+  return node;
+}
+
+static JsonNode *
+new_string_node (const char *value)
+{
+  JsonNode *node = json_node_new (JSON_NODE_VALUE);
+  json_node_set_string (node, value);
+  return node;
+}
+
+static JsonNode *
+new_object_node (JsonObject *object)
+{
+  JsonNode *node = json_node_new (JSON_NODE_OBJECT);
+  json_node_take_object (node, object);
+  return node;
+}
+
+/* ---------------------------------------------------------------------------
+ * Ranges (shared by parameters, fluid and simulation settings)
+ * ------------------------------------------------------------------------- */
+
+static gboolean
+value_in_range (double v, double min, double max, guint flags)
+{
+  if (flags & HYD_PARAM_MIN_EXCLUSIVE ? !(v > min) : !(v >= min))
+    return FALSE;
+  if (flags & HYD_PARAM_MAX_EXCLUSIVE ? !(v < max) : !(v <= max))
+    return FALSE;
+  return TRUE;
+}
+
+/* "> 0", "≥ -101325", "in [0, 1)", "≤ 5", or NULL when any value goes. */
+static char *
+range_text (double min, double max, guint flags)
+{
+  char lo[HYD_JSON_DOUBLE_BUF_SIZE], hi[HYD_JSON_DOUBLE_BUF_SIZE];
+  gboolean has_min = isfinite (min), has_max = isfinite (max);
+
+  hyd_json_format_double (min, lo);
+  hyd_json_format_double (max, hi);
+  if (has_min && has_max)
+    return g_strdup_printf ("in %c%s, %s%c",
+                            flags & HYD_PARAM_MIN_EXCLUSIVE ? '(' : '[', lo, hi,
+                            flags & HYD_PARAM_MAX_EXCLUSIVE ? ')' : ']');
+  if (has_min)
+    return g_strdup_printf ("%s %s", flags & HYD_PARAM_MIN_EXCLUSIVE ? ">" : "≥", lo);
+  if (has_max)
+    return g_strdup_printf ("%s %s", flags & HYD_PARAM_MAX_EXCLUSIVE ? "<" : "≤", hi);
+  return NULL;
+}
+
+/* ---------------------------------------------------------------------------
+ * Document structs
+ * ------------------------------------------------------------------------- */
+
+static void
+component_free (HydCircuitComponent *c)
+{
+  g_free (c->id);
+  g_free (c->type);
+  g_free (c->label);
+  g_clear_pointer (&c->params, json_object_unref);
+  g_clear_pointer (&c->extra, json_object_unref);
+  g_free (c);
+}
+
+static HydCircuitComponent *
+component_new (void)
+{
+  HydCircuitComponent *c = g_new0 (HydCircuitComponent, 1);
+  c->params = json_object_new ();
+  c->extra = json_object_new ();
+  return c;
+}
+
+static HydCircuitComponent *
+component_copy (const HydCircuitComponent *c)
+{
+  HydCircuitComponent *copy = g_new0 (HydCircuitComponent, 1);
+
+  *copy = *c;
+  copy->id = g_strdup (c->id);
+  copy->type = g_strdup (c->type);
+  copy->label = g_strdup (c->label);
+  copy->params = object_deep_copy (c->params);
+  copy->extra = object_deep_copy (c->extra);
+  return copy;
+}
+
+static void
+junction_free (HydCircuitJunction *j)
+{
+  g_free (j->id);
+  g_clear_pointer (&j->extra, json_object_unref);
+  g_free (j);
+}
+
+static HydCircuitJunction *
+junction_new (void)
+{
+  HydCircuitJunction *j = g_new0 (HydCircuitJunction, 1);
+  j->extra = json_object_new ();
+  return j;
+}
+
+static HydCircuitJunction *
+junction_copy (const HydCircuitJunction *j)
+{
+  HydCircuitJunction *copy = g_new0 (HydCircuitJunction, 1);
+
+  *copy = *j;
+  copy->id = g_strdup (j->id);
+  copy->extra = object_deep_copy (j->extra);
+  return copy;
+}
+
+static void
+connection_free (HydCircuitConnection *c)
+{
+  g_free (c->from);
+  g_free (c->to);
+  g_clear_pointer (&c->route, g_array_unref);
+  g_clear_pointer (&c->extra, json_object_unref);
+  g_free (c);
+}
+
+static HydCircuitConnection *
+connection_new (void)
+{
+  HydCircuitConnection *c = g_new0 (HydCircuitConnection, 1);
+  c->length = 0.5;
+  c->diameter = 0.01;
+  c->extra = json_object_new ();
+  return c;
+}
+
+static HydCircuitConnection *
+connection_copy (const HydCircuitConnection *c)
+{
+  HydCircuitConnection *copy = g_new0 (HydCircuitConnection, 1);
+
+  *copy = *c;
+  copy->from = g_strdup (c->from);
+  copy->to = g_strdup (c->to);
+  if (c->route != NULL)
+    {
+      copy->route = g_array_sized_new (FALSE, FALSE, sizeof (double), c->route->len);
+      g_array_append_vals (copy->route, c->route->data, c->route->len);
+    }
+  copy->extra = object_deep_copy (c->extra);
+  return copy;
+}
+
+static void
+plot_free (HydCircuitPlot *p)
+{
+  g_free (p->title);
+  g_clear_pointer (&p->traces, g_ptr_array_unref);
+  g_free (p->y_unit);
+  g_clear_pointer (&p->extra, json_object_unref);
+  g_free (p);
+}
+
+static HydCircuitPlot *
+plot_new (void)
+{
+  HydCircuitPlot *p = g_new0 (HydCircuitPlot, 1);
+  p->extra = json_object_new ();
+  return p;
+}
+
+static HydCircuitPlot *
+plot_copy (const HydCircuitPlot *p)
+{
+  HydCircuitPlot *copy = plot_new ();
+
+  copy->title = g_strdup (p->title);
+  copy->y_unit = g_strdup (p->y_unit);
+  if (p->traces != NULL)
+    {
+      copy->traces = g_ptr_array_new_with_free_func (g_free);
+      for (guint i = 0; i < p->traces->len; i++)
+        g_ptr_array_add (copy->traces, g_strdup (g_ptr_array_index (p->traces, i)));
+    }
+  g_clear_pointer (&copy->extra, json_object_unref);
+  copy->extra = object_deep_copy (p->extra);
+  return copy;
+}
+
+HydCircuit *
+hyd_circuit_new (void)
+{
+  HydCircuit *circuit = g_new0 (HydCircuit, 1);
+
+  circuit->version = HYD_CIRCUIT_VERSION;
+  circuit->components = g_ptr_array_new_with_free_func ((GDestroyNotify) component_free);
+  circuit->junctions = g_ptr_array_new_with_free_func ((GDestroyNotify) junction_free);
+  circuit->connections = g_ptr_array_new_with_free_func ((GDestroyNotify) connection_free);
+  circuit->extra = json_object_new ();
+  return circuit;
+}
+
+void
+hyd_circuit_free (HydCircuit *circuit)
+{
+  if (circuit == NULL)
+    return;
+  g_free (circuit->title);
+  g_free (circuit->description);
+  g_clear_pointer (&circuit->fluid, json_object_unref);
+  g_clear_pointer (&circuit->simulation, json_object_unref);
+  g_clear_pointer (&circuit->components, g_ptr_array_unref);
+  g_clear_pointer (&circuit->junctions, g_ptr_array_unref);
+  g_clear_pointer (&circuit->connections, g_ptr_array_unref);
+  g_clear_pointer (&circuit->plots, g_ptr_array_unref);
+  g_clear_pointer (&circuit->extra, json_object_unref);
+  g_free (circuit);
+}
+
+HydCircuit *
+hyd_circuit_copy (const HydCircuit *circuit)
+{
+  HydCircuit *copy;
+
+  g_return_val_if_fail (circuit != NULL, NULL);
+
+  copy = hyd_circuit_new ();
+  copy->title = g_strdup (circuit->title);
+  copy->description = g_strdup (circuit->description);
+  copy->version = circuit->version;
+  if (circuit->fluid != NULL)
+    copy->fluid = object_deep_copy (circuit->fluid);
+  if (circuit->simulation != NULL)
+    copy->simulation = object_deep_copy (circuit->simulation);
+  for (guint i = 0; i < circuit->components->len; i++)
+    g_ptr_array_add (copy->components, component_copy (g_ptr_array_index (circuit->components, i)));
+  for (guint i = 0; i < circuit->junctions->len; i++)
+    g_ptr_array_add (copy->junctions, junction_copy (g_ptr_array_index (circuit->junctions, i)));
+  for (guint i = 0; i < circuit->connections->len; i++)
+    g_ptr_array_add (copy->connections, connection_copy (g_ptr_array_index (circuit->connections, i)));
+  if (circuit->plots != NULL)
+    {
+      copy->plots = g_ptr_array_new_with_free_func ((GDestroyNotify) plot_free);
+      for (guint i = 0; i < circuit->plots->len; i++)
+        g_ptr_array_add (copy->plots, plot_copy (g_ptr_array_index (circuit->plots, i)));
+    }
+  json_object_unref (copy->extra);
+  copy->extra = object_deep_copy (circuit->extra);
+  return copy;
+}
+
+HydCircuitComponent *
+hyd_circuit_find_component (const HydCircuit *circuit, const char *id)
+{
+  g_return_val_if_fail (circuit != NULL, NULL);
+  g_return_val_if_fail (id != NULL, NULL);
+
+  for (guint i = 0; i < circuit->components->len; i++)
+    {
+      HydCircuitComponent *c = g_ptr_array_index (circuit->components, i);
+      if (g_strcmp0 (c->id, id) == 0)
+        return c;
+    }
+  return NULL;
+}
+
+HydCircuitJunction *
+hyd_circuit_find_junction (const HydCircuit *circuit, const char *id)
+{
+  g_return_val_if_fail (circuit != NULL, NULL);
+  g_return_val_if_fail (id != NULL, NULL);
+
+  for (guint i = 0; i < circuit->junctions->len; i++)
+    {
+      HydCircuitJunction *j = g_ptr_array_index (circuit->junctions, i);
+      if (g_strcmp0 (j->id, id) == 0)
+        return j;
+    }
+  return NULL;
+}
+
+gboolean
+hyd_circuit_split_port_ref (const char *ref, char **component, char **port)
+{
+  const char *dot;
+
+  g_return_val_if_fail (ref != NULL, FALSE);
+
+  if (component)
+    *component = NULL;
+  if (port)
+    *port = NULL;
+  dot = strchr (ref, '.');
+  if (dot == NULL)
+    return FALSE;
+  if (component)
+    *component = g_strndup (ref, dot - ref);
+  if (port)
+    *port = g_strdup (dot + 1);
+  return TRUE;
+}
+
+/* ---------------------------------------------------------------------------
+ * Reading the JSON tree (kinds only; meanings are checked by validate)
+ * ------------------------------------------------------------------------- */
+
+static gboolean
+read_string (JsonNode *node, const char *where, const char *key, char **out, GError **error)
+{
+  const char *s = node_get_string (node);
+
+  if (s == NULL)
+    return set_error (error, HYD_CIRCUIT_ERROR_FORMAT, "%s: \"%s\" must be a string", where, key);
+  g_free (*out);
+  *out = g_strdup (s);
+  return TRUE;
+}
+
+static gboolean
+read_number (JsonNode *node, const char *where, const char *key, double *out, GError **error)
+{
+  if (!node_get_number (node, out))
+    return set_error (error, HYD_CIRCUIT_ERROR_FORMAT, "%s: \"%s\" must be a number", where, key);
+  return TRUE;
+}
+
+static gboolean
+read_position (JsonNode *node, const char *where, double *x, double *y, GError **error)
+{
+  JsonArray *array = JSON_NODE_HOLDS_ARRAY (node) ? json_node_get_array (node) : NULL;
+
+  if (array == NULL || json_array_get_length (array) != 2
+      || !node_get_number (json_array_get_element (array, 0), x)
+      || !node_get_number (json_array_get_element (array, 1), y))
+    return set_error (error, HYD_CIRCUIT_ERROR_FORMAT,
+                      "%s: \"position\" must be an array of two numbers [x, y]", where);
+  return TRUE;
+}
+
+static gboolean
+read_object (JsonNode *node, const char *where, const char *key, JsonObject **out, GError **error)
+{
+  if (!JSON_NODE_HOLDS_OBJECT (node))
+    return set_error (error, HYD_CIRCUIT_ERROR_FORMAT, "%s: \"%s\" must be an object", where, key);
+  g_clear_pointer (out, json_object_unref);
+  *out = object_deep_copy (json_node_get_object (node));
+  return TRUE;
+}
+
+static HydCircuitComponent *
+read_component (JsonNode *node, guint index, GError **error)
+{
+  g_autoptr(GList) members = NULL;
+  g_autofree char *where = NULL;
+  HydCircuitComponent *c;
+  JsonObject *object;
+
+  if (!JSON_NODE_HOLDS_OBJECT (node))
+    {
+      set_error (error, HYD_CIRCUIT_ERROR_FORMAT, "components[%u] is not an object", index);
+      return NULL;
+    }
+  object = json_node_get_object (node);
+
+  {
+    const char *id = node_get_string (json_object_get_member (object, "id"));
+    if (id == NULL)
+      {
+        set_error (error, HYD_CIRCUIT_ERROR_FORMAT,
+                   "components[%u]: \"id\" is missing or not a string", index);
+        return NULL;
+      }
+    where = g_strdup_printf ("component \"%s\"", id);
+  }
+  if (node_get_string (json_object_get_member (object, "type")) == NULL)
+    {
+      set_error (error, HYD_CIRCUIT_ERROR_FORMAT, "%s: \"type\" is missing or not a string", where);
+      return NULL;
+    }
+
+  c = component_new ();
+  members = json_object_get_members (object);
+  for (GList *l = members; l != NULL; l = l->next)
+    {
+      const char *key = l->data;
+      JsonNode *value = json_object_get_member (object, key);
+      gboolean ok = TRUE;
+
+      if (strcmp (key, "id") == 0)
+        ok = read_string (value, where, key, &c->id, error);
+      else if (strcmp (key, "type") == 0)
+        ok = read_string (value, where, key, &c->type, error);
+      else if (strcmp (key, "position") == 0)
+        ok = c->has_position = read_position (value, where, &c->x, &c->y, error);
+      else if (strcmp (key, "rotation") == 0)
+        {
+          double r;
+          if (!node_get_number (value, &r) || (r != 0 && r != 90 && r != 180 && r != 270))
+            ok = set_error (error, HYD_CIRCUIT_ERROR_FORMAT,
+                            "%s: \"rotation\" must be 0, 90, 180 or 270", where);
+          c->rotation = (int) r;
+          c->has_rotation = ok;
+        }
+      else if (strcmp (key, "mirror") == 0)
+        {
+          if (JSON_NODE_TYPE (value) != JSON_NODE_VALUE
+              || json_node_get_value_type (value) != G_TYPE_BOOLEAN)
+            ok = set_error (error, HYD_CIRCUIT_ERROR_FORMAT,
+                            "%s: \"mirror\" must be true or false", where);
+          else
+            c->mirror = json_node_get_boolean (value);
+          c->has_mirror = ok;
+        }
+      else if (strcmp (key, "label") == 0)
+        ok = read_string (value, where, key, &c->label, error);
+      else if (strcmp (key, "params") == 0)
+        ok = read_object (value, where, key, &c->params, error);
+      else
+        json_object_set_member (c->extra, key, node_deep_copy (value));
+
+      if (!ok)
+        {
+          component_free (c);
+          return NULL;
+        }
+    }
+  return c;
+}
+
+static HydCircuitJunction *
+read_junction (JsonNode *node, guint index, GError **error)
+{
+  g_autoptr(GList) members = NULL;
+  g_autofree char *where = NULL;
+  HydCircuitJunction *j;
+  JsonObject *object;
+  const char *id;
+
+  if (!JSON_NODE_HOLDS_OBJECT (node))
+    {
+      set_error (error, HYD_CIRCUIT_ERROR_FORMAT, "junctions[%u] is not an object", index);
+      return NULL;
+    }
+  object = json_node_get_object (node);
+  id = node_get_string (json_object_get_member (object, "id"));
+  if (id == NULL)
+    {
+      set_error (error, HYD_CIRCUIT_ERROR_FORMAT,
+                 "junctions[%u]: \"id\" is missing or not a string", index);
+      return NULL;
+    }
+  where = g_strdup_printf ("junction \"%s\"", id);
+
+  j = junction_new ();
+  members = json_object_get_members (object);
+  for (GList *l = members; l != NULL; l = l->next)
+    {
+      const char *key = l->data;
+      JsonNode *value = json_object_get_member (object, key);
+      gboolean ok = TRUE;
+
+      if (strcmp (key, "id") == 0)
+        ok = read_string (value, where, key, &j->id, error);
+      else if (strcmp (key, "position") == 0)
+        ok = j->has_position = read_position (value, where, &j->x, &j->y, error);
+      else if (strcmp (key, "initial_pressure") == 0)
+        ok = j->has_initial_pressure = read_number (value, where, key, &j->initial_pressure, error);
+      else
+        json_object_set_member (j->extra, key, node_deep_copy (value));
+
+      if (!ok)
+        {
+          junction_free (j);
+          return NULL;
+        }
+    }
+  return j;
+}
+
+static gboolean
+read_route (JsonNode *node, const char *where, GArray **route, GError **error)
+{
+  JsonArray *array = JSON_NODE_HOLDS_ARRAY (node) ? json_node_get_array (node) : NULL;
+  g_autoptr(GArray) points = NULL;
+  guint n;
+
+  if (array == NULL)
+    return set_error (error, HYD_CIRCUIT_ERROR_FORMAT,
+                      "%s: \"route\" must be an array of [x, y] points", where);
+  n = json_array_get_length (array);
+  points = g_array_sized_new (FALSE, FALSE, sizeof (double), 2 * n);
+  for (guint i = 0; i < n; i++)
+    {
+      double xy[2];
+      if (!read_position (json_array_get_element (array, i), where, &xy[0], &xy[1], NULL))
+        return set_error (error, HYD_CIRCUIT_ERROR_FORMAT,
+                          "%s: \"route\" point %u is not an [x, y] pair of numbers", where, i);
+      g_array_append_vals (points, xy, 2);
+    }
+  g_clear_pointer (route, g_array_unref);
+  *route = g_steal_pointer (&points);
+  return TRUE;
+}
+
+static char *
+connection_where (guint index, const char *from, const char *to)
+{
+  return g_strdup_printf ("connections[%u] (from \"%s\" to \"%s\")", index,
+                          from ? from : "?", to ? to : "?");
+}
+
+static HydCircuitConnection *
+read_connection (JsonNode *node, guint index, GError **error)
+{
+  g_autoptr(GList) members = NULL;
+  g_autofree char *where = NULL;
+  HydCircuitConnection *c;
+  JsonObject *object;
+  const char *from, *to;
+
+  if (!JSON_NODE_HOLDS_OBJECT (node))
+    {
+      set_error (error, HYD_CIRCUIT_ERROR_FORMAT, "connections[%u] is not an object", index);
+      return NULL;
+    }
+  object = json_node_get_object (node);
+  from = node_get_string (json_object_get_member (object, "from"));
+  to = node_get_string (json_object_get_member (object, "to"));
+  where = connection_where (index, from, to);
+  if (from == NULL || to == NULL)
+    {
+      set_error (error, HYD_CIRCUIT_ERROR_FORMAT, "%s: \"%s\" is missing or not a string",
+                 where, from == NULL ? "from" : "to");
+      return NULL;
+    }
+
+  c = connection_new ();
+  members = json_object_get_members (object);
+  for (GList *l = members; l != NULL; l = l->next)
+    {
+      const char *key = l->data;
+      JsonNode *value = json_object_get_member (object, key);
+      gboolean ok = TRUE;
+
+      if (strcmp (key, "from") == 0)
+        ok = read_string (value, where, key, &c->from, error);
+      else if (strcmp (key, "to") == 0)
+        ok = read_string (value, where, key, &c->to, error);
+      else if (strcmp (key, "route") == 0)
+        ok = read_route (value, where, &c->route, error);
+      else if (strcmp (key, "length") == 0)
+        ok = c->has_length = read_number (value, where, key, &c->length, error);
+      else if (strcmp (key, "diameter") == 0)
+        ok = c->has_diameter = read_number (value, where, key, &c->diameter, error);
+      else if (strcmp (key, "initial_pressure") == 0)
+        ok = c->has_initial_pressure = read_number (value, where, key, &c->initial_pressure, error);
+      else
+        json_object_set_member (c->extra, key, node_deep_copy (value));
+
+      if (!ok)
+        {
+          connection_free (c);
+          return NULL;
+        }
+    }
+  return c;
+}
+
+static HydCircuitPlot *
+read_plot (JsonNode *node, guint index, GError **error)
+{
+  g_autoptr(GList) members = NULL;
+  g_autofree char *where = g_strdup_printf ("plots[%u]", index);
+  HydCircuitPlot *p;
+  JsonObject *object;
+
+  if (!JSON_NODE_HOLDS_OBJECT (node))
+    {
+      set_error (error, HYD_CIRCUIT_ERROR_FORMAT, "%s is not an object", where);
+      return NULL;
+    }
+  object = json_node_get_object (node);
+
+  p = plot_new ();
+  members = json_object_get_members (object);
+  for (GList *l = members; l != NULL; l = l->next)
+    {
+      const char *key = l->data;
+      JsonNode *value = json_object_get_member (object, key);
+      gboolean ok = TRUE;
+
+      if (strcmp (key, "title") == 0)
+        ok = read_string (value, where, key, &p->title, error);
+      else if (strcmp (key, "y_unit") == 0)
+        ok = read_string (value, where, key, &p->y_unit, error);
+      else if (strcmp (key, "traces") == 0)
+        {
+          JsonArray *array = JSON_NODE_HOLDS_ARRAY (value) ? json_node_get_array (value) : NULL;
+
+          g_clear_pointer (&p->traces, g_ptr_array_unref);
+          p->traces = g_ptr_array_new_with_free_func (g_free);
+          for (guint i = 0; ok && array != NULL && i < json_array_get_length (array); i++)
+            {
+              const char *trace = node_get_string (json_array_get_element (array, i));
+              if (trace == NULL)
+                ok = FALSE;
+              else
+                g_ptr_array_add (p->traces, g_strdup (trace));
+            }
+          if (array == NULL || !ok)
+            ok = set_error (error, HYD_CIRCUIT_ERROR_FORMAT,
+                            "%s: \"traces\" must be an array of variable names", where);
+        }
+      else
+        json_object_set_member (p->extra, key, node_deep_copy (value));
+
+      if (!ok)
+        {
+          plot_free (p);
+          return NULL;
+        }
+    }
+  return p;
+}
+
+typedef gpointer (*ReadItemFunc) (JsonNode *node, guint index, GError **error);
+
+static gboolean
+read_list (JsonNode *node, const char *key, ReadItemFunc read_item, GPtrArray *items, GError **error)
+{
+  JsonArray *array;
+
+  if (!JSON_NODE_HOLDS_ARRAY (node))
+    return set_error (error, HYD_CIRCUIT_ERROR_FORMAT, "\"%s\" must be an array", key);
+  array = json_node_get_array (node);
+  for (guint i = 0; i < json_array_get_length (array); i++)
+    {
+      gpointer item = read_item (json_array_get_element (array, i), i, error);
+      if (item == NULL)
+        return FALSE;
+      g_ptr_array_add (items, item);
+    }
+  return TRUE;
+}
+
+static gboolean
+read_document (JsonNode *root, HydCircuit *circuit, GError **error)
+{
+  static const char *const required[] = { "components", "connections" };
+  g_autoptr(GList) members = NULL;
+  JsonObject *object;
+  JsonNode *node;
+  const char *format;
+
+  if (!JSON_NODE_HOLDS_OBJECT (root))
+    return set_error (error, HYD_CIRCUIT_ERROR_FORMAT,
+                      "not a Bramah circuit: the file is not a JSON object");
+  object = json_node_get_object (root);
+
+  /* Format and version first: a newer file is refused before its content
+   * is judged by this reader's rules. */
+  node = json_object_get_member (object, "format");
+  if (node == NULL)
+    return set_error (error, HYD_CIRCUIT_ERROR_FORMAT,
+                      "not a Bramah circuit: missing required key \"format\" (\"%s\")",
+                      HYD_CIRCUIT_FORMAT);
+  format = node_get_string (node);
+  if (g_strcmp0 (format, HYD_CIRCUIT_FORMAT) != 0)
+    {
+      g_autofree char *got = describe_node (node);
+      return set_error (error, HYD_CIRCUIT_ERROR_FORMAT,
+                        "not a Bramah circuit: \"format\" is %s, expected \"%s\"",
+                        got, HYD_CIRCUIT_FORMAT);
+    }
+
+  node = json_object_get_member (object, "version");
+  if (node == NULL)
+    return set_error (error, HYD_CIRCUIT_ERROR_FORMAT, "missing required key \"version\"");
+  if (JSON_NODE_TYPE (node) != JSON_NODE_VALUE || json_node_get_value_type (node) != G_TYPE_INT64)
+    {
+      g_autofree char *got = describe_node (node);
+      return set_error (error, HYD_CIRCUIT_ERROR_FORMAT,
+                        "\"version\" must be an integer (got %s)", got);
+    }
+  if (json_node_get_int (node) > HYD_CIRCUIT_VERSION)
+    return set_error (error, HYD_CIRCUIT_ERROR_VERSION,
+                      "file version %" G_GINT64_FORMAT " is newer than this Bramah reads (%d)",
+                      json_node_get_int (node), HYD_CIRCUIT_VERSION);
+  if (json_node_get_int (node) < 1)
+    return set_error (error, HYD_CIRCUIT_ERROR_FORMAT,
+                      "\"version\" must be at least 1 (got %" G_GINT64_FORMAT ")",
+                      json_node_get_int (node));
+  circuit->version = (int) json_node_get_int (node);
+
+  for (guint i = 0; i < G_N_ELEMENTS (required); i++)
+    if (!json_object_has_member (object, required[i]))
+      return set_error (error, HYD_CIRCUIT_ERROR_FORMAT,
+                        "missing required key \"%s\"", required[i]);
+
+  members = json_object_get_members (object);
+  for (GList *l = members; l != NULL; l = l->next)
+    {
+      const char *key = l->data;
+      JsonNode *value = json_object_get_member (object, key);
+      gboolean ok = TRUE;
+
+      if (strcmp (key, "format") == 0 || strcmp (key, "version") == 0)
+        continue;
+      else if (strcmp (key, "title") == 0)
+        ok = read_string (value, "circuit", key, &circuit->title, error);
+      else if (strcmp (key, "description") == 0)
+        ok = read_string (value, "circuit", key, &circuit->description, error);
+      else if (strcmp (key, "fluid") == 0)
+        ok = read_object (value, "circuit", key, &circuit->fluid, error);
+      else if (strcmp (key, "simulation") == 0)
+        ok = read_object (value, "circuit", key, &circuit->simulation, error);
+      else if (strcmp (key, "components") == 0)
+        ok = read_list (value, key, (ReadItemFunc) read_component, circuit->components, error);
+      else if (strcmp (key, "junctions") == 0)
+        ok = read_list (value, key, (ReadItemFunc) read_junction, circuit->junctions, error);
+      else if (strcmp (key, "connections") == 0)
+        ok = read_list (value, key, (ReadItemFunc) read_connection, circuit->connections, error);
+      else if (strcmp (key, "plots") == 0)
+        {
+          g_clear_pointer (&circuit->plots, g_ptr_array_unref);
+          circuit->plots = g_ptr_array_new_with_free_func ((GDestroyNotify) plot_free);
+          ok = read_list (value, key, (ReadItemFunc) read_plot, circuit->plots, error);
+        }
+      else
+        json_object_set_member (circuit->extra, key, node_deep_copy (value));
+
+      if (!ok)
+        return FALSE;
+    }
+  return TRUE;
+}
+
+HydCircuit *
+hyd_circuit_load_from_data (const char *data, gssize length, const char *filename, GError **error)
+{
+  g_autoptr(JsonParser) parser = NULL;
+  g_autoptr(HydCircuit) circuit = NULL;
+  g_autoptr(GError) local_error = NULL;
+  JsonNode *root;
+
+  g_return_val_if_fail (data != NULL || length == 0, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  parser = json_parser_new ();
+  if (!json_parser_load_from_data (parser, data ? data : "", length, &local_error))
+    {
+      /* json-glib says "<data>:LINE:COL: Parse error: …"; name the file. */
+      const char *message = local_error->message;
+      if (g_str_has_prefix (message, "<data>:"))
+        set_error (error, HYD_CIRCUIT_ERROR_PARSE, "%s%s", filename ? filename : "",
+                   message + strlen (filename ? "<data>" : "<data>:"));
+      else if (filename != NULL)
+        set_error (error, HYD_CIRCUIT_ERROR_PARSE, "%s: %s", filename, message);
+      else
+        set_error (error, HYD_CIRCUIT_ERROR_PARSE, "%s", message);
+      return NULL;
+    }
+
+  root = json_parser_get_root (parser);
+  if (root == NULL)
+    {
+      set_error (error, HYD_CIRCUIT_ERROR_PARSE, "%s%s1:1: the file is empty",
+                 filename ? filename : "", filename ? ":" : "");
+      return NULL;
+    }
+
+  circuit = hyd_circuit_new ();
+  if (!read_document (root, circuit, error))
+    return NULL;
+  if (!hyd_circuit_validate (circuit, error))
+    return NULL;
+  return g_steal_pointer (&circuit);
+}
+
+HydCircuit *
+hyd_circuit_load_from_file (const char *path, GError **error)
+{
+  g_autofree char *data = NULL;
+  gsize length;
+
+  g_return_val_if_fail (path != NULL, NULL);
+
+  if (!g_file_get_contents (path, &data, &length, error))
+    return NULL;
+  return hyd_circuit_load_from_data (data, (gssize) length, path, error);
+}
+
+/* ---------------------------------------------------------------------------
+ * Fluid and simulation settings
+ * ------------------------------------------------------------------------- */
+
+/* Reads an optional number key of fluid or simulation and checks its range. */
+static gboolean
+setting_number (JsonObject *object, const char *section, const char *key,
+                double min, double max, guint flags,
+                double *value, gboolean *present, GError **error)
+{
+  JsonNode *node = object ? json_object_get_member (object, key) : NULL;
+  double v;
+
+  if (present)
+    *present = FALSE;
+  if (node == NULL)
+    return TRUE;
+  if (!node_get_number (node, &v))
+    {
+      g_autofree char *got = describe_node (node);
+      return set_error (error, HYD_CIRCUIT_ERROR_SIMULATION,
+                        "%s: \"%s\" must be a number (got %s)", section, key, got);
+    }
+  if (!value_in_range (v, min, max, flags))
+    {
+      g_autofree char *range = range_text (min, max, flags);
+      char buf[HYD_JSON_DOUBLE_BUF_SIZE];
+      return set_error (error, HYD_CIRCUIT_ERROR_SIMULATION,
+                        "%s: \"%s\" must be %s (got %s)", section, key, range,
+                        hyd_json_format_double (v, buf));
+    }
+  *value = v;
+  if (present)
+    *present = TRUE;
+  return TRUE;
+}
+
+gboolean
+hyd_circuit_get_fluid (const HydCircuit *circuit, HydFluid *fluid, GError **error)
+{
+  JsonObject *f;
+  HydFluid result;
+  JsonNode *node;
+
+  g_return_val_if_fail (circuit != NULL, FALSE);
+  g_return_val_if_fail (fluid != NULL, FALSE);
+
+  hyd_fluid_init_default (&result);
+  f = circuit->fluid;
+  if (f != NULL)
+    {
+      if (!setting_number (f, "fluid", "density", 0, INFINITY, HYD_PARAM_MIN_EXCLUSIVE,
+                           &result.density, NULL, error)
+          || !setting_number (f, "fluid", "kinematic_viscosity", 0, INFINITY, HYD_PARAM_MIN_EXCLUSIVE,
+                              &result.kinematic_viscosity, NULL, error)
+          || !setting_number (f, "fluid", "bulk_modulus", 0, INFINITY, HYD_PARAM_MIN_EXCLUSIVE,
+                              &result.bulk_modulus, NULL, error)
+          || !setting_number (f, "fluid", "tait_a", 0, 0.5, HYD_PARAM_MIN_EXCLUSIVE,
+                              &result.tait_a, NULL, error)
+          || !setting_number (f, "fluid", "air_fraction", 0, 0.5, HYD_PARAM_MAX_EXCLUSIVE,
+                              &result.air_fraction, NULL, error)
+          || !setting_number (f, "fluid", "vapour_pressure", -100000, 0, 0,
+                              &result.vapour_pressure, NULL, error)
+          || !setting_number (f, "fluid", "transition_reynolds", 0, INFINITY, HYD_PARAM_MIN_EXCLUSIVE,
+                              &result.transition_reynolds, NULL, error)
+          || !setting_number (f, "fluid", "discharge_coefficient", 0, 1, HYD_PARAM_MIN_EXCLUSIVE,
+                              &result.discharge_coefficient, NULL, error))
+        return FALSE;
+
+      node = json_object_get_member (f, "bulk_modulus_model");
+      if (node != NULL)
+        {
+          const char *name = node_get_string (node);
+          if (name == NULL || !hyd_bulk_model_from_name (name, &result.bulk_model))
+            {
+              g_autofree char *got = describe_node (node);
+              return set_error (error, HYD_CIRCUIT_ERROR_SIMULATION,
+                                "fluid: \"bulk_modulus_model\" must be \"constant\", \"tait\" "
+                                "or \"air\" (got %s)", got);
+            }
+        }
+    }
+  *fluid = result;
+  return TRUE;
+}
+
+static void
+sim_options_resolve_defaults (HydSimOptions *opts, double max_step, double output_interval)
+{
+  opts->max_step = opts->max_step_set ? max_step : opts->t_end / 10.0;
+  opts->output_interval = opts->output_interval_set ? output_interval : opts->t_end / 1000.0;
+}
+
+static gboolean
+read_atol (JsonNode *node, double *atol, GError **error)
+{
+  double v;
+
+  if (node_get_number (node, &v))
+    {
+      if (!(v > 0))
+        return set_error (error, HYD_CIRCUIT_ERROR_SIMULATION,
+                          "simulation: \"atol\" must be > 0 (got %g)", v);
+      for (guint k = 0; k < HYD_ATOL_N_KINDS; k++)
+        atol[k] = v;
+      return TRUE;
+    }
+
+  if (JSON_NODE_HOLDS_OBJECT (node))
+    {
+      JsonObject *object = json_node_get_object (node);
+      g_autoptr(GList) members = json_object_get_members (object);
+
+      for (GList *l = members; l != NULL; l = l->next)
+        {
+          const char *key = l->data;
+          guint kind;
+
+          for (kind = 0; kind < HYD_ATOL_N_KINDS; kind++)
+            if (strcmp (key, hyd_atol_kind_name (kind)) == 0)
+              break;
+          if (kind == HYD_ATOL_N_KINDS)
+            {
+              g_autoptr(GString) kinds = g_string_new (NULL);
+              for (guint k = 0; k < HYD_ATOL_N_KINDS; k++)
+                g_string_append_printf (kinds, "%s%s", k ? ", " : "", hyd_atol_kind_name (k));
+              return set_error (error, HYD_CIRCUIT_ERROR_SIMULATION,
+                                "simulation: \"atol\": unknown kind of state \"%s\" (kinds: %s)",
+                                key, kinds->str);
+            }
+          if (!node_get_number (json_object_get_member (object, key), &v) || !(v > 0))
+            {
+              g_autofree char *got = describe_node (json_object_get_member (object, key));
+              return set_error (error, HYD_CIRCUIT_ERROR_SIMULATION,
+                                "simulation: \"atol\": \"%s\" must be a number > 0 (got %s)",
+                                key, got);
+            }
+          atol[kind] = v;
+        }
+      return TRUE;
+    }
+
+  {
+    g_autofree char *got = describe_node (node);
+    return set_error (error, HYD_CIRCUIT_ERROR_SIMULATION,
+                      "simulation: \"atol\" must be a number > 0 or an object of numbers "
+                      "per kind of state (got %s)", got);
+  }
+}
+
+gboolean
+hyd_circuit_get_sim_options (const HydCircuit *circuit, HydSimOptions *opts, GError **error)
+{
+  HydSimOptions result = { 0 };
+  g_autofree char *solver = NULL;
+  double max_step = 0, output_interval = 0;
+  JsonObject *s;
+  JsonNode *node;
+
+  g_return_val_if_fail (circuit != NULL, FALSE);
+  g_return_val_if_fail (opts != NULL, FALSE);
+
+  result.t_end = 5.0;
+  result.rtol = 1e-4;
+  for (guint k = 0; k < HYD_ATOL_N_KINDS; k++)
+    result.atol[k] = hyd_atol_kind_default (k);
+  result.fixed_step = 0.0;
+  result.initial_pressure = 0.0;
+  result.real_time_factor = 0.0;
+  solver = g_strdup ("rodas4");
+
+  s = circuit->simulation;
+  if (s != NULL)
+    {
+      if (!setting_number (s, "simulation", "t_end", 0, INFINITY, HYD_PARAM_MIN_EXCLUSIVE,
+                           &result.t_end, NULL, error)
+          || !setting_number (s, "simulation", "rtol", 0, 1,
+                              HYD_PARAM_MIN_EXCLUSIVE | HYD_PARAM_MAX_EXCLUSIVE,
+                              &result.rtol, NULL, error)
+          || !setting_number (s, "simulation", "max_step", 0, INFINITY, HYD_PARAM_MIN_EXCLUSIVE,
+                              &max_step, &result.max_step_set, error)
+          || !setting_number (s, "simulation", "output_interval", 0, INFINITY,
+                              HYD_PARAM_MIN_EXCLUSIVE,
+                              &output_interval, &result.output_interval_set, error)
+          || !setting_number (s, "simulation", "initial_pressure", -HYD_P_ATM, INFINITY, 0,
+                              &result.initial_pressure, NULL, error)
+          || !setting_number (s, "simulation", "real_time_factor", 0, INFINITY, 0,
+                              &result.real_time_factor, NULL, error))
+        return FALSE;
+
+      node = json_object_get_member (s, "fixed_step");
+      if (node != NULL && !node_is_null (node)
+          && !setting_number (s, "simulation", "fixed_step", 0, INFINITY, HYD_PARAM_MIN_EXCLUSIVE,
+                              &result.fixed_step, NULL, error))
+        return FALSE;
+
+      node = json_object_get_member (s, "solver");
+      if (node != NULL)
+        {
+          if (node_get_string (node) == NULL)
+            {
+              g_autofree char *got = describe_node (node);
+              return set_error (error, HYD_CIRCUIT_ERROR_SIMULATION,
+                                "simulation: \"solver\" must be a solver id (got %s)", got);
+            }
+          g_free (solver);
+          solver = g_strdup (node_get_string (node));
+        }
+
+      node = json_object_get_member (s, "atol");
+      if (node != NULL && !read_atol (node, result.atol, error))
+        return FALSE;
+    }
+
+  sim_options_resolve_defaults (&result, max_step, output_interval);
+  result.solver = g_steal_pointer (&solver);
+  *opts = result;
+  return TRUE;
+}
+
+void
+hyd_sim_options_clear (HydSimOptions *opts)
+{
+  g_return_if_fail (opts != NULL);
+  g_clear_pointer (&opts->solver, g_free);
+}
+
+void
+hyd_sim_options_set_t_end (HydSimOptions *opts, double t_end)
+{
+  g_return_if_fail (opts != NULL);
+
+  opts->t_end = t_end;
+  sim_options_resolve_defaults (opts, opts->max_step, opts->output_interval);
+}
+
+/* ---------------------------------------------------------------------------
+ * Parameters
+ * ------------------------------------------------------------------------- */
+
+static char *
+param_names (const HydComponentType *type)
+{
+  GString *names = g_string_new (NULL);
+
+  for (guint i = 0; i < type->n_params; i++)
+    g_string_append_printf (names, "%s%s", i ? ", " : "", type->params[i].name);
+  return g_string_free (names, FALSE);
+}
+
+static gboolean
+unknown_param_error (const HydCircuitComponent *component, const HydComponentType *type,
+                     const char *name, GError **error)
+{
+  g_autofree char *names = NULL;
+
+  if (type->n_params == 0)
+    return set_error (error, HYD_CIRCUIT_ERROR_UNKNOWN_PARAM,
+                      "component \"%s\": unknown parameter \"%s\" (a %s has no parameters)",
+                      component->id, name, type->id);
+  names = param_names (type);
+  return set_error (error, HYD_CIRCUIT_ERROR_UNKNOWN_PARAM,
+                    "component \"%s\": unknown parameter \"%s\" for a %s (valid: %s)",
+                    component->id, name, type->id, names);
+}
+
+static char *
+choice_list (const HydParamInfo *info)
+{
+  GString *list = g_string_new (NULL);
+
+  for (guint i = 0; info->choices != NULL && info->choices[i] != NULL; i++)
+    g_string_append_printf (list, "%s\"%s\"", i ? ", " : "", info->choices[i]);
+  return g_string_free (list, FALSE);
+}
+
+static gboolean
+range_error (const HydCircuitComponent *component, const HydParamInfo *info,
+             double lo, double hi, gboolean is_profile, GError **error)
+{
+  g_autofree char *range = range_text (info->min, info->max, info->flags);
+  char lo_text[HYD_JSON_DOUBLE_BUF_SIZE], hi_text[HYD_JSON_DOUBLE_BUF_SIZE];
+
+  hyd_json_format_double (lo, lo_text);
+  hyd_json_format_double (hi, hi_text);
+  if (is_profile)
+    return set_error (error, HYD_CIRCUIT_ERROR_PARAM_RANGE,
+                      "component \"%s\", parameter \"%s\": the profile takes values from %s "
+                      "to %s, but the value must be %s",
+                      component->id, info->name, lo_text, hi_text, range);
+  return set_error (error, HYD_CIRCUIT_ERROR_PARAM_RANGE,
+                    "component \"%s\", parameter \"%s\": %s is out of range (must be %s)",
+                    component->id, info->name, lo_text, range);
+}
+
+/* The value of one parameter (and its profile, for profile parameters). */
+static gboolean
+resolve_param (const HydCircuitComponent *component, const HydParamInfo *info,
+               JsonNode *node, const HydFluid *fluid,
+               double *value, HydProfile **profile, GError **error)
+{
+  double v;
+
+  *profile = NULL;
+
+  if (node == NULL || (node_is_null (node) && (info->flags & HYD_PARAM_OPTIONAL)))
+    {
+      if (info->flags & HYD_PARAM_OPTIONAL)
+        v = NAN;
+      else if (info->flags & HYD_PARAM_FLUID_CD)
+        v = fluid->discharge_coefficient;
+      else
+        v = info->def;
+      if ((info->flags & HYD_PARAM_PROFILE) && !isnan (v))
+        *profile = hyd_profile_new_constant (v);
+      *value = v;
+      return TRUE;
+    }
+
+  if (info->flags & HYD_PARAM_ENUM)
+    {
+      const char *s = node_get_string (node);
+
+      for (guint i = 0; s != NULL && info->choices != NULL && info->choices[i] != NULL; i++)
+        if (strcmp (s, info->choices[i]) == 0)
+          {
+            *value = i;
+            return TRUE;
+          }
+      {
+        g_autofree char *choices = choice_list (info);
+        g_autofree char *got = describe_node (node);
+        return set_error (error, HYD_CIRCUIT_ERROR_PARAM_VALUE,
+                          "component \"%s\", parameter \"%s\": expected one of %s (got %s)",
+                          component->id, info->name, choices, got);
+      }
+    }
+
+  if (info->flags & HYD_PARAM_PROFILE)
+    {
+      g_autoptr(GError) local_error = NULL;
+      g_autoptr(HydProfile) p = hyd_profile_new_from_json (node, &local_error);
+      double lo, hi;
+
+      if (p == NULL)
+        return set_error (error, local_error->code, "component \"%s\", parameter \"%s\": %s",
+                          component->id, info->name, local_error->message);
+      hyd_profile_get_range (p, &lo, &hi);
+      if (!value_in_range (lo, info->min, info->max, info->flags)
+          || !value_in_range (hi, info->min, info->max, info->flags))
+        return range_error (component, info, lo, hi, !hyd_profile_is_constant (p), error);
+      if ((info->flags & HYD_PARAM_INTEGER) && hyd_profile_is_constant (p) && lo != floor (lo))
+        return set_error (error, HYD_CIRCUIT_ERROR_PARAM_VALUE,
+                          "component \"%s\", parameter \"%s\": must be a whole number (got %g)",
+                          component->id, info->name, lo);
+      *value = hyd_profile_value_after (p, 0.0);
+      *profile = g_steal_pointer (&p);
+      return TRUE;
+    }
+
+  if (!node_get_number (node, &v))
+    {
+      g_autofree char *got = describe_node (node);
+
+      if (JSON_NODE_HOLDS_OBJECT (node))
+        return set_error (error, HYD_CIRCUIT_ERROR_PARAM_VALUE,
+                          "component \"%s\", parameter \"%s\": takes a number, not a profile",
+                          component->id, info->name);
+      return set_error (error, HYD_CIRCUIT_ERROR_PARAM_VALUE,
+                        "component \"%s\", parameter \"%s\": expected a number (got %s)",
+                        component->id, info->name, got);
+    }
+  if ((info->flags & HYD_PARAM_INTEGER) && v != floor (v))
+    return set_error (error, HYD_CIRCUIT_ERROR_PARAM_VALUE,
+                      "component \"%s\", parameter \"%s\": must be a whole number (got %g)",
+                      component->id, info->name, v);
+  if (!value_in_range (v, info->min, info->max, info->flags))
+    return range_error (component, info, v, v, FALSE, error);
+  *value = v;
+  return TRUE;
+}
+
+gboolean
+hyd_circuit_component_resolve_params (const HydCircuitComponent *component,
+                                      const HydFluid *fluid,
+                                      double *values,
+                                      HydProfile **profiles,
+                                      GError **error)
+{
+  const HydComponentType *type;
+  g_autoptr(GList) members = NULL;
+  g_autofree double *vals = NULL;
+  g_autoptr(GPtrArray) profs = NULL;
+  HydFluid default_fluid;
+  guint n;
+
+  g_return_val_if_fail (component != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  type = hyd_catalogue_lookup (component->type);
+  if (type == NULL)
+    return set_error (error, HYD_CIRCUIT_ERROR_UNKNOWN_TYPE,
+                      "component \"%s\": unknown type \"%s\"", component->id,
+                      component->type ? component->type : "");
+  if (fluid == NULL)
+    {
+      hyd_fluid_init_default (&default_fluid);
+      fluid = &default_fluid;
+    }
+
+  members = json_object_get_members (component->params);
+  for (GList *l = members; l != NULL; l = l->next)
+    if (hyd_component_type_find_param (type, l->data) < 0)
+      return unknown_param_error (component, type, l->data, error);
+
+  n = type->n_params;
+  vals = g_new0 (double, MAX (n, 1));
+  profs = g_ptr_array_new_full (n, (GDestroyNotify) hyd_profile_free);
+  g_ptr_array_set_size (profs, n);
+  for (guint i = 0; i < n; i++)
+    {
+      const HydParamInfo *info = &type->params[i];
+      JsonNode *node = json_object_get_member (component->params, info->name);
+      HydProfile *profile = NULL;
+
+      if (!resolve_param (component, info, node, fluid, &vals[i], &profile, error))
+        return FALSE;
+      g_ptr_array_index (profs, i) = profile;
+    }
+
+  if (type->validate != NULL)
+    {
+      HydComp *comp = hyd_comp_new (type, component->id, fluid);
+      gboolean ok;
+
+      memcpy (comp->par, vals, n * sizeof (double));
+      ok = type->validate (comp, error);
+      hyd_comp_free (comp);
+      if (!ok)
+        return FALSE;
+    }
+
+  if (values != NULL)
+    memcpy (values, vals, n * sizeof (double));
+  if (profiles != NULL)
+    for (guint i = 0; i < n; i++)
+      profiles[i] = g_steal_pointer (&g_ptr_array_index (profs, i));
+  return TRUE;
+}
+
+/* A value from the command line: a number, else JSON (a profile object or a
+ * quoted string), else the bare text (an enum choice). */
+static JsonNode *
+param_node_from_string (const char *text)
+{
+  g_autofree char *value = g_strstrip (g_strdup (text));
+  g_autoptr(JsonParser) parser = NULL;
+  gint64 i;
+  char *end = NULL;
+  double d;
+
+  if (g_ascii_string_to_signed (value, 10, G_MININT64, G_MAXINT64, &i, NULL))
+    return new_int_node (i);
+  d = g_ascii_strtod (value, &end);
+  if (*value != '\0' && end != NULL && *end == '\0' && isfinite (d))
+    return new_double_node (d);
+
+  parser = json_parser_new ();
+  if (json_parser_load_from_data (parser, value, -1, NULL) && json_parser_get_root (parser) != NULL)
+    return node_deep_copy (json_parser_get_root (parser));
+  return new_string_node (value);
+}
+
+gboolean
+hyd_circuit_component_set_param_from_string (HydCircuitComponent *component,
+                                             const char *name,
+                                             const char *value,
+                                             const HydFluid *fluid,
+                                             GError **error)
+{
+  const HydComponentType *type;
+  HydCircuitComponent trial;
+  g_autoptr(JsonObject) params = NULL;
+  JsonNode *node;
+
+  g_return_val_if_fail (component != NULL, FALSE);
+  g_return_val_if_fail (name != NULL, FALSE);
+  g_return_val_if_fail (value != NULL, FALSE);
+
+  type = hyd_catalogue_lookup (component->type);
+  if (type == NULL)
+    return set_error (error, HYD_CIRCUIT_ERROR_UNKNOWN_TYPE,
+                      "component \"%s\": unknown type \"%s\"", component->id,
+                      component->type ? component->type : "");
+  if (hyd_component_type_find_param (type, name) < 0)
+    return unknown_param_error (component, type, name, error);
+
+  node = param_node_from_string (value);
+  params = object_deep_copy (component->params);
+  json_object_set_member (params, name, json_node_copy (node));
+  trial = *component;
+  trial.params = params;
+  if (!hyd_circuit_component_resolve_params (&trial, fluid, NULL, NULL, error))
+    {
+      json_node_unref (node);
+      return FALSE;
+    }
+  json_object_set_member (component->params, name, node);
+  return TRUE;
+}
+
+/* ---------------------------------------------------------------------------
+ * Validation
+ * ------------------------------------------------------------------------- */
+
+static gboolean
+id_is_valid (const char *id)
+{
+  size_t len = strlen (id);
+
+  if (len == 0 || len > MAX_ID_LENGTH || !g_ascii_isalpha (id[0]))
+    return FALSE;
+  for (size_t i = 1; i < len; i++)
+    if (!g_ascii_isalnum (id[i]) && id[i] != '_')
+      return FALSE;
+  return TRUE;
+}
+
+static gboolean
+check_id (GHashTable *ids, const char *kind, const char *id, GError **error)
+{
+  const char *other;
+
+  if (id == NULL || !id_is_valid (id))
+    return set_error (error, HYD_CIRCUIT_ERROR_ID,
+                      "%s id \"%s\" is not valid: an id starts with a letter, has only "
+                      "letters, digits and '_', and at most %d characters",
+                      kind, id ? id : "", MAX_ID_LENGTH);
+  other = g_hash_table_lookup (ids, id);
+  if (other != NULL)
+    return set_error (error, HYD_CIRCUIT_ERROR_ID,
+                      "duplicate id \"%s\": used by a %s and a %s", id, other, kind);
+  g_hash_table_insert (ids, (gpointer) id, (gpointer) kind);
+  return TRUE;
+}
+
+/* Connection ends are vertices of a union-find: every component port, then
+ * every junction. A set's domain is that of its first port. */
+typedef struct {
+  guint *parent;
+  int *domain;   /* HydDomain, or −1 for a set of junctions only */
+  guint *witness; /* vertex of the port that gave the set its domain */
+} DomainSets;
+
+static guint
+sets_find (DomainSets *sets, guint v)
+{
+  while (sets->parent[v] != v)
+    {
+      sets->parent[v] = sets->parent[sets->parent[v]];
+      v = sets->parent[v];
+    }
+  return v;
+}
+
+typedef struct {
+  const HydCircuit *circuit;
+  guint *port_offset; /* [n_components + 1] */
+  guint n_port_vertices;
+} EndIndex;
+
+static char *
+vertex_name (const EndIndex *index, guint v)
+{
+  const HydCircuit *circuit = index->circuit;
+
+  if (v >= index->n_port_vertices)
+    {
+      HydCircuitJunction *j = g_ptr_array_index (circuit->junctions, v - index->n_port_vertices);
+      return g_strdup_printf ("junction %s", j->id);
+    }
+  for (guint c = 0; c < circuit->components->len; c++)
+    if (v < index->port_offset[c + 1])
+      {
+        HydCircuitComponent *comp = g_ptr_array_index (circuit->components, c);
+        const HydComponentType *type = hyd_catalogue_lookup (comp->type);
+        return g_strdup_printf ("%s.%s", comp->id, type->ports[v - index->port_offset[c]].name);
+      }
+  g_return_val_if_reached (g_strdup ("?"));
+}
+
+static gboolean
+resolve_end (const EndIndex *index, guint conn_index, const HydCircuitConnection *conn,
+             const char *ref, guint *vertex, GError **error)
+{
+  const HydCircuit *circuit = index->circuit;
+  g_autofree char *where = connection_where (conn_index, conn->from, conn->to);
+  g_autofree char *comp_id = NULL;
+  g_autofree char *port_name = NULL;
+
+  if (hyd_circuit_split_port_ref (ref, &comp_id, &port_name))
+    {
+      for (guint c = 0; c < circuit->components->len; c++)
+        {
+          HydCircuitComponent *comp = g_ptr_array_index (circuit->components, c);
+          const HydComponentType *type;
+          int port;
+
+          if (strcmp (comp->id, comp_id) != 0)
+            continue;
+          type = hyd_catalogue_lookup (comp->type);
+          port = hyd_component_type_find_port (type, port_name);
+          if (port < 0)
+            {
+              g_autoptr(GString) ports = g_string_new (NULL);
+              for (guint p = 0; p < type->n_ports; p++)
+                g_string_append_printf (ports, "%s%s", p ? ", " : "", type->ports[p].name);
+              return set_error (error, HYD_CIRCUIT_ERROR_REFERENCE,
+                                "%s: component \"%s\" (%s) has no port \"%s\" (ports: %s)",
+                                where, comp_id, type->id, port_name, ports->str);
+            }
+          *vertex = index->port_offset[c] + port;
+          return TRUE;
+        }
+      return set_error (error, HYD_CIRCUIT_ERROR_REFERENCE,
+                        "%s: no component \"%s\" (in \"%s\")", where, comp_id, ref);
+    }
+
+  for (guint j = 0; j < circuit->junctions->len; j++)
+    {
+      HydCircuitJunction *junction = g_ptr_array_index (circuit->junctions, j);
+      if (strcmp (junction->id, ref) == 0)
+        {
+          *vertex = index->n_port_vertices + j;
+          return TRUE;
+        }
+    }
+  if (hyd_circuit_find_component (circuit, ref) != NULL)
+    return set_error (error, HYD_CIRCUIT_ERROR_REFERENCE,
+                      "%s: \"%s\" is a component; name one of its ports as \"%s.PORT\"",
+                      where, ref, ref);
+  return set_error (error, HYD_CIRCUIT_ERROR_REFERENCE,
+                    "%s: no junction \"%s\" (a component port is written \"COMP.PORT\")",
+                    where, ref);
+}
+
+static gboolean
+check_connections (const HydCircuit *circuit, GError **error)
+{
+  EndIndex index = { circuit, NULL, 0 };
+  g_autofree guint *port_offset = g_new0 (guint, circuit->components->len + 1);
+  g_autofree guint *parent = NULL;
+  g_autofree int *domain = NULL;
+  g_autofree guint *witness = NULL;
+  DomainSets sets;
+  guint n_vertices;
+
+  for (guint c = 0; c < circuit->components->len; c++)
+    {
+      HydCircuitComponent *comp = g_ptr_array_index (circuit->components, c);
+      const HydComponentType *type = hyd_catalogue_lookup (comp->type);
+      port_offset[c + 1] = port_offset[c] + type->n_ports;
+    }
+  index.port_offset = port_offset;
+  index.n_port_vertices = port_offset[circuit->components->len];
+  n_vertices = index.n_port_vertices + circuit->junctions->len;
+
+  parent = g_new (guint, MAX (n_vertices, 1));
+  domain = g_new (int, MAX (n_vertices, 1));
+  witness = g_new (guint, MAX (n_vertices, 1));
+  for (guint v = 0; v < n_vertices; v++)
+    {
+      parent[v] = v;
+      witness[v] = v;
+      domain[v] = -1;
+    }
+  for (guint c = 0; c < circuit->components->len; c++)
+    {
+      HydCircuitComponent *comp = g_ptr_array_index (circuit->components, c);
+      const HydComponentType *type = hyd_catalogue_lookup (comp->type);
+      for (guint p = 0; p < type->n_ports; p++)
+        domain[port_offset[c] + p] = type->ports[p].domain;
+    }
+  sets.parent = parent;
+  sets.domain = domain;
+  sets.witness = witness;
+
+  for (guint i = 0; i < circuit->connections->len; i++)
+    {
+      HydCircuitConnection *conn = g_ptr_array_index (circuit->connections, i);
+      guint a, b, ra, rb;
+
+      if (!resolve_end (&index, i, conn, conn->from, &a, error)
+          || !resolve_end (&index, i, conn, conn->to, &b, error))
+        return FALSE;
+
+      ra = sets_find (&sets, a);
+      rb = sets_find (&sets, b);
+      if (ra == rb)
+        continue;
+      if (domain[ra] >= 0 && domain[rb] >= 0 && domain[ra] != domain[rb])
+        {
+          g_autofree char *where = connection_where (i, conn->from, conn->to);
+          g_autofree char *port_a = vertex_name (&index, witness[ra]);
+          g_autofree char *port_b = vertex_name (&index, witness[rb]);
+          return set_error (error, HYD_CIRCUIT_ERROR_DOMAIN,
+                            "%s: cannot connect %s port %s to %s port %s",
+                            where, hyd_domain_name (domain[ra]), port_a,
+                            hyd_domain_name (domain[rb]), port_b);
+        }
+      parent[rb] = ra;
+      if (domain[ra] < 0)
+        {
+          domain[ra] = domain[rb];
+          witness[ra] = witness[rb];
+        }
+    }
+  return TRUE;
+}
+
+static gboolean
+check_layout (const HydCircuit *circuit, GError **error)
+{
+  for (guint i = 0; i < circuit->connections->len; i++)
+    {
+      HydCircuitConnection *conn = g_ptr_array_index (circuit->connections, i);
+      g_autofree char *where = NULL;
+
+      if (conn->has_length && !(conn->length >= 0))
+        {
+          where = connection_where (i, conn->from, conn->to);
+          return set_error (error, HYD_CIRCUIT_ERROR_PARAM_RANGE,
+                            "%s: \"length\" must be ≥ 0 (got %g)", where, conn->length);
+        }
+      if (conn->has_diameter && !(conn->diameter > 0))
+        {
+          where = connection_where (i, conn->from, conn->to);
+          return set_error (error, HYD_CIRCUIT_ERROR_PARAM_RANGE,
+                            "%s: \"diameter\" must be > 0 (got %g)", where, conn->diameter);
+        }
+      if (conn->has_initial_pressure && !(conn->initial_pressure >= -HYD_P_ATM))
+        {
+          where = connection_where (i, conn->from, conn->to);
+          return set_error (error, HYD_CIRCUIT_ERROR_PARAM_RANGE,
+                            "%s: \"initial_pressure\" must be ≥ -101325 Pa (got %g)",
+                            where, conn->initial_pressure);
+        }
+    }
+  for (guint i = 0; i < circuit->junctions->len; i++)
+    {
+      HydCircuitJunction *j = g_ptr_array_index (circuit->junctions, i);
+
+      if (j->has_initial_pressure && !(j->initial_pressure >= -HYD_P_ATM))
+        return set_error (error, HYD_CIRCUIT_ERROR_PARAM_RANGE,
+                          "junction \"%s\": \"initial_pressure\" must be ≥ -101325 Pa (got %g)",
+                          j->id, j->initial_pressure);
+    }
+  return TRUE;
+}
+
+gboolean
+hyd_circuit_validate (const HydCircuit *circuit, GError **error)
+{
+  g_autoptr(GHashTable) ids = NULL;
+  HydSimOptions opts;
+  HydFluid fluid;
+
+  g_return_val_if_fail (circuit != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  if (circuit->version > HYD_CIRCUIT_VERSION)
+    return set_error (error, HYD_CIRCUIT_ERROR_VERSION,
+                      "file version %d is newer than this Bramah reads (%d)",
+                      circuit->version, HYD_CIRCUIT_VERSION);
+
+  if (!hyd_circuit_get_fluid (circuit, &fluid, error))
+    return FALSE;
+  if (!hyd_circuit_get_sim_options (circuit, &opts, error))
+    return FALSE;
+  hyd_sim_options_clear (&opts);
+
+  ids = g_hash_table_new (g_str_hash, g_str_equal);
+  for (guint i = 0; i < circuit->components->len; i++)
+    {
+      HydCircuitComponent *c = g_ptr_array_index (circuit->components, i);
+      if (!check_id (ids, "component", c->id, error))
+        return FALSE;
+    }
+  for (guint i = 0; i < circuit->junctions->len; i++)
+    {
+      HydCircuitJunction *j = g_ptr_array_index (circuit->junctions, i);
+      if (!check_id (ids, "junction", j->id, error))
+        return FALSE;
+    }
+
+  for (guint i = 0; i < circuit->components->len; i++)
+    {
+      HydCircuitComponent *c = g_ptr_array_index (circuit->components, i);
+      if (!hyd_circuit_component_resolve_params (c, &fluid, NULL, NULL, error))
+        return FALSE;
+    }
+
+  if (!check_layout (circuit, error))
+    return FALSE;
+  return check_connections (circuit, error);
+}
+
+/* ---------------------------------------------------------------------------
+ * Saving
+ * ------------------------------------------------------------------------- */
+
+static void
+add_extras (JsonObject *object, JsonObject *extra, const char *const *canonical)
+{
+  g_autoptr(GList) members = json_object_get_members (extra);
+
+  for (GList *l = members; l != NULL; l = l->next)
+    {
+      /* A known key in extra (put there by a caller) would be written twice. */
+      if (g_strv_contains (canonical, l->data))
+        continue;
+      json_object_set_member (object, l->data,
+                              node_deep_copy (json_object_get_member (extra, l->data)));
+    }
+}
+
+static JsonNode *
+position_node (double x, double y)
+{
+  JsonArray *array = json_array_sized_new (2);
+  JsonNode *node = json_node_new (JSON_NODE_ARRAY);
+
+  json_array_add_element (array, new_double_node (x));
+  json_array_add_element (array, new_double_node (y));
+  json_node_take_array (node, array);
+  return node;
+}
+
+static JsonNode *
+component_to_json (const HydCircuitComponent *c)
+{
+  static const char *const keys[] = { "id", "type", "position", "rotation", "mirror",
+                                      "label", "params", NULL };
+  JsonObject *object = json_object_new ();
+
+  json_object_set_string_member (object, "id", c->id ? c->id : "");
+  json_object_set_string_member (object, "type", c->type ? c->type : "");
+  if (c->has_position)
+    json_object_set_member (object, "position", position_node (c->x, c->y));
+  if (c->has_rotation)
+    json_object_set_int_member (object, "rotation", c->rotation);
+  if (c->has_mirror)
+    json_object_set_boolean_member (object, "mirror", c->mirror);
+  if (c->label != NULL)
+    json_object_set_string_member (object, "label", c->label);
+  if (c->params != NULL && json_object_get_size (c->params) > 0)
+    json_object_set_object_member (object, "params", object_deep_copy (c->params));
+  add_extras (object, c->extra, keys);
+  return new_object_node (object);
+}
+
+static JsonNode *
+junction_to_json (const HydCircuitJunction *j)
+{
+  static const char *const keys[] = { "id", "position", "initial_pressure", NULL };
+  JsonObject *object = json_object_new ();
+
+  json_object_set_string_member (object, "id", j->id ? j->id : "");
+  if (j->has_position)
+    json_object_set_member (object, "position", position_node (j->x, j->y));
+  if (j->has_initial_pressure)
+    json_object_set_double_member (object, "initial_pressure", j->initial_pressure);
+  add_extras (object, j->extra, keys);
+  return new_object_node (object);
+}
+
+static JsonNode *
+connection_to_json (const HydCircuitConnection *c)
+{
+  static const char *const keys[] = { "from", "to", "route", "length", "diameter",
+                                      "initial_pressure", NULL };
+  JsonObject *object = json_object_new ();
+
+  json_object_set_string_member (object, "from", c->from ? c->from : "");
+  json_object_set_string_member (object, "to", c->to ? c->to : "");
+  if (c->route != NULL)
+    {
+      JsonArray *route = json_array_sized_new (c->route->len / 2);
+      for (guint i = 0; i + 1 < c->route->len; i += 2)
+        json_array_add_element (route, position_node (g_array_index (c->route, double, i),
+                                                      g_array_index (c->route, double, i + 1)));
+      json_object_set_array_member (object, "route", route);
+    }
+  if (c->has_length)
+    json_object_set_double_member (object, "length", c->length);
+  if (c->has_diameter)
+    json_object_set_double_member (object, "diameter", c->diameter);
+  if (c->has_initial_pressure)
+    json_object_set_double_member (object, "initial_pressure", c->initial_pressure);
+  add_extras (object, c->extra, keys);
+  return new_object_node (object);
+}
+
+static JsonNode *
+plot_to_json (const HydCircuitPlot *p)
+{
+  static const char *const keys[] = { "title", "traces", "y_unit", NULL };
+  JsonObject *object = json_object_new ();
+
+  if (p->title != NULL)
+    json_object_set_string_member (object, "title", p->title);
+  if (p->traces != NULL)
+    {
+      JsonArray *traces = json_array_sized_new (p->traces->len);
+      for (guint i = 0; i < p->traces->len; i++)
+        json_array_add_string_element (traces, g_ptr_array_index (p->traces, i));
+      json_object_set_array_member (object, "traces", traces);
+    }
+  if (p->y_unit != NULL)
+    json_object_set_string_member (object, "y_unit", p->y_unit);
+  add_extras (object, p->extra, keys);
+  return new_object_node (object);
+}
+
+typedef JsonNode *(*ItemToJsonFunc) (gconstpointer item);
+
+static JsonArray *
+list_to_json (GPtrArray *items, ItemToJsonFunc to_json)
+{
+  JsonArray *array = json_array_sized_new (items->len);
+
+  for (guint i = 0; i < items->len; i++)
+    json_array_add_element (array, to_json (g_ptr_array_index (items, i)));
+  return array;
+}
+
+char *
+hyd_circuit_to_data (const HydCircuit *circuit, gsize *length)
+{
+  static const char *const keys[] = { "format", "version", "title", "description", "fluid",
+                                      "simulation", "components", "junctions",
+                                      "connections", "plots", NULL };
+  g_autoptr(JsonNode) root = NULL;
+  JsonObject *object;
+
+  g_return_val_if_fail (circuit != NULL, NULL);
+
+  object = json_object_new ();
+  json_object_set_string_member (object, "format", HYD_CIRCUIT_FORMAT);
+  json_object_set_int_member (object, "version", HYD_CIRCUIT_VERSION);
+  if (circuit->title != NULL)
+    json_object_set_string_member (object, "title", circuit->title);
+  if (circuit->description != NULL)
+    json_object_set_string_member (object, "description", circuit->description);
+  if (circuit->fluid != NULL)
+    json_object_set_object_member (object, "fluid", object_deep_copy (circuit->fluid));
+  if (circuit->simulation != NULL)
+    json_object_set_object_member (object, "simulation", object_deep_copy (circuit->simulation));
+  json_object_set_array_member (object, "components",
+                                list_to_json (circuit->components, (ItemToJsonFunc) component_to_json));
+  if (circuit->junctions->len > 0)
+    json_object_set_array_member (object, "junctions",
+                                  list_to_json (circuit->junctions, (ItemToJsonFunc) junction_to_json));
+  json_object_set_array_member (object, "connections",
+                                list_to_json (circuit->connections, (ItemToJsonFunc) connection_to_json));
+  if (circuit->plots != NULL)
+    json_object_set_array_member (object, "plots",
+                                  list_to_json (circuit->plots, (ItemToJsonFunc) plot_to_json));
+  add_extras (object, circuit->extra, keys);
+
+  root = new_object_node (object);
+  return hyd_json_to_string (root, length);
+}
+
+gboolean
+hyd_circuit_save_to_file (const HydCircuit *circuit, const char *path, GError **error)
+{
+  g_autofree char *data = NULL;
+  gsize length;
+
+  g_return_val_if_fail (circuit != NULL, FALSE);
+  g_return_val_if_fail (path != NULL, FALSE);
+
+  data = hyd_circuit_to_data (circuit, &length);
+  return g_file_set_contents (path, data, (gssize) length, error);
+}

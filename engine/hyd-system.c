@@ -1,1 +1,1495 @@
-/* TEMPORARY scaffold */
+/* hyd-system.c — compiling a circuit into an ODE system with analytic J.
+ *
+ * Node equation (circuit-format.md, Nodes), for a node n with pressure p_n:
+ *   C_n·ṗ_n = R_n,  R_n = −Σ_X q̂_X − Σ_X Σ_k (∂V_X/∂y_k)·ẏ_k,
+ *   C_n = V_n/B(p_n) + Σ_X C_X(p_n),  V_n = wire volumes + Σ_X V_X(y).
+ * So ∂ṗ_n/∂z = (∂R_n/∂z − ṗ_n·∂C_n/∂z)/C_n, assembled by scattering each
+ * component's local block (seed 000 §4.4, research §2.4). Boundary node
+ * pressures are not states; their time derivative enters ∂f/∂t by the chain
+ * rule through the columns that would belong to them. */
+#include "hyd-system.h"
+#include "hyd-catalogue.h"
+
+#include <math.h>
+#include <string.h>
+
+typedef enum {
+  VAR_TIME,
+  VAR_NODE_P,
+  VAR_PORT_Q,
+  VAR_STATE,
+  VAR_OUTPUT,
+} VarKind;
+
+typedef struct {
+  char *name;
+  HydUnit unit;
+  VarKind kind;
+  int a;          /* node, component or state index */
+  int b;          /* port or output index */
+} Var;
+
+typedef struct {
+  HydComp *comp;
+  HydProfile **prof;     /* [n_params], NULL for non-profile parameters */
+  int *port_node;        /* [np] node index, −1 for a port outside the hydraulic domain */
+  guint state0;          /* global index of its first state */
+  int *vpos;             /* [ns] position in comp->vstates, or −1 */
+  int *col;              /* [nl] global column of each local variable; ≥ n: boundary node n_states + b; −1 none */
+  double *p;             /* [np] local port pressures */
+  double *q, *xdot, *jac, *q_t, *x_t, *V, *dV, *d2V, *C, *dC, *out;
+  double *pflow;         /* [np] reported port flows */
+  int meter;             /* index into meters or −1 */
+} SysComp;
+
+typedef struct {
+  GArray *ports;         /* of guint: global port index */
+  gboolean boundary;
+  int state;
+  int bindex;            /* boundary index, or −1 */
+  double wire_volume;
+  double p0;
+  const HydProfile *bprof;
+  int reporter;          /* global port that reports the boundary flow, −1 */
+  /* scratch */
+  double p, pdot, V, Csum, dCsum, R, B, dB, C, dCdp, f;
+} SysNode;
+
+typedef struct {
+  guint comp;            /* component index */
+  gboolean from_b;       /* compute from the B side, negated */
+  GArray *side;          /* global ports of the side used */
+  double side_wire_volume;
+  int node;
+} SysMeter;
+
+struct _HydSystem {
+  HydFluid fluid;
+  guint n_comps;
+  SysComp *comps;
+  guint n_ports_total;
+  guint *port_comp;      /* [n_ports_total] */
+  guint *port_index;
+  guint n_nodes;
+  SysNode *nodes;
+  HydNodeInfo *node_info;
+  guint n_bnodes;
+  int *bnode_node;       /* [n_bnodes] node index of each boundary node */
+  guint n;
+  char **state_names;
+  HydUnit *state_units;
+  double *y0;
+  GArray *breakpoints;
+  double t_piece;
+  GPtrArray *warnings;
+  guint n_meters;
+  SysMeter *meters;
+  /* variables */
+  GArray *vars;          /* of Var */
+  GHashTable *var_index; /* name → index + 1 */
+  /* pattern */
+  guint nnz;
+  guint *colptr, *rowind;
+  /* scratch */
+  double *f_scratch;
+  double *dfdt_scratch;
+  double *bpdot;         /* [n_bnodes] */
+};
+
+/* ---------- union-find ---------- */
+
+static guint
+uf_find (guint *parent, guint i)
+{
+  while (parent[i] != i)
+    {
+      parent[i] = parent[parent[i]];
+      i = parent[i];
+    }
+  return i;
+}
+
+static void
+uf_union (guint *parent, guint a, guint b)
+{
+  a = uf_find (parent, a);
+  b = uf_find (parent, b);
+  if (a != b)
+    parent[MAX (a, b)] = MIN (a, b);
+}
+
+/* ---------- helpers ---------- */
+
+static char *
+port_name (const HydSystem *sys, guint gp)
+{
+  const HydComp *c = sys->comps[sys->port_comp[gp]].comp;
+  return g_strdup_printf ("%s.%s", c->id, c->type->ports[sys->port_index[gp]].name);
+}
+
+static void
+add_var (HydSystem *sys, const char *name, HydUnit unit, VarKind kind, int a, int b)
+{
+  Var v = { g_strdup (name), unit, kind, a, b };
+  if (g_hash_table_contains (sys->var_index, name))
+    {
+      g_free (v.name);
+      return;
+    }
+  g_array_append_val (sys->vars, v);
+  g_hash_table_insert (sys->var_index, v.name, GINT_TO_POINTER (sys->vars->len));
+}
+
+static void
+sys_comp_alloc (SysComp *sc)
+{
+  HydComp *c = sc->comp;
+  guint np = c->type->n_ports, ns = c->n_states, nv = c->n_vstates;
+  sc->p = g_new0 (double, np + 1);
+  sc->q = g_new0 (double, np + 1);
+  sc->xdot = g_new0 (double, ns + 1);
+  sc->jac = g_new0 (double, c->nnz + 1);
+  sc->q_t = g_new0 (double, np + 1);
+  sc->x_t = g_new0 (double, ns + 1);
+  sc->V = g_new0 (double, np + 1);
+  sc->dV = g_new0 (double, np * nv + 1);
+  sc->d2V = g_new0 (double, np * nv * nv + 1);
+  sc->C = g_new0 (double, np + 1);
+  sc->dC = g_new0 (double, np + 1);
+  sc->out = g_new0 (double, c->n_outputs + 1);
+  sc->pflow = g_new0 (double, np + 1);
+  sc->vpos = g_new (int, ns + 1);
+  for (guint k = 0; k < ns; k++)
+    sc->vpos[k] = -1;
+  for (guint j = 0; j < nv; j++)
+    sc->vpos[c->vstates[j]] = (int) j;
+}
+
+static void
+sys_comp_clear (SysComp *sc)
+{
+  if (sc->comp == NULL)
+    return;
+  for (guint k = 0; k < sc->comp->type->n_params; k++)
+    if (sc->prof && sc->prof[k])
+      hyd_profile_free (sc->prof[k]);
+  g_free (sc->prof);
+  g_free (sc->port_node);
+  g_free (sc->vpos);
+  g_free (sc->col);
+  g_free (sc->p); g_free (sc->q); g_free (sc->xdot); g_free (sc->jac);
+  g_free (sc->q_t); g_free (sc->x_t); g_free (sc->V); g_free (sc->dV);
+  g_free (sc->d2V); g_free (sc->C); g_free (sc->dC); g_free (sc->out);
+  g_free (sc->pflow);
+  hyd_comp_free (sc->comp);
+}
+
+void
+hyd_system_free (HydSystem *sys)
+{
+  if (sys == NULL)
+    return;
+  for (guint i = 0; i < sys->n_comps; i++)
+    sys_comp_clear (&sys->comps[i]);
+  g_free (sys->comps);
+  g_free (sys->port_comp);
+  g_free (sys->port_index);
+  for (guint i = 0; i < sys->n_nodes; i++)
+    {
+      g_array_unref (sys->nodes[i].ports);
+      if (sys->node_info)
+        {
+          g_free (sys->node_info[i].name);
+          g_ptr_array_unref (sys->node_info[i].ports);
+        }
+    }
+  g_free (sys->nodes);
+  g_free (sys->node_info);
+  g_free (sys->bnode_node);
+  for (guint i = 0; i < sys->n; i++)
+    g_free (sys->state_names[i]);
+  g_free (sys->state_names);
+  g_free (sys->state_units);
+  g_free (sys->y0);
+  if (sys->breakpoints)
+    g_array_unref (sys->breakpoints);
+  if (sys->warnings)
+    g_ptr_array_unref (sys->warnings);
+  for (guint i = 0; i < sys->n_meters; i++)
+    g_array_unref (sys->meters[i].side);
+  g_free (sys->meters);
+  if (sys->vars)
+    {
+      for (guint i = 0; i < sys->vars->len; i++)
+        g_free (g_array_index (sys->vars, Var, i).name);
+      g_array_unref (sys->vars);
+    }
+  if (sys->var_index)
+    g_hash_table_unref (sys->var_index);
+  g_free (sys->colptr);
+  g_free (sys->rowind);
+  g_free (sys->f_scratch);
+  g_free (sys->dfdt_scratch);
+  g_free (sys->bpdot);
+  g_free (sys);
+}
+
+/* ---------- evaluation ---------- */
+
+static void
+refresh_params (HydSystem *sys, double t)
+{
+  for (guint i = 0; i < sys->n_comps; i++)
+    {
+      SysComp *sc = &sys->comps[i];
+      for (guint k = 0; k < sc->comp->type->n_params; k++)
+        if (sc->prof[k] && !hyd_profile_is_constant (sc->prof[k]))
+          sc->comp->par[k] = hyd_profile_eval (sc->prof[k], t, sys->t_piece, &sc->comp->par_dt[k]);
+    }
+}
+
+/* Evaluate every component and the node sums; fills f (may be NULL). */
+static int
+eval_all (HydSystem *sys, double t, const double *y, double *f, gboolean want_jac)
+{
+  refresh_params (sys, t);
+
+  for (guint b = 0; b < sys->n_nodes; b++)
+    {
+      SysNode *nd = &sys->nodes[b];
+      if (nd->boundary)
+        {
+          nd->p = nd->bprof ? hyd_profile_eval (nd->bprof, t, sys->t_piece, &nd->pdot) : 0.0;
+          if (nd->bprof == NULL)
+            nd->pdot = 0.0;
+          sys->bpdot[nd->bindex] = nd->pdot;
+        }
+      else
+        nd->p = y[nd->state];
+      nd->V = nd->wire_volume;
+      nd->Csum = 0.0;
+      nd->dCsum = 0.0;
+      nd->R = 0.0;
+    }
+
+  for (guint i = 0; i < sys->n_comps; i++)
+    {
+      SysComp *sc = &sys->comps[i];
+      HydComp *c = sc->comp;
+      guint np = c->type->n_ports, ns = c->n_states, nv = c->n_vstates;
+      for (guint X = 0; X < np; X++)
+        sc->p[X] = sc->port_node[X] >= 0 ? sys->nodes[sc->port_node[X]].p : 0.0;
+      memset (sc->q, 0, sizeof (double) * np);
+      memset (sc->xdot, 0, sizeof (double) * ns);
+      memset (sc->q_t, 0, sizeof (double) * np);
+      memset (sc->x_t, 0, sizeof (double) * ns);
+      memset (sc->V, 0, sizeof (double) * np);
+      memset (sc->dV, 0, sizeof (double) * np * nv);
+      memset (sc->d2V, 0, sizeof (double) * np * nv * nv);
+      memset (sc->C, 0, sizeof (double) * np);
+      memset (sc->dC, 0, sizeof (double) * np);
+      memset (sc->out, 0, sizeof (double) * c->n_outputs);
+      if (want_jac)
+        memset (sc->jac, 0, sizeof (double) * c->nnz);
+      HydEvalIn in = { t, sc->p, y + sc->state0 };
+      HydEvalOut out = {
+        sc->q, sc->xdot, want_jac ? sc->jac : NULL, sc->q_t, sc->x_t,
+        sc->V, sc->dV, sc->d2V, sc->C, sc->dC, sc->out
+      };
+      c->type->eval (c, &in, &out);
+
+      if (f)
+        memcpy (f + sc->state0, sc->xdot, sizeof (double) * ns);
+
+      for (guint X = 0; X < np; X++)
+        {
+          int n = sc->port_node[X];
+          if (n < 0)
+            continue;
+          SysNode *nd = &sys->nodes[n];
+          nd->V += sc->V[X];
+          nd->Csum += sc->C[X];
+          nd->dCsum += sc->dC[X];
+          double rate = 0.0;
+          for (guint j = 0; j < nv; j++)
+            rate += sc->dV[X * nv + j] * sc->xdot[c->vstates[j]];
+          nd->R -= sc->q[X] + rate;
+        }
+    }
+
+  int status = 0;
+  for (guint b = 0; b < sys->n_nodes; b++)
+    {
+      SysNode *nd = &sys->nodes[b];
+      nd->B = hyd_fluid_bulk_modulus (&sys->fluid, nd->p, &nd->dB);
+      nd->C = nd->V / nd->B + nd->Csum;
+      nd->dCdp = -nd->V * nd->dB / (nd->B * nd->B) + nd->dCsum;
+      if (nd->boundary)
+        {
+          nd->f = nd->pdot;
+          continue;
+        }
+      nd->f = nd->R / nd->C;
+      if (f)
+        f[nd->state] = nd->f;
+    }
+  if (f)
+    for (guint i = 0; i < sys->n; i++)
+      if (!isfinite (f[i]))
+        status = 1;
+  return status;
+}
+
+int
+hyd_system_rhs (HydSystem *sys, double t, const double *y, double *f)
+{
+  return eval_all (sys, t, y, f, FALSE);
+}
+
+static inline void
+jac_add (HydSystem *sys, double *J, double *dfdt, guint row, int col, double v)
+{
+  if (col < 0 || v == 0.0)
+    return;
+  if ((guint) col < sys->n)
+    J[row + (gsize) col * sys->n] += v;
+  else if (dfdt)
+    dfdt[row] += v * sys->bpdot[col - sys->n];
+}
+
+int
+hyd_system_jacobian (HydSystem *sys, double t, const double *y, double *J, double *dfdt)
+{
+  guint n = sys->n;
+  int status = eval_all (sys, t, y, sys->f_scratch, TRUE);
+  memset (J, 0, sizeof (double) * n * n);
+  if (dfdt)
+    memset (dfdt, 0, sizeof (double) * n);
+
+  for (guint i = 0; i < sys->n_comps; i++)
+    {
+      SysComp *sc = &sys->comps[i];
+      HydComp *c = sc->comp;
+      guint np = c->type->n_ports, nv = c->n_vstates;
+
+      for (guint e = 0; e < c->nnz; e++)
+        {
+          double v = sc->jac[e];
+          if (v == 0.0)
+            continue;
+          guint r = c->jrow[e];
+          int col = sc->col[c->jcol[e]];
+          if (r < np)
+            {
+              int nn = sc->port_node[r];
+              if (nn >= 0 && !sys->nodes[nn].boundary)
+                jac_add (sys, J, dfdt, sys->nodes[nn].state, col, -v / sys->nodes[nn].C);
+            }
+          else
+            {
+              guint k = r - np;
+              jac_add (sys, J, dfdt, sc->state0 + k, col, v);
+              int jv = sc->vpos[k];
+              if (jv < 0)
+                continue;
+              /* volume-rate term: −(∂V_X/∂y_k)·∂ẏ_k/∂z */
+              for (guint X = 0; X < np; X++)
+                {
+                  int nn = sc->port_node[X];
+                  if (nn < 0 || sys->nodes[nn].boundary)
+                    continue;
+                  double dv = sc->dV[X * nv + jv];
+                  if (dv != 0.0)
+                    jac_add (sys, J, dfdt, sys->nodes[nn].state, col, -dv * v / sys->nodes[nn].C);
+                }
+            }
+        }
+
+      /* time derivatives of the component's own rows */
+      if (dfdt)
+        for (guint k = 0; k < c->n_states; k++)
+          dfdt[sc->state0 + k] += sc->x_t[k];
+
+      for (guint X = 0; X < np; X++)
+        {
+          int nn = sc->port_node[X];
+          if (nn < 0 || sys->nodes[nn].boundary)
+            continue;
+          SysNode *nd = &sys->nodes[nn];
+          guint row = nd->state;
+          if (dfdt)
+            {
+              double rt = -sc->q_t[X];
+              for (guint j = 0; j < nv; j++)
+                rt -= sc->dV[X * nv + j] * sc->x_t[c->vstates[j]];
+              dfdt[row] += rt / nd->C;
+            }
+          for (guint j = 0; j < nv; j++)
+            {
+              guint sj = c->vstates[j];
+              int colj = sc->col[np + sj];
+              /* −(∂²V/∂y_j∂y_k)·ẏ_j and −ṗ·∂C/∂y_k, ∂C/∂y_k = (∂V/∂y_k)/B */
+              for (guint kk = 0; kk < nv; kk++)
+                {
+                  double d2 = sc->d2V[(X * nv + j) * nv + kk];
+                  if (d2 != 0.0)
+                    jac_add (sys, J, dfdt, row, sc->col[np + c->vstates[kk]],
+                             -d2 * sc->xdot[sj] / nd->C);
+                }
+              double dv = sc->dV[X * nv + j];
+              if (dv != 0.0)
+                jac_add (sys, J, dfdt, row, colj, -nd->f * (dv / nd->B) / nd->C);
+            }
+        }
+    }
+
+  /* −ṗ_n·(∂C_n/∂p_n)/C_n on the diagonal */
+  for (guint b = 0; b < sys->n_nodes; b++)
+    {
+      SysNode *nd = &sys->nodes[b];
+      if (nd->boundary)
+        continue;
+      J[nd->state + (gsize) nd->state * n] -= nd->f * nd->dCdp / nd->C;
+    }
+
+  for (gsize k = 0; k < (gsize) n * n && status == 0; k++)
+    if (!isfinite (J[k]))
+      status = 1;
+  return status;
+}
+
+/* ---------- compile ---------- */
+
+static gboolean
+set_compile_error (GError **error, int code, const char *fmt, ...) G_GNUC_PRINTF (3, 4);
+
+static gboolean
+set_compile_error (GError **error, int code, const char *fmt, ...)
+{
+  va_list ap;
+  va_start (ap, fmt);
+  char *msg = g_strdup_vprintf (fmt, ap);
+  va_end (ap);
+  g_set_error_literal (error, HYD_CIRCUIT_ERROR, code, msg);
+  g_free (msg);
+  return FALSE;
+}
+
+static char *
+node_port_list (const HydSystem *sys, GArray *ports)
+{
+  GString *s = g_string_new ("{");
+  for (guint k = 0; k < ports->len; k++)
+    {
+      char *pn = port_name (sys, g_array_index (ports, guint, k));
+      g_string_append_printf (s, "%s%s", k ? ", " : "", pn);
+      g_free (pn);
+    }
+  g_string_append_c (s, '}');
+  return g_string_free (s, FALSE);
+}
+
+/* Global port index of "C.P", or a junction (n_ports_total + j); −1 if unknown. */
+static int
+resolve_ref (const HydSystem *sys, const HydCircuit *circuit, const guint *port_offset, const char *ref)
+{
+  char *cid = NULL, *pname = NULL;
+  if (hyd_circuit_split_port_ref (ref, &cid, &pname))
+    {
+      int result = -1;
+      for (guint i = 0; i < sys->n_comps; i++)
+        if (strcmp (sys->comps[i].comp->id, cid) == 0)
+          {
+            int k = hyd_component_type_find_port (sys->comps[i].comp->type, pname);
+            if (k >= 0)
+              result = (int) (port_offset[i] + k);
+          }
+      g_free (cid);
+      g_free (pname);
+      return result;
+    }
+  for (guint j = 0; j < circuit->junctions->len; j++)
+    {
+      HydCircuitJunction *jn = g_ptr_array_index (circuit->junctions, j);
+      if (strcmp (jn->id, ref) == 0)
+        return (int) (sys->n_ports_total + j);
+    }
+  return -1;
+}
+
+static void
+add_pattern (GArray *pairs, guint row, int col, guint n)
+{
+  if (col < 0 || (guint) col >= n)
+    return;
+  guint64 key = ((guint64) (guint) col << 32) | row;
+  g_array_append_val (pairs, key);
+}
+
+static int
+cmp_u64 (gconstpointer a, gconstpointer b)
+{
+  guint64 x = *(const guint64 *) a, y = *(const guint64 *) b;
+  return x < y ? -1 : x > y;
+}
+
+static void
+build_pattern (HydSystem *sys)
+{
+  GArray *pairs = g_array_new (FALSE, FALSE, sizeof (guint64));
+  guint n = sys->n;
+  for (guint b = 0; b < sys->n_nodes; b++)
+    if (!sys->nodes[b].boundary)
+      add_pattern (pairs, sys->nodes[b].state, sys->nodes[b].state, n);
+  for (guint i = 0; i < sys->n_comps; i++)
+    {
+      SysComp *sc = &sys->comps[i];
+      HydComp *c = sc->comp;
+      guint np = c->type->n_ports;
+      for (guint e = 0; e < c->nnz; e++)
+        {
+          guint r = c->jrow[e];
+          int col = sc->col[c->jcol[e]];
+          if (r < np)
+            {
+              int nn = sc->port_node[r];
+              if (nn >= 0 && !sys->nodes[nn].boundary)
+                add_pattern (pairs, sys->nodes[nn].state, col, n);
+            }
+          else
+            {
+              add_pattern (pairs, sc->state0 + (r - np), col, n);
+              if (sc->vpos[r - np] >= 0)
+                for (guint X = 0; X < np; X++)
+                  {
+                    int nn = sc->port_node[X];
+                    if (nn >= 0 && !sys->nodes[nn].boundary)
+                      add_pattern (pairs, sys->nodes[nn].state, col, n);
+                  }
+            }
+        }
+      for (guint X = 0; X < np; X++)
+        {
+          int nn = sc->port_node[X];
+          if (nn < 0 || sys->nodes[nn].boundary)
+            continue;
+          for (guint j = 0; j < c->n_vstates; j++)
+            add_pattern (pairs, sys->nodes[nn].state, sc->col[np + c->vstates[j]], n);
+        }
+    }
+  g_array_sort (pairs, cmp_u64);
+  sys->colptr = g_new0 (guint, n + 1);
+  sys->rowind = g_new (guint, pairs->len + 1);
+  guint nnz = 0;
+  guint64 last = G_MAXUINT64;
+  for (guint k = 0; k < pairs->len; k++)
+    {
+      guint64 key = g_array_index (pairs, guint64, k);
+      if (key == last)
+        continue;
+      last = key;
+      guint col = (guint) (key >> 32);
+      sys->rowind[nnz++] = (guint) (key & 0xffffffffu);
+      sys->colptr[col + 1]++;
+    }
+  for (guint j = 0; j < n; j++)
+    sys->colptr[j + 1] += sys->colptr[j];
+  sys->nnz = nnz;
+  g_array_unref (pairs);
+}
+
+static const HydProfile *
+boundary_profile (const SysComp *sc)
+{
+  int k = sc->comp->type->boundary_param;
+  return k >= 0 ? sc->prof[k] : NULL;
+}
+
+static void
+lint (HydSystem *sys)
+{
+  /* A pump whose delivery cannot reach a relief valve or a pressure source
+   * through the circuit builds pressure without limit when its path closes. */
+  for (guint i = 0; i < sys->n_comps; i++)
+    {
+      const char *tid = sys->comps[i].comp->type->id;
+      if (strcmp (tid, "fixed_pump") != 0 && strcmp (tid, "variable_pump") != 0)
+        continue;
+      int start = sys->comps[i].port_node[1];
+      if (start < 0)
+        continue;
+      gboolean *seen = g_new0 (gboolean, sys->n_nodes);
+      GQueue queue = G_QUEUE_INIT;
+      g_queue_push_tail (&queue, GINT_TO_POINTER (start));
+      seen[start] = TRUE;
+      gboolean found = FALSE;
+      while (!g_queue_is_empty (&queue) && !found)
+        {
+          int nd = GPOINTER_TO_INT (g_queue_pop_head (&queue));
+          for (guint j = 0; j < sys->n_comps && !found; j++)
+            {
+              SysComp *sc = &sys->comps[j];
+              const char *t = sc->comp->type->id;
+              guint np = sc->comp->type->n_ports;
+              gboolean touches = FALSE;
+              for (guint X = 0; X < np; X++)
+                if (sc->port_node[X] == nd)
+                  touches = TRUE;
+              if (!touches || j == i)
+                continue;
+              if (strcmp (t, "relief_valve") == 0 || strcmp (t, "pressure_source") == 0
+                  || strcmp (t, "accumulator") == 0)
+                found = TRUE;
+              /* flow passes through everything with two or more ports except
+               * a cylinder (its chambers are dead ends) */
+              if (g_str_has_prefix (t, "cylinder"))
+                continue;
+              for (guint X = 0; X < np; X++)
+                {
+                  int m = sc->port_node[X];
+                  if (m >= 0 && !seen[m])
+                    {
+                      seen[m] = TRUE;
+                      g_queue_push_tail (&queue, GINT_TO_POINTER (m));
+                    }
+                }
+            }
+        }
+      g_queue_clear (&queue);
+      g_free (seen);
+      if (!found)
+        g_ptr_array_add (sys->warnings,
+                         g_strdup_printf ("%s: the pump has no relief path (no relief valve "
+                                          "or accumulator reachable from %s.P)",
+                                          sys->comps[i].comp->id, sys->comps[i].comp->id));
+    }
+}
+
+HydSystem *
+hyd_system_compile (const HydCircuit *circuit, GError **error)
+{
+  g_return_val_if_fail (circuit != NULL, NULL);
+
+  HydSystem *sys = g_new0 (HydSystem, 1);
+  sys->warnings = g_ptr_array_new_with_free_func (g_free);
+  sys->vars = g_array_new (FALSE, TRUE, sizeof (Var));
+  sys->var_index = g_hash_table_new (g_str_hash, g_str_equal);
+  sys->breakpoints = g_array_new (FALSE, FALSE, sizeof (double));
+
+  HydSimOptions opts;
+  if (!hyd_circuit_get_fluid (circuit, &sys->fluid, error)
+      || !hyd_circuit_get_sim_options (circuit, &opts, error))
+    {
+      hyd_system_free (sys);
+      return NULL;
+    }
+  double sim_p0 = opts.initial_pressure;
+  hyd_sim_options_clear (&opts);
+
+  /* components */
+  sys->n_comps = circuit->components->len;
+  sys->comps = g_new0 (SysComp, MAX (sys->n_comps, 1));
+  guint *port_offset = g_new0 (guint, sys->n_comps + 1);
+  for (guint i = 0; i < sys->n_comps; i++)
+    {
+      const HydCircuitComponent *doc = g_ptr_array_index (circuit->components, i);
+      const HydComponentType *type = hyd_catalogue_lookup (doc->type);
+      if (type == NULL)
+        {
+          set_compile_error (error, HYD_CIRCUIT_ERROR_UNKNOWN_TYPE,
+                             "%s: unknown component type '%s'", doc->id, doc->type);
+          goto fail;
+        }
+      SysComp *sc = &sys->comps[i];
+      sc->comp = hyd_comp_new (type, doc->id, &sys->fluid);
+      sc->prof = g_new0 (HydProfile *, type->n_params + 1);
+      if (!hyd_circuit_component_resolve_params (doc, &sys->fluid, sc->comp->par, sc->prof, error))
+        goto fail;
+      /* a boundary pressure is always a profile (a constant one at least) so
+       * boundary nodes compare and evaluate one way */
+      if (type->boundary_param >= 0 && sc->prof[type->boundary_param] == NULL)
+        sc->prof[type->boundary_param] = hyd_profile_new_constant (sc->comp->par[type->boundary_param]);
+      port_offset[i + 1] = port_offset[i] + type->n_ports;
+      sc->meter = -1;
+    }
+  sys->n_ports_total = port_offset[sys->n_comps];
+  sys->port_comp = g_new (guint, sys->n_ports_total + 1);
+  sys->port_index = g_new (guint, sys->n_ports_total + 1);
+  for (guint i = 0; i < sys->n_comps; i++)
+    for (guint X = 0; X < sys->comps[i].comp->type->n_ports; X++)
+      {
+        sys->port_comp[port_offset[i] + X] = i;
+        sys->port_index[port_offset[i] + X] = X;
+      }
+
+  /* breakpoints, and the piece in force just after t = 0 */
+  for (guint i = 0; i < sys->n_comps; i++)
+    for (guint k = 0; k < sys->comps[i].comp->type->n_params; k++)
+      if (sys->comps[i].prof[k])
+        hyd_profile_collect_breakpoints (sys->comps[i].prof[k], sys->breakpoints);
+  {
+    GArray *bp = sys->breakpoints;
+    double *v = (double *) bp->data;
+    /* insertion sort: breakpoint lists are short */
+    for (guint a = 1; a < bp->len; a++)
+      {
+        double key = v[a];
+        int b = (int) a - 1;
+        while (b >= 0 && v[b] > key)
+          {
+            v[b + 1] = v[b];
+            b--;
+          }
+        v[b + 1] = key;
+      }
+    guint w = 0;
+    for (guint a = 0; a < bp->len; a++)
+      if (w == 0 || v[a] != v[w - 1])
+        v[w++] = v[a];
+    g_array_set_size (bp, w);
+  }
+  {
+    double next = G_MAXDOUBLE;
+    for (guint a = 0; a < sys->breakpoints->len; a++)
+      {
+        double tb = g_array_index (sys->breakpoints, double, a);
+        if (tb > 0.0)
+          {
+            next = tb;
+            break;
+          }
+      }
+    sys->t_piece = next < G_MAXDOUBLE ? 0.5 * next : 1.0;
+    refresh_params (sys, 0.0);
+  }
+
+  /* connectivity: union-find over ports and junctions */
+  guint n_items = sys->n_ports_total + circuit->junctions->len;
+  guint *parent = g_new (guint, n_items + 1);
+  guint *parent_nometer = NULL;
+  for (guint k = 0; k < n_items; k++)
+    parent[k] = k;
+  gboolean *connected = g_new0 (gboolean, n_items + 1);
+  int *conn_ends = g_new (int, 2 * circuit->connections->len + 1);
+  for (guint k = 0; k < circuit->connections->len; k++)
+    {
+      HydCircuitConnection *cn = g_ptr_array_index (circuit->connections, k);
+      int a = resolve_ref (sys, circuit, port_offset, cn->from);
+      int b = resolve_ref (sys, circuit, port_offset, cn->to);
+      if (a < 0 || b < 0)
+        {
+          set_compile_error (error, HYD_CIRCUIT_ERROR_REFERENCE,
+                             "connection %u (%s → %s): '%s' does not exist", k + 1,
+                             cn->from, cn->to, a < 0 ? cn->from : cn->to);
+          g_free (parent);
+          g_free (connected);
+          g_free (conn_ends);
+          goto fail;
+        }
+      conn_ends[2 * k] = a;
+      conn_ends[2 * k + 1] = b;
+      connected[a] = connected[b] = TRUE;
+      uf_union (parent, (guint) a, (guint) b);
+    }
+  /* a copy without the meters' internal joins, to find their sides */
+  parent_nometer = g_memdup2 (parent, sizeof (guint) * (n_items + 1));
+  for (guint i = 0; i < sys->n_comps; i++)
+    {
+      const HydComponentType *t = sys->comps[i].comp->type;
+      for (guint j = 0; j < t->n_joined_ports; j++)
+        {
+          uf_union (parent, port_offset[i] + t->joined_ports[j][0], port_offset[i] + t->joined_ports[j][1]);
+          if (!t->is_flow_meter)
+            uf_union (parent_nometer, port_offset[i] + t->joined_ports[j][0],
+                      port_offset[i] + t->joined_ports[j][1]);
+        }
+    }
+
+  /* unconnected ports */
+  for (guint gp = 0; gp < sys->n_ports_total; gp++)
+    {
+      const HydComponentType *t = sys->comps[sys->port_comp[gp]].comp->type;
+      const HydPortInfo *pi = &t->ports[sys->port_index[gp]];
+      if (!connected[gp] && !pi->optional)
+        {
+          char *pn = port_name (sys, gp);
+          set_compile_error (error, HYD_CIRCUIT_ERROR_UNCONNECTED,
+                             "port %s is not connected: every %s port of a %s must be wired",
+                             pn, pi->name, t->id);
+          g_free (pn);
+          g_free (parent);
+          g_free (parent_nometer);
+          g_free (connected);
+          g_free (conn_ends);
+          goto fail;
+        }
+    }
+  g_free (connected);
+
+  /* nodes: classes containing hydraulic ports, numbered by first port */
+  int *class_node = g_new (int, n_items + 1);
+  for (guint k = 0; k < n_items; k++)
+    class_node[k] = -1;
+  GArray *nodes = g_array_new (FALSE, TRUE, sizeof (SysNode));
+  for (guint gp = 0; gp < sys->n_ports_total; gp++)
+    {
+      const HydComponentType *t = sys->comps[sys->port_comp[gp]].comp->type;
+      if (t->ports[sys->port_index[gp]].domain != HYD_DOMAIN_HYDRAULIC)
+        continue;
+      guint root = uf_find (parent, gp);
+      if (class_node[root] < 0)
+        {
+          SysNode nd = { 0 };
+          nd.ports = g_array_new (FALSE, FALSE, sizeof (guint));
+          nd.state = -1;
+          nd.bindex = -1;
+          nd.reporter = -1;
+          nd.p0 = NAN;
+          class_node[root] = (int) nodes->len;
+          g_array_append_val (nodes, nd);
+        }
+      g_array_append_val (g_array_index (nodes, SysNode, class_node[root]).ports, gp);
+    }
+  sys->n_nodes = nodes->len;
+  sys->nodes = (SysNode *) g_array_free (nodes, FALSE);
+  for (guint i = 0; i < sys->n_comps; i++)
+    {
+      SysComp *sc = &sys->comps[i];
+      guint np = sc->comp->type->n_ports;
+      sc->port_node = g_new (int, np + 1);
+      for (guint X = 0; X < np; X++)
+        sc->port_node[X] = sc->comp->type->ports[X].domain == HYD_DOMAIN_HYDRAULIC
+                             ? class_node[uf_find (parent, port_offset[i] + X)] : -1;
+    }
+
+  /* wire volumes and initial pressures from connections and junctions */
+  int *p0_level = g_new0 (int, sys->n_nodes + 1); /* 0 none, 1 component, 2 wire */
+  for (guint k = 0; k < circuit->connections->len; k++)
+    {
+      HydCircuitConnection *cn = g_ptr_array_index (circuit->connections, k);
+      int nn = class_node[uf_find (parent, (guint) conn_ends[2 * k])];
+      if (nn < 0)
+        continue;
+      double len = cn->has_length ? cn->length : 0.5;
+      double dia = cn->has_diameter ? cn->diameter : 0.01;
+      sys->nodes[nn].wire_volume += G_PI * dia * dia / 4.0 * len;
+      if (cn->has_initial_pressure)
+        {
+          SysNode *nd = &sys->nodes[nn];
+          if (p0_level[nn] == 2 && nd->p0 != cn->initial_pressure)
+            {
+              char *pl = node_port_list (sys, nd->ports);
+              set_compile_error (error, HYD_CIRCUIT_ERROR_INITIAL_PRESSURE,
+                                 "node %s: conflicting initial pressures %g Pa and %g Pa "
+                                 "(connection %s → %s)", pl, nd->p0, cn->initial_pressure,
+                                 cn->from, cn->to);
+              g_free (pl);
+              goto fail_nodes;
+            }
+          nd->p0 = cn->initial_pressure;
+          p0_level[nn] = 2;
+        }
+    }
+  for (guint j = 0; j < circuit->junctions->len; j++)
+    {
+      HydCircuitJunction *jn = g_ptr_array_index (circuit->junctions, j);
+      int nn = class_node[uf_find (parent, sys->n_ports_total + j)];
+      if (nn < 0 || !jn->has_initial_pressure)
+        continue;
+      SysNode *nd = &sys->nodes[nn];
+      if (p0_level[nn] == 2 && nd->p0 != jn->initial_pressure)
+        {
+          char *pl = node_port_list (sys, nd->ports);
+          set_compile_error (error, HYD_CIRCUIT_ERROR_INITIAL_PRESSURE,
+                             "node %s: conflicting initial pressures %g Pa and %g Pa (junction %s)",
+                             pl, nd->p0, jn->initial_pressure, jn->id);
+          g_free (pl);
+          goto fail_nodes;
+        }
+      nd->p0 = jn->initial_pressure;
+      p0_level[nn] = 2;
+    }
+
+  /* boundary nodes and short circuits */
+  sys->bnode_node = g_new (int, sys->n_nodes + 1);
+  for (guint b = 0; b < sys->n_nodes; b++)
+    {
+      SysNode *nd = &sys->nodes[b];
+      guint first_gp = 0;
+      for (guint k = 0; k < nd->ports->len; k++)
+        {
+          guint gp = g_array_index (nd->ports, guint, k);
+          SysComp *sc = &sys->comps[sys->port_comp[gp]];
+          if (sc->comp->type->boundary_param < 0)
+            continue;
+          const HydProfile *bp = boundary_profile (sc);
+          if (!nd->boundary)
+            {
+              nd->boundary = TRUE;
+              nd->bprof = bp;
+              nd->reporter = (int) gp;
+              first_gp = gp;
+            }
+          else if (!(bp && nd->bprof && hyd_profile_equal (bp, nd->bprof)))
+            {
+              set_compile_error (error, HYD_CIRCUIT_ERROR_SHORT_CIRCUIT,
+                                 "short circuit between %s and %s: two boundary pressures "
+                                 "in one node", sys->comps[sys->port_comp[first_gp]].comp->id,
+                                 sc->comp->id);
+              goto fail_nodes;
+            }
+        }
+      if (nd->boundary)
+        {
+          nd->bindex = (int) sys->n_bnodes;
+          sys->bnode_node[sys->n_bnodes++] = (int) b;
+          if (p0_level[b] == 2)
+            {
+              char *pl = node_port_list (sys, nd->ports);
+              g_ptr_array_add (sys->warnings,
+                               g_strdup_printf ("node %s: initial_pressure ignored in a boundary node", pl));
+              g_free (pl);
+            }
+        }
+    }
+  sys->bpdot = g_new0 (double, sys->n_bnodes + 1);
+
+  /* component set-up: states, pattern */
+  for (guint i = 0; i < sys->n_comps; i++)
+    {
+      HydComp *c = sys->comps[i].comp;
+      if (!c->type->setup (c, error))
+        goto fail_nodes;
+      if (c->nnz == 0 && hyd_comp_n_local (c) > 0)
+        hyd_comp_use_dense_pattern (c);
+      sys_comp_alloc (&sys->comps[i]);
+    }
+
+  /* component-requested initial pressures */
+  for (guint i = 0; i < sys->n_comps; i++)
+    {
+      HydComp *c = sys->comps[i].comp;
+      if (c->type->port_initial_pressure == NULL)
+        continue;
+      for (guint X = 0; X < c->type->n_ports; X++)
+        {
+          double p;
+          int nn = sys->comps[i].port_node[X];
+          if (nn < 0 || !c->type->port_initial_pressure (c, X, &p))
+            continue;
+          SysNode *nd = &sys->nodes[nn];
+          if (p0_level[nn] == 2)
+            continue;
+          if (p0_level[nn] == 1 && nd->p0 != p)
+            {
+              char *pl = node_port_list (sys, nd->ports);
+              set_compile_error (error, HYD_CIRCUIT_ERROR_INITIAL_PRESSURE,
+                                 "node %s: conflicting initial pressures %g Pa and %g Pa "
+                                 "asked by its components (%s)", pl, nd->p0, p, c->id);
+              g_free (pl);
+              goto fail_nodes;
+            }
+          if (nd->boundary)
+            continue;
+          nd->p0 = p;
+          p0_level[nn] = 1;
+        }
+    }
+
+  /* state layout: node pressures, then component states */
+  guint n = 0;
+  for (guint b = 0; b < sys->n_nodes; b++)
+    if (!sys->nodes[b].boundary)
+      sys->nodes[b].state = (int) n++;
+  for (guint i = 0; i < sys->n_comps; i++)
+    {
+      sys->comps[i].state0 = n;
+      n += sys->comps[i].comp->n_states;
+    }
+  sys->n = n;
+  sys->state_names = g_new0 (char *, n + 1);
+  sys->state_units = g_new0 (HydUnit, n + 1);
+  sys->y0 = g_new0 (double, n + 1);
+  sys->f_scratch = g_new0 (double, n + 1);
+  sys->dfdt_scratch = g_new0 (double, n + 1);
+  sys->node_info = g_new0 (HydNodeInfo, sys->n_nodes + 1);
+  for (guint b = 0; b < sys->n_nodes; b++)
+    {
+      SysNode *nd = &sys->nodes[b];
+      HydNodeInfo *ni = &sys->node_info[b];
+      char *first = port_name (sys, g_array_index (nd->ports, guint, 0));
+      ni->name = g_strdup_printf ("%s.p", first);
+      g_free (first);
+      ni->ports = g_ptr_array_new_with_free_func (g_free);
+      for (guint k = 0; k < nd->ports->len; k++)
+        g_ptr_array_add (ni->ports, port_name (sys, g_array_index (nd->ports, guint, k)));
+      ni->boundary = nd->boundary;
+      ni->state = nd->state;
+      ni->wire_volume = nd->wire_volume;
+      if (nd->boundary)
+        nd->p0 = nd->bprof ? hyd_profile_value_after (nd->bprof, 0.0) : 0.0;
+      else if (isnan (nd->p0))
+        nd->p0 = sim_p0;
+      ni->initial_pressure = nd->p0;
+      if (!nd->boundary)
+        {
+          sys->state_names[nd->state] = g_strdup (ni->name);
+          sys->state_units[nd->state] = HYD_UNIT_PRESSURE;
+          sys->y0[nd->state] = nd->p0;
+        }
+    }
+  for (guint i = 0; i < sys->n_comps; i++)
+    {
+      SysComp *sc = &sys->comps[i];
+      HydComp *c = sc->comp;
+      guint np = c->type->n_ports;
+      for (guint k = 0; k < c->n_states; k++)
+        {
+          sys->state_names[sc->state0 + k] = g_strdup_printf ("%s.%s", c->id, c->states[k].name);
+          sys->state_units[sc->state0 + k] = c->states[k].unit;
+        }
+      for (guint X = 0; X < np; X++)
+        sc->p[X] = sc->port_node[X] >= 0 ? sys->nodes[sc->port_node[X]].p0 : 0.0;
+      if (c->type->init_states)
+        c->type->init_states (c, sc->p, sys->y0 + sc->state0);
+      /* global columns of the local variables */
+      sc->col = g_new (int, np + c->n_states + 1);
+      for (guint X = 0; X < np; X++)
+        {
+          int nn = sc->port_node[X];
+          if (nn < 0)
+            sc->col[X] = -1;
+          else if (sys->nodes[nn].boundary)
+            sc->col[X] = (int) (sys->n + sys->nodes[nn].bindex);
+          else
+            sc->col[X] = sys->nodes[nn].state;
+        }
+      for (guint k = 0; k < c->n_states; k++)
+        sc->col[np + k] = (int) (sc->state0 + k);
+    }
+
+  /* volumes: every non-boundary node must have one */
+  eval_all (sys, 0.0, sys->y0, NULL, FALSE);
+  for (guint b = 0; b < sys->n_nodes; b++)
+    {
+      SysNode *nd = &sys->nodes[b];
+      if (nd->boundary || nd->V > 0.0)
+        continue;
+      char *pl = node_port_list (sys, nd->ports);
+      set_compile_error (error, HYD_CIRCUIT_ERROR_NO_VOLUME,
+                         "node %s has no volume: give the connection a length or add a volume", pl);
+      g_free (pl);
+      goto fail_nodes;
+    }
+
+  /* flow meters: which side to sum, and checks */
+  sys->meters = g_new0 (SysMeter, sys->n_comps + 1);
+  for (guint i = 0; i < sys->n_comps; i++)
+    {
+      SysComp *sc = &sys->comps[i];
+      if (!sc->comp->type->is_flow_meter)
+        continue;
+      guint ga = port_offset[i], gb = port_offset[i] + 1;
+      guint ra = uf_find (parent_nometer, ga), rb = uf_find (parent_nometer, gb);
+      if (ra == rb)
+        {
+          set_compile_error (error, HYD_CIRCUIT_ERROR_FLOW_METER,
+                             "%s: the flow meter is bypassed (%s.B is reachable from %s.A "
+                             "without passing through the meter)",
+                             sc->comp->id, sc->comp->id, sc->comp->id);
+          goto fail_nodes;
+        }
+      SysMeter *m = &sys->meters[sys->n_meters];
+      m->comp = i;
+      m->node = sc->port_node[0];
+      gboolean bnd[2] = { FALSE, FALSE };
+      GArray *sides[2] = { g_array_new (FALSE, FALSE, sizeof (guint)), g_array_new (FALSE, FALSE, sizeof (guint)) };
+      double wv[2] = { 0, 0 };
+      for (guint gp = 0; gp < sys->n_ports_total; gp++)
+        {
+          guint r = uf_find (parent_nometer, gp);
+          int side = r == ra ? 0 : r == rb ? 1 : -1;
+          if (side < 0 || gp == ga || gp == gb)
+            continue;
+          g_array_append_val (sides[side], gp);
+          if (sys->comps[sys->port_comp[gp]].comp->type->boundary_param >= 0)
+            bnd[side] = TRUE;
+        }
+      for (guint k = 0; k < circuit->connections->len; k++)
+        {
+          HydCircuitConnection *cn = g_ptr_array_index (circuit->connections, k);
+          guint r = uf_find (parent_nometer, (guint) conn_ends[2 * k]);
+          double len = cn->has_length ? cn->length : 0.5;
+          double dia = cn->has_diameter ? cn->diameter : 0.01;
+          if (r == ra) wv[0] += G_PI * dia * dia / 4.0 * len;
+          if (r == rb) wv[1] += G_PI * dia * dia / 4.0 * len;
+        }
+      if (bnd[0] && bnd[1])
+        {
+          set_compile_error (error, HYD_CIRCUIT_ERROR_FLOW_METER,
+                             "%s: the flow meter has boundary ports (tank or pressure source) "
+                             "on both sides", sc->comp->id);
+          g_array_unref (sides[0]);
+          g_array_unref (sides[1]);
+          goto fail_nodes;
+        }
+      m->from_b = bnd[0];
+      m->side = sides[m->from_b ? 1 : 0];
+      m->side_wire_volume = wv[m->from_b ? 1 : 0];
+      g_array_unref (sides[m->from_b ? 0 : 1]);
+      sc->meter = (int) sys->n_meters++;
+    }
+
+  /* variables */
+  add_var (sys, "t", HYD_UNIT_TIME, VAR_TIME, 0, 0);
+  for (guint i = 0; i < sys->n_comps; i++)
+    {
+      SysComp *sc = &sys->comps[i];
+      HydComp *c = sc->comp;
+      for (guint X = 0; X < c->type->n_ports; X++)
+        {
+          if (sc->port_node[X] < 0)
+            continue;
+          char *nm = g_strdup_printf ("%s.%s.p", c->id, c->type->ports[X].name);
+          add_var (sys, nm, HYD_UNIT_PRESSURE, VAR_NODE_P, sc->port_node[X], 0);
+          g_free (nm);
+          nm = g_strdup_printf ("%s.%s.q", c->id, c->type->ports[X].name);
+          add_var (sys, nm, HYD_UNIT_FLOW, VAR_PORT_Q, (int) i, (int) X);
+          g_free (nm);
+        }
+      for (guint k = 0; k < c->n_states; k++)
+        add_var (sys, sys->state_names[sc->state0 + k], c->states[k].unit, VAR_STATE,
+                 (int) (sc->state0 + k), 0);
+      for (guint k = 0; k < c->n_outputs; k++)
+        {
+          char *nm = g_strdup_printf ("%s.%s", c->id, c->outputs[k].name);
+          add_var (sys, nm, c->outputs[k].unit, VAR_OUTPUT, (int) i, (int) k);
+          g_free (nm);
+        }
+    }
+
+  build_pattern (sys);
+  lint (sys);
+
+  g_free (p0_level);
+  g_free (class_node);
+  g_free (parent);
+  g_free (parent_nometer);
+  g_free (conn_ends);
+  g_free (port_offset);
+  return sys;
+
+fail_nodes:
+  g_free (p0_level);
+  g_free (class_node);
+  g_free (parent);
+  g_free (parent_nometer);
+  g_free (conn_ends);
+fail:
+  g_free (port_offset);
+  hyd_system_free (sys);
+  return NULL;
+}
+
+/* ---------- accessors ---------- */
+
+const HydFluid *
+hyd_system_get_fluid (const HydSystem *sys)
+{
+  return &sys->fluid;
+}
+
+GPtrArray *
+hyd_system_get_warnings (const HydSystem *sys)
+{
+  return sys->warnings;
+}
+
+guint
+hyd_system_get_n_states (const HydSystem *sys)
+{
+  return sys->n;
+}
+
+const char *
+hyd_system_get_state_name (const HydSystem *sys, guint i)
+{
+  g_return_val_if_fail (i < sys->n, NULL);
+  return sys->state_names[i];
+}
+
+const char *
+hyd_system_describe_state (const HydSystem *sys, guint i)
+{
+  return hyd_system_get_state_name (sys, i);
+}
+
+HydUnit
+hyd_system_get_state_unit (const HydSystem *sys, guint i)
+{
+  g_return_val_if_fail (i < sys->n, HYD_UNIT_NONE);
+  return sys->state_units[i];
+}
+
+const double *
+hyd_system_get_initial_state (const HydSystem *sys)
+{
+  return sys->y0;
+}
+
+void
+hyd_system_get_atol (const HydSystem *sys, const HydSimOptions *options, double *atol)
+{
+  for (guint i = 0; i < sys->n; i++)
+    atol[i] = options->atol[hyd_unit_atol_kind (sys->state_units[i])];
+}
+
+guint
+hyd_system_get_n_nodes (const HydSystem *sys)
+{
+  return sys->n_nodes;
+}
+
+const HydNodeInfo *
+hyd_system_get_node (const HydSystem *sys, guint i)
+{
+  g_return_val_if_fail (i < sys->n_nodes, NULL);
+  return &sys->node_info[i];
+}
+
+const GArray *
+hyd_system_get_breakpoints (const HydSystem *sys)
+{
+  return sys->breakpoints;
+}
+
+void
+hyd_system_set_interval (HydSystem *sys, double t_lo, double t_hi)
+{
+  sys->t_piece = 0.5 * (t_lo + t_hi);
+}
+
+void
+hyd_system_get_pattern (const HydSystem *sys, guint *nnz, const guint **colptr, const guint **rowind)
+{
+  *nnz = sys->nnz;
+  *colptr = sys->colptr;
+  *rowind = sys->rowind;
+}
+
+static int
+problem_rhs (double t, const double *y, double *f, gpointer user)
+{
+  return hyd_system_rhs (user, t, y, f);
+}
+
+static int
+problem_jac (double t, const double *y, double *J, double *dfdt, gpointer user)
+{
+  return hyd_system_jacobian (user, t, y, J, dfdt);
+}
+
+static void
+problem_interval (double t_lo, double t_hi, gpointer user)
+{
+  hyd_system_set_interval (user, t_lo, t_hi);
+}
+
+static const char *
+problem_state_name (guint i, gpointer user)
+{
+  return hyd_system_get_state_name (user, i);
+}
+
+void
+hyd_system_get_problem (HydSystem *sys, HydOdeProblem *problem)
+{
+  memset (problem, 0, sizeof *problem);
+  problem->n = sys->n;
+  problem->user = sys;
+  problem->rhs = problem_rhs;
+  problem->jac = problem_jac;
+  problem->set_interval = problem_interval;
+  problem->state_name = problem_state_name;
+}
+
+/* ---------- variables ---------- */
+
+int
+hyd_system_find_variable (const HydSystem *sys, const char *name)
+{
+  int idx = GPOINTER_TO_INT (g_hash_table_lookup (sys->var_index, name));
+  if (idx > 0)
+    return idx - 1;
+  /* any port of a node is an alias for its pressure: "C1.A" too */
+  char *withp = g_strdup_printf ("%s.p", name);
+  idx = GPOINTER_TO_INT (g_hash_table_lookup (sys->var_index, withp));
+  g_free (withp);
+  return idx - 1;
+}
+
+guint
+hyd_system_get_n_variables (const HydSystem *sys)
+{
+  return sys->vars->len;
+}
+
+const char *
+hyd_system_get_variable_name (const HydSystem *sys, guint v)
+{
+  g_return_val_if_fail (v < sys->vars->len, NULL);
+  return g_array_index (sys->vars, Var, v).name;
+}
+
+HydUnit
+hyd_system_get_variable_unit (const HydSystem *sys, guint v)
+{
+  g_return_val_if_fail (v < sys->vars->len, HYD_UNIT_NONE);
+  return g_array_index (sys->vars, Var, v).unit;
+}
+
+GArray *
+hyd_system_get_default_variables (const HydSystem *sys)
+{
+  GArray *list = g_array_new (FALSE, FALSE, sizeof (int));
+  int t = 0;
+  g_array_append_val (list, t);
+  for (guint b = 0; b < sys->n_nodes; b++)
+    {
+      if (sys->nodes[b].boundary)
+        continue;
+      int v = hyd_system_find_variable (sys, sys->node_info[b].name);
+      g_array_append_val (list, v);
+    }
+  for (guint i = 0; i < sys->n_comps; i++)
+    {
+      SysComp *sc = &sys->comps[i];
+      for (guint k = 0; k < sc->comp->n_states; k++)
+        {
+          int v = hyd_system_find_variable (sys, sys->state_names[sc->state0 + k]);
+          g_array_append_val (list, v);
+        }
+    }
+  return list;
+}
+
+/* Port flows q_X = q̂_X + Σ_k (∂V_X/∂y_k)·ẏ_k + C_X^own·ṗ, boundary port
+ * flows from the balance of their node, meter flows from their side. Needs
+ * eval_all with f. */
+static void
+compute_port_flows (HydSystem *sys)
+{
+  for (guint b = 0; b < sys->n_nodes; b++)
+    sys->nodes[b].R = 0.0; /* reused: Σ over non-boundary ports of (q̂ + V̇) */
+  for (guint i = 0; i < sys->n_comps; i++)
+    {
+      SysComp *sc = &sys->comps[i];
+      HydComp *c = sc->comp;
+      guint np = c->type->n_ports, nv = c->n_vstates;
+      for (guint X = 0; X < np; X++)
+        {
+          int nn = sc->port_node[X];
+          double qx = sc->q[X];
+          for (guint j = 0; j < nv; j++)
+            qx += sc->dV[X * nv + j] * sc->xdot[c->vstates[j]];
+          if (nn >= 0)
+            {
+              sys->nodes[nn].R += qx;
+              if (c->own_compliance[X])
+                qx += sc->C[X] * sys->nodes[nn].f;
+            }
+          sc->pflow[X] = qx;
+        }
+    }
+  for (guint b = 0; b < sys->n_nodes; b++)
+    {
+      SysNode *nd = &sys->nodes[b];
+      if (!nd->boundary)
+        continue;
+      for (guint k = 0; k < nd->ports->len; k++)
+        {
+          guint gp = g_array_index (nd->ports, guint, k);
+          SysComp *sc = &sys->comps[sys->port_comp[gp]];
+          if (sc->comp->type->boundary_param < 0)
+            continue;
+          /* q = −Σ (q̂ + V̇) − C_n·ṗ over the node's other ports */
+          sc->pflow[sys->port_index[gp]] =
+            (int) gp == nd->reporter ? -nd->R - nd->C * nd->pdot : 0.0;
+        }
+    }
+}
+
+static double
+meter_flow (HydSystem *sys, const SysMeter *m)
+{
+  double sum = 0.0, V = m->side_wire_volume, Cx = 0.0;
+  for (guint k = 0; k < m->side->len; k++)
+    {
+      guint gp = g_array_index (m->side, guint, k);
+      SysComp *sc = &sys->comps[sys->port_comp[gp]];
+      guint X = sys->port_index[gp];
+      guint nv = sc->comp->n_vstates;
+      double qx = sc->q[X];
+      for (guint j = 0; j < nv; j++)
+        qx += sc->dV[X * nv + j] * sc->xdot[sc->comp->vstates[j]];
+      sum += qx;
+      V += sc->V[X];
+      Cx += sc->C[X];
+    }
+  const SysNode *nd = &sys->nodes[m->node];
+  double C = V / nd->B + Cx;
+  double inflow = sum + C * nd->f;
+  return m->from_b ? inflow : -inflow;
+}
+
+int
+hyd_system_eval_variables (HydSystem *sys, double t, const double *y,
+                           const int *vars, guint nvars, double *values)
+{
+  int status = eval_all (sys, t, y, sys->f_scratch, FALSE);
+  compute_port_flows (sys);
+  for (guint k = 0; k < nvars; k++)
+    {
+      if (vars[k] < 0 || (guint) vars[k] >= sys->vars->len)
+        {
+          values[k] = NAN;
+          continue;
+        }
+      const Var *v = &g_array_index (sys->vars, Var, vars[k]);
+      switch (v->kind)
+        {
+        case VAR_TIME:
+          values[k] = t;
+          break;
+        case VAR_NODE_P:
+          values[k] = sys->nodes[v->a].p;
+          break;
+        case VAR_PORT_Q:
+          if (sys->comps[v->a].meter >= 0)
+            {
+              /* FM.A.q = q, FM.B.q = −q */
+              double qm = meter_flow (sys, &sys->meters[sys->comps[v->a].meter]);
+              values[k] = v->b == 0 ? qm : -qm;
+            }
+          else
+            values[k] = sys->comps[v->a].pflow[v->b];
+          break;
+        case VAR_STATE:
+          values[k] = y[v->a];
+          break;
+        case VAR_OUTPUT:
+          {
+            SysComp *sc = &sys->comps[v->a];
+            const char *oname = sc->comp->outputs[v->b].name;
+            if (sc->meter >= 0 && strcmp (oname, "q") == 0)
+              values[k] = meter_flow (sys, &sys->meters[sc->meter]);
+            else if (sc->comp->type->boundary_param >= 0 && strcmp (oname, "flow") == 0)
+              values[k] = -sc->pflow[0];
+            else
+              values[k] = sc->out[v->b];
+          }
+          break;
+        }
+    }
+  return status;
+}

@@ -1,5 +1,607 @@
-/* TEMPORARY scaffold, replaced by the real models */
+/* hyd-comp-actuators.c — cylinders and the fixed-displacement motor
+ * (spec/components.md, Actuators; research/seed-000 §1.8).
+ *
+ * A cylinder declares its chamber volumes as port volumes that depend on its
+ * position state x (circuit-format.md, Nodes): the node equations take the
+ * volume-rate terms A·ẋ from ∂V/∂x, so its through flows are only the internal
+ * leakage. Friction is Esqué's static Stribeck law (eq. 3.13, δ = 2) with the
+ * sign smoothed by tanh; end stops are stiff soft-ramp springs with damping
+ * faded in by open01. */
 #include "hyd-component.h"
-const HydComponentType hyd_cylinder_double_type = { .id = "cylinder_double" };
-const HydComponentType hyd_cylinder_single_type = { .id = "cylinder_single" };
-const HydComponentType hyd_motor_fixed_type = { .id = "motor_fixed" };
+#include "hyd-circuit.h"
+#include "hyd-smooth.h"
+
+#include <math.h>
+
+/* Width of the end-stop contact blend (m), components.md. */
+#define END_STOP_BLEND 1e-4
+
+/* ---------------------------------------------------------------- shared */
+
+typedef struct {
+  double viscous;   /* N·s/m */
+  double coulomb;   /* N */
+  double stat;      /* N */
+  double v_s;       /* Stribeck velocity, m/s */
+  double v_eps;     /* tanh smoothing velocity, m/s */
+  double k_stop;    /* N/m */
+  double c_stop;    /* N·s/m */
+  double stroke;    /* m */
+} CylinderMech;
+
+/* F_f(v) = viscous·v + (F_C + (F_S,eff − F_C)·exp(−(v/v_s)²))·tanh(v/v_ε),
+ * F_S,eff = max(static, coulomb): Esqué eq. 3.13 with δ = 2 (seed-000 §1.8). */
+static double
+cylinder_friction (const CylinderMech *m, double v, double *dF_dv)
+{
+  double fs = MAX (m->stat, m->coulomb);
+  double r = v / m->v_s;
+  double e = exp (-r * r);
+  double de = -2.0 * r / m->v_s * e;
+  double dth;
+  double th = hyd_sgn_smooth (v, m->v_eps, &dth);
+  double mag = m->coulomb + (fs - m->coulomb) * e;
+
+  *dF_dv = m->viscous + (fs - m->coulomb) * de * th + mag * dth;
+  return m->viscous * v + mag * th;
+}
+
+/* F_stop = k·soft_ramp(−x, w) − k·soft_ramp(x − stroke, w)
+ *          − c·v·(open01(−x/w) + open01((x − stroke)/w)), w = 1e-4 m. */
+static double
+cylinder_end_stop (const CylinderMech *m, double x, double v,
+                   double *dF_dx, double *dF_dv)
+{
+  const double w = END_STOP_BLEND;
+  double d0, d1, o0, o1;
+  double r0 = hyd_soft_ramp (-x, w, &d0);
+  double r1 = hyd_soft_ramp (x - m->stroke, w, &d1);
+  double a0 = hyd_open01 (-x / w, HYD_SMOOTH_EPS, &o0);
+  double a1 = hyd_open01 ((x - m->stroke) / w, HYD_SMOOTH_EPS, &o1);
+
+  *dF_dx = -m->k_stop * d0 - m->k_stop * d1 - m->c_stop * v * (o1 - o0) / w;
+  *dF_dv = -m->c_stop * (a0 + a1);
+  return m->k_stop * (r0 - r1) - m->c_stop * v * (a0 + a1);
+}
+
+/* Chamber volume V = dead + A·g(ξ, δ), g(ξ, δ) = ξ + soft_ramp(−ξ, δ),
+ * δ = dead/A: exactly dead + A·ξ inside the stroke, never below dead/2.
+ * Writes dV/dξ and d²V/dξ². */
+static double
+chamber_volume (double dead, double area, double xi, double *dV, double *d2V)
+{
+  double delta = dead / area;
+  double ds;
+  double s = hyd_soft_ramp (-xi, delta, &ds);
+
+  *dV = area * (1.0 - ds);
+  *d2V = area * hyd_soft_ramp_dd (-xi, delta);
+  return dead + area * (xi + s);
+}
+
+static gboolean
+check_initial_position (const HydComp *comp, double x0, double stroke, GError **error)
+{
+  if (x0 < 0.0 || x0 > stroke)
+    {
+      g_set_error (error, HYD_CIRCUIT_ERROR, HYD_CIRCUIT_ERROR_PARAM_RANGE,
+                   "%s: parameter initial_position = %g m must lie in [0, stroke] = [0, %g] m",
+                   comp->id, x0, stroke);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static const HydVarInfo cylinder_states[] = {
+  { "x", HYD_UNIT_POSITION, "piston position, extension from fully retracted" },
+  { "v", HYD_UNIT_VELOCITY, "piston velocity, positive extending" },
+};
+
+static const HydVarInfo cylinder_outputs[] = {
+  { "force", HYD_UNIT_FORCE, "hydraulic force on the piston, positive extending" },
+  { "power", HYD_UNIT_POWER, "hydraulic power delivered to the piston (force·v)" },
+};
+
+/* ------------------------------------------------------- cylinder_double */
+
+enum {
+  CD_PISTON_DIAMETER,
+  CD_ROD_DIAMETER,
+  CD_STROKE,
+  CD_DEAD_VOLUME_A,
+  CD_DEAD_VOLUME_B,
+  CD_MASS,
+  CD_LOAD_FORCE,
+  CD_VISCOUS_FRICTION,
+  CD_COULOMB_FRICTION,
+  CD_STATIC_FRICTION,
+  CD_STRIBECK_VELOCITY,
+  CD_FRICTION_SMOOTHING_VELOCITY,
+  CD_LEAKAGE,
+  CD_END_STOP_STIFFNESS,
+  CD_END_STOP_DAMPING,
+  CD_INITIAL_POSITION,
+  CD_INITIAL_VELOCITY,
+  CD_N_PARAMS
+};
+
+static const HydPortInfo cylinder_double_ports[] = {
+  { "A", HYD_DOMAIN_HYDRAULIC, FALSE, "cap side (full bore): pressure here extends the rod" },
+  { "B", HYD_DOMAIN_HYDRAULIC, FALSE, "rod side (annulus): pressure here retracts the rod" },
+};
+
+#define PISTON_DIAMETER_PARAM \
+  { "piston_diameter", "Piston diameter", HYD_UNIT_LENGTH, 0.05, 0.0, INFINITY, \
+    HYD_PARAM_MIN_EXCLUSIVE, NULL, "bore of the cylinder barrel" }
+
+static const HydParamInfo cylinder_double_params[CD_N_PARAMS] = {
+  [CD_PISTON_DIAMETER] = PISTON_DIAMETER_PARAM,
+  [CD_ROD_DIAMETER] = { "rod_diameter", "Rod diameter", HYD_UNIT_LENGTH, 0.028, 0.0, INFINITY,
+                        0, NULL, "piston rod diameter, smaller than the piston diameter" },
+  [CD_STROKE] = { "stroke", "Stroke", HYD_UNIT_LENGTH, 0.5, 0.0, INFINITY,
+                  HYD_PARAM_MIN_EXCLUSIVE, NULL, "travel between the end stops" },
+  [CD_DEAD_VOLUME_A] = { "dead_volume_a", "Dead volume A", HYD_UNIT_VOLUME, 5e-5, 1e-9, INFINITY,
+                         0, NULL, "oil volume of the cap chamber at x = 0, including its port" },
+  [CD_DEAD_VOLUME_B] = { "dead_volume_b", "Dead volume B", HYD_UNIT_VOLUME, 5e-5, 1e-9, INFINITY,
+                         0, NULL, "oil volume of the rod chamber at x = stroke, including its port" },
+  [CD_MASS] = { "mass", "Moving mass", HYD_UNIT_MASS, 100.0, 0.0, INFINITY,
+                HYD_PARAM_MIN_EXCLUSIVE, NULL, "piston, rod and load mass" },
+  [CD_LOAD_FORCE] = { "load_force", "Load force", HYD_UNIT_FORCE, 0.0, -INFINITY, INFINITY,
+                      HYD_PARAM_PROFILE, NULL, "external force on the rod, positive opposes extension" },
+  [CD_VISCOUS_FRICTION] = { "viscous_friction", "Viscous friction", HYD_UNIT_DAMPING, 500.0, 0.0, INFINITY,
+                            0, NULL, "friction force per unit velocity" },
+  [CD_COULOMB_FRICTION] = { "coulomb_friction", "Coulomb friction", HYD_UNIT_FORCE, 0.0, 0.0, INFINITY,
+                            0, NULL, "sliding friction force at speed" },
+  [CD_STATIC_FRICTION] = { "static_friction", "Static friction", HYD_UNIT_FORCE, 0.0, 0.0, INFINITY,
+                           0, NULL, "break-away friction force (Stribeck peak), at least the Coulomb force" },
+  [CD_STRIBECK_VELOCITY] = { "stribeck_velocity", "Stribeck velocity", HYD_UNIT_VELOCITY, 0.02, 0.0, INFINITY,
+                             HYD_PARAM_MIN_EXCLUSIVE, NULL, "velocity scale of the static-to-Coulomb decay" },
+  [CD_FRICTION_SMOOTHING_VELOCITY] = { "friction_smoothing_velocity", "Friction smoothing velocity",
+                                       HYD_UNIT_VELOCITY, 1e-3, 0.0, INFINITY, HYD_PARAM_MIN_EXCLUSIVE, NULL,
+                                       "velocity scale of the tanh that replaces sgn(v)" },
+  [CD_LEAKAGE] = { "leakage", "Internal leakage", HYD_UNIT_LEAKAGE, 0.0, 0.0, INFINITY,
+                   0, NULL, "laminar leakage coefficient across the piston, A to B" },
+  [CD_END_STOP_STIFFNESS] = { "end_stop_stiffness", "End-stop stiffness", HYD_UNIT_STIFFNESS, 1e9, 0.0, INFINITY,
+                              0, NULL, "contact stiffness of the end stops" },
+  [CD_END_STOP_DAMPING] = { "end_stop_damping", "End-stop damping", HYD_UNIT_DAMPING, 1e6, 0.0, INFINITY,
+                            0, NULL, "contact damping of the end stops" },
+  [CD_INITIAL_POSITION] = { "initial_position", "Initial position", HYD_UNIT_POSITION, 0.0, 0.0, INFINITY,
+                            0, NULL, "piston position at t = 0, within [0, stroke]" },
+  [CD_INITIAL_VELOCITY] = { "initial_velocity", "Initial velocity", HYD_UNIT_VELOCITY, 0.0, -INFINITY, INFINITY,
+                            0, NULL, "piston velocity at t = 0" },
+};
+
+static void
+cylinder_double_mech (const HydComp *comp, CylinderMech *m)
+{
+  const double *par = comp->par;
+  m->viscous = par[CD_VISCOUS_FRICTION];
+  m->coulomb = par[CD_COULOMB_FRICTION];
+  m->stat = par[CD_STATIC_FRICTION];
+  m->v_s = par[CD_STRIBECK_VELOCITY];
+  m->v_eps = par[CD_FRICTION_SMOOTHING_VELOCITY];
+  m->k_stop = par[CD_END_STOP_STIFFNESS];
+  m->c_stop = par[CD_END_STOP_DAMPING];
+  m->stroke = par[CD_STROKE];
+}
+
+static gboolean
+cylinder_double_validate (const HydComp *comp, GError **error)
+{
+  const double *par = comp->par;
+  if (!(par[CD_ROD_DIAMETER] < par[CD_PISTON_DIAMETER]))
+    {
+      g_set_error (error, HYD_CIRCUIT_ERROR, HYD_CIRCUIT_ERROR_PARAM_RANGE,
+                   "%s: parameter rod_diameter = %g m must be smaller than piston_diameter = %g m",
+                   comp->id, par[CD_ROD_DIAMETER], par[CD_PISTON_DIAMETER]);
+      return FALSE;
+    }
+  return check_initial_position (comp, par[CD_INITIAL_POSITION], par[CD_STROKE], error);
+}
+
+static gboolean
+cylinder_double_setup (HydComp *comp, GError **error)
+{
+  static const guint vstates[] = { 0 };
+  hyd_comp_set_states (comp, G_N_ELEMENTS (cylinder_states), cylinder_states);
+  hyd_comp_set_outputs (comp, G_N_ELEMENTS (cylinder_outputs), cylinder_outputs);
+  hyd_comp_set_vstates (comp, G_N_ELEMENTS (vstates), vstates);
+  hyd_comp_use_dense_pattern (comp);
+  return TRUE;
+}
+
+static void
+cylinder_double_init_states (const HydComp *comp, const double *p0, double *x0)
+{
+  x0[0] = comp->par[CD_INITIAL_POSITION];
+  x0[1] = comp->par[CD_INITIAL_VELOCITY];
+}
+
+/* Local rows [q̂_A, q̂_B, ẋ, v̇], columns [p_A, p_B, x, v]. */
+static void
+cylinder_double_eval (const HydComp *comp, const HydEvalIn *in, HydEvalOut *out)
+{
+  const double *par = comp->par;
+  double pA = in->p[0], pB = in->p[1];
+  double x = in->x[0], v = in->x[1];
+  double dp = par[CD_PISTON_DIAMETER], dr = par[CD_ROD_DIAMETER];
+  double area_a = G_PI * dp * dp / 4.0;
+  double area_b = G_PI * (dp * dp - dr * dr) / 4.0;
+  double m = par[CD_MASS];
+  double leak = par[CD_LEAKAGE];
+  CylinderMech mech;
+  cylinder_double_mech (comp, &mech);
+
+  /* Internal leakage is the only through flow; A·ẋ comes from ∂V/∂x. */
+  double q_leak = leak * (pA - pB);
+  out->q[0] = q_leak;
+  out->q[1] = -q_leak;
+
+  double dFf_dv, dFs_dx, dFs_dv;
+  double f_fric = cylinder_friction (&mech, v, &dFf_dv);
+  double f_stop = cylinder_end_stop (&mech, x, v, &dFs_dx, &dFs_dv);
+  double force = pA * area_a - pB * area_b;
+
+  /* m·v̇ = p_A·A_A − p_B·A_B − F_f(v) − load(t) + F_stop(x, v), ẋ = v */
+  out->xdot[0] = v;
+  out->xdot[1] = (force - f_fric - par[CD_LOAD_FORCE] + f_stop) / m;
+
+  if (out->jac)
+    {
+      HYD_JAC (comp, out, 0, 0) = leak;
+      HYD_JAC (comp, out, 0, 1) = -leak;
+      HYD_JAC (comp, out, 1, 0) = -leak;
+      HYD_JAC (comp, out, 1, 1) = leak;
+      HYD_JAC (comp, out, 2, 3) = 1.0;
+      HYD_JAC (comp, out, 3, 0) = area_a / m;
+      HYD_JAC (comp, out, 3, 1) = -area_b / m;
+      HYD_JAC (comp, out, 3, 2) = dFs_dx / m;
+      HYD_JAC (comp, out, 3, 3) = (dFs_dv - dFf_dv) / m;
+    }
+  if (out->x_t)
+    out->x_t[1] = -comp->par_dt[CD_LOAD_FORCE] / m;
+
+  if (out->V)
+    {
+      double dVa, d2Va, dVb, d2Vb;
+      out->V[0] = chamber_volume (par[CD_DEAD_VOLUME_A], area_a, x, &dVa, &d2Va);
+      out->V[1] = chamber_volume (par[CD_DEAD_VOLUME_B], area_b, par[CD_STROKE] - x, &dVb, &d2Vb);
+      /* one volume state (x): dV is [port], d2V is [port] */
+      out->dV[0] = dVa;
+      out->dV[1] = -dVb;
+      out->d2V[0] = d2Va;
+      out->d2V[1] = d2Vb;
+    }
+
+  if (out->out)
+    {
+      out->out[0] = force;
+      out->out[1] = force * v;
+    }
+}
+
+const HydComponentType hyd_cylinder_double_type = {
+  .id = "cylinder_double",
+  .label = "Double-acting cylinder",
+  .category = HYD_CATEGORY_ACTUATORS,
+  .iso_symbol = "double-acting single-rod cylinder",
+  .description =
+    "Double-acting single-rod cylinder. Chamber volumes V_A = V_0A + A_A·x and "
+    "V_B = V_0B + A_B·(stroke − x) (softly floored at half the dead volume past "
+    "an end stop); internal leakage q = leakage·(p_A − p_B). Motion: "
+    "m·v̇ = p_A·A_A − p_B·A_B − F_f(v) − F_load(t) + F_stop(x, v), with friction "
+    "F_f = b·v + (F_C + (F_S − F_C)·exp(−(v/v_s)²))·tanh(v/v_ε) (Esqué 2008 "
+    "eq. 3.13) and stiff damped end stops at 0 and stroke.",
+  .ports = cylinder_double_ports,
+  .n_ports = G_N_ELEMENTS (cylinder_double_ports),
+  .params = cylinder_double_params,
+  .n_params = G_N_ELEMENTS (cylinder_double_params),
+  .boundary_param = -1,
+  .validate = cylinder_double_validate,
+  .setup = cylinder_double_setup,
+  .init_states = cylinder_double_init_states,
+  .eval = cylinder_double_eval,
+};
+
+/* ------------------------------------------------------- cylinder_single */
+
+enum {
+  CS_PISTON_DIAMETER,
+  CS_STROKE,
+  CS_DEAD_VOLUME_A,
+  CS_MASS,
+  CS_LOAD_FORCE,
+  CS_VISCOUS_FRICTION,
+  CS_COULOMB_FRICTION,
+  CS_STATIC_FRICTION,
+  CS_STRIBECK_VELOCITY,
+  CS_FRICTION_SMOOTHING_VELOCITY,
+  CS_END_STOP_STIFFNESS,
+  CS_END_STOP_DAMPING,
+  CS_INITIAL_POSITION,
+  CS_INITIAL_VELOCITY,
+  CS_SPRING_STIFFNESS,
+  CS_SPRING_PRELOAD,
+  CS_N_PARAMS
+};
+
+static const HydPortInfo cylinder_single_ports[] = {
+  { "A", HYD_DOMAIN_HYDRAULIC, FALSE, "cap side (full bore); the rod side is vented" },
+};
+
+static const HydParamInfo cylinder_single_params[CS_N_PARAMS] = {
+  [CS_PISTON_DIAMETER] = PISTON_DIAMETER_PARAM,
+  [CS_STROKE] = { "stroke", "Stroke", HYD_UNIT_LENGTH, 0.5, 0.0, INFINITY,
+                  HYD_PARAM_MIN_EXCLUSIVE, NULL, "travel between the end stops" },
+  [CS_DEAD_VOLUME_A] = { "dead_volume_a", "Dead volume A", HYD_UNIT_VOLUME, 5e-5, 1e-9, INFINITY,
+                         0, NULL, "oil volume of the cap chamber at x = 0, including its port" },
+  [CS_MASS] = { "mass", "Moving mass", HYD_UNIT_MASS, 100.0, 0.0, INFINITY,
+                HYD_PARAM_MIN_EXCLUSIVE, NULL, "piston, rod and load mass" },
+  [CS_LOAD_FORCE] = { "load_force", "Load force", HYD_UNIT_FORCE, 0.0, -INFINITY, INFINITY,
+                      HYD_PARAM_PROFILE, NULL, "external force on the rod, positive opposes extension" },
+  [CS_VISCOUS_FRICTION] = { "viscous_friction", "Viscous friction", HYD_UNIT_DAMPING, 500.0, 0.0, INFINITY,
+                            0, NULL, "friction force per unit velocity" },
+  [CS_COULOMB_FRICTION] = { "coulomb_friction", "Coulomb friction", HYD_UNIT_FORCE, 0.0, 0.0, INFINITY,
+                            0, NULL, "sliding friction force at speed" },
+  [CS_STATIC_FRICTION] = { "static_friction", "Static friction", HYD_UNIT_FORCE, 0.0, 0.0, INFINITY,
+                           0, NULL, "break-away friction force (Stribeck peak), at least the Coulomb force" },
+  [CS_STRIBECK_VELOCITY] = { "stribeck_velocity", "Stribeck velocity", HYD_UNIT_VELOCITY, 0.02, 0.0, INFINITY,
+                             HYD_PARAM_MIN_EXCLUSIVE, NULL, "velocity scale of the static-to-Coulomb decay" },
+  [CS_FRICTION_SMOOTHING_VELOCITY] = { "friction_smoothing_velocity", "Friction smoothing velocity",
+                                       HYD_UNIT_VELOCITY, 1e-3, 0.0, INFINITY, HYD_PARAM_MIN_EXCLUSIVE, NULL,
+                                       "velocity scale of the tanh that replaces sgn(v)" },
+  [CS_END_STOP_STIFFNESS] = { "end_stop_stiffness", "End-stop stiffness", HYD_UNIT_STIFFNESS, 1e9, 0.0, INFINITY,
+                              0, NULL, "contact stiffness of the end stops" },
+  [CS_END_STOP_DAMPING] = { "end_stop_damping", "End-stop damping", HYD_UNIT_DAMPING, 1e6, 0.0, INFINITY,
+                            0, NULL, "contact damping of the end stops" },
+  [CS_INITIAL_POSITION] = { "initial_position", "Initial position", HYD_UNIT_POSITION, 0.0, 0.0, INFINITY,
+                            0, NULL, "piston position at t = 0, within [0, stroke]" },
+  [CS_INITIAL_VELOCITY] = { "initial_velocity", "Initial velocity", HYD_UNIT_VELOCITY, 0.0, -INFINITY, INFINITY,
+                            0, NULL, "piston velocity at t = 0" },
+  [CS_SPRING_STIFFNESS] = { "spring_stiffness", "Spring stiffness", HYD_UNIT_STIFFNESS, 2000.0, 0.0, INFINITY,
+                            0, NULL, "stiffness of the return spring" },
+  [CS_SPRING_PRELOAD] = { "spring_preload", "Spring preload", HYD_UNIT_FORCE, 200.0, 0.0, INFINITY,
+                          0, NULL, "return spring force at x = 0" },
+};
+
+static void
+cylinder_single_mech (const HydComp *comp, CylinderMech *m)
+{
+  const double *par = comp->par;
+  m->viscous = par[CS_VISCOUS_FRICTION];
+  m->coulomb = par[CS_COULOMB_FRICTION];
+  m->stat = par[CS_STATIC_FRICTION];
+  m->v_s = par[CS_STRIBECK_VELOCITY];
+  m->v_eps = par[CS_FRICTION_SMOOTHING_VELOCITY];
+  m->k_stop = par[CS_END_STOP_STIFFNESS];
+  m->c_stop = par[CS_END_STOP_DAMPING];
+  m->stroke = par[CS_STROKE];
+}
+
+static gboolean
+cylinder_single_validate (const HydComp *comp, GError **error)
+{
+  return check_initial_position (comp, comp->par[CS_INITIAL_POSITION], comp->par[CS_STROKE], error);
+}
+
+static gboolean
+cylinder_single_setup (HydComp *comp, GError **error)
+{
+  static const guint vstates[] = { 0 };
+  hyd_comp_set_states (comp, G_N_ELEMENTS (cylinder_states), cylinder_states);
+  hyd_comp_set_outputs (comp, G_N_ELEMENTS (cylinder_outputs), cylinder_outputs);
+  hyd_comp_set_vstates (comp, G_N_ELEMENTS (vstates), vstates);
+  hyd_comp_use_dense_pattern (comp);
+  return TRUE;
+}
+
+static void
+cylinder_single_init_states (const HydComp *comp, const double *p0, double *x0)
+{
+  x0[0] = comp->par[CS_INITIAL_POSITION];
+  x0[1] = comp->par[CS_INITIAL_VELOCITY];
+}
+
+/* Local rows [q̂_A, ẋ, v̇], columns [p_A, x, v]. */
+static void
+cylinder_single_eval (const HydComp *comp, const HydEvalIn *in, HydEvalOut *out)
+{
+  const double *par = comp->par;
+  double pA = in->p[0];
+  double x = in->x[0], v = in->x[1];
+  double dp = par[CS_PISTON_DIAMETER];
+  double area_a = G_PI * dp * dp / 4.0;
+  double m = par[CS_MASS];
+  double k_spring = par[CS_SPRING_STIFFNESS];
+  CylinderMech mech;
+  cylinder_single_mech (comp, &mech);
+
+  /* No through flow: the chamber's A·ẋ comes from ∂V/∂x. */
+  double dFf_dv, dFs_dx, dFs_dv;
+  double f_fric = cylinder_friction (&mech, v, &dFf_dv);
+  double f_stop = cylinder_end_stop (&mech, x, v, &dFs_dx, &dFs_dv);
+  double force = pA * area_a;
+  double f_spring = par[CS_SPRING_PRELOAD] + k_spring * x;
+
+  /* m·v̇ = p_A·A_A − (preload + k·x) − F_f(v) − load(t) + F_stop(x, v) */
+  out->xdot[0] = v;
+  out->xdot[1] = (force - f_spring - f_fric - par[CS_LOAD_FORCE] + f_stop) / m;
+
+  if (out->jac)
+    {
+      HYD_JAC (comp, out, 1, 2) = 1.0;
+      HYD_JAC (comp, out, 2, 0) = area_a / m;
+      HYD_JAC (comp, out, 2, 1) = (dFs_dx - k_spring) / m;
+      HYD_JAC (comp, out, 2, 2) = (dFs_dv - dFf_dv) / m;
+    }
+  if (out->x_t)
+    out->x_t[1] = -comp->par_dt[CS_LOAD_FORCE] / m;
+
+  if (out->V)
+    {
+      double dVa, d2Va;
+      out->V[0] = chamber_volume (par[CS_DEAD_VOLUME_A], area_a, x, &dVa, &d2Va);
+      out->dV[0] = dVa;
+      out->d2V[0] = d2Va;
+    }
+
+  if (out->out)
+    {
+      out->out[0] = force;
+      out->out[1] = force * v;
+    }
+}
+
+const HydComponentType hyd_cylinder_single_type = {
+  .id = "cylinder_single",
+  .label = "Single-acting cylinder",
+  .category = HYD_CATEGORY_ACTUATORS,
+  .iso_symbol = "single-acting cylinder, spring return",
+  .description =
+    "Single-acting cylinder with spring return; the rod side is vented. Chamber "
+    "volume V_A = V_0A + A_A·x (softly floored at half the dead volume past the "
+    "end stop). Motion: m·v̇ = p_A·A_A − (F_preload + k·x) − F_f(v) − F_load(t) "
+    "+ F_stop(x, v), with friction F_f = b·v + (F_C + (F_S − F_C)·exp(−(v/v_s)²))·"
+    "tanh(v/v_ε) (Esqué 2008 eq. 3.13) and stiff damped end stops.",
+  .ports = cylinder_single_ports,
+  .n_ports = G_N_ELEMENTS (cylinder_single_ports),
+  .params = cylinder_single_params,
+  .n_params = G_N_ELEMENTS (cylinder_single_params),
+  .boundary_param = -1,
+  .validate = cylinder_single_validate,
+  .setup = cylinder_single_setup,
+  .init_states = cylinder_single_init_states,
+  .eval = cylinder_single_eval,
+};
+
+/* ----------------------------------------------------------- motor_fixed */
+
+enum {
+  MF_DISPLACEMENT,
+  MF_INERTIA,
+  MF_VISCOUS_FRICTION,
+  MF_COULOMB_FRICTION,
+  MF_LOAD_TORQUE,
+  MF_LEAKAGE,
+  MF_FRICTION_SMOOTHING_VELOCITY,
+  MF_INITIAL_SPEED,
+  MF_N_PARAMS
+};
+
+static const HydPortInfo motor_fixed_ports[] = {
+  { "A", HYD_DOMAIN_HYDRAULIC, FALSE, "inlet for positive rotation" },
+  { "B", HYD_DOMAIN_HYDRAULIC, FALSE, "outlet for positive rotation" },
+};
+
+static const HydParamInfo motor_fixed_params[MF_N_PARAMS] = {
+  [MF_DISPLACEMENT] = { "displacement", "Displacement", HYD_UNIT_DISPLACEMENT, 1.6e-6, 0.0, INFINITY,
+                        HYD_PARAM_MIN_EXCLUSIVE, NULL, "volume swept per radian of shaft rotation" },
+  [MF_INERTIA] = { "inertia", "Inertia", HYD_UNIT_INERTIA, 0.05, 0.0, INFINITY,
+                   HYD_PARAM_MIN_EXCLUSIVE, NULL, "moment of inertia of the motor and its load" },
+  [MF_VISCOUS_FRICTION] = { "viscous_friction", "Viscous friction", HYD_UNIT_ROT_DAMPING, 0.01, 0.0, INFINITY,
+                            0, NULL, "friction torque per unit angular velocity" },
+  [MF_COULOMB_FRICTION] = { "coulomb_friction", "Coulomb friction", HYD_UNIT_TORQUE, 0.0, 0.0, INFINITY,
+                            0, NULL, "sliding friction torque at speed" },
+  [MF_LOAD_TORQUE] = { "load_torque", "Load torque", HYD_UNIT_TORQUE, 0.0, -INFINITY, INFINITY,
+                       HYD_PARAM_PROFILE, NULL, "external torque on the shaft, positive opposes positive rotation" },
+  [MF_LEAKAGE] = { "leakage", "Leakage", HYD_UNIT_LEAKAGE, 0.0, 0.0, INFINITY,
+                   0, NULL, "laminar leakage coefficient, A to B" },
+  [MF_FRICTION_SMOOTHING_VELOCITY] = { "friction_smoothing_velocity", "Friction smoothing velocity",
+                                       HYD_UNIT_ANGULAR_VELOCITY, 0.1, 0.0, INFINITY, HYD_PARAM_MIN_EXCLUSIVE, NULL,
+                                       "angular velocity scale of the tanh that replaces sgn(w)" },
+  [MF_INITIAL_SPEED] = { "initial_speed", "Initial speed", HYD_UNIT_ANGULAR_VELOCITY, 0.0, -INFINITY, INFINITY,
+                         0, NULL, "shaft speed at t = 0" },
+};
+
+static const HydVarInfo motor_fixed_states[] = {
+  { "theta", HYD_UNIT_ANGLE, "shaft angle" },
+  { "w", HYD_UNIT_ANGULAR_VELOCITY, "shaft speed, positive for flow from A to B" },
+};
+
+static const HydVarInfo motor_fixed_outputs[] = {
+  { "torque", HYD_UNIT_TORQUE, "hydraulic torque D·(p_A − p_B)" },
+  { "power", HYD_UNIT_POWER, "shaft power of the hydraulic torque, D·(p_A − p_B)·w" },
+};
+
+static gboolean
+motor_fixed_setup (HydComp *comp, GError **error)
+{
+  hyd_comp_set_states (comp, G_N_ELEMENTS (motor_fixed_states), motor_fixed_states);
+  hyd_comp_set_outputs (comp, G_N_ELEMENTS (motor_fixed_outputs), motor_fixed_outputs);
+  hyd_comp_use_dense_pattern (comp);
+  return TRUE;
+}
+
+static void
+motor_fixed_init_states (const HydComp *comp, const double *p0, double *x0)
+{
+  x0[0] = 0.0;
+  x0[1] = comp->par[MF_INITIAL_SPEED];
+}
+
+/* Local rows [q̂_A, q̂_B, θ̇, ẇ], columns [p_A, p_B, θ, w]. */
+static void
+motor_fixed_eval (const HydComp *comp, const HydEvalIn *in, HydEvalOut *out)
+{
+  const double *par = comp->par;
+  double dp = in->p[0] - in->p[1];
+  double w = in->x[1];
+  double D = par[MF_DISPLACEMENT];
+  double J = par[MF_INERTIA];
+  double leak = par[MF_LEAKAGE];
+  double b = par[MF_VISCOUS_FRICTION];
+  double c = par[MF_COULOMB_FRICTION];
+
+  /* q_A = D·w + leakage·Δp_AB = −q_B */
+  double q = D * w + leak * dp;
+  out->q[0] = q;
+  out->q[1] = -q;
+
+  /* J·ẇ = D·Δp_AB − b·w − c·tanh(w/w_ε) − load(t), θ̇ = w */
+  double dth;
+  double th = hyd_sgn_smooth (w, par[MF_FRICTION_SMOOTHING_VELOCITY], &dth);
+  out->xdot[0] = w;
+  out->xdot[1] = (D * dp - b * w - c * th - par[MF_LOAD_TORQUE]) / J;
+
+  if (out->jac)
+    {
+      HYD_JAC (comp, out, 0, 0) = leak;
+      HYD_JAC (comp, out, 0, 1) = -leak;
+      HYD_JAC (comp, out, 0, 3) = D;
+      HYD_JAC (comp, out, 1, 0) = -leak;
+      HYD_JAC (comp, out, 1, 1) = leak;
+      HYD_JAC (comp, out, 1, 3) = -D;
+      HYD_JAC (comp, out, 2, 3) = 1.0;
+      HYD_JAC (comp, out, 3, 0) = D / J;
+      HYD_JAC (comp, out, 3, 1) = -D / J;
+      HYD_JAC (comp, out, 3, 3) = -(b + c * dth) / J;
+    }
+  if (out->x_t)
+    out->x_t[1] = -comp->par_dt[MF_LOAD_TORQUE] / J;
+
+  if (out->out)
+    {
+      out->out[0] = D * dp;
+      out->out[1] = D * dp * w;
+    }
+}
+
+const HydComponentType hyd_motor_fixed_type = {
+  .id = "motor_fixed",
+  .label = "Hydraulic motor",
+  .category = HYD_CATEGORY_ACTUATORS,
+  .iso_symbol = "hydraulic motor, fixed displacement, two directions",
+  .description =
+    "Fixed-displacement hydraulic motor driving a rotary inertia. Flow "
+    "q_A = −q_B = D·w + leakage·(p_A − p_B); shaft: J·ẇ = D·(p_A − p_B) − b·w "
+    "− T_C·tanh(w/w_ε) − T_load(t), θ̇ = w: an ideal displacement machine with "
+    "laminar leakage and tanh-smoothed Coulomb friction (research seed-000 §1.9).",
+  .ports = motor_fixed_ports,
+  .n_ports = G_N_ELEMENTS (motor_fixed_ports),
+  .params = motor_fixed_params,
+  .n_params = G_N_ELEMENTS (motor_fixed_params),
+  .boundary_param = -1,
+  .setup = motor_fixed_setup,
+  .init_states = motor_fixed_init_states,
+  .eval = motor_fixed_eval,
+};

@@ -1,4 +1,95 @@
-/* TEMPORARY scaffold, replaced by the real models */
+/* hyd-comp-measurement.c — pressure gauge and flow meter (spec/components.md,
+ * Measurement). Neither takes flow nor declares a volume: the gauge reads its
+ * node's pressure, and the flow meter joins its two ports into one node; the
+ * system compiler computes the meter's reading from the node balance of its
+ * A side. */
 #include "hyd-component.h"
-const HydComponentType hyd_pressure_gauge_type = { .id = "pressure_gauge" };
-const HydComponentType hyd_flow_meter_type = { .id = "flow_meter" };
+
+/* -------------------------------------------------------- pressure_gauge */
+
+static const HydPortInfo pressure_gauge_ports[] = {
+  { "P", HYD_DOMAIN_HYDRAULIC, FALSE, "measured pressure (takes no flow, adds no volume)" },
+  { "S", HYD_DOMAIN_SIGNAL, TRUE, "signal output: the measured pressure" },
+};
+
+static const HydVarInfo pressure_gauge_outputs[] = {
+  { "p", HYD_UNIT_PRESSURE, "pressure at P" },
+};
+
+static gboolean
+pressure_gauge_setup (HydComp *comp, GError **error)
+{
+  hyd_comp_set_outputs (comp, G_N_ELEMENTS (pressure_gauge_outputs), pressure_gauge_outputs);
+  hyd_comp_use_dense_pattern (comp);
+  return TRUE;
+}
+
+static void
+pressure_gauge_eval (const HydComp *comp, const HydEvalIn *in, HydEvalOut *out)
+{
+  if (out->out)
+    out->out[0] = in->p[0];
+}
+
+const HydComponentType hyd_pressure_gauge_type = {
+  .id = "pressure_gauge",
+  .label = "Pressure gauge",
+  .category = HYD_CATEGORY_MEASUREMENT,
+  .iso_symbol = "pressure gauge (manometer)",
+  .description =
+    "Ideal manometer: reads the gauge pressure p of the node at P, takes no "
+    "flow and adds no volume. The optional signal port S carries the reading.",
+  .ports = pressure_gauge_ports,
+  .n_ports = G_N_ELEMENTS (pressure_gauge_ports),
+  .boundary_param = -1,
+  .setup = pressure_gauge_setup,
+  .eval = pressure_gauge_eval,
+};
+
+/* ------------------------------------------------------------ flow_meter */
+
+static const HydPortInfo flow_meter_ports[] = {
+  { "A", HYD_DOMAIN_HYDRAULIC, FALSE, "inlet: positive reading for flow from A to B" },
+  { "B", HYD_DOMAIN_HYDRAULIC, FALSE, "outlet" },
+};
+
+static const guint flow_meter_joined[][2] = { { 0, 1 } };
+
+static const HydVarInfo flow_meter_outputs[] = {
+  { "q", HYD_UNIT_FLOW, "flow through the meter, A to B" },
+};
+
+static gboolean
+flow_meter_setup (HydComp *comp, GError **error)
+{
+  hyd_comp_set_outputs (comp, G_N_ELEMENTS (flow_meter_outputs), flow_meter_outputs);
+  hyd_comp_use_dense_pattern (comp);
+  return TRUE;
+}
+
+/* No through flow and no volume: the compiler writes the reading
+ * q = −Σ_{A side} q̂_X − Σ_{A side} V̇_X − C_{A side}·ṗ (components.md). */
+static void
+flow_meter_eval (const HydComp *comp, const HydEvalIn *in, HydEvalOut *out)
+{
+}
+
+const HydComponentType hyd_flow_meter_type = {
+  .id = "flow_meter",
+  .label = "Flow meter",
+  .category = HYD_CATEGORY_MEASUREMENT,
+  .iso_symbol = "flow meter",
+  .description =
+    "Ideal flow meter: joins A and B into one node (no pressure drop) and "
+    "reports the flow q from its A side to its B side, computed from the node "
+    "balance of the A side: q = −Σ q̂ − Σ V̇ − C·ṗ over the components reachable "
+    "from A without passing through the meter.",
+  .ports = flow_meter_ports,
+  .n_ports = G_N_ELEMENTS (flow_meter_ports),
+  .joined_ports = flow_meter_joined,
+  .n_joined_ports = G_N_ELEMENTS (flow_meter_joined),
+  .is_flow_meter = TRUE,
+  .boundary_param = -1,
+  .setup = flow_meter_setup,
+  .eval = flow_meter_eval,
+};

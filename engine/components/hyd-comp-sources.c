@@ -1,7 +1,281 @@
-/* TEMPORARY scaffold, replaced by the real models */
+/* hyd-comp-sources.c — sources, sinks and pumps (spec/components.md,
+ * "Sources and sinks"): tank, pressure_source, flow_source, fixed_pump,
+ * variable_pump.
+ *
+ * The tank and the pressure source are boundary ports: the compiler
+ * prescribes their node's pressure from `boundary_param` and computes the
+ * pressure source's `flow`, so their eval writes nothing. The flow source and
+ * the pumps are ideal flow sources (research/seed-000 §1.5: an ideal pump plus
+ * laminar leakage, Q = V_p·n_D − C_L·Δp). */
 #include "hyd-component.h"
-const HydComponentType hyd_tank_type = { .id = "tank" };
-const HydComponentType hyd_pressure_source_type = { .id = "pressure_source" };
-const HydComponentType hyd_flow_source_type = { .id = "flow_source" };
-const HydComponentType hyd_fixed_pump_type = { .id = "fixed_pump" };
-const HydComponentType hyd_variable_pump_type = { .id = "variable_pump" };
+
+/* ---------------------------------------------------------------------------
+ * tank
+ * ------------------------------------------------------------------------- */
+
+static const HydPortInfo tank_ports[] = {
+  { "T", HYD_DOMAIN_HYDRAULIC, FALSE, "Reservoir connection" },
+};
+
+static const HydParamInfo tank_params[] = {
+  { "pressure", "Pressure", HYD_UNIT_PRESSURE, 0.0, -1e5, 1e9, 0, NULL,
+    "Gauge pressure of the reservoir (0 = vented to atmosphere)" },
+};
+
+static gboolean
+boundary_setup (HydComp *comp, GError **error)
+{
+  hyd_comp_use_dense_pattern (comp);
+  return TRUE;
+}
+
+static void
+boundary_eval (const HydComp *comp, const HydEvalIn *in, HydEvalOut *out)
+{
+  /* A boundary port prescribes its node's pressure: the compiler handles the
+   * node and reports the port flow (circuit-format.md, Nodes). */
+}
+
+const HydComponentType hyd_tank_type = {
+  .id = "tank",
+  .label = "Tank",
+  .category = HYD_CATEGORY_SOURCES,
+  .iso_symbol = "open tank (reservoir vented to atmosphere)",
+  .description = "Reservoir. Its port prescribes the pressure of its node "
+                 "(a boundary node, 0 Pa gauge by default); the flow into the "
+                 "tank is reported at T.q.",
+  .ports = tank_ports,
+  .n_ports = G_N_ELEMENTS (tank_ports),
+  .params = tank_params,
+  .n_params = G_N_ELEMENTS (tank_params),
+  .boundary_param = 0,
+  .setup = boundary_setup,
+  .eval = boundary_eval,
+};
+
+/* ---------------------------------------------------------------------------
+ * pressure_source
+ * ------------------------------------------------------------------------- */
+
+static const HydPortInfo pressure_source_ports[] = {
+  { "P", HYD_DOMAIN_HYDRAULIC, FALSE, "Pressure connection" },
+};
+
+static const HydParamInfo pressure_source_params[] = {
+  { "pressure", "Pressure", HYD_UNIT_PRESSURE, 1e7, -1e5, 1e9, HYD_PARAM_PROFILE, NULL,
+    "Gauge pressure imposed on the node at P" },
+};
+
+static gboolean
+pressure_source_setup (HydComp *comp, GError **error)
+{
+  /* `flow` is filled by the compiler: −q_P of the boundary port. */
+  hyd_comp_set_outputs (comp, 0, NULL);
+  hyd_comp_add_output (comp, "flow", HYD_UNIT_FLOW,
+                       "Flow delivered into the circuit (positive when delivering)");
+  hyd_comp_use_dense_pattern (comp);
+  return TRUE;
+}
+
+const HydComponentType hyd_pressure_source_type = {
+  .id = "pressure_source",
+  .label = "Pressure source",
+  .category = HYD_CATEGORY_SOURCES,
+  .iso_symbol = "pressure source (circle with filled triangle, hydraulic)",
+  .description = "Ideal pressure source: its port prescribes the pressure of "
+                 "its node (a boundary node), p_P = pressure(t). Output flow is "
+                 "the flow it delivers into the circuit.",
+  .ports = pressure_source_ports,
+  .n_ports = G_N_ELEMENTS (pressure_source_ports),
+  .params = pressure_source_params,
+  .n_params = G_N_ELEMENTS (pressure_source_params),
+  .boundary_param = 0,
+  .setup = pressure_source_setup,
+  .eval = boundary_eval,
+};
+
+/* ---------------------------------------------------------------------------
+ * flow_source
+ * ------------------------------------------------------------------------- */
+
+enum { FS_FLOW };
+
+static const HydPortInfo flow_source_ports[] = {
+  { "P", HYD_DOMAIN_HYDRAULIC, FALSE, "Delivery connection" },
+};
+
+static const HydParamInfo flow_source_params[] = {
+  { "flow", "Flow", HYD_UNIT_FLOW, 1e-3, -1.0, 1.0, HYD_PARAM_PROFILE, NULL,
+    "Flow delivered from the reservoir into P" },
+};
+
+static const HydVarInfo flow_outputs[] = {
+  { "flow", HYD_UNIT_FLOW, "Flow delivered into the circuit" },
+};
+
+static gboolean
+flow_source_setup (HydComp *comp, GError **error)
+{
+  hyd_comp_set_outputs (comp, G_N_ELEMENTS (flow_outputs), flow_outputs);
+  hyd_comp_use_dense_pattern (comp);
+  return TRUE;
+}
+
+static void
+flow_source_eval (const HydComp *comp, const HydEvalIn *in, HydEvalOut *out)
+{
+  /* components.md: q_P = −flow; no pressure dependence (seed-000 §1.5). */
+  double flow = comp->par[FS_FLOW];
+
+  out->q[0] = -flow;
+  if (out->q_t)
+    out->q_t[0] = -comp->par_dt[FS_FLOW];
+  if (out->out)
+    out->out[0] = flow;
+}
+
+const HydComponentType hyd_flow_source_type = {
+  .id = "flow_source",
+  .label = "Flow source",
+  .category = HYD_CATEGORY_SOURCES,
+  .iso_symbol = "flow source (circle with filled triangle and flow arrow)",
+  .description = "Ideal flow source from the reservoir into P: q_P = −flow(t), "
+                 "whatever the pressure (seed 000 §1.5).",
+  .ports = flow_source_ports,
+  .n_ports = G_N_ELEMENTS (flow_source_ports),
+  .params = flow_source_params,
+  .n_params = G_N_ELEMENTS (flow_source_params),
+  .boundary_param = -1,
+  .setup = flow_source_setup,
+  .eval = flow_source_eval,
+};
+
+/* ---------------------------------------------------------------------------
+ * fixed_pump, variable_pump
+ * ------------------------------------------------------------------------- */
+
+/* Both pumps share the first four parameters; the variable pump adds
+ * `fraction` last. */
+enum {
+  PUMP_DISPLACEMENT,
+  PUMP_SPEED,
+  PUMP_LEAKAGE,
+  PUMP_EFFICIENCY,
+  PUMP_FRACTION,
+};
+
+enum { PUMP_S, PUMP_P };
+
+static const HydPortInfo pump_ports[] = {
+  { "S", HYD_DOMAIN_HYDRAULIC, FALSE, "Suction" },
+  { "P", HYD_DOMAIN_HYDRAULIC, FALSE, "Pressure (delivery)" },
+};
+
+#define PUMP_COMMON_PARAMS \
+  { "displacement", "Displacement", HYD_UNIT_DISPLACEMENT, 1.6e-6, 0.0, INFINITY, \
+    HYD_PARAM_MIN_EXCLUSIVE, NULL, "Volume displaced per radian of shaft rotation" }, \
+  { "speed", "Speed", HYD_UNIT_ANGULAR_VELOCITY, 157.0, -1e4, 1e4, HYD_PARAM_PROFILE, NULL, \
+    "Shaft speed set by the prime mover" }, \
+  { "leakage", "Leakage coefficient", HYD_UNIT_LEAKAGE, 0.0, 0.0, INFINITY, 0, NULL, \
+    "Laminar leakage from P back to S per pascal of Δp_PS" }, \
+  { "hydromechanical_efficiency", "Hydromechanical efficiency", HYD_UNIT_NONE, 1.0, 0.0, 1.0, \
+    HYD_PARAM_MIN_EXCLUSIVE, NULL, "Ratio of ideal to actual shaft torque" }
+
+static const HydParamInfo fixed_pump_params[] = {
+  PUMP_COMMON_PARAMS,
+};
+
+static const HydParamInfo variable_pump_params[] = {
+  PUMP_COMMON_PARAMS,
+  { "fraction", "Displacement fraction", HYD_UNIT_NONE, 1.0, -1.0, 1.0, HYD_PARAM_PROFILE, NULL,
+    "Swash-plate setting: effective displacement = fraction·displacement" },
+};
+
+static const HydVarInfo pump_outputs[] = {
+  { "flow", HYD_UNIT_FLOW, "Delivered flow q_d = D·ω − leakage·Δp_PS" },
+  { "torque", HYD_UNIT_TORQUE, "Shaft torque D·Δp_PS/η_hm" },
+  { "power", HYD_UNIT_POWER, "Shaft power torque·ω" },
+};
+
+static gboolean
+pump_setup (HydComp *comp, GError **error)
+{
+  hyd_comp_set_outputs (comp, G_N_ELEMENTS (pump_outputs), pump_outputs);
+  hyd_comp_use_dense_pattern (comp);
+  return TRUE;
+}
+
+static void
+pump_eval (const HydComp *comp, const HydEvalIn *in, HydEvalOut *out)
+{
+  const double *par = comp->par;
+  gboolean variable = comp->type->n_params > PUMP_FRACTION;
+  double frac = variable ? par[PUMP_FRACTION] : 1.0;
+  double frac_t = variable ? comp->par_dt[PUMP_FRACTION] : 0.0;
+  double D = frac * par[PUMP_DISPLACEMENT];
+  double w = par[PUMP_SPEED];
+  double L = par[PUMP_LEAKAGE];
+  double dp = in->p[PUMP_P] - in->p[PUMP_S];
+
+  /* components.md: q_d = D_eff·ω − leakage·Δp_PS, q_P = −q_d, q_S = +q_d
+   * (seed-000 §1.5, ideal pump with laminar leakage). */
+  double qd = D * w - L * dp;
+
+  out->q[PUMP_P] = -qd;
+  out->q[PUMP_S] = qd;
+  if (out->jac)
+    {
+      HYD_JAC (comp, out, PUMP_P, PUMP_P) = L;
+      HYD_JAC (comp, out, PUMP_P, PUMP_S) = -L;
+      HYD_JAC (comp, out, PUMP_S, PUMP_P) = -L;
+      HYD_JAC (comp, out, PUMP_S, PUMP_S) = L;
+    }
+  if (out->q_t)
+    {
+      double qd_t = par[PUMP_DISPLACEMENT] * (frac_t * w + frac * comp->par_dt[PUMP_SPEED]);
+      out->q_t[PUMP_P] = -qd_t;
+      out->q_t[PUMP_S] = qd_t;
+    }
+  if (out->out)
+    {
+      double torque = D * dp / par[PUMP_EFFICIENCY];
+      out->out[0] = qd;
+      out->out[1] = torque;
+      out->out[2] = torque * w;
+    }
+}
+
+const HydComponentType hyd_fixed_pump_type = {
+  .id = "fixed_pump",
+  .label = "Fixed-displacement pump",
+  .category = HYD_CATEGORY_PUMPS,
+  .iso_symbol = "fixed-displacement pump, one direction of flow, with prime mover (circle, filled triangle)",
+  .description = "Fixed-displacement pump driven at a set speed: delivered flow "
+                 "q_d = D·ω − leakage·Δp_PS, q_P = −q_d, q_S = +q_d; shaft torque "
+                 "D·Δp_PS/η_hm (seed 000 §1.5, ideal pump with laminar leakage).",
+  .ports = pump_ports,
+  .n_ports = G_N_ELEMENTS (pump_ports),
+  .params = fixed_pump_params,
+  .n_params = G_N_ELEMENTS (fixed_pump_params),
+  .boundary_param = -1,
+  .setup = pump_setup,
+  .eval = pump_eval,
+};
+
+const HydComponentType hyd_variable_pump_type = {
+  .id = "variable_pump",
+  .label = "Variable-displacement pump",
+  .category = HYD_CATEGORY_PUMPS,
+  .iso_symbol = "variable-displacement pump, one direction of flow, with prime mover (circle, filled triangle, sloping arrow)",
+  .description = "Variable-displacement pump driven at a set speed: D_eff = "
+                 "fraction·D, delivered flow q_d = D_eff·ω − leakage·Δp_PS, "
+                 "q_P = −q_d, q_S = +q_d; shaft torque D_eff·Δp_PS/η_hm "
+                 "(seed 000 §1.5).",
+  .ports = pump_ports,
+  .n_ports = G_N_ELEMENTS (pump_ports),
+  .params = variable_pump_params,
+  .n_params = G_N_ELEMENTS (variable_pump_params),
+  .boundary_param = -1,
+  .setup = pump_setup,
+  .eval = pump_eval,
+};

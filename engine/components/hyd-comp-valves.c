@@ -1,8 +1,500 @@
-/* TEMPORARY scaffold, replaced by the real models */
+/* hyd-comp-valves.c — restrictors and pressure/flow valves
+ * (spec/components.md, "Valves"): orifice, throttle_valve, check_valve,
+ * relief_valve, pressure_reducing_valve, flow_control_valve.
+ *
+ * Every path is the shared two-regime orifice law hyd_orifice_flow
+ * (Ellman–Piché, Esqué eq. 3.7, research/seed-000 §1.3) of an open area A
+ * that the valve sets; the chain rule through ∂q/∂A gives the derivatives
+ * with respect to whatever moves A. Area fractions limited to [0, 1] use
+ * open01 so that a closed valve has exactly zero flow. */
 #include "hyd-component.h"
-const HydComponentType hyd_orifice_type = { .id = "orifice" };
-const HydComponentType hyd_throttle_valve_type = { .id = "throttle_valve" };
-const HydComponentType hyd_check_valve_type = { .id = "check_valve" };
-const HydComponentType hyd_relief_valve_type = { .id = "relief_valve" };
-const HydComponentType hyd_pressure_reducing_valve_type = { .id = "pressure_reducing_valve" };
-const HydComponentType hyd_flow_control_valve_type = { .id = "flow_control_valve" };
+#include "hyd-smooth.h"
+
+/* Every valve here has two hydraulic ports, the inlet first: rows and
+ * columns 0 and 1 of the local Jacobian. */
+enum { PORT_IN, PORT_OUT };
+
+/* The flow q from port 0 to port 1 of a two-port path: q̂_0 = q, q̂_1 = −q.
+ * dq0 and dq1 are ∂q/∂p_0 and ∂q/∂p_1. */
+static void
+two_port_write (const HydComp *comp, HydEvalOut *out, double q, double dq0, double dq1)
+{
+  out->q[PORT_IN] = q;
+  out->q[PORT_OUT] = -q;
+  if (out->jac)
+    {
+      HYD_JAC (comp, out, PORT_IN, PORT_IN) = dq0;
+      HYD_JAC (comp, out, PORT_IN, PORT_OUT) = dq1;
+      HYD_JAC (comp, out, PORT_OUT, PORT_IN) = -dq0;
+      HYD_JAC (comp, out, PORT_OUT, PORT_OUT) = -dq1;
+    }
+}
+
+static double
+circle_area (double d)
+{
+  return G_PI * d * d / 4.0;
+}
+
+static const HydVarInfo q_output[] = {
+  { "q", HYD_UNIT_FLOW, "Flow through the valve, positive from the first port to the second" },
+};
+
+static const HydVarInfo q_opening_outputs[] = {
+  { "q", HYD_UNIT_FLOW, "Flow through the valve, positive from the first port to the second" },
+  { "opening", HYD_UNIT_NONE, "Open-area fraction" },
+};
+
+static gboolean
+q_output_setup (HydComp *comp, GError **error)
+{
+  hyd_comp_set_outputs (comp, G_N_ELEMENTS (q_output), q_output);
+  hyd_comp_use_dense_pattern (comp);
+  return TRUE;
+}
+
+static gboolean
+q_opening_setup (HydComp *comp, GError **error)
+{
+  hyd_comp_set_outputs (comp, G_N_ELEMENTS (q_opening_outputs), q_opening_outputs);
+  hyd_comp_use_dense_pattern (comp);
+  return TRUE;
+}
+
+/* ---------------------------------------------------------------------------
+ * orifice
+ * ------------------------------------------------------------------------- */
+
+enum { OR_DIAMETER, OR_CD };
+
+static const HydPortInfo ab_ports[] = {
+  { "A", HYD_DOMAIN_HYDRAULIC, FALSE, "Inlet (positive flow A→B)" },
+  { "B", HYD_DOMAIN_HYDRAULIC, FALSE, "Outlet" },
+};
+
+static const HydParamInfo orifice_params[] = {
+  { "diameter", "Diameter", HYD_UNIT_LENGTH, 2e-3, 0.0, INFINITY, HYD_PARAM_MIN_EXCLUSIVE, NULL,
+    "Bore of the restrictor" },
+  { "discharge_coefficient", "Discharge coefficient", HYD_UNIT_NONE, 0.7, 0.0, 1.0,
+    HYD_PARAM_MIN_EXCLUSIVE | HYD_PARAM_FLUID_CD, NULL,
+    "C_d of the restrictor (default: the fluid's)" },
+};
+
+static void
+orifice_eval (const HydComp *comp, const HydEvalIn *in, HydEvalOut *out)
+{
+  /* components.md: q_A = orifice(Δp_AB, πd²/4) = −q_B (Esqué eq. 3.7). */
+  HydOrificeCoeffs c = hyd_fluid_orifice_coeffs (comp->fluid, comp->par[OR_CD]);
+  double dqdp;
+  double q = hyd_orifice_flow (&c, in->p[PORT_IN] - in->p[PORT_OUT],
+                               circle_area (comp->par[OR_DIAMETER]), &dqdp, NULL);
+
+  two_port_write (comp, out, q, dqdp, -dqdp);
+  if (out->out)
+    out->out[0] = q;
+}
+
+const HydComponentType hyd_orifice_type = {
+  .id = "orifice",
+  .label = "Orifice",
+  .category = HYD_CATEGORY_VALVES,
+  .iso_symbol = "fixed orifice (restrictor, viscosity-independent: short constriction)",
+  .description = "Fixed restrictor: q_A = orifice(Δp_AB, πd²/4) = −q_B, the "
+                 "two-regime law (turbulent C_d·A·√(2|Δp|/ρ), laminar quadratic "
+                 "below Δp_tr; Esqué eq. 3.7).",
+  .ports = ab_ports,
+  .n_ports = G_N_ELEMENTS (ab_ports),
+  .params = orifice_params,
+  .n_params = G_N_ELEMENTS (orifice_params),
+  .boundary_param = -1,
+  .setup = q_output_setup,
+  .eval = orifice_eval,
+};
+
+/* ---------------------------------------------------------------------------
+ * throttle_valve
+ * ------------------------------------------------------------------------- */
+
+enum { TV_MAX_DIAMETER, TV_OPENING };
+
+static const HydParamInfo throttle_params[] = {
+  { "max_diameter", "Maximum diameter", HYD_UNIT_LENGTH, 4e-3, 0.0, INFINITY,
+    HYD_PARAM_MIN_EXCLUSIVE, NULL, "Bore when fully open" },
+  { "opening", "Opening", HYD_UNIT_NONE, 1.0, 0.0, 1.0, HYD_PARAM_PROFILE, NULL,
+    "Needle setting: open area = opening × full area" },
+};
+
+static void
+throttle_eval (const HydComp *comp, const HydEvalIn *in, HydEvalOut *out)
+{
+  /* components.md: A = opening·π·max_diameter²/4; q_A = orifice(Δp_AB, A). */
+  HydOrificeCoeffs c = hyd_fluid_orifice_coeffs (comp->fluid, 0.0);
+  double a_full = circle_area (comp->par[TV_MAX_DIAMETER]);
+  double dqdp, dqda;
+  double q = hyd_orifice_flow (&c, in->p[PORT_IN] - in->p[PORT_OUT],
+                               comp->par[TV_OPENING] * a_full, &dqdp, &dqda);
+
+  two_port_write (comp, out, q, dqdp, -dqdp);
+  if (out->q_t)
+    {
+      double q_t = dqda * a_full * comp->par_dt[TV_OPENING];
+      out->q_t[PORT_IN] = q_t;
+      out->q_t[PORT_OUT] = -q_t;
+    }
+  if (out->out)
+    out->out[0] = q;
+}
+
+const HydComponentType hyd_throttle_valve_type = {
+  .id = "throttle_valve",
+  .label = "Throttle valve",
+  .category = HYD_CATEGORY_VALVES,
+  .iso_symbol = "adjustable restrictor (throttle with sloping arrow)",
+  .description = "Adjustable restrictor (needle valve): A = opening·π·max_diameter²/4, "
+                 "q_A = orifice(Δp_AB, A) = −q_B (Esqué eq. 3.7).",
+  .ports = ab_ports,
+  .n_ports = G_N_ELEMENTS (ab_ports),
+  .params = throttle_params,
+  .n_params = G_N_ELEMENTS (throttle_params),
+  .boundary_param = -1,
+  .setup = q_output_setup,
+  .eval = throttle_eval,
+};
+
+/* ---------------------------------------------------------------------------
+ * check_valve
+ * ------------------------------------------------------------------------- */
+
+enum { CV_CRACKING, CV_RANGE, CV_DIAMETER, CV_LEAK_DIAMETER };
+
+static const HydParamInfo check_params[] = {
+  { "cracking_pressure", "Cracking pressure", HYD_UNIT_PRESSURE, 5e4, 0.0, INFINITY, 0, NULL,
+    "Δp_AB at which the valve starts to open" },
+  { "opening_range", "Opening range", HYD_UNIT_PRESSURE, 2e5, 0.0, INFINITY,
+    HYD_PARAM_MIN_EXCLUSIVE, NULL, "Rise of Δp_AB above cracking that opens the valve fully" },
+  { "diameter", "Diameter", HYD_UNIT_LENGTH, 1e-2, 0.0, INFINITY, HYD_PARAM_MIN_EXCLUSIVE, NULL,
+    "Bore when fully open" },
+  { "leakage_diameter", "Leakage diameter", HYD_UNIT_LENGTH, 0.0, 0.0, INFINITY, 0, NULL,
+    "Bore of an always-open leakage path (0 = tight seat)" },
+};
+
+static void
+check_eval (const HydComp *comp, const HydEvalIn *in, HydEvalOut *out)
+{
+  /* components.md: A = open01((Δp_AB − cracking)/range)·πd²/4 + π·d_leak²/4
+   * (seed-000 §1.9: a resistor whose area is a smooth function of Δp). */
+  const double *par = comp->par;
+  HydOrificeCoeffs c = hyd_fluid_orifice_coeffs (comp->fluid, 0.0);
+  double a_full = circle_area (par[CV_DIAMETER]);
+  double dp = in->p[PORT_IN] - in->p[PORT_OUT];
+  double dfrac;
+  double frac = hyd_open01 ((dp - par[CV_CRACKING]) / par[CV_RANGE], HYD_SMOOTH_EPS, &dfrac);
+  double area = frac * a_full + circle_area (par[CV_LEAK_DIAMETER]);
+  double dqdp, dqda;
+  double q = hyd_orifice_flow (&c, dp, area, &dqdp, &dqda);
+  /* total ∂q/∂Δp: the orifice slope plus the opening through the area */
+  double dq = dqdp + dqda * a_full * dfrac / par[CV_RANGE];
+
+  two_port_write (comp, out, q, dq, -dq);
+  if (out->out)
+    {
+      out->out[0] = q;
+      out->out[1] = frac;
+    }
+}
+
+const HydComponentType hyd_check_valve_type = {
+  .id = "check_valve",
+  .label = "Check valve",
+  .category = HYD_CATEGORY_VALVES,
+  .iso_symbol = "non-return valve, spring-loaded (ball on seat with spring), free flow A→B",
+  .description = "Non-return valve with free flow A→B: A = open01((Δp_AB − "
+                 "cracking_pressure)/opening_range)·πd²/4 + π·d_leak²/4, "
+                 "q_A = orifice(Δp_AB, A) = −q_B (Esqué eq. 3.7). Closed "
+                 "exactly below cracking unless it has a leakage bore.",
+  .ports = ab_ports,
+  .n_ports = G_N_ELEMENTS (ab_ports),
+  .params = check_params,
+  .n_params = G_N_ELEMENTS (check_params),
+  .boundary_param = -1,
+  .setup = q_opening_setup,
+  .eval = check_eval,
+};
+
+/* ---------------------------------------------------------------------------
+ * relief_valve
+ * ------------------------------------------------------------------------- */
+
+enum { RV_CRACKING, RV_OVERRIDE, RV_NOMINAL_FLOW, RV_OMEGA, RV_ZETA };
+enum { RV_S, RV_SDOT };
+
+static const HydPortInfo relief_ports[] = {
+  { "P", HYD_DOMAIN_HYDRAULIC, FALSE, "Inlet (protected line)" },
+  { "T", HYD_DOMAIN_HYDRAULIC, FALSE, "Outlet to tank" },
+};
+
+static const HydParamInfo relief_params[] = {
+  { "cracking_pressure", "Cracking pressure", HYD_UNIT_PRESSURE, 1e7, 0.0, INFINITY,
+    HYD_PARAM_MIN_EXCLUSIVE, NULL, "Δp_PT at which the valve starts to open" },
+  { "override_pressure", "Override pressure", HYD_UNIT_PRESSURE, 1e6, 0.0, INFINITY,
+    HYD_PARAM_MIN_EXCLUSIVE, NULL, "Rise of Δp_PT above cracking that passes the nominal flow" },
+  { "nominal_flow", "Nominal flow", HYD_UNIT_FLOW, 1.667e-3, 0.0, INFINITY,
+    HYD_PARAM_MIN_EXCLUSIVE, NULL, "Flow at cracking + override pressure" },
+  { "natural_frequency", "Natural frequency", HYD_UNIT_FREQUENCY, 0.0, 0.0, INFINITY, 0, NULL,
+    "Poppet natural frequency ω (0 = static valve, no states)" },
+  { "damping_ratio", "Damping ratio", HYD_UNIT_NONE, 0.7, 0.0, INFINITY,
+    HYD_PARAM_MIN_EXCLUSIVE, NULL, "Poppet damping ratio ζ (dynamic valve)" },
+};
+
+static const HydVarInfo relief_states[] = {
+  { "s", HYD_UNIT_NONE, "Poppet opening coordinate (area = soft_ramp(s)·A_nom)" },
+  { "sdot", HYD_UNIT_FLOW_RATE_PER_S, "Rate of the opening coordinate" },
+};
+
+static const HydVarInfo relief_outputs[] = {
+  { "q", HYD_UNIT_FLOW, "Relieved flow P→T" },
+  { "opening", HYD_UNIT_NONE, "Opening A/A_nom" },
+};
+
+static gboolean
+relief_is_dynamic (const HydComp *comp)
+{
+  return comp->par[RV_OMEGA] > 0.0;
+}
+
+static gboolean
+relief_setup (HydComp *comp, GError **error)
+{
+  if (relief_is_dynamic (comp))
+    hyd_comp_set_states (comp, G_N_ELEMENTS (relief_states), relief_states);
+  else
+    hyd_comp_set_states (comp, 0, NULL);
+  hyd_comp_set_outputs (comp, G_N_ELEMENTS (relief_outputs), relief_outputs);
+  hyd_comp_use_dense_pattern (comp);
+  return TRUE;
+}
+
+/* σ(z) = soft_ramp(z + 0.1, 0.1) − 0.05: the dynamic valve's rest opening,
+ * chosen so that soft_ramp(σ(z), 0.01) = soft_ramp(z, 0.01) for every z
+ * (σ = z for z ≥ 0, σ ≤ 0 for z ≤ 0): its equilibrium is the static valve. */
+static double
+relief_sigma (double z, double *dsigma)
+{
+  return hyd_soft_ramp (z + 0.1, 0.1, dsigma) - 0.05;
+}
+
+static void
+relief_init_states (const HydComp *comp, const double *p0, double *x0)
+{
+  if (!relief_is_dynamic (comp))
+    return;
+  /* components.md: s = σ(z(0)), ṡ = 0 */
+  double z = (p0[PORT_IN] - p0[PORT_OUT] - comp->par[RV_CRACKING]) / comp->par[RV_OVERRIDE];
+  x0[RV_S] = relief_sigma (z, NULL);
+  x0[RV_SDOT] = 0.0;
+}
+
+static void
+relief_eval (const HydComp *comp, const HydEvalIn *in, HydEvalOut *out)
+{
+  const double *par = comp->par;
+  HydOrificeCoeffs c = hyd_fluid_orifice_coeffs (comp->fluid, 0.0);
+  double po = par[RV_OVERRIDE];
+  /* components.md: A_nom passes nominal_flow at Δp_nom = cracking + override. */
+  double a_nom = hyd_orifice_nominal_area (&c, par[RV_NOMINAL_FLOW], par[RV_CRACKING] + po);
+  double dp = in->p[PORT_IN] - in->p[PORT_OUT];
+  double z = (dp - par[RV_CRACKING]) / po;
+  double dqdp, dqda, dopen;
+
+  if (!relief_is_dynamic (comp))
+    {
+      /* Static: A = soft_ramp(z, 0.01)·A_nom, not limited above. */
+      double open = hyd_soft_ramp (z, HYD_SMOOTH_EPS, &dopen);
+      double q = hyd_orifice_flow (&c, dp, open * a_nom, &dqdp, &dqda);
+      double dq = dqdp + dqda * a_nom * dopen / po;
+      two_port_write (comp, out, q, dq, -dq);
+      if (out->out)
+        {
+          out->out[0] = q;
+          out->out[1] = open;
+        }
+      return;
+    }
+
+  /* Dynamic (Esqué §3.2.4 / Handroos–Vilenius, seed-000 §1.6, recast as a
+   * second-order poppet on the opening coordinate):
+   * s̈ = ω²·(σ(z) − s) − 2ζω·ṡ, A = soft_ramp(s, 0.01)·A_nom. */
+  double w = par[RV_OMEGA];
+  double zeta = par[RV_ZETA];
+  double s = in->x[RV_S];
+  double sdot = in->x[RV_SDOT];
+  double dsigma;
+  double sigma = relief_sigma (z, &dsigma);
+  double open = hyd_soft_ramp (s, HYD_SMOOTH_EPS, &dopen);
+  double q = hyd_orifice_flow (&c, dp, open * a_nom, &dqdp, &dqda);
+  guint np = comp->type->n_ports;
+
+  two_port_write (comp, out, q, dqdp, -dqdp);
+  out->xdot[RV_S] = sdot;
+  out->xdot[RV_SDOT] = w * w * (sigma - s) - 2.0 * zeta * w * sdot;
+  if (out->jac)
+    {
+      double dq_ds = dqda * a_nom * dopen;
+      double dacc_dp = w * w * dsigma / po;
+      HYD_JAC (comp, out, PORT_IN, np + RV_S) = dq_ds;
+      HYD_JAC (comp, out, PORT_OUT, np + RV_S) = -dq_ds;
+      HYD_JAC (comp, out, np + RV_S, np + RV_SDOT) = 1.0;
+      HYD_JAC (comp, out, np + RV_SDOT, PORT_IN) = dacc_dp;
+      HYD_JAC (comp, out, np + RV_SDOT, PORT_OUT) = -dacc_dp;
+      HYD_JAC (comp, out, np + RV_SDOT, np + RV_S) = -w * w;
+      HYD_JAC (comp, out, np + RV_SDOT, np + RV_SDOT) = -2.0 * zeta * w;
+    }
+  if (out->out)
+    {
+      out->out[0] = q;
+      out->out[1] = open;
+    }
+}
+
+const HydComponentType hyd_relief_valve_type = {
+  .id = "relief_valve",
+  .label = "Pressure relief valve",
+  .category = HYD_CATEGORY_VALVES,
+  .iso_symbol = "pressure relief valve, direct-acting (normally closed square, arrow offset, adjustable spring, pilot from P)",
+  .description = "Direct-acting relief valve P→T. z = (Δp_PT − cracking)/override; "
+                 "A_nom passes nominal_flow at Δp_nom = cracking + override. "
+                 "Static (natural_frequency 0): A = soft_ramp(z, 0.01)·A_nom, so "
+                 "q = nominal_flow·s·√(Δp_PT/Δp_nom) when turbulent. Dynamic "
+                 "(Esqué §3.2.4, Handroos–Vilenius): states s, sdot with "
+                 "s̈ = ω²(σ(z) − s) − 2ζω·ṡ, σ = soft_ramp(z + 0.1, 0.1) − 0.05, "
+                 "A = soft_ramp(s, 0.01)·A_nom; equilibrium = the static valve. "
+                 "q = orifice(Δp_PT, A).",
+  .ports = relief_ports,
+  .n_ports = G_N_ELEMENTS (relief_ports),
+  .params = relief_params,
+  .n_params = G_N_ELEMENTS (relief_params),
+  .boundary_param = -1,
+  .setup = relief_setup,
+  .init_states = relief_init_states,
+  .eval = relief_eval,
+};
+
+/* ---------------------------------------------------------------------------
+ * pressure_reducing_valve
+ * ------------------------------------------------------------------------- */
+
+enum { PRV_SETPOINT, PRV_RANGE, PRV_DIAMETER };
+
+static const HydPortInfo prv_ports[] = {
+  { "P", HYD_DOMAIN_HYDRAULIC, FALSE, "Inlet (supply)" },
+  { "A", HYD_DOMAIN_HYDRAULIC, FALSE, "Outlet (regulated)" },
+};
+
+static const HydParamInfo prv_params[] = {
+  { "setpoint", "Set pressure", HYD_UNIT_PRESSURE, 5e6, 0.0, INFINITY,
+    HYD_PARAM_MIN_EXCLUSIVE, NULL, "Outlet pressure at which the valve closes" },
+  { "regulation_range", "Regulation range", HYD_UNIT_PRESSURE, 5e5, 0.0, INFINITY,
+    HYD_PARAM_MIN_EXCLUSIVE, NULL, "Fall of p_A below the setpoint that opens the valve fully" },
+  { "diameter", "Diameter", HYD_UNIT_LENGTH, 6e-3, 0.0, INFINITY,
+    HYD_PARAM_MIN_EXCLUSIVE, NULL, "Bore when fully open" },
+};
+
+static void
+prv_eval (const HydComp *comp, const HydEvalIn *in, HydEvalOut *out)
+{
+  /* components.md: A = open01((setpoint − p_A)/range)·πd²/4,
+   * q_P = orifice(Δp_PA, A) = −q_A (Esqué eq. 3.7). */
+  const double *par = comp->par;
+  HydOrificeCoeffs c = hyd_fluid_orifice_coeffs (comp->fluid, 0.0);
+  double a_full = circle_area (par[PRV_DIAMETER]);
+  double dfrac;
+  double frac = hyd_open01 ((par[PRV_SETPOINT] - in->p[PORT_OUT]) / par[PRV_RANGE],
+                            HYD_SMOOTH_EPS, &dfrac);
+  double dqdp, dqda;
+  double q = hyd_orifice_flow (&c, in->p[PORT_IN] - in->p[PORT_OUT], frac * a_full,
+                               &dqdp, &dqda);
+  /* the outlet pressure moves the area too: ∂frac/∂p_A = −frac′/range */
+  double dq_dpa = -dqdp - dqda * a_full * dfrac / par[PRV_RANGE];
+
+  two_port_write (comp, out, q, dqdp, dq_dpa);
+  if (out->out)
+    {
+      out->out[0] = q;
+      out->out[1] = frac;
+    }
+}
+
+const HydComponentType hyd_pressure_reducing_valve_type = {
+  .id = "pressure_reducing_valve",
+  .label = "Pressure-reducing valve",
+  .category = HYD_CATEGORY_VALVES,
+  .iso_symbol = "pressure-reducing valve, direct-acting (normally open square, pilot from A, adjustable spring)",
+  .description = "Direct-acting pressure-reducing valve P→A regulating p_A: "
+                 "A = open01((setpoint − p_A)/regulation_range)·πd²/4, "
+                 "q_P = orifice(Δp_PA, A) = −q_A (Esqué eq. 3.7).",
+  .ports = prv_ports,
+  .n_ports = G_N_ELEMENTS (prv_ports),
+  .params = prv_params,
+  .n_params = G_N_ELEMENTS (prv_params),
+  .boundary_param = -1,
+  .setup = q_opening_setup,
+  .eval = prv_eval,
+};
+
+/* ---------------------------------------------------------------------------
+ * flow_control_valve
+ * ------------------------------------------------------------------------- */
+
+enum { FCV_SET_FLOW, FCV_DIAMETER };
+
+static const HydParamInfo fcv_params[] = {
+  { "set_flow", "Set flow", HYD_UNIT_FLOW, 1.667e-4, 0.0, INFINITY,
+    HYD_PARAM_PROFILE | HYD_PARAM_MIN_EXCLUSIVE, NULL,
+    "Flow the pressure compensator holds A→B" },
+  { "diameter", "Diameter", HYD_UNIT_LENGTH, 8e-3, 0.0, INFINITY,
+    HYD_PARAM_MIN_EXCLUSIVE, NULL, "Bore of the uncompensated path" },
+};
+
+static void
+fcv_eval (const HydComp *comp, const HydEvalIn *in, HydEvalOut *out)
+{
+  /* components.md: q_A = set_flow·tanh(q_o/set_flow), q_o = orifice(Δp_AB, πd²/4). */
+  const double *par = comp->par;
+  HydOrificeCoeffs c = hyd_fluid_orifice_coeffs (comp->fluid, 0.0);
+  double F = par[FCV_SET_FLOW];
+  double dqo;
+  double qo = hyd_orifice_flow (&c, in->p[PORT_IN] - in->p[PORT_OUT],
+                                circle_area (par[FCV_DIAMETER]), &dqo, NULL);
+  double dth;
+  double th = hyd_sgn_smooth (qo, F, &dth);
+  double q = F * th;
+  double dq = F * dth * dqo;
+
+  two_port_write (comp, out, q, dq, -dq);
+  if (out->q_t)
+    {
+      /* ∂(F·tanh(q_o/F))/∂F = tanh − q_o·(1 − tanh²)/F */
+      double q_t = (th - qo * dth) * comp->par_dt[FCV_SET_FLOW];
+      out->q_t[PORT_IN] = q_t;
+      out->q_t[PORT_OUT] = -q_t;
+    }
+  if (out->out)
+    out->out[0] = q;
+}
+
+const HydComponentType hyd_flow_control_valve_type = {
+  .id = "flow_control_valve",
+  .label = "Flow control valve",
+  .category = HYD_CATEGORY_VALVES,
+  .iso_symbol = "2-way flow control valve, pressure-compensated (restrictor with compensator arrow and sloping arrow)",
+  .description = "Pressure-compensated 2-way flow control valve A→B: "
+                 "q_A = set_flow·tanh(q_o/set_flow) = −q_B, with q_o = "
+                 "orifice(Δp_AB, πd²/4) the uncompensated flow (Esqué eq. 3.7).",
+  .ports = ab_ports,
+  .n_ports = G_N_ELEMENTS (ab_ports),
+  .params = fcv_params,
+  .n_params = G_N_ELEMENTS (fcv_params),
+  .boundary_param = -1,
+  .setup = q_output_setup,
+  .eval = fcv_eval,
+};

@@ -1,3 +1,359 @@
-/* TEMPORARY scaffold */
-#include <glib.h>
-int main (int argc, char **argv) { g_test_init (&argc, &argv, NULL); return g_test_run (); }
+/* test-system.c — the system compiler: nodes, layout, graph errors,
+ * reported flows and the assembled Jacobian. */
+#include <math.h>
+#include <string.h>
+
+#include "hyd-circuit.h"
+#include "hyd-fdcheck.h"
+#include "hyd-system.h"
+
+static HydSystem *
+compile_json (const char *json, GError **error)
+{
+  g_autoptr (HydCircuit) circuit = hyd_circuit_load_from_data (json, -1, "test.bramah", error);
+  if (circuit == NULL)
+    return NULL;
+  return hyd_system_compile (circuit, error);
+}
+
+#define HEAD "{\"format\": \"bramah-circuit\", \"version\": 1, "
+
+/* flow source → V (wire) → orifice → tank */
+static const char *two_node =
+  HEAD "\"components\": ["
+  "{\"id\": \"Q1\", \"type\": \"flow_source\", \"params\": {\"flow\": 1e-4}},"
+  "{\"id\": \"O1\", \"type\": \"orifice\", \"params\": {\"diameter\": 0.002}},"
+  "{\"id\": \"O2\", \"type\": \"orifice\", \"params\": {\"diameter\": 0.003}},"
+  "{\"id\": \"T1\", \"type\": \"tank\"}],"
+  "\"connections\": ["
+  "{\"from\": \"Q1.P\", \"to\": \"O1.A\", \"length\": 1.0},"
+  "{\"from\": \"O1.B\", \"to\": \"O2.A\", \"length\": 2.0, \"initial_pressure\": 1e5},"
+  "{\"from\": \"O2.B\", \"to\": \"T1.T\", \"length\": 0.5}]}";
+
+static void
+test_layout (void)
+{
+  GError *error = NULL;
+  HydSystem *sys = compile_json (two_node, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (hyd_system_get_n_states (sys), ==, 2);
+  g_assert_cmpuint (hyd_system_get_n_nodes (sys), ==, 3);
+  g_assert_cmpstr (hyd_system_get_state_name (sys, 0), ==, "Q1.P.p");
+  g_assert_cmpstr (hyd_system_get_state_name (sys, 1), ==, "O1.B.p");
+  g_assert_cmpfloat (hyd_system_get_initial_state (sys)[1], ==, 1e5);
+  g_assert_cmpfloat (hyd_system_get_initial_state (sys)[0], ==, 0.0);
+  /* wire volumes: π·d²/4·L */
+  const HydNodeInfo *n0 = hyd_system_get_node (sys, 0);
+  g_assert_cmpfloat_with_epsilon (n0->wire_volume, G_PI * 1e-4 / 4 * 1.0, 1e-15);
+  g_assert_false (n0->boundary);
+  g_assert_true (hyd_system_get_node (sys, 2)->boundary);
+
+  /* default columns and aliases */
+  GArray *def = hyd_system_get_default_variables (sys);
+  g_assert_cmpuint (def->len, ==, 3);
+  g_assert_cmpstr (hyd_system_get_variable_name (sys, g_array_index (def, int, 0)), ==, "t");
+  g_array_unref (def);
+  {
+    /* any port of a node names its pressure, with or without ".p" */
+    int vars[3] = { hyd_system_find_variable (sys, "Q1.P.p"), hyd_system_find_variable (sys, "O1.A.p"),
+                    hyd_system_find_variable (sys, "O1.A") };
+    double y[2] = { 4.5e6, 2e6 }, v[3];
+    g_assert_cmpint (vars[1], >=, 0);
+    g_assert_cmpint (vars[2], ==, vars[1]);
+    hyd_system_eval_variables (sys, 0.0, y, vars, 3, v);
+    g_assert_cmpfloat (v[0], ==, 4.5e6);
+    g_assert_cmpfloat (v[1], ==, 4.5e6);
+  }
+  g_assert_cmpint (hyd_system_find_variable (sys, "nope.p"), <, 0);
+
+  /* pattern: node 0 couples to itself and node 1 */
+  guint nnz;
+  const guint *colptr, *rowind;
+  hyd_system_get_pattern (sys, &nnz, &colptr, &rowind);
+  g_assert_cmpuint (nnz, ==, 4);
+  hyd_system_free (sys);
+}
+
+static void
+test_reported_flows (void)
+{
+  GError *error = NULL;
+  HydSystem *sys = compile_json (two_node, &error);
+  g_assert_no_error (error);
+  double y[2] = { 3e6, 1e6 };
+  int vars[4] = {
+    hyd_system_find_variable (sys, "O1.A.q"), hyd_system_find_variable (sys, "O2.B.q"),
+    hyd_system_find_variable (sys, "T1.T.q"), hyd_system_find_variable (sys, "Q1.P.q"),
+  };
+  double v[4];
+  hyd_system_eval_variables (sys, 0.0, y, vars, 4, v);
+  g_assert_cmpfloat (v[0], >, 0.0);       /* flows into O1 at A */
+  g_assert_cmpfloat (v[1], <, 0.0);       /* and out of O2 at B */
+  g_assert_cmpfloat_with_epsilon (v[2], -v[1], 1e-15); /* the tank takes what O2 delivers */
+  g_assert_cmpfloat_with_epsilon (v[3], -1e-4, 1e-15); /* q_P = −flow */
+  hyd_system_free (sys);
+}
+
+static void
+expect_error (const char *json, int code, const char *const *substrings)
+{
+  GError *error = NULL;
+  HydSystem *sys = compile_json (json, &error);
+  g_assert_null (sys);
+  g_assert_error (error, HYD_CIRCUIT_ERROR, code);
+  for (int k = 0; substrings[k]; k++)
+    if (strstr (error->message, substrings[k]) == NULL)
+      g_error ("message '%s' lacks '%s'", error->message, substrings[k]);
+  g_test_message ("%s", error->message);
+  g_error_free (error);
+}
+
+static void
+test_no_volume (void)
+{
+  const char *json = HEAD "\"components\": ["
+    "{\"id\": \"Q1\", \"type\": \"flow_source\"},"
+    "{\"id\": \"O1\", \"type\": \"orifice\"},"
+    "{\"id\": \"T1\", \"type\": \"tank\"}],"
+    "\"connections\": [{\"from\": \"Q1.P\", \"to\": \"O1.A\", \"length\": 0},"
+    "{\"from\": \"O1.B\", \"to\": \"T1.T\"}]}";
+  const char *subs[] = { "node {Q1.P, O1.A} has no volume", "give the connection a length", NULL };
+  expect_error (json, HYD_CIRCUIT_ERROR_NO_VOLUME, subs);
+}
+
+static void
+test_short_circuit (void)
+{
+  const char *json = HEAD "\"components\": ["
+    "{\"id\": \"T1\", \"type\": \"tank\"},"
+    "{\"id\": \"PS1\", \"type\": \"pressure_source\", \"params\": {\"pressure\": 1e6}}],"
+    "\"connections\": [{\"from\": \"T1.T\", \"to\": \"PS1.P\"}]}";
+  const char *subs[] = { "short circuit between T1 and PS1", NULL };
+  expect_error (json, HYD_CIRCUIT_ERROR_SHORT_CIRCUIT, subs);
+
+  /* the same pressure in one node is fine */
+  const char *same = HEAD "\"components\": ["
+    "{\"id\": \"T1\", \"type\": \"tank\"}, {\"id\": \"T2\", \"type\": \"tank\"}],"
+    "\"connections\": [{\"from\": \"T1.T\", \"to\": \"T2.T\"}]}";
+  GError *error = NULL;
+  HydSystem *sys = compile_json (same, &error);
+  g_assert_no_error (error);
+  hyd_system_free (sys);
+}
+
+static void
+test_unconnected (void)
+{
+  const char *json = HEAD "\"components\": ["
+    "{\"id\": \"Q1\", \"type\": \"flow_source\"},"
+    "{\"id\": \"O1\", \"type\": \"orifice\"}],"
+    "\"connections\": [{\"from\": \"Q1.P\", \"to\": \"O1.A\"}]}";
+  const char *subs[] = { "port O1.B is not connected", NULL };
+  expect_error (json, HYD_CIRCUIT_ERROR_UNCONNECTED, subs);
+
+  /* optional ports may stay open: a volume's P2..P4, a gauge's signal port */
+  const char *optional = HEAD "\"components\": ["
+    "{\"id\": \"V1\", \"type\": \"volume\"},"
+    "{\"id\": \"G1\", \"type\": \"pressure_gauge\"}],"
+    "\"connections\": [{\"from\": \"V1.P\", \"to\": \"G1.P\"}]}";
+  GError *error = NULL;
+  HydSystem *sys = compile_json (optional, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (hyd_system_get_n_states (sys), ==, 1);
+  hyd_system_free (sys);
+}
+
+static void
+test_initial_pressure (void)
+{
+  const char *json = HEAD "\"components\": ["
+    "{\"id\": \"V1\", \"type\": \"volume\", \"params\": {\"initial_pressure\": 2e6}},"
+    "{\"id\": \"V2\", \"type\": \"volume\", \"params\": {\"initial_pressure\": 3e6}}],"
+    "\"connections\": [{\"from\": \"V1.P\", \"to\": \"V2.P\"}]}";
+  const char *subs[] = { "conflicting initial pressures", "V1.P", NULL };
+  expect_error (json, HYD_CIRCUIT_ERROR_INITIAL_PRESSURE, subs);
+
+  /* a wire's initial pressure overrides the components' */
+  const char *wire = HEAD "\"simulation\": {\"initial_pressure\": 5e5}, \"components\": ["
+    "{\"id\": \"V1\", \"type\": \"volume\", \"params\": {\"initial_pressure\": 2e6}},"
+    "{\"id\": \"V2\", \"type\": \"volume\"}, {\"id\": \"V3\", \"type\": \"volume\"}],"
+    "\"connections\": [{\"from\": \"V1.P\", \"to\": \"V2.P\", \"initial_pressure\": 7e6},"
+    "{\"from\": \"V3.P\", \"to\": \"V3.P2\"}]}";
+  GError *error = NULL;
+  HydSystem *sys = compile_json (wire, &error);
+  g_assert_no_error (error);
+  g_assert_cmpfloat (hyd_system_get_initial_state (sys)[0], ==, 7e6);
+  g_assert_cmpfloat (hyd_system_get_initial_state (sys)[1], ==, 5e5); /* simulation default */
+  hyd_system_free (sys);
+}
+
+static void
+test_flow_meter_errors (void)
+{
+  const char *bypass = HEAD "\"components\": ["
+    "{\"id\": \"V1\", \"type\": \"volume\"}, {\"id\": \"FM1\", \"type\": \"flow_meter\"}],"
+    "\"connections\": [{\"from\": \"V1.P\", \"to\": \"FM1.A\"}, {\"from\": \"V1.P2\", \"to\": \"FM1.B\"}]}";
+  const char *subs[] = { "FM1", "bypassed", NULL };
+  expect_error (bypass, HYD_CIRCUIT_ERROR_FLOW_METER, subs);
+
+  const char *both = HEAD "\"components\": ["
+    "{\"id\": \"T1\", \"type\": \"tank\"}, {\"id\": \"T2\", \"type\": \"tank\"},"
+    "{\"id\": \"FM1\", \"type\": \"flow_meter\"}],"
+    "\"connections\": [{\"from\": \"T1.T\", \"to\": \"FM1.A\"}, {\"from\": \"T2.T\", \"to\": \"FM1.B\"}]}";
+  const char *subs2[] = { "FM1", "both sides", NULL };
+  expect_error (both, HYD_CIRCUIT_ERROR_FLOW_METER, subs2);
+}
+
+static void
+test_domain_mismatch (void)
+{
+  const char *json = HEAD "\"components\": ["
+    "{\"id\": \"V1\", \"type\": \"volume\"}, {\"id\": \"G1\", \"type\": \"pressure_gauge\"}],"
+    "\"connections\": [{\"from\": \"V1.P\", \"to\": \"G1.P\"}, {\"from\": \"G1.S\", \"to\": \"V1.P2\"}]}";
+  GError *error = NULL;
+  g_autoptr (HydCircuit) c = hyd_circuit_load_from_data (json, -1, NULL, &error);
+  g_assert_null (c);
+  g_assert_error (error, HYD_CIRCUIT_ERROR, HYD_CIRCUIT_ERROR_DOMAIN);
+  g_assert_nonnull (strstr (error->message, "G1.S"));
+  g_test_message ("%s", error->message);
+  g_error_free (error);
+}
+
+/* The assembled analytic Jacobian and ∂f/∂t against central differences. */
+static guint
+check_assembled (HydSystem *sys, double t, const double *y)
+{
+  guint n = hyd_system_get_n_states (sys), fails = 0;
+  double *J = g_new0 (double, n * n), *dfdt = g_new0 (double, n);
+  double *fp = g_new (double, n), *fm = g_new (double, n), *yy = g_new (double, n);
+  double *D[2] = { g_new (double, n * (n + 1)), g_new (double, n * (n + 1)) };
+  double *sc = g_new (double, n + 1);
+  hyd_system_jacobian (sys, t, y, J, dfdt);
+  for (guint j = 0; j < n; j++)
+    sc[j] = hyd_unit_fd_scale (hyd_system_get_state_unit (sys, j));
+  sc[n] = 1.0;
+  for (int pass = 0; pass < 2; pass++)
+    for (guint j = 0; j <= n; j++)
+      {
+        double h;
+        memcpy (yy, y, sizeof (double) * n);
+        if (j < n)
+          {
+            h = 1e-7 * MAX (fabs (y[j]), sc[j]) / (pass ? 10 : 1);
+            yy[j] += h;
+            hyd_system_rhs (sys, t, yy, fp);
+            yy[j] -= 2 * h;
+            hyd_system_rhs (sys, t, yy, fm);
+          }
+        else
+          {
+            h = 1e-7 * MAX (fabs (t), 1.0) / (pass ? 10 : 1);
+            hyd_system_rhs (sys, t + h, yy, fp);
+            hyd_system_rhs (sys, t - h, yy, fm);
+          }
+        for (guint i = 0; i < n; i++)
+          D[pass][i + j * n] = (fp[i] - fm[i]) / (2 * h);
+      }
+  for (guint i = 0; i < n; i++)
+    {
+      double rowmax = 0;
+      for (guint k = 0; k < n; k++)
+        rowmax = MAX (rowmax, fabs (J[i + k * n]) * sc[k]);
+      for (guint j = 0; j <= n; j++)
+        {
+          double a = j < n ? J[i + j * n] : dfdt[i];
+          double err;
+          if (hyd_fd_judge (a, D[0][i + j * n], D[1][i + j * n], 1e-8 * rowmax / sc[j], &err) == HYD_FD_FAIL)
+            {
+              g_test_message ("FAIL d %s / d %s: analytic %g FD %g", hyd_system_get_state_name (sys, i),
+                              j < n ? hyd_system_get_state_name (sys, j) : "t", a, D[0][i + j * n]);
+              fails++;
+            }
+        }
+    }
+  g_free (J); g_free (dfdt); g_free (fp); g_free (fm); g_free (yy); g_free (D[0]); g_free (D[1]); g_free (sc);
+  return fails;
+}
+
+static const char *composite =
+  HEAD "\"fluid\": {\"bulk_modulus_model\": \"tait\"},"
+  "\"components\": ["
+  "{\"id\": \"T1\", \"type\": \"tank\"},"
+  "{\"id\": \"PS1\", \"type\": \"pressure_source\", \"params\": {\"pressure\": {\"ramp\": {\"points\": [[0, 5e6], [2, 1.2e7]]}}}},"
+  "{\"id\": \"P1\", \"type\": \"fixed_pump\", \"params\": {\"leakage\": 1e-12}},"
+  "{\"id\": \"RV1\", \"type\": \"relief_valve\", \"params\": {\"cracking_pressure\": 8e6, \"natural_frequency\": 2000}},"
+  "{\"id\": \"V1\", \"type\": \"dcv_4_3\", \"params\": {\"command\": {\"sine\": {\"offset\": 0.2, \"amplitude\": 0.7, \"frequency\": 1}}, \"centre\": \"tandem\", \"spool_time_constant\": 0.01}},"
+  "{\"id\": \"C1\", \"type\": \"cylinder_double\", \"params\": {\"initial_position\": 0.1, \"coulomb_friction\": 200, \"static_friction\": 400, \"load_force\": {\"sine\": {\"offset\": 100, \"amplitude\": 50, \"frequency\": 2}}}},"
+  "{\"id\": \"A1\", \"type\": \"accumulator\", \"params\": {\"precharge_pressure\": 3e6}},"
+  "{\"id\": \"CV1\", \"type\": \"check_valve\"},"
+  "{\"id\": \"L1\", \"type\": \"line\", \"params\": {\"model\": \"inertia\", \"minor_loss_coefficient\": 2}},"
+  "{\"id\": \"M1\", \"type\": \"motor_fixed\", \"params\": {\"coulomb_friction\": 0.5}},"
+  "{\"id\": \"FM1\", \"type\": \"flow_meter\"}],"
+  "\"connections\": ["
+  "{\"from\": \"P1.S\", \"to\": \"T1.T\"},"
+  "{\"from\": \"P1.P\", \"to\": \"CV1.A\", \"length\": 0.3},"
+  "{\"from\": \"CV1.B\", \"to\": \"V1.P\", \"length\": 1.0},"
+  "{\"from\": \"V1.P\", \"to\": \"RV1.P\", \"length\": 0.2},"
+  "{\"from\": \"RV1.T\", \"to\": \"T1.T\"},"
+  "{\"from\": \"V1.P\", \"to\": \"A1.P\", \"length\": 0.2},"
+  "{\"from\": \"V1.A\", \"to\": \"L1.A\", \"length\": 0.2},"
+  "{\"from\": \"L1.B\", \"to\": \"C1.A\", \"length\": 0.2},"
+  "{\"from\": \"V1.B\", \"to\": \"FM1.A\", \"length\": 0.5},"
+  "{\"from\": \"FM1.B\", \"to\": \"C1.B\", \"length\": 0.5},"
+  "{\"from\": \"V1.T\", \"to\": \"M1.A\", \"length\": 0.5},"
+  "{\"from\": \"M1.B\", \"to\": \"T1.T\"},"
+  "{\"from\": \"PS1.P\", \"to\": \"CV1.A\"}]}";
+
+static void
+test_assembled_jacobian (void)
+{
+  GError *error = NULL;
+  HydSystem *sys = compile_json (composite, &error);
+  g_assert_no_error (error);
+  guint n = hyd_system_get_n_states (sys);
+  g_test_message ("composite circuit: %u states", n);
+  g_assert_cmpuint (n, >=, 12);
+  GRand *rand = g_rand_new_with_seed (20261121);
+  double *y = g_new (double, n);
+  guint fails = 0;
+  for (int trial = 0; trial < 40; trial++)
+    {
+      double t = g_rand_double_range (rand, 0.01, 1.9);
+      hyd_system_set_interval (sys, 0.0, 2.0);
+      for (guint i = 0; i < n; i++)
+        {
+          HydUnit u = hyd_system_get_state_unit (sys, i);
+          double base = hyd_system_get_initial_state (sys)[i];
+          switch (u)
+            {
+            case HYD_UNIT_PRESSURE: y[i] = g_rand_double_range (rand, 1e5, 1.5e7); break;
+            case HYD_UNIT_POSITION: y[i] = g_rand_double_range (rand, -1e-4, 0.5001); break;
+            case HYD_UNIT_VELOCITY: y[i] = g_rand_double_range (rand, -0.05, 0.05); break;
+            case HYD_UNIT_ANGULAR_VELOCITY: y[i] = g_rand_double_range (rand, -5, 5); break;
+            case HYD_UNIT_FLOW: y[i] = g_rand_double_range (rand, -1e-4, 1e-4); break;
+            default: y[i] = base + g_rand_double_range (rand, -0.3, 0.3); break;
+            }
+        }
+      fails += check_assembled (sys, t, y);
+    }
+  g_assert_cmpuint (fails, ==, 0);
+  g_rand_free (rand);
+  g_free (y);
+  hyd_system_free (sys);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/engine/system/layout", test_layout);
+  g_test_add_func ("/engine/system/reported-flows", test_reported_flows);
+  g_test_add_func ("/engine/system/error/no-volume", test_no_volume);
+  g_test_add_func ("/engine/system/error/short-circuit", test_short_circuit);
+  g_test_add_func ("/engine/system/error/unconnected", test_unconnected);
+  g_test_add_func ("/engine/system/error/initial-pressure", test_initial_pressure);
+  g_test_add_func ("/engine/system/error/flow-meter", test_flow_meter_errors);
+  g_test_add_func ("/engine/system/error/domain-mismatch", test_domain_mismatch);
+  g_test_add_func ("/engine/system/assembled-jacobian", test_assembled_jacobian);
+  return g_test_run ();
+}

@@ -1,0 +1,79 @@
+/* hyd-system.h — the compiled circuit: nodes, state layout, f, analytic J.
+ *
+ * hyd_system_compile turns a HydCircuit into a HydSystem: it builds nodes
+ * from connections, junctions and internally joined ports, checks the graph
+ * (unconnected ports, nodes without volume, short circuits, bypassed flow
+ * meters, conflicting initial pressures), lays out the state vector (node
+ * pressures, then component states, in file order) and assembles
+ * f(t, y), the analytic Jacobian and ∂f/∂t from each component's local
+ * blocks (circuit-format.md, Nodes). A HydSystem is used by one thread at a
+ * time (it keeps evaluation scratch). */
+#pragma once
+
+#include <glib.h>
+#include "hyd-circuit.h"
+#include "hyd-ode.h"
+
+G_BEGIN_DECLS
+
+typedef struct _HydSystem HydSystem;
+
+typedef struct {
+  char *name;          /* "<comp>.<port>.p" of its first port */
+  GPtrArray *ports;    /* of char* "<comp>.<port>" */
+  gboolean boundary;
+  int state;           /* state index, or −1 for a boundary node */
+  double wire_volume;  /* m³ from connections */
+  double initial_pressure;
+} HydNodeInfo;
+
+HydSystem *hyd_system_compile (const HydCircuit *circuit, GError **error);
+void hyd_system_free (HydSystem *system);
+
+const HydFluid *hyd_system_get_fluid (const HydSystem *system);
+
+/* Warnings found while compiling (hydraulic lint, ignored settings). */
+GPtrArray *hyd_system_get_warnings (const HydSystem *system); /* of char* */
+
+guint hyd_system_get_n_states (const HydSystem *system);
+const char *hyd_system_get_state_name (const HydSystem *system, guint i);
+HydUnit hyd_system_get_state_unit (const HydSystem *system, guint i);
+const double *hyd_system_get_initial_state (const HydSystem *system);
+/* Absolute tolerance per state from the per-kind settings. */
+void hyd_system_get_atol (const HydSystem *system, const HydSimOptions *options, double *atol);
+
+guint hyd_system_get_n_nodes (const HydSystem *system);
+const HydNodeInfo *hyd_system_get_node (const HydSystem *system, guint i);
+
+/* Sorted, distinct discontinuity times of every profile (all t; the solver
+ * keeps those inside (0, t_end)). */
+const GArray *hyd_system_get_breakpoints (const HydSystem *system);
+/* Profiles are evaluated per integration interval [t_lo, t_hi]. */
+void hyd_system_set_interval (HydSystem *system, double t_lo, double t_hi);
+
+/* f(t, y). Returns 0, or 1 when a value is not finite. */
+int hyd_system_rhs (HydSystem *system, double t, const double *y, double *f);
+/* Dense Jacobian, column-major n×n, and ∂f/∂t (may be NULL). */
+int hyd_system_jacobian (HydSystem *system, double t, const double *y, double *J, double *dfdt);
+/* Structural sparsity pattern in compressed-column form. */
+void hyd_system_get_pattern (const HydSystem *system, guint *nnz,
+                             const guint **colptr, const guint **rowind);
+/* A HydOdeProblem over this system. */
+void hyd_system_get_problem (HydSystem *system, HydOdeProblem *problem);
+
+/* Variables (circuit-format.md, Variable names): t, node pressures by any
+ * port alias, port flows, states and outputs. */
+int hyd_system_find_variable (const HydSystem *system, const char *name);
+guint hyd_system_get_n_variables (const HydSystem *system);
+const char *hyd_system_get_variable_name (const HydSystem *system, guint v);
+HydUnit hyd_system_get_variable_unit (const HydSystem *system, guint v);
+/* Default CSV columns: t, one pressure per non-boundary node, every state. */
+GArray *hyd_system_get_default_variables (const HydSystem *system); /* of int */
+/* Values of variables vars[0..n) at (t, y). */
+int hyd_system_eval_variables (HydSystem *system, double t, const double *y,
+                               const int *vars, guint n, double *values);
+/* Which component and local state a state index belongs to (for messages);
+ * node states give the node name. */
+const char *hyd_system_describe_state (const HydSystem *system, guint i);
+
+G_END_DECLS

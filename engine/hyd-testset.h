@@ -1,0 +1,39 @@
+/* hyd-testset.h — standard stiff test problems (Bari "Test Set for IVP
+ * Solvers", Mazzia et al.; research/anchors-mission.md §8.2) with analytic
+ * Jacobians and reference solutions, and a smooth non-autonomous problem
+ * with a known exact solution for order tests. */
+#pragma once
+
+#include "hyd-ode.h"
+
+G_BEGIN_DECLS
+
+typedef struct {
+  const char *id;            /* "hires" */
+  const char *name;          /* "HIRES" */
+  const char *description;
+  guint n;
+  double t0, t_end;
+  const double *y0;          /* [n] */
+  const double *y_ref;       /* [n], the reference solution at t_end */
+  /* Exact solution at any t, where one is known; else NULL. */
+  void (*exact) (double t, double *y);
+  HydOdeProblem problem;     /* stateless: may be used from several threads */
+} HydTestProblem;
+
+/* The stiff set run by `bramah-cli verify`: HIRES, Van der Pol (μ = 1000),
+ * ROBER, OREGO, E5, POLLU, in that order. */
+const HydTestProblem *hyd_testset_list (guint *n);
+const HydTestProblem *hyd_testset_lookup (const char *id);
+
+/* y1' = −sin t − 5·e1 + e2·y1, y2' = cos t − e2·(1 + y1²) + e1², with
+ * e = y − (cos t, sin t): exact solution (cos t, sin t), t ∈ [0, 2]. Smooth,
+ * nonlinear and non-autonomous, so a method that drops ∂f/∂t loses order. */
+const HydTestProblem *hyd_testset_smooth (void);
+
+/* Mixed-error significant correct digits of the test set:
+ * −log10 max_i |y_i − ref_i| / (atol/rtol + |ref_i|); +∞ if exact. */
+double hyd_testset_mescd (guint n, const double *y, const double *y_ref,
+                          double atol, double rtol);
+
+G_END_DECLS
