@@ -117,15 +117,41 @@ node_is_null (JsonNode *node)
   return node != NULL && JSON_NODE_TYPE (node) == JSON_NODE_NULL;
 }
 
+#define NUMBER_TEXT_SIZE HYD_JSON_DOUBLE_BUF_SIZE
+
+/* A number for messages: ten significant digits are enough to recognise the
+ * value the user wrote, and hide rounding in computed bounds (0.5 − 0.6). */
+static const char *
+number_text (double v, char buf[NUMBER_TEXT_SIZE])
+{
+  char *e;
+
+  g_ascii_formatd (buf, NUMBER_TEXT_SIZE, "%.10g", v);
+  /* "1e-06" → "1e-6", as the file would say it */
+  e = strchr (buf, 'e');
+  if (e != NULL)
+    {
+      char *digits = e + 1 + (e[1] == '-' || e[1] == '+');
+      char *src = digits;
+
+      while (*src == '0' && src[1] != '\0')
+        src++;
+      memmove (digits, src, strlen (src) + 1);
+      if (e[1] == '+')
+        memmove (e + 1, e + 2, strlen (e + 2) + 1);
+    }
+  return buf;
+}
+
 /* A short description of a value for messages: 3.5, "abc", an object, … */
 static char *
 describe_node (JsonNode *node)
 {
-  char buf[HYD_JSON_DOUBLE_BUF_SIZE];
+  char buf[NUMBER_TEXT_SIZE];
   double v;
 
   if (node_get_number (node, &v))
-    return g_strdup (hyd_json_format_double (v, buf));
+    return g_strdup (number_text (v, buf));
   switch (JSON_NODE_TYPE (node))
     {
     case JSON_NODE_OBJECT:
@@ -194,11 +220,11 @@ value_in_range (double v, double min, double max, guint flags)
 static char *
 range_text (double min, double max, guint flags)
 {
-  char lo[HYD_JSON_DOUBLE_BUF_SIZE], hi[HYD_JSON_DOUBLE_BUF_SIZE];
+  char lo[NUMBER_TEXT_SIZE], hi[NUMBER_TEXT_SIZE];
   gboolean has_min = isfinite (min), has_max = isfinite (max);
 
-  hyd_json_format_double (min, lo);
-  hyd_json_format_double (max, hi);
+  number_text (min, lo);
+  number_text (max, hi);
   if (has_min && has_max)
     return g_strdup_printf ("in %c%s, %s%c",
                             flags & HYD_PARAM_MIN_EXCLUSIVE ? '(' : '[', lo, hi,
@@ -555,7 +581,7 @@ read_component (JsonNode *node, guint index, GError **error)
         ok = c->has_position = read_position (value, where, &c->x, &c->y, error);
       else if (strcmp (key, "rotation") == 0)
         {
-          double r;
+          double r = 0;
           if (!node_get_number (value, &r) || (r != 0 && r != 90 && r != 180 && r != 270))
             ok = set_error (error, HYD_CIRCUIT_ERROR_FORMAT,
                             "%s: \"rotation\" must be 0, 90, 180 or 270", where);
@@ -977,10 +1003,10 @@ setting_number (JsonObject *object, const char *section, const char *key,
   if (!value_in_range (v, min, max, flags))
     {
       g_autofree char *range = range_text (min, max, flags);
-      char buf[HYD_JSON_DOUBLE_BUF_SIZE];
+      char buf[NUMBER_TEXT_SIZE];
       return set_error (error, HYD_CIRCUIT_ERROR_SIMULATION,
                         "%s: \"%s\" must be %s (got %s)", section, key, range,
-                        hyd_json_format_double (v, buf));
+                        number_text (v, buf));
     }
   *value = v;
   if (present)
@@ -1047,13 +1073,14 @@ sim_options_resolve_defaults (HydSimOptions *opts, double max_step, double outpu
 static gboolean
 read_atol (JsonNode *node, double *atol, GError **error)
 {
+  char buf[NUMBER_TEXT_SIZE];
   double v;
 
   if (node_get_number (node, &v))
     {
       if (!(v > 0))
         return set_error (error, HYD_CIRCUIT_ERROR_SIMULATION,
-                          "simulation: \"atol\" must be > 0 (got %g)", v);
+                          "simulation: \"atol\" must be > 0 (got %s)", number_text (v, buf));
       for (guint k = 0; k < HYD_ATOL_N_KINDS; k++)
         atol[k] = v;
       return TRUE;
@@ -1209,12 +1236,12 @@ unknown_param_error (const HydCircuitComponent *component, const HydComponentTyp
 
   if (type->n_params == 0)
     return set_error (error, HYD_CIRCUIT_ERROR_UNKNOWN_PARAM,
-                      "component \"%s\": unknown parameter \"%s\" (a %s has no parameters)",
-                      component->id, name, type->id);
+                      "component \"%s\" (%s): unknown parameter \"%s\" (it has no parameters)",
+                      component->id, type->id, name);
   names = param_names (type);
   return set_error (error, HYD_CIRCUIT_ERROR_UNKNOWN_PARAM,
-                    "component \"%s\": unknown parameter \"%s\" for a %s (valid: %s)",
-                    component->id, name, type->id, names);
+                    "component \"%s\" (%s): unknown parameter \"%s\" (valid: %s)",
+                    component->id, type->id, name, names);
 }
 
 static char *
@@ -1232,10 +1259,10 @@ range_error (const HydCircuitComponent *component, const HydParamInfo *info,
              double lo, double hi, gboolean is_profile, GError **error)
 {
   g_autofree char *range = range_text (info->min, info->max, info->flags);
-  char lo_text[HYD_JSON_DOUBLE_BUF_SIZE], hi_text[HYD_JSON_DOUBLE_BUF_SIZE];
+  char lo_text[NUMBER_TEXT_SIZE], hi_text[NUMBER_TEXT_SIZE];
 
-  hyd_json_format_double (lo, lo_text);
-  hyd_json_format_double (hi, hi_text);
+  number_text (lo, lo_text);
+  number_text (hi, hi_text);
   if (is_profile)
     return set_error (error, HYD_CIRCUIT_ERROR_PARAM_RANGE,
                       "component \"%s\", parameter \"%s\": the profile takes values from %s "
@@ -1252,6 +1279,7 @@ resolve_param (const HydCircuitComponent *component, const HydParamInfo *info,
                JsonNode *node, const HydFluid *fluid,
                double *value, HydProfile **profile, GError **error)
 {
+  char buf[NUMBER_TEXT_SIZE];
   double v;
 
   *profile = NULL;
@@ -1304,8 +1332,8 @@ resolve_param (const HydCircuitComponent *component, const HydParamInfo *info,
         return range_error (component, info, lo, hi, !hyd_profile_is_constant (p), error);
       if ((info->flags & HYD_PARAM_INTEGER) && hyd_profile_is_constant (p) && lo != floor (lo))
         return set_error (error, HYD_CIRCUIT_ERROR_PARAM_VALUE,
-                          "component \"%s\", parameter \"%s\": must be a whole number (got %g)",
-                          component->id, info->name, lo);
+                          "component \"%s\", parameter \"%s\": must be a whole number (got %s)",
+                          component->id, info->name, number_text (lo, buf));
       *value = hyd_profile_value_after (p, 0.0);
       *profile = g_steal_pointer (&p);
       return TRUE;
@@ -1325,8 +1353,8 @@ resolve_param (const HydCircuitComponent *component, const HydParamInfo *info,
     }
   if ((info->flags & HYD_PARAM_INTEGER) && v != floor (v))
     return set_error (error, HYD_CIRCUIT_ERROR_PARAM_VALUE,
-                      "component \"%s\", parameter \"%s\": must be a whole number (got %g)",
-                      component->id, info->name, v);
+                      "component \"%s\", parameter \"%s\": must be a whole number (got %s)",
+                      component->id, info->name, number_text (v, buf));
   if (!value_in_range (v, info->min, info->max, info->flags))
     return range_error (component, info, v, v, FALSE, error);
   *value = v;
@@ -1490,9 +1518,12 @@ check_id (GHashTable *ids, const char *kind, const char *id, GError **error)
                       "letters, digits and '_', and at most %d characters",
                       kind, id ? id : "", MAX_ID_LENGTH);
   other = g_hash_table_lookup (ids, id);
+  if (other != NULL && strcmp (other, kind) == 0)
+    return set_error (error, HYD_CIRCUIT_ERROR_ID,
+                      "duplicate id \"%s\": two %ss have it", id, kind);
   if (other != NULL)
     return set_error (error, HYD_CIRCUIT_ERROR_ID,
-                      "duplicate id \"%s\": used by a %s and a %s", id, other, kind);
+                      "duplicate id \"%s\": a %s and a %s have it", id, other, kind);
   g_hash_table_insert (ids, (gpointer) id, (gpointer) kind);
   return TRUE;
 }
@@ -1674,6 +1705,8 @@ check_connections (const HydCircuit *circuit, GError **error)
 static gboolean
 check_layout (const HydCircuit *circuit, GError **error)
 {
+  char buf[NUMBER_TEXT_SIZE];
+
   for (guint i = 0; i < circuit->connections->len; i++)
     {
       HydCircuitConnection *conn = g_ptr_array_index (circuit->connections, i);
@@ -1683,20 +1716,22 @@ check_layout (const HydCircuit *circuit, GError **error)
         {
           where = connection_where (i, conn->from, conn->to);
           return set_error (error, HYD_CIRCUIT_ERROR_PARAM_RANGE,
-                            "%s: \"length\" must be ≥ 0 (got %g)", where, conn->length);
+                            "%s: \"length\" must be ≥ 0 (got %s)", where,
+                            number_text (conn->length, buf));
         }
       if (conn->has_diameter && !(conn->diameter > 0))
         {
           where = connection_where (i, conn->from, conn->to);
           return set_error (error, HYD_CIRCUIT_ERROR_PARAM_RANGE,
-                            "%s: \"diameter\" must be > 0 (got %g)", where, conn->diameter);
+                            "%s: \"diameter\" must be > 0 (got %s)", where,
+                            number_text (conn->diameter, buf));
         }
       if (conn->has_initial_pressure && !(conn->initial_pressure >= -HYD_P_ATM))
         {
           where = connection_where (i, conn->from, conn->to);
           return set_error (error, HYD_CIRCUIT_ERROR_PARAM_RANGE,
-                            "%s: \"initial_pressure\" must be ≥ -101325 Pa (got %g)",
-                            where, conn->initial_pressure);
+                            "%s: \"initial_pressure\" must be ≥ -101325 Pa (got %s)",
+                            where, number_text (conn->initial_pressure, buf));
         }
     }
   for (guint i = 0; i < circuit->junctions->len; i++)
@@ -1705,8 +1740,8 @@ check_layout (const HydCircuit *circuit, GError **error)
 
       if (j->has_initial_pressure && !(j->initial_pressure >= -HYD_P_ATM))
         return set_error (error, HYD_CIRCUIT_ERROR_PARAM_RANGE,
-                          "junction \"%s\": \"initial_pressure\" must be ≥ -101325 Pa (got %g)",
-                          j->id, j->initial_pressure);
+                          "junction \"%s\": \"initial_pressure\" must be ≥ -101325 Pa (got %s)",
+                          j->id, number_text (j->initial_pressure, buf));
     }
   return TRUE;
 }

@@ -31,9 +31,14 @@ hyd_category_name (HydCategory category)
 }
 
 static void
-append_var (HydVarInfo **arr, guint *n, const char *name, HydUnit unit, const char *description)
+append_var (HydVarInfo **arr, guint *n, guint *cap, const char *name, HydUnit unit, const char *description)
 {
-  *arr = g_renew (HydVarInfo, *arr, *n + 1);
+  if (*n + 1 > *cap)
+    {
+      /* geometric growth: a distributed line adds 2·10⁵ states one by one */
+      *cap = MAX (8, 2 * *cap);
+      *arr = g_renew (HydVarInfo, *arr, *cap);
+    }
   (*arr)[*n].name = g_intern_string (name);
   (*arr)[*n].unit = unit;
   (*arr)[*n].description = description ? g_intern_string (description) : NULL;
@@ -44,30 +49,30 @@ void
 hyd_comp_set_states (HydComp *comp, guint n, const HydVarInfo *states)
 {
   g_clear_pointer (&comp->states, g_free);
-  comp->n_states = 0;
+  comp->n_states = comp->states_cap = 0;
   for (guint i = 0; i < n; i++)
-    append_var (&comp->states, &comp->n_states, states[i].name, states[i].unit, states[i].description);
+    append_var (&comp->states, &comp->n_states, &comp->states_cap, states[i].name, states[i].unit, states[i].description);
 }
 
 void
 hyd_comp_add_state (HydComp *comp, const char *name, HydUnit unit, const char *description)
 {
-  append_var (&comp->states, &comp->n_states, name, unit, description);
+  append_var (&comp->states, &comp->n_states, &comp->states_cap, name, unit, description);
 }
 
 void
 hyd_comp_set_outputs (HydComp *comp, guint n, const HydVarInfo *outputs)
 {
   g_clear_pointer (&comp->outputs, g_free);
-  comp->n_outputs = 0;
+  comp->n_outputs = comp->outputs_cap = 0;
   for (guint i = 0; i < n; i++)
-    append_var (&comp->outputs, &comp->n_outputs, outputs[i].name, outputs[i].unit, outputs[i].description);
+    append_var (&comp->outputs, &comp->n_outputs, &comp->outputs_cap, outputs[i].name, outputs[i].unit, outputs[i].description);
 }
 
 void
 hyd_comp_add_output (HydComp *comp, const char *name, HydUnit unit, const char *description)
 {
-  append_var (&comp->outputs, &comp->n_outputs, name, unit, description);
+  append_var (&comp->outputs, &comp->n_outputs, &comp->outputs_cap, name, unit, description);
 }
 
 void

@@ -160,6 +160,7 @@ struct _HydComp {
   guint nnz;                /* local Jacobian pattern */
   guint *jrow, *jcol;       /* [nnz] local row and column of each entry */
   gboolean dense_pattern;   /* pattern is the full (np+ns)² block, row-major */
+  guint states_cap, outputs_cap; /* allocated lengths of states / outputs */
 
   gpointer priv;
 };

@@ -15,7 +15,7 @@ typedef enum {
 #define HYD_FD_TOL 1e-5
 
 /* J: analytic entry; d1 = quotient with step h, d2 = with step h/10;
- * floor = 1e-8·max_k |J_ik|·s_k/s_j (row scale). Writes the larger error. */
+ * floor = 1e-8·max_k |J_ik|·s_k/s_j (row scale). Writes the smaller of the two errors. */
 HydFdVerdict hyd_fd_judge (double J, double d1, double d2, double floor, double *err);
 /* e = |J − D| / max(|D|, floor, 1e-12) */
 double hyd_fd_error (double J, double D, double floor);

@@ -40,6 +40,7 @@ struct _HydOdeDriver {
   int singular_state;       /* pivot column of the last singular LU, or −1 */
   int last_rc;              /* last callback return value */
   const char *last_cb;      /* which callback returned it */
+  double fail_t;            /* time of the last failed evaluation */
 
   double *fd_y, *fd_f;      /* finite-difference work */
   double *y_out;            /* dense output sample */
@@ -166,12 +167,14 @@ hyd_ode_driver_rhs (HydOdeDriver *d, double t, const double *y, double *f)
     {
       d->last_rc = rc;
       d->last_cb = "right-hand side";
+      d->fail_t = t;
       return rc;
     }
   int bad = first_nonfinite (f, d->n);
   if (bad >= 0)
     {
       d->bad_state = bad;
+      d->fail_t = t;
       return 1;
     }
   return 0;
@@ -251,6 +254,7 @@ hyd_ode_driver_jacobian (HydOdeDriver *d, double t, const double *y,
         {
           d->last_rc = rc;
           d->last_cb = "Jacobian";
+          d->fail_t = t;
         }
     }
   if (rc != 0)
@@ -258,14 +262,12 @@ hyd_ode_driver_jacobian (HydOdeDriver *d, double t, const double *y,
 
   /* A non-finite entry is named by its row (the equation of that state). */
   int bad = first_nonfinite (J, n * n);
+  if (bad < 0 && dfdt != NULL)
+    bad = first_nonfinite (dfdt, n);
   if (bad >= 0)
     {
       d->bad_state = bad % (int) n;
-      return 1;
-    }
-  if (dfdt != NULL && (bad = first_nonfinite (dfdt, n)) >= 0)
-    {
-      d->bad_state = bad;
+      d->fail_t = t;
       return 1;
     }
   return 0;
@@ -343,30 +345,43 @@ worst_suffix (HydOdeDriver *d, HydOdeResult *r, int state)
   return g_strdup_printf ("; largest error contribution: %s", name);
 }
 
-static HydOdeStatus
-fail_nonfinite (HydOdeDriver *d, HydOdeResult *r, double t)
+/* " (last good state at t = …)" when the failure came later. */
+static char *
+last_good_suffix (const HydOdeDriver *d, double t_good)
 {
+  if (d->fail_t > t_good)
+    return g_strdup_printf (" (last good state at t = %.9g)", t_good);
+  return g_strdup ("");
+}
+
+static HydOdeStatus
+fail_nonfinite (HydOdeDriver *d, HydOdeResult *r, double t_good)
+{
+  double t = MAX (d->fail_t, t_good);
+  g_autofree char *good = last_good_suffix (d, t_good);
+
   if (d->bad_state >= 0)
     {
       g_autofree char *name = state_label (d, d->bad_state);
       r->worst_state = d->bad_state;
-      return fail (r, HYD_ODE_NONFINITE,
-                   "non-finite value in %s at t = %.9g", name, t);
+      return fail (r, HYD_ODE_NONFINITE, "non-finite value in %s at t = %.9g%s",
+                   name, t, good);
     }
   g_autofree char *suffix = worst_suffix (d, r, d->err_state);
   return fail (r, HYD_ODE_NONFINITE,
-               "the %s failed (code %d) on every retry at t = %.9g%s",
+               "the %s failed (code %d) on every retry at t = %.9g%s%s",
                d->last_cb != NULL ? d->last_cb : "right-hand side",
-               d->last_rc, t, suffix);
+               d->last_rc, t, good, suffix);
 }
 
 static HydOdeStatus
-fail_callback (HydOdeDriver *d, HydOdeResult *r, double t)
+fail_callback (HydOdeDriver *d, HydOdeResult *r, double t_good)
 {
-  return fail (r, HYD_ODE_CALLBACK_FAILED,
-               "the %s returned %d at t = %.9g",
+  g_autofree char *good = last_good_suffix (d, t_good);
+
+  return fail (r, HYD_ODE_CALLBACK_FAILED, "the %s returned %d at t = %.9g%s",
                d->last_cb != NULL ? d->last_cb : "right-hand side",
-               d->last_rc, t);
+               d->last_rc, MAX (d->fail_t, t_good), good);
 }
 
 /* ---- output samples ---------------------------------------------------- */
@@ -419,8 +434,12 @@ emit_step_samples (HydOdeDriver *d, double t, double h, double t_new,
       return 0;
     }
   double tol = 1e-9 * d->out_dt;
+  const gint *cancel = d->opt->cancel;
   while (d->k_next < d->n_regular && !d->stopped)
     {
+      /* No more samples once cancelled; the step loop reports it. */
+      if (cancel != NULL && g_atomic_int_get (cancel) != 0)
+        break;
       double tk = sample_time (d, d->k_next);
       if (tk >= b - tol || tk > t_new)
         break;
@@ -650,6 +669,13 @@ integrate_interval (HydOdeDriver *d, HydOdeResult *r, double a, double b,
         }
 
       double t_new;
+      if (step_underflows (fixed ? o->fixed_step : h, t))
+        {
+          g_autofree char *suffix = worst_suffix (d, r, d->err_state);
+          return fail (r, HYD_ODE_STEP_UNDERFLOW,
+                       "step size underflow at t = %.9g (h = %.3g)%s",
+                       t, fixed ? o->fixed_step : h, suffix);
+        }
       if (fixed)
         {
           /* Constant step from a; the one that would cross b ends on it. */
@@ -660,13 +686,6 @@ integrate_interval (HydOdeDriver *d, HydOdeResult *r, double a, double b,
         }
       else
         {
-          if (step_underflows (h, t))
-            {
-              g_autofree char *suffix = worst_suffix (d, r, d->err_state);
-              return fail (r, HYD_ODE_STEP_UNDERFLOW,
-                           "step size underflow at t = %.9g (h = %.3g)%s",
-                           t, h, suffix);
-            }
           /* HW rodas.f: the last step of the interval ends on b. */
           if (t + 1.0001 * h >= b)
             {
@@ -682,14 +701,12 @@ integrate_interval (HydOdeDriver *d, HydOdeResult *r, double a, double b,
       if (res == HYD_ATTEMPT_OK)
         {
           int bad = first_nonfinite (y_new, n);
+          if (bad < 0 && !isfinite (err))
+            bad = d->err_state;
           if (bad >= 0)
             {
               d->bad_state = bad;
-              res = HYD_ATTEMPT_RECOVERABLE;
-            }
-          else if (!isfinite (err))
-            {
-              d->bad_state = d->err_state;
+              d->fail_t = t_new;
               res = HYD_ATTEMPT_RECOVERABLE;
             }
         }
@@ -707,7 +724,7 @@ integrate_interval (HydOdeDriver *d, HydOdeResult *r, double a, double b,
       switch (res)
         {
         case HYD_ATTEMPT_FATAL:
-          return fail_callback (d, r, t_new);
+          return fail_callback (d, r, t);
 
         case HYD_ATTEMPT_SINGULAR:
           st->rejected++;
@@ -739,6 +756,7 @@ integrate_interval (HydOdeDriver *d, HydOdeResult *r, double a, double b,
       n_singular = 0;
       n_recoverable = 0;
       d->bad_state = -1;
+      d->fail_t = -INFINITY;
 
       double h_next = h;
       if (!fixed)
@@ -776,9 +794,9 @@ integrate_interval (HydOdeDriver *d, HydOdeResult *r, double a, double b,
       n_accepted++;
       rc = emit_step_samples (d, t, h, t_new, b, y_new);
       if (rc < 0)
-        return fail_callback (d, r, t_new);
+        return fail_callback (d, r, t);
       if (rc > 0)
-        return fail_nonfinite (d, r, t_new);
+        return fail_nonfinite (d, r, t);
       t = t_new;
       memcpy (y, y_new, n * sizeof (double));
       *t_good = t;
@@ -813,6 +831,7 @@ run (const HydOdeMethod *m, const HydOdeProblem *problem,
     .bad_state = -1,
     .err_state = -1,
     .singular_state = -1,
+    .fail_t = -INFINITY,
     .out_dt = options->output_interval,
   };
   g_autofree double *fd_y = d.fd_y = g_new (double, n);
@@ -881,7 +900,9 @@ hyd_ode_solve (const char *solver_id,
   result->status = HYD_ODE_SUCCESS;
   result->t = options->t0;
 
-  const HydOdeMethod *m = method_lookup (solver_id != NULL ? solver_id : "rodas4");
+  if (solver_id == NULL)
+    solver_id = HYD_SOLVER_DEFAULT;
+  const HydOdeMethod *m = method_lookup (solver_id);
   g_autofree char *why = NULL;
   if (m == NULL)
     fail (result, HYD_ODE_UNKNOWN_SOLVER, "unknown solver “%s”", solver_id);

@@ -97,6 +97,9 @@ typedef struct {
   const char *notes;
 } HydSolverInfo;
 
+/* The default solver; hyd_ode_solve also takes NULL for it. */
+#define HYD_SOLVER_DEFAULT "rodas4"
+
 /* The solvers this build has. */
 const HydSolverInfo *hyd_solver_list (guint *n);
 const HydSolverInfo *hyd_solver_lookup (const char *id);

@@ -34,6 +34,13 @@ static const char *const kind_names[] = {
   [HYD_PROFILE_TABLE] = "table",
 };
 
+/* Numbers in messages, with '.' whatever the locale. */
+static const char *
+number_text (double v, char buf[G_ASCII_DTOSTR_BUF_SIZE])
+{
+  return g_ascii_formatd (buf, G_ASCII_DTOSTR_BUF_SIZE, "%.10g", v);
+}
+
 static HydProfile *
 profile_new (HydProfileKind kind)
 {
@@ -189,6 +196,7 @@ parse_step (JsonObject *object, GError **error)
   static const char *const keys[] = { "times", "values", NULL };
   g_autoptr(HydProfile) profile = profile_new (HYD_PROFILE_STEP);
   g_autofree double *values = NULL;
+  char a[G_ASCII_DTOSTR_BUF_SIZE], b[G_ASCII_DTOSTR_BUF_SIZE];
   guint n_times = 0, n_vals = 0;
 
   if (!check_keys (object, "step", keys, error)
@@ -222,8 +230,8 @@ parse_step (JsonObject *object, GError **error)
     if (!(profile->times[i] > profile->times[i - 1]))
       {
         g_set_error (error, HYD_CIRCUIT_ERROR, HYD_CIRCUIT_ERROR_PARAM_VALUE,
-                     "step: times must be strictly increasing (%g follows %g)",
-                     profile->times[i], profile->times[i - 1]);
+                     "step: times must be strictly increasing (%s follows %s)",
+                     number_text (profile->times[i], a), number_text (profile->times[i - 1], b));
         return NULL;
       }
   return g_steal_pointer (&profile);
@@ -237,6 +245,7 @@ parse_points (JsonObject *object, HydProfileKind kind, GError **error)
   static const char *const keys[] = { "points", NULL };
   const char *name = kind_names[kind];
   g_autoptr(HydProfile) profile = profile_new (kind);
+  char a[G_ASCII_DTOSTR_BUF_SIZE], b[G_ASCII_DTOSTR_BUF_SIZE];
   JsonNode *points_node;
   JsonArray *points;
   guint n;
@@ -280,15 +289,16 @@ parse_points (JsonObject *object, HydProfileKind kind, GError **error)
       if (i > 0 && profile->times[i] < profile->times[i - 1])
         {
           g_set_error (error, HYD_CIRCUIT_ERROR, HYD_CIRCUIT_ERROR_PARAM_VALUE,
-                       "%s: times must be non-decreasing (point %u at t = %g follows t = %g)",
-                       name, i, profile->times[i], profile->times[i - 1]);
+                       "%s: times must be non-decreasing (point %u at t = %s follows t = %s)",
+                       name, i, number_text (profile->times[i], a),
+                       number_text (profile->times[i - 1], b));
           return NULL;
         }
       if (i > 1 && profile->times[i] == profile->times[i - 2])
         {
           g_set_error (error, HYD_CIRCUIT_ERROR, HYD_CIRCUIT_ERROR_PARAM_VALUE,
-                       "%s: more than two points at t = %g (two equal times make a jump)",
-                       name, profile->times[i]);
+                       "%s: more than two points at t = %s (two equal times make a jump)",
+                       name, number_text (profile->times[i], a));
           return NULL;
         }
     }
@@ -320,6 +330,7 @@ parse_sine (JsonObject *object, GError **error)
 {
   static const char *const keys[] = { "offset", "amplitude", "frequency", "phase", NULL };
   g_autoptr(HydProfile) profile = profile_new (HYD_PROFILE_SINE);
+  char buf[G_ASCII_DTOSTR_BUF_SIZE];
 
   if (!check_keys (object, "sine", keys, error)
       || !read_sine_number (object, "offset", FALSE, &profile->offset, error)
@@ -330,7 +341,8 @@ parse_sine (JsonObject *object, GError **error)
   if (profile->frequency < 0.0)
     {
       g_set_error (error, HYD_CIRCUIT_ERROR, HYD_CIRCUIT_ERROR_PARAM_VALUE,
-                   "sine: frequency must be ≥ 0 Hz (got %g)", profile->frequency);
+                   "sine: frequency must be ≥ 0 Hz (got %s)",
+                   number_text (profile->frequency, buf));
       return NULL;
     }
   return g_steal_pointer (&profile);
