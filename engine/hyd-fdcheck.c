@@ -1,6 +1,7 @@
 /* hyd-fdcheck.c — the finite-difference verdict of spec/cli.md. */
 #include "hyd-fdcheck.h"
 
+#include <float.h>
 #include <math.h>
 
 double
@@ -27,4 +28,19 @@ hyd_fd_judge (double J, double d1, double d2, double floor, double *err)
   if (fabs (d1 - d2) <= 0.1 * fabs (J - d2))
     return HYD_FD_FAIL;
   return HYD_FD_SEAM;
+}
+
+gboolean
+hyd_fd_unresolved (double J, double h, double row_noise)
+{
+  return fabs (J) * h < row_noise;
+}
+
+double
+hyd_fd_row_noise (double f_i, const double *J_row, gsize stride, const double *y, guint n)
+{
+  double s = fabs (f_i);
+  for (guint k = 0; k < n; k++)
+    s += fabs (J_row[k * stride] * y[k]);
+  return 64.0 * DBL_EPSILON * s;
 }

@@ -17,6 +17,13 @@ typedef enum {
 /* J: analytic entry; d1 = quotient with step h, d2 = with step h/10;
  * floor = 1e-8·max_k |J_ik|·s_k/s_j (row scale). Writes the smaller of the two errors. */
 HydFdVerdict hyd_fd_judge (double J, double d1, double d2, double floor, double *err);
+/* An entry whose effect over the step, |J|·h, is below the rounding level of
+ * its row cannot be seen by a difference quotient: row_noise is
+ * 64·ε·(|f_i| + Σ_k |J_ik·y_k|), the size of the terms f_i is summed from.
+ * Such an entry is `unresolved` (reported with the seams, never failed). */
+gboolean hyd_fd_unresolved (double J, double h, double row_noise);
+double hyd_fd_row_noise (double f_i, const double *J_row, gsize stride, const double *y, guint n);
+
 /* e = |J − D| / max(|D|, floor, 1e-12) */
 double hyd_fd_error (double J, double D, double floor);
 

@@ -244,10 +244,22 @@ static const HydParamInfo line_params[LINE_N_PARAMS] = {
                    "volume (quasi-static), inertia (one flow state), distributed (segments), tlm" },
 };
 
+/* Room for a state name of the distributed model, "q100000" or "p99999". */
+#define LINE_NAME_SLOT 12
+
 typedef struct {
   LineModel model;
-  guint n_seg; /* segments of the distributed model, 1 otherwise */
+  guint n_seg;  /* segments of the distributed model, 1 otherwise */
+  char *names;  /* distributed model: its state names, LINE_NAME_SLOT apart */
 } LinePriv;
+
+static void
+line_priv_free (gpointer data)
+{
+  LinePriv *priv = data;
+  g_free (priv->names);
+  g_free (priv);
+}
 
 typedef struct {
   double volume;  /* total line volume, m³ */
@@ -291,7 +303,7 @@ static gboolean
 line_setup (HydComp *comp, GError **error)
 {
   LinePriv *priv = g_new0 (LinePriv, 1);
-  g_clear_pointer (&comp->priv, g_free);
+  g_clear_pointer (&comp->priv, line_priv_free);
   hyd_comp_set_states (comp, 0, NULL);
   priv->model = line_model (comp);
   priv->n_seg = 1;
@@ -310,16 +322,23 @@ line_setup (HydComp *comp, GError **error)
       {
         guint N = (guint) comp->par[LINE_SEGMENTS];
         priv->n_seg = N;
-        char name[32];
-        for (guint k = 1; k <= N; k++)
+        /* The 2N − 1 states in one allocation, their names in one buffer
+         * owned by priv rather than interned: 2·10⁵ interned names would
+         * stay forever in GLib's quark table, which grows by copying. */
+        const char *q_desc = g_intern_static_string ("flow through a segment, A to B");
+        const char *p_desc = g_intern_static_string ("pressure between two segments");
+        g_free (comp->states);
+        comp->n_states = comp->states_cap = 2 * N - 1;
+        comp->states = g_new (HydVarInfo, comp->n_states);
+        priv->names = g_new (char, (gsize) comp->n_states * LINE_NAME_SLOT);
+        for (guint s = 0; s < comp->n_states; s++)
           {
-            g_snprintf (name, sizeof name, "q%u", k);
-            hyd_comp_add_state (comp, name, HYD_UNIT_FLOW, "flow through a segment, A to B");
-          }
-        for (guint i = 1; i < N; i++)
-          {
-            g_snprintf (name, sizeof name, "p%u", i);
-            hyd_comp_add_state (comp, name, HYD_UNIT_PRESSURE, "pressure between two segments");
+            char *name = priv->names + (gsize) s * LINE_NAME_SLOT;
+            gboolean is_flow = s < N;
+            g_snprintf (name, LINE_NAME_SLOT, "%c%u", is_flow ? 'q' : 'p', is_flow ? s + 1 : s - N + 1);
+            comp->states[s] = (HydVarInfo) {
+              name, is_flow ? HYD_UNIT_FLOW : HYD_UNIT_PRESSURE, is_flow ? q_desc : p_desc
+            };
           }
 
         /* Local numbering: 0 = p_A, 1 = p_B, 2 + k − 1 = q_k, 2 + N + i − 1 = p_i.
@@ -547,4 +566,5 @@ const HydComponentType hyd_line_type = {
   .setup = line_setup,
   .init_states = line_init_states,
   .eval = line_eval,
+  .free_priv = line_priv_free,
 };

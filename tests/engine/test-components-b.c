@@ -795,16 +795,11 @@ test_line_distributed_steady (void)
 static void
 test_line_distributed_large (void)
 {
-  gint64 t0 = g_get_monotonic_time ();
   HydComp *comp = hyd_test_make_comp ("line", NULL, "model", "distributed", "segments", "100000", NULL);
-  gint64 t1 = g_get_monotonic_time ();
-  g_test_message ("setup of 100000 segments: %.3f s", (t1 - t0) * 1e-6);
   g_assert_cmpuint (comp->n_states, ==, 199999);
   g_assert_cmpuint (comp->nnz, ==, 599999);
   g_assert_cmpstr (comp->states[99999].name, ==, "q100000");
   g_assert_cmpstr (comp->states[199998].name, ==, "p99999");
-  /* a run of this size must not be dominated by setup */
-  g_assert_cmpfloat ((t1 - t0) * 1e-6, <, 5.0);
 
   double *x = g_new0 (double, comp->n_states);
   double *xdot = g_new0 (double, comp->n_states);
