@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Sets everything up and runs every test: the normal build (warnings are
+# errors) and the engine again under AddressSanitizer + UndefinedBehaviorSanitizer.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash build-aux/setup.sh
+
+configure () { # dir, options...
+  local dir=$1; shift
+  if [ -f "$dir/build.ninja" ]; then
+    meson setup --reconfigure "$dir" "$@" >/dev/null
+  else
+    meson setup "$dir" "$@" >/dev/null
+  fi
+}
+
+total_ok=0; total_fail=0
+run_suite () { # dir, meson test args...
+  local dir=$1; shift
+  local log; log=$(mktemp)
+  local rc=0
+  meson test -C "$dir" --print-errorlogs "$@" 2>&1 | tee "$log" || rc=$?
+  local ok fail
+  ok=$(awk '/^Ok:/ {print $2}' "$log" | tail -n1); fail=$(awk '/^Fail:/ {print $2}' "$log" | tail -n1)
+  local to; to=$(awk '/^Timeout:/ {print $2}' "$log" | tail -n1)
+  total_ok=$((total_ok + ${ok:-0})); total_fail=$((total_fail + ${fail:-0} + ${to:-0}))
+  rm -f "$log"
+  return $rc
+}
+
+status=0
+configure build -Dwerror=true
+meson compile -C build
+run_suite build || status=1
+
+export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
+export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
+export G_SLICE=always-malloc
+configure build-sanitize -Dgui=false -Dbuildtype=debug -Db_sanitize=address,undefined -Db_lundef=false -Dwerror=true
+meson compile -C build-sanitize
+run_suite build-sanitize --suite engine --suite examples || status=1
+
+echo
+echo "Summary: ${total_ok} passed, ${total_fail} failed"
+exit $status
