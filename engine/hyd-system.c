@@ -663,6 +663,68 @@ lint (HydSystem *sys)
                                           "or accumulator reachable from %s.P)",
                                           sys->comps[i].comp->id, sys->comps[i].comp->id));
     }
+
+  /* A cylinder chamber whose node reaches no component that can pass flow
+   * (only volumes, gauges, accumulators and other chambers, through lines and
+   * meters) is blocked in every valve position: that side is locked. */
+  for (guint i = 0; i < sys->n_comps; i++)
+    {
+      const HydComponentType *ct = sys->comps[i].comp->type;
+      if (!g_str_has_prefix (ct->id, "cylinder"))
+        continue;
+      for (guint X = 0; X < ct->n_ports; X++)
+        {
+          int start = sys->comps[i].port_node[X];
+          if (start < 0)
+            continue;
+          gboolean *seen = g_new0 (gboolean, sys->n_nodes);
+          GQueue queue = G_QUEUE_INIT;
+          g_queue_push_tail (&queue, GINT_TO_POINTER (start));
+          seen[start] = TRUE;
+          gboolean passes = FALSE;
+          while (!g_queue_is_empty (&queue) && !passes)
+            {
+              int nd = GPOINTER_TO_INT (g_queue_pop_head (&queue));
+              if (sys->nodes[nd].boundary)
+                passes = TRUE;
+              for (guint j = 0; j < sys->n_comps && !passes; j++)
+                {
+                  SysComp *sc = &sys->comps[j];
+                  const char *t = sc->comp->type->id;
+                  guint np = sc->comp->type->n_ports;
+                  gboolean touches = FALSE;
+                  for (guint Y = 0; Y < np; Y++)
+                    if (sc->port_node[Y] == nd)
+                      touches = TRUE;
+                  if (!touches)
+                    continue;
+                  gboolean conduit = strcmp (t, "line") == 0 || strcmp (t, "flow_meter") == 0;
+                  gboolean storage = strcmp (t, "volume") == 0 || strcmp (t, "accumulator") == 0
+                                     || strcmp (t, "pressure_gauge") == 0 || g_str_has_prefix (t, "cylinder");
+                  if (!conduit && !storage)
+                    passes = TRUE;
+                  if (conduit)
+                    for (guint Y = 0; Y < np; Y++)
+                      {
+                        int m = sc->port_node[Y];
+                        if (m >= 0 && !seen[m])
+                          {
+                            seen[m] = TRUE;
+                            g_queue_push_tail (&queue, GINT_TO_POINTER (m));
+                          }
+                      }
+                }
+            }
+          g_queue_clear (&queue);
+          g_free (seen);
+          if (!passes)
+            g_ptr_array_add (sys->warnings,
+                             g_strdup_printf ("%s.%s is blocked in every valve position: its node "
+                                              "reaches no valve, pump, orifice or tank, so that "
+                                              "side of the piston is hydraulically locked",
+                                              sys->comps[i].comp->id, ct->ports[X].name));
+        }
+    }
 }
 
 HydSystem *

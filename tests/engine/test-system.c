@@ -342,6 +342,41 @@ test_assembled_jacobian (void)
   hyd_system_free (sys);
 }
 
+static gboolean
+has_warning (HydSystem *sys, const char *needle)
+{
+  GPtrArray *w = hyd_system_get_warnings (sys);
+  for (guint k = 0; k < w->len; k++)
+    if (strstr (g_ptr_array_index (w, k), needle))
+      return TRUE;
+  return FALSE;
+}
+
+static void
+test_lint (void)
+{
+  /* a pump into a closed cylinder chamber with no relief; the rod side
+   * only has a volume */
+  const char *json = HEAD "\"components\": ["
+    "{\"id\": \"T1\", \"type\": \"tank\"}, {\"id\": \"P1\", \"type\": \"fixed_pump\"},"
+    "{\"id\": \"C1\", \"type\": \"cylinder_double\"}, {\"id\": \"V1\", \"type\": \"volume\"}],"
+    "\"connections\": [{\"from\": \"P1.S\", \"to\": \"T1.T\"}, {\"from\": \"P1.P\", \"to\": \"C1.A\"},"
+    "{\"from\": \"C1.B\", \"to\": \"V1.P\"}]}";
+  GError *error = NULL;
+  HydSystem *sys = compile_json (json, &error);
+  g_assert_no_error (error);
+  g_assert_true (has_warning (sys, "P1: the pump has no relief path"));
+  g_assert_true (has_warning (sys, "C1.B is blocked in every valve position"));
+  g_assert_false (has_warning (sys, "C1.A is blocked"));
+  hyd_system_free (sys);
+
+  /* the composite circuit has a relief valve and valves on both chambers */
+  sys = compile_json (composite, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (hyd_system_get_warnings (sys)->len, ==, 0);
+  hyd_system_free (sys);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -355,5 +390,6 @@ main (int argc, char **argv)
   g_test_add_func ("/engine/system/error/flow-meter", test_flow_meter_errors);
   g_test_add_func ("/engine/system/error/domain-mismatch", test_domain_mismatch);
   g_test_add_func ("/engine/system/assembled-jacobian", test_assembled_jacobian);
+  g_test_add_func ("/engine/system/lint", test_lint);
   return g_test_run ();
 }
