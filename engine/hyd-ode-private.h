@@ -8,6 +8,7 @@
 #pragma once
 
 #include "hyd-ode.h"
+#include "hyd-linsolver.h"
 
 G_BEGIN_DECLS
 
@@ -19,6 +20,7 @@ typedef enum {
   HYD_ATTEMPT_SINGULAR,    /* the iteration matrix is singular: retry smaller */
   HYD_ATTEMPT_RECOVERABLE, /* a callback returned > 0 or a value was not finite */
   HYD_ATTEMPT_FATAL,       /* a callback returned < 0 */
+  HYD_ATTEMPT_DIVERGED,    /* a Newton iteration did not converge: retry with h/2 */
 } HydAttempt;
 
 struct _HydOdeMethod {
@@ -40,6 +42,20 @@ struct _HydOdeMethod {
                          double *y_new, double *err);
   /* After an accepted attempt: the solution at t + θ·h, 0 ≤ θ ≤ 1. */
   int (*dense) (gpointer ws, HydOdeDriver *d, double theta, double *y_out);
+
+  /* Optional hooks (NULL: the default behaviour). */
+  /* At the start of every integration interval (t0 and each breakpoint): a
+   * discontinuity, so history-based methods restart here. */
+  void (*reset) (gpointer ws, HydOdeDriver *d, double t, const double *y, const double *f0);
+  /* Own step-size control: the factor h_next/h after an attempt of size h
+   * with error norm err (accepted when err ≤ 1); after_reject is TRUE when
+   * the previous attempt was rejected. NULL: HW rodas.f with Gustafsson. */
+  double (*propose) (gpointer ws, HydOdeDriver *d, double h, double err,
+                     gboolean accepted, gboolean after_reject);
+  /* After an accepted step to (t_new, y_new); f_new = f(t_new, y_new), or
+   * NULL when the step ended the interval (reset follows). */
+  void (*accept) (gpointer ws, HydOdeDriver *d, double t_new, const double *y_new,
+                  const double *f_new);
 };
 
 /* Driver services for the methods (hyd-ode.c). */
@@ -50,10 +66,14 @@ HydOdeStats *hyd_ode_driver_stats (HydOdeDriver *d);
  * state for the failure message. */
 int hyd_ode_driver_rhs (HydOdeDriver *d, double t, const double *y, double *f);
 
-/* J = ∂f/∂y (column-major) and dfdt = ∂f/∂t at (t, y), f0 = f(t, y):
- * analytic, or forward differences when options.fd_jacobian. Counted. */
+/* A Jacobian of the storage this run uses (dense, or the problem's sparse
+ * pattern), for a method's workspace. */
+HydJac *hyd_ode_driver_jac_new (HydOdeDriver *d);
+
+/* J = ∂f/∂y and dfdt = ∂f/∂t at (t, y), f0 = f(t, y): analytic, or forward
+ * differences when options.fd_jacobian. Counted. */
 int hyd_ode_driver_jacobian (HydOdeDriver *d, double t, const double *y,
-                             const double *f0, double *J, double *dfdt);
+                             const double *f0, HydJac *J, double *dfdt);
 
 /* sqrt(mean((e_i/sk_i)²)), sk_i = atol_i + rtol·max(|y0_i|, |y1_i|)
  * (HW rodas.f); remembers the state with the largest term. */

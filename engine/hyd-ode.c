@@ -184,8 +184,9 @@ hyd_ode_driver_rhs (HydOdeDriver *d, double t, const double *y, double *f)
  * magnitude or, for small states, the scale where atol takes over. */
 static int
 fd_jacobian (HydOdeDriver *d, double t, const double *y, const double *f0,
-             double *J, double *dfdt)
+             HydJac *Jm, double *dfdt)
 {
+  double *J = Jm->dense;
   const HydOdeOptions *o = d->opt;
   guint n = d->n;
   double sqeps = sqrt (DBL_EPSILON);
@@ -234,9 +235,15 @@ fd_jacobian (HydOdeDriver *d, double t, const double *y, const double *f0,
   return 0;
 }
 
+HydJac *
+hyd_ode_driver_jac_new (HydOdeDriver *d)
+{
+  return hyd_jac_new_dense (d->n);
+}
+
 int
 hyd_ode_driver_jacobian (HydOdeDriver *d, double t, const double *y,
-                         const double *f0, double *J, double *dfdt)
+                         const double *f0, HydJac *J, double *dfdt)
 {
   const HydOdeProblem *p = d->problem;
   guint n = d->n;
@@ -249,7 +256,7 @@ hyd_ode_driver_jacobian (HydOdeDriver *d, double t, const double *y,
     {
       if (dfdt != NULL)
         memset (dfdt, 0, n * sizeof (double));
-      rc = p->jac (t, y, J, dfdt, p->user);
+      rc = p->jac (t, y, J->dense, dfdt, p->user);
       if (rc != 0)
         {
           d->last_rc = rc;
@@ -261,12 +268,12 @@ hyd_ode_driver_jacobian (HydOdeDriver *d, double t, const double *y,
     return rc;
 
   /* A non-finite entry is named by its row (the equation of that state). */
-  int bad = first_nonfinite (J, n * n);
+  int bad = hyd_jac_first_nonfinite_row (J);
   if (bad < 0 && dfdt != NULL)
     bad = first_nonfinite (dfdt, n);
   if (bad >= 0)
     {
-      d->bad_state = bad % (int) n;
+      d->bad_state = bad;
       d->fail_t = t;
       return 1;
     }
@@ -636,6 +643,9 @@ integrate_interval (HydOdeDriver *d, HydOdeResult *r, double a, double b,
         return fail_callback (d, r, t);
     }
 
+  if (m->reset != NULL)
+    m->reset (d->ws, d, t, y, f0);
+
   gboolean need_prepare = TRUE, reject = FALSE;
   guint n_singular = 0, n_recoverable = 0;
   guint64 n_accepted = 0;   /* in this interval (fixed step: t = a + k·h) */
@@ -741,6 +751,13 @@ integrate_interval (HydOdeDriver *d, HydOdeResult *r, double a, double b,
           reject = TRUE;
           continue;
 
+        case HYD_ATTEMPT_DIVERGED:
+          /* Newton failed to converge: halve (an underflow ends it). */
+          st->rejected++;
+          h *= 0.5;
+          reject = TRUE;
+          continue;
+
         case HYD_ATTEMPT_RECOVERABLE:
           st->rejected++;
           if (fixed || ++n_recoverable >= MAX_RECOVERABLE)
@@ -759,7 +776,20 @@ integrate_interval (HydOdeDriver *d, HydOdeResult *r, double a, double b,
       d->fail_t = -INFINITY;
 
       double h_next = h;
-      if (!fixed)
+      if (!fixed && m->propose != NULL)
+        {
+          double fac = m->propose (d->ws, d, h, err, err <= 1.0, reject);
+          if (err > 1.0)
+            {
+              st->rejected++;
+              reject = TRUE;
+              h *= fac;
+              continue;
+            }
+          h_next = MIN (h * fac, hmax);
+          reject = FALSE;
+        }
+      else if (!fixed)
         {
           /* HW rodas.f step-size selection. */
           double fac = CLAMP (pow (err, 1.0 / q) / CTRL_SAFE,
@@ -792,6 +822,8 @@ integrate_interval (HydOdeDriver *d, HydOdeResult *r, double a, double b,
       /* Accepted. */
       st->steps++;
       n_accepted++;
+      if (m->accept != NULL)
+        m->accept (d->ws, d, t_new, y_new, t_new < b ? f_new : NULL);
       rc = emit_step_samples (d, t, h, t_new, b, y_new);
       if (rc < 0)
         return fail_callback (d, r, t);

@@ -8,7 +8,6 @@
  * One Jacobian per accepted point, one LU per attempt, s back-substitutions.
  * A method is a HydRosenbrockTable; the code below is shared by all. */
 #include "hyd-ode-private.h"
-#include "hyd-linalg.h"
 
 #include <math.h>
 #include <string.h>
@@ -76,9 +75,9 @@ static const HydRosenbrockTable rodas4_table = {
 typedef struct {
   const HydRosenbrockTable *tab;
   guint n;
-  double *J;         /* n×n, at the prepared point */
+  HydJac *J;         /* at the prepared point */
   double *fx;        /* ∂f/∂t there */
-  HydDenseLU *lu;
+  HydLinSolver *lu;
   double *u;         /* s stage vectors, n each */
   double *ystage;
   double *fstage;
@@ -100,9 +99,7 @@ rosenbrock_workspace_new (const HydOdeMethod *method, guint n)
   g_assert (tab->s <= HYD_ROS_MAX_STAGES);
   w->tab = tab;
   w->n = n;
-  w->J = g_new0 (double, (gsize) n * n);
   w->fx = g_new0 (double, n);
-  w->lu = hyd_dense_lu_new (n);
   w->u = g_new0 (double, (gsize) n * tab->s);
   w->ystage = g_new0 (double, n);
   w->fstage = g_new0 (double, n);
@@ -123,9 +120,9 @@ rosenbrock_workspace_free (gpointer ws)
 
   if (w == NULL)
     return;
-  g_free (w->J);
+  hyd_jac_free (w->J);
   g_free (w->fx);
-  hyd_dense_lu_free (w->lu);
+  hyd_linsolver_free (w->lu);
   g_free (w->u);
   g_free (w->ystage);
   g_free (w->fstage);
@@ -145,6 +142,11 @@ rosenbrock_prepare (gpointer ws, HydOdeDriver *d, double t, const double *y,
 {
   RosenbrockWork *w = ws;
 
+  if (w->J == NULL)
+    {
+      w->J = hyd_ode_driver_jac_new (d);
+      w->lu = hyd_linsolver_new (w->J);
+    }
   /* Kept over rejected attempts; only E is rebuilt (HW rodas.f). */
   return hyd_ode_driver_jacobian (d, t, y, f0, w->J, w->fx);
 }
@@ -161,7 +163,7 @@ rosenbrock_attempt (gpointer ws, HydOdeDriver *d, double t, const double *y,
   w->dense_ready = FALSE;
   w->f1_valid = FALSE;
 
-  int info = hyd_dense_lu_factor_shifted (w->lu, w->J, 1.0 / (h * tab->gamma));
+  int info = hyd_linsolver_factor (w->lu, 1.0 / (h * tab->gamma), w->J);
   hyd_ode_driver_stats (d)->lu++;
   if (info != 0)
     {
@@ -201,7 +203,7 @@ rosenbrock_attempt (gpointer ws, HydOdeDriver *d, double t, const double *y,
             v += (tab->c[i][j] / h) * w->u[(gsize) j * n + k];
           ui[k] = v;
         }
-      hyd_dense_lu_solve (w->lu, ui);
+      hyd_linsolver_solve (w->lu, ui);
     }
 
   for (guint k = 0; k < n; k++)
