@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cli-commands.h"
 #include "hyd-catalogue.h"
 #include "hyd-circuit.h"
 #include "hyd-fdcheck.h"
@@ -909,6 +910,8 @@ static const struct {
   { "jacobian-check", cmd_jacobian_check, "compare the analytic Jacobian with finite differences" },
   { "components", cmd_components, "list the component catalogue, or one type in full" },
   { "solvers", cmd_solvers, "list the solvers" },
+  { "verify", hyd_cli_verify, "run the stiff test set and report mescd per solver" },
+  { "bench", hyd_cli_bench, "work-precision benchmark, side by side with SUNDIALS CVODE" },
 };
 
 static void

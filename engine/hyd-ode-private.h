@@ -83,7 +83,19 @@ double hyd_ode_driver_error_norm (HydOdeDriver *d, const double *y0,
 /* The attempt failed on a singular matrix: pivot column (or −1). */
 void hyd_ode_driver_note_singular (HydOdeDriver *d, int column);
 
-/* The methods, one family per file; hyd-ode.c lists them. */
-extern const HydOdeMethod hyd_ode_method_rodas4;   /* hyd-rosenbrock.c */
+/* Runs another method on the same problem (for `auto`): it integrates the
+ * current interval's remainder exactly as if it had been chosen. */
+const HydOdeMethod *hyd_ode_method_lookup (const char *id);
+
+/* The method families, one per file, each listing its members in the order
+ * of spec/solvers.md; hyd-ode.c joins the lists. */
+const HydOdeMethod *const *hyd_ode_family_rosenbrock (guint *n); /* hyd-rosenbrock.c */
+const HydOdeMethod *const *hyd_ode_family_radau5 (guint *n);     /* hyd-radau5.c */
+const HydOdeMethod *const *hyd_ode_family_irk (guint *n);        /* hyd-irk.c: radau3, lobatto3c4/6, sdirk4 */
+const HydOdeMethod *const *hyd_ode_family_bdf (guint *n);        /* hyd-bdf.c */
+const HydOdeMethod *const *hyd_ode_family_theta (guint *n);      /* hyd-theta.c: trapezoid, backward_euler */
+const HydOdeMethod *const *hyd_ode_family_expo (guint *n);       /* hyd-expo.c */
+const HydOdeMethod *const *hyd_ode_family_explicit (guint *n);   /* hyd-explicit.c: dopri5, bs23, rk4, euler */
+const HydOdeMethod *const *hyd_ode_family_auto (guint *n);       /* hyd-auto.c */
 
 G_END_DECLS

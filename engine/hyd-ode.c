@@ -12,10 +12,43 @@
 
 G_DEFINE_QUARK (hyd-solver-error-quark, hyd_solver_error)
 
-/* The solvers of this build. */
-static const HydOdeMethod *const methods[] = {
-  &hyd_ode_method_rodas4,
+/* The solvers of this build: each family file lists its members, in the
+ * order of spec/solvers.md. */
+typedef const HydOdeMethod *const *(*FamilyFunc) (guint *n);
+static const FamilyFunc families[] = {
+  hyd_ode_family_rosenbrock,
+  hyd_ode_family_radau5,
+  hyd_ode_family_irk,
+  hyd_ode_family_bdf,
+  hyd_ode_family_theta,
+  hyd_ode_family_expo,
+  hyd_ode_family_explicit,
+  hyd_ode_family_auto,
 };
+
+static const HydOdeMethod **methods;
+static guint n_methods;
+
+static void
+ensure_methods (void)
+{
+  static gsize done;
+
+  if (g_once_init_enter (&done))
+    {
+      GPtrArray *list = g_ptr_array_new ();
+      for (guint f = 0; f < G_N_ELEMENTS (families); f++)
+        {
+          guint n = 0;
+          const HydOdeMethod *const *members = families[f] (&n);
+          for (guint i = 0; i < n; i++)
+            g_ptr_array_add (list, (gpointer) members[i]);
+        }
+      n_methods = list->len;
+      methods = (const HydOdeMethod **) g_ptr_array_free (list, FALSE);
+      g_once_init_leave (&done, 1);
+    }
+}
 
 /* HW rodas.f defaults: 0.2 ≤ h_new/h ≤ 6, safety 0.9. */
 #define CTRL_FAC_MIN    (1.0 / 6.0)
@@ -94,22 +127,24 @@ hyd_solver_list (guint *n)
 {
   static HydSolverInfo *infos;
 
+  ensure_methods ();
   if (g_once_init_enter (&infos))
     {
-      HydSolverInfo *list = g_new0 (HydSolverInfo, G_N_ELEMENTS (methods));
-      for (guint i = 0; i < G_N_ELEMENTS (methods); i++)
+      HydSolverInfo *list = g_new0 (HydSolverInfo, n_methods + 1);
+      for (guint i = 0; i < n_methods; i++)
         list[i] = methods[i]->info;
       g_once_init_leave (&infos, list);
     }
   if (n != NULL)
-    *n = G_N_ELEMENTS (methods);
+    *n = n_methods;
   return infos;
 }
 
 static const HydOdeMethod *
 method_lookup (const char *id)
 {
-  for (guint i = 0; i < G_N_ELEMENTS (methods); i++)
+  ensure_methods ();
+  for (guint i = 0; i < n_methods; i++)
     if (g_strcmp0 (methods[i]->info.id, id) == 0)
       return methods[i];
   return NULL;
@@ -948,4 +983,10 @@ hyd_ode_solve (const char *solver_id,
   if (result == &local)
     hyd_ode_result_clear (&local);
   return status;
+}
+
+const HydOdeMethod *
+hyd_ode_method_lookup (const char *id)
+{
+  return method_lookup (id);
 }

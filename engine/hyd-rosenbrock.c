@@ -287,7 +287,7 @@ rosenbrock_dense (gpointer ws, HydOdeDriver *d, double theta, double *y_out)
   .attempt = rosenbrock_attempt,                   \
   .dense = rosenbrock_dense
 
-const HydOdeMethod hyd_ode_method_rodas4 = {
+static const HydOdeMethod rodas4_method = {
   .info = {
     .id = "rodas4",
     .family = "Rosenbrock, stiffly accurate",
@@ -303,3 +303,14 @@ const HydOdeMethod hyd_ode_method_rodas4 = {
   .error_order = 4.0,
   ROSENBROCK_VTABLE,
 };
+
+static const HydOdeMethod *const rosenbrock_members[] = {
+  &rodas4_method,
+};
+
+const HydOdeMethod *const *
+hyd_ode_family_rosenbrock (guint *n)
+{
+  *n = G_N_ELEMENTS (rosenbrock_members);
+  return rosenbrock_members;
+}
