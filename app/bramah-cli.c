@@ -270,6 +270,7 @@ print_stats (const HydOdeResult *res)
   fprintf (stderr, "jac_evals: %" G_GUINT64_FORMAT "\n", res->stats.jac_evals);
   fprintf (stderr, "lu: %" G_GUINT64_FORMAT "\n", res->stats.lu);
   fprintf (stderr, "newton: %" G_GUINT64_FORMAT "\n", res->stats.newton);
+  fprintf (stderr, "events: %" G_GUINT64_FORMAT "\n", res->stats.events);
   fprintf (stderr, "wall_s: %s\n", g_ascii_formatd (buf, sizeof buf, "%.6g", res->stats.wall_s));
 }
 
@@ -277,7 +278,7 @@ static int
 cmd_simulate (int argc, char **argv)
 {
   char *solver = NULL, *t_end = NULL, *rtol = NULL, *atol = NULL, *fixed = NULL, *oi = NULL;
-  char *vars_spec = NULL, *output = NULL;
+  char *vars_spec = NULL, *output = NULL, *events = NULL;
   char **sets = NULL;
   gboolean stats = FALSE, fd = FALSE, summary = FALSE;
   GOptionEntry entries[] = {
@@ -292,6 +293,7 @@ cmd_simulate (int argc, char **argv)
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, "Write the CSV to FILE (default: stdout)", "FILE.csv" },
     { "stats", 0, 0, G_OPTION_ARG_NONE, &stats, "Print solver statistics to stderr", NULL },
     { "fd-jacobian", 0, 0, G_OPTION_ARG_NONE, &fd, "Use a finite-difference Jacobian instead of the analytic one", NULL },
+    { "events", 0, 0, G_OPTION_ARG_STRING, &events, "Locate end stops and valve seating and restart there (on|off; default: the file's simulation.events, else on)", "on|off" },
     { "summary", 0, 0, G_OPTION_ARG_NONE, &summary, "Print a table of each variable's minimum, maximum and final value instead of CSV", NULL },
     { NULL }
   };
@@ -319,6 +321,15 @@ cmd_simulate (int argc, char **argv)
     }
   if ((st = apply_sim_overrides (&sim, solver, t_end, rtol, atol, fixed, oi)) != 0)
     goto out_sim;
+  if (events)
+    {
+      if (g_strcmp0 (events, "on") != 0 && g_strcmp0 (events, "off") != 0)
+        {
+          st = usage_error (ctx, "--events takes on or off, not '%s'", events);
+          goto out_sim;
+        }
+      sim.events = g_strcmp0 (events, "on") == 0;
+    }
   if (hyd_solver_lookup (sim.solver) == NULL)
     {
       st = failed ("%s: simulation.solver '%s' is not a solver this build has (bramah-cli solvers)",
@@ -401,7 +412,7 @@ out_sim:
 out_circuit:
   hyd_circuit_free (circuit);
   g_free (solver); g_free (t_end); g_free (rtol); g_free (atol); g_free (fixed); g_free (oi);
-  g_free (vars_spec); g_free (output); g_strfreev (sets);
+  g_free (vars_spec); g_free (output); g_free (events); g_strfreev (sets);
   return st;
 }
 

@@ -1147,6 +1147,7 @@ hyd_circuit_get_sim_options (const HydCircuit *circuit, HydSimOptions *opts, GEr
   result.fixed_step = 0.0;
   result.initial_pressure = 0.0;
   result.real_time_factor = 0.0;
+  result.events = TRUE;
   solver = g_strdup ("rodas4");
 
   s = circuit->simulation;
@@ -1190,6 +1191,19 @@ hyd_circuit_get_sim_options (const HydCircuit *circuit, HydSimOptions *opts, GEr
       node = json_object_get_member (s, "atol");
       if (node != NULL && !read_atol (node, result.atol, error))
         return FALSE;
+
+      /* Extension (docs/circuit-format.md): "events": true|false */
+      node = json_object_get_member (s, "events");
+      if (node != NULL)
+        {
+          if (!JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_BOOLEAN)
+            {
+              g_autofree char *got = describe_node (node);
+              return set_error (error, HYD_CIRCUIT_ERROR_SIMULATION,
+                                "simulation: \"events\" must be true or false (got %s)", got);
+            }
+          result.events = json_node_get_boolean (node);
+        }
     }
 
   sim_options_resolve_defaults (&result, max_step, output_interval);

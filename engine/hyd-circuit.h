@@ -106,6 +106,7 @@ typedef struct {
   double output_interval;  /* resolved: t_end/1000 unless set */
   double initial_pressure;
   double real_time_factor;
+  gboolean events;         /* locate end stops and valve seating (extension) */
   gboolean max_step_set;
   gboolean output_interval_set;
 } HydSimOptions;

@@ -76,6 +76,12 @@ hyd_comp_add_output (HydComp *comp, const char *name, HydUnit unit, const char *
 }
 
 void
+hyd_comp_add_event (HydComp *comp, const char *name, const char *description)
+{
+  append_var (&comp->events, &comp->n_events, &comp->events_cap, name, HYD_UNIT_NONE, description);
+}
+
+void
 hyd_comp_set_vstates (HydComp *comp, guint n, const guint *vstates)
 {
   g_free (comp->vstates);
@@ -159,6 +165,7 @@ hyd_comp_free (HydComp *comp)
   g_free (comp->par_dt);
   g_free (comp->states);
   g_free (comp->outputs);
+  g_free (comp->events);
   g_free (comp->vstates);
   g_free (comp->own_compliance);
   g_free (comp->jrow);

@@ -138,6 +138,11 @@ struct _HydComponentType {
   /* The model. Required. */
   void (*eval) (const HydComp *comp, const HydEvalIn *in, HydEvalOut *out);
   void (*free_priv) (gpointer priv);
+  /* Optional zero-crossing functions g_k(t, p, x) marking where the model
+   * switches regime (an end stop reached, a valve seating or cracking):
+   * comp->n_events of them, declared in setup with hyd_comp_add_event. The
+   * solver locates their sign changes and restarts there when events are on. */
+  void (*events) (const HydComp *comp, const HydEvalIn *in, double *g);
 };
 
 struct _HydComp {
@@ -161,6 +166,9 @@ struct _HydComp {
   guint *jrow, *jcol;       /* [nnz] local row and column of each entry */
   gboolean dense_pattern;   /* pattern is the full (np+ns)² block, row-major */
   guint states_cap, outputs_cap; /* allocated lengths of states / outputs */
+  guint n_events;           /* zero-crossing functions (type->events) */
+  HydVarInfo *events;       /* [n_events] their names */
+  guint events_cap;
 
   gpointer priv;
 };
@@ -176,6 +184,8 @@ void hyd_comp_add_state (HydComp *comp, const char *name, HydUnit unit, const ch
 void hyd_comp_set_outputs (HydComp *comp, guint n, const HydVarInfo *outputs);
 void hyd_comp_add_output (HydComp *comp, const char *name, HydUnit unit, const char *description);
 void hyd_comp_set_vstates (HydComp *comp, guint n, const guint *vstates);
+/* Declares one event function (named for messages, e.g. "retracted end stop"). */
+void hyd_comp_add_event (HydComp *comp, const char *name, const char *description);
 /* Dense local pattern: entry (r, c) is jac[r·(np+ns) + c]. The default. */
 void hyd_comp_use_dense_pattern (HydComp *comp);
 /* Sparse local pattern: nnz (row, col) pairs, copied. */

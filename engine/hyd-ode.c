@@ -76,6 +76,8 @@ struct _HydOdeDriver {
   double fail_t;            /* time of the last failed evaluation */
 
   double *fd_y, *fd_f;      /* finite-difference work */
+  double *g_prev, *g_new, *g_try; /* event functions at the step ends / trial */
+  double *y_event;          /* the state at a located event */
   double *y_out;            /* dense output sample */
 
   /* Output samples. */
@@ -83,6 +85,14 @@ struct _HydOdeDriver {
   guint64 n_regular;        /* samples t0 + k·Δ, k < n_regular */
   guint64 k_next;
   gboolean stopped;         /* the output callback asked to stop */
+
+  /* Sparse linear algebra (options.linear_solver, problem pattern). */
+  gboolean sparse;          /* Jacobians in the problem's CSC pattern */
+  guint n_groups;           /* CPR column groups of the pattern, or 0 */
+  guint *group_ptr;         /* [n_groups + 1] into group_cols */
+  guint *group_cols;        /* [n] columns, group by group */
+  double *fd_delta;         /* [n] increments of the current group */
+  double *jac_conv;         /* dense ↔ sparse conversion scratch */
 };
 
 const char *
@@ -215,27 +225,53 @@ hyd_ode_driver_rhs (HydOdeDriver *d, double t, const double *y, double *f)
   return 0;
 }
 
-/* Forward differences, column by column; the increment follows the state's
+/* The forward-difference increment for state j: it follows the state's
  * magnitude or, for small states, the scale where atol takes over. */
+static inline double
+fd_increment (const HydOdeDriver *d, const double *y, guint j)
+{
+  const HydOdeOptions *o = d->opt;
+  double scale = fabs (y[j]);
+
+  if (o->atol != NULL && o->rtol > 0.0)
+    scale = MAX (scale, o->atol[j] / o->rtol);
+  if (!(scale > 0.0) || !isfinite (scale))
+    scale = 1e-5;
+  return sqrt (DBL_EPSILON) * scale;
+}
+
+/* ∂f/∂t by a forward difference in t scaled by the interval; backwards at
+ * its end. */
+static int
+fd_dfdt (HydOdeDriver *d, double t, const double *y, const double *f0, double *dfdt)
+{
+  double dt = sqrt (DBL_EPSILON) * MAX (fabs (t), d->t_hi - d->t_lo);
+  double tt = t + dt;
+
+  if (tt > d->t_hi)
+    tt = t - dt;
+  dt = tt - t;
+  int rc = hyd_ode_driver_rhs (d, tt, y, d->fd_f);
+  if (rc != 0)
+    return rc;
+  for (guint i = 0; i < d->n; i++)
+    dfdt[i] = (d->fd_f[i] - f0[i]) / dt;
+  return 0;
+}
+
+/* Forward differences, column by column. */
 static int
 fd_jacobian (HydOdeDriver *d, double t, const double *y, const double *f0,
              HydJac *Jm, double *dfdt)
 {
   double *J = Jm->dense;
-  const HydOdeOptions *o = d->opt;
   guint n = d->n;
-  double sqeps = sqrt (DBL_EPSILON);
 
   memcpy (d->fd_y, y, n * sizeof (double));
   for (guint j = 0; j < n; j++)
     {
       double yj = y[j];
-      double scale = fabs (yj);
-      if (o->atol != NULL && o->rtol > 0.0)
-        scale = MAX (scale, o->atol[j] / o->rtol);
-      if (!(scale > 0.0) || !isfinite (scale))
-        scale = 1e-5;
-      double delta = sqeps * scale;
+      double delta = fd_increment (d, y, j);
       d->fd_y[j] = yj + delta;
       delta = d->fd_y[j] - yj;
       int rc = hyd_ode_driver_rhs (d, t, d->fd_y, d->fd_f);
@@ -254,26 +290,228 @@ fd_jacobian (HydOdeDriver *d, double t, const double *y, const double *f0,
     }
 
   if (dfdt != NULL)
+    return fd_dfdt (d, t, y, f0, dfdt);
+  return 0;
+}
+
+/* Curtis, Powell & Reid (J. Inst. Maths Applics 13, 1974): columns with no
+ * row in common are perturbed together, one f evaluation per group. The
+ * groups are a greedy colouring of the column intersection graph in natural
+ * order, which for the banded and block patterns of circuits and lines
+ * needs about the bandwidth's number of colours, independent of n. Built
+ * once per run, O(Σ_i (entries of row i)²). */
+static void
+fd_groups_build (HydOdeDriver *d)
+{
+  const HydOdeProblem *p = d->problem;
+  guint n = d->n, nnz = p->colptr[n];
+  g_autofree guint *rptr = g_new0 (guint, n + 1);
+  g_autofree guint *rcol = g_new (guint, nnz + 1);
+  g_autofree guint *colour = g_new (guint, n + 1);
+  g_autofree guint *stamp = g_new (guint, n + 1);
+  guint n_colours = 0;
+
+  /* Rows of the pattern (CSR) to find the columns sharing a row. */
+  for (guint k = 0; k < nnz; k++)
+    rptr[p->rowind[k] + 1]++;
+  for (guint i = 0; i < n; i++)
+    rptr[i + 1] += rptr[i];
+  {
+    g_autofree guint *fill = g_memdup2 (rptr, n * sizeof (guint));
+    for (guint j = 0; j < n; j++)
+      for (guint k = p->colptr[j]; k < p->colptr[j + 1]; k++)
+        rcol[fill[p->rowind[k]]++] = j;
+  }
+
+  for (guint c = 0; c <= n; c++)
+    stamp[c] = G_MAXUINT;
+  for (guint j = 0; j < n; j++)
     {
-      /* Step in t scaled by the interval; backwards at its end. */
-      double dt = sqeps * MAX (fabs (t), d->t_hi - d->t_lo);
-      double tt = t + dt;
-      if (tt > d->t_hi)
-        tt = t - dt;
-      dt = tt - t;
-      int rc = hyd_ode_driver_rhs (d, tt, y, d->fd_f);
+      /* Forbid the colours of the already coloured columns j shares a row with. */
+      for (guint k = p->colptr[j]; k < p->colptr[j + 1]; k++)
+        {
+          guint i = p->rowind[k];
+          for (guint m = rptr[i]; m < rptr[i + 1]; m++)
+            if (rcol[m] < j)
+              stamp[colour[rcol[m]]] = j;
+        }
+      guint c = 0;
+      while (stamp[c] == j)
+        c++;
+      colour[j] = c;
+      n_colours = MAX (n_colours, c + 1);
+    }
+
+  d->n_groups = n_colours;
+  d->group_ptr = g_new0 (guint, n_colours + 1);
+  d->group_cols = g_new (guint, n + 1);
+  for (guint j = 0; j < n; j++)
+    d->group_ptr[colour[j] + 1]++;
+  for (guint c = 0; c < n_colours; c++)
+    d->group_ptr[c + 1] += d->group_ptr[c];
+  g_autofree guint *fill = g_memdup2 (d->group_ptr, n_colours * sizeof (guint));
+  for (guint j = 0; j < n; j++)
+    d->group_cols[fill[colour[j]]++] = j;
+  d->fd_delta = g_new0 (double, n + 1);
+}
+
+/* Forward differences in the problem's pattern, one f evaluation per CPR
+ * group: every entry (i, j) of a group's columns reads row i of the same
+ * difference, as no other column of the group has an entry in row i. */
+static int
+fd_jacobian_sparse (HydOdeDriver *d, double t, const double *y, const double *f0,
+                    HydJac *J, double *dfdt)
+{
+  const HydOdeProblem *p = d->problem;
+  guint n = d->n;
+
+  g_return_val_if_fail (J->colptr == p->colptr && J->rowind == p->rowind, -1);
+  if (d->group_ptr == NULL)
+    fd_groups_build (d);
+  memcpy (d->fd_y, y, n * sizeof (double));
+  for (guint g = 0; g < d->n_groups; g++)
+    {
+      const guint *cols = d->group_cols + d->group_ptr[g];
+      guint len = d->group_ptr[g + 1] - d->group_ptr[g];
+      for (guint m = 0; m < len; m++)
+        {
+          guint j = cols[m];
+          d->fd_y[j] = y[j] + fd_increment (d, y, j);
+          d->fd_delta[j] = d->fd_y[j] - y[j];
+        }
+      int rc = hyd_ode_driver_rhs (d, t, d->fd_y, d->fd_f);
+      if (rc > 0)
+        {
+          /* One side may leave the model's domain: try the other. */
+          for (guint m = 0; m < len; m++)
+            {
+              guint j = cols[m];
+              d->fd_y[j] = y[j] - d->fd_delta[j];
+              d->fd_delta[j] = -d->fd_delta[j];
+            }
+          rc = hyd_ode_driver_rhs (d, t, d->fd_y, d->fd_f);
+        }
+      for (guint m = 0; m < len; m++)
+        d->fd_y[cols[m]] = y[cols[m]];
       if (rc != 0)
         return rc;
-      for (guint i = 0; i < n; i++)
-        dfdt[i] = (d->fd_f[i] - f0[i]) / dt;
+      for (guint m = 0; m < len; m++)
+        {
+          guint j = cols[m];
+          for (guint k = p->colptr[j]; k < p->colptr[j + 1]; k++)
+            {
+              guint i = p->rowind[k];
+              J->values[k] = (d->fd_f[i] - f0[i]) / d->fd_delta[j];
+            }
+        }
     }
+
+  if (dfdt != NULL)
+    return fd_dfdt (d, t, y, f0, dfdt);
   return 0;
+}
+
+static void
+fd_groups_clear (HydOdeDriver *d)
+{
+  g_clear_pointer (&d->group_ptr, g_free);
+  g_clear_pointer (&d->group_cols, g_free);
+  g_clear_pointer (&d->fd_delta, g_free);
+  g_clear_pointer (&d->jac_conv, g_free);
+  d->n_groups = 0;
+}
+
+static inline gboolean
+has_pattern (const HydOdeProblem *p)
+{
+  return p->colptr != NULL && p->rowind != NULL;
+}
+
+/* Where sparse LU pays, measured (tests/engine/test-sparse.c prints the
+ * figures; build-sparse, 2 cores): per step of rodas4 on the distributed
+ * line circuit (pressure source → orifice → line → orifice → tank), dense
+ * LAPACK LU + solves against KLU refactor + solves and sparse assembly.
+ * See HYD_SPARSE_THRESHOLD in hyd-ode.h. */
+static gboolean
+use_sparse (const HydOdeProblem *p, const HydOdeOptions *o)
+{
+  switch (o->linear_solver)
+    {
+    case HYD_LINEAR_SOLVER_DENSE:
+      return FALSE;
+    case HYD_LINEAR_SOLVER_SPARSE:
+      return has_pattern (p);
+    case HYD_LINEAR_SOLVER_AUTO:
+    default:
+      return has_pattern (p) && p->n >= HYD_SPARSE_THRESHOLD;
+    }
 }
 
 HydJac *
 hyd_ode_driver_jac_new (HydOdeDriver *d)
 {
+  const HydOdeProblem *p = d->problem;
+
+  if (d->sparse)
+    return hyd_jac_new_sparse (d->n, p->colptr[d->n], p->colptr, p->rowind);
   return hyd_jac_new_dense (d->n);
+}
+
+static void
+note_jac_failure (HydOdeDriver *d, double t, int rc)
+{
+  if (rc == 0)
+    return;
+  d->last_rc = rc;
+  d->last_cb = "Jacobian";
+  d->fail_t = t;
+}
+
+/* The analytic Jacobian into J of either kind; a problem with only the other
+ * kind of callback is converted (a method may ask for dense storage, e.g.
+ * for eigenvalues, in a sparse run). */
+static int
+analytic_jacobian (HydOdeDriver *d, double t, const double *y, HydJac *J, double *dfdt)
+{
+  const HydOdeProblem *p = d->problem;
+  guint n = d->n;
+  int rc;
+
+  if (dfdt != NULL)
+    memset (dfdt, 0, n * sizeof (double));
+  if (!J->sparse && p->jac != NULL)
+    rc = p->jac (t, y, J->dense, dfdt, p->user);
+  else if (J->sparse && p->jac_sparse != NULL)
+    {
+      g_return_val_if_fail (J->colptr == p->colptr && J->rowind == p->rowind, -1);
+      rc = p->jac_sparse (t, y, J->values, dfdt, p->user);
+    }
+  else if (J->sparse)
+    {
+      /* Dense callback, sparse storage: gather the pattern's entries. */
+      if (d->jac_conv == NULL)
+        d->jac_conv = g_new (double, (gsize) n * n);
+      memset (d->jac_conv, 0, (gsize) n * n * sizeof (double));
+      rc = p->jac (t, y, d->jac_conv, dfdt, p->user);
+      for (guint j = 0; j < n && rc == 0; j++)
+        for (guint k = J->colptr[j]; k < J->colptr[j + 1]; k++)
+          J->values[k] = d->jac_conv[J->rowind[k] + (gsize) j * n];
+    }
+  else
+    {
+      /* Sparse callback, dense storage: scatter. */
+      guint nnz = p->colptr[n];
+      if (d->jac_conv == NULL)
+        d->jac_conv = g_new (double, nnz + 1);
+      memset (d->jac_conv, 0, nnz * sizeof (double));
+      rc = p->jac_sparse (t, y, d->jac_conv, dfdt, p->user);
+      hyd_jac_zero (J);
+      for (guint j = 0; j < n && rc == 0; j++)
+        for (guint k = p->colptr[j]; k < p->colptr[j + 1]; k++)
+          J->dense[p->rowind[k] + (gsize) j * n] += d->jac_conv[k];
+    }
+  note_jac_failure (d, t, rc);
+  return rc;
 }
 
 int
@@ -285,20 +523,11 @@ hyd_ode_driver_jacobian (HydOdeDriver *d, double t, const double *y,
   int rc;
 
   d->stats->jac_evals++;
-  if (d->opt->fd_jacobian || p->jac == NULL)
-    rc = fd_jacobian (d, t, y, f0, J, dfdt);
+  if (d->opt->fd_jacobian || (p->jac == NULL && p->jac_sparse == NULL))
+    rc = J->sparse ? fd_jacobian_sparse (d, t, y, f0, J, dfdt)
+                   : fd_jacobian (d, t, y, f0, J, dfdt);
   else
-    {
-      if (dfdt != NULL)
-        memset (dfdt, 0, n * sizeof (double));
-      rc = p->jac (t, y, J->dense, dfdt, p->user);
-      if (rc != 0)
-        {
-          d->last_rc = rc;
-          d->last_cb = "Jacobian";
-          d->fail_t = t;
-        }
-    }
+    rc = analytic_jacobian (d, t, y, J, dfdt);
   if (rc != 0)
     return rc;
 
@@ -531,8 +760,31 @@ check_input (const HydOdeMethod *m, const HydOdeProblem *p,
                             "fixed-step mode", m->info.id);
   if (!fixed && !m->info.adaptive)
     return g_strdup_printf ("solver “%s” needs a fixed step", m->info.id);
-  if (m->info.implicit && p->jac == NULL && !o->fd_jacobian)
+  if (m->info.implicit && p->jac == NULL && p->jac_sparse == NULL && !o->fd_jacobian)
     return g_strdup ("the problem has no Jacobian (use fd_jacobian)");
+  if (o->linear_solver < HYD_LINEAR_SOLVER_AUTO || o->linear_solver > HYD_LINEAR_SOLVER_SPARSE)
+    return g_strdup_printf ("linear_solver %d is none of auto (0), dense (1), sparse (2)",
+                            o->linear_solver);
+  if ((p->colptr == NULL) != (p->rowind == NULL))
+    return g_strdup ("the sparsity pattern needs both colptr and rowind");
+  if (o->linear_solver == HYD_LINEAR_SOLVER_SPARSE && !has_pattern (p))
+    return g_strdup ("the sparse linear solver needs the problem's sparsity pattern");
+  if (p->jac_sparse != NULL && !has_pattern (p))
+    return g_strdup ("jac_sparse needs the problem's sparsity pattern");
+  if (has_pattern (p))
+    {
+      if (p->colptr[0] != 0 || p->colptr[p->n] != p->nnz)
+        return g_strdup_printf ("sparsity pattern: colptr must run from 0 to nnz (%u)", p->nnz);
+      for (guint j = 0; j < p->n; j++)
+        {
+          if (p->colptr[j + 1] < p->colptr[j])
+            return g_strdup_printf ("sparsity pattern: colptr decreases at column %u", j);
+          for (guint k = p->colptr[j]; k < p->colptr[j + 1]; k++)
+            if (p->rowind[k] >= p->n)
+              return g_strdup_printf ("sparsity pattern: row %u of column %u is out of range",
+                                      p->rowind[k], j);
+        }
+    }
   if (o->n_breakpoints > 0 && o->breakpoints == NULL)
     return g_strdup ("n_breakpoints > 0 without breakpoints");
   for (guint i = 0; i < o->n_breakpoints; i++)
@@ -643,6 +895,86 @@ step_underflows (double h, double t)
 
 /* Integrate over [a, b], ending exactly on b. On failure y and *t_good keep
  * the last accepted state. */
+/* ---- events ------------------------------------------------------------ */
+
+static int
+eval_events (HydOdeDriver *d, double t, const double *y, double *g)
+{
+  const HydOdeProblem *p = d->problem;
+  int rc = p->events (t, y, g, p->user);
+  if (rc != 0)
+    {
+      d->last_rc = rc;
+      d->last_cb = "events";
+      d->fail_t = t;
+    }
+  return rc;
+}
+
+static inline gboolean
+crosses (double a, double b)
+{
+  return (a < 0.0 && b >= 0.0) || (a > 0.0 && b <= 0.0);
+}
+
+/* After an accepted step [t, t + h]: the earliest sign change of any event
+ * function, located on the method's dense output (Illinois regula falsi) to
+ * max(1e-12·|t|, 1e-7·h). Returns 1 and the time (the right end of the
+ * final bracket, where g already has its new sign) with the state in
+ * d->y_event; 0 when nothing crosses; < 0 or > 0 on a callback failure. */
+static int
+locate_event (HydOdeDriver *d, double t, double h, double *t_event)
+{
+  const HydOdeProblem *p = d->problem;
+  double best = 2.0;
+  double tol = MAX (1e-12 * MAX (fabs (t), 1.0), 1e-7 * h) / h;
+  for (guint k = 0; k < p->n_events; k++)
+    {
+      if (!crosses (d->g_prev[k], d->g_new[k]))
+        continue;
+      double a = 0.0, b = 1.0, ga = d->g_prev[k], gb = d->g_new[k];
+      int side = 0;
+      for (int it = 0; it < 100 && b - a > tol; it++)
+        {
+          double theta = (a * gb - b * ga) / (gb - ga);
+          if (!(theta > a && theta < b))
+            theta = 0.5 * (a + b);
+          int rc = d->method->dense (d->ws, d, theta, d->y_event);
+          if (rc == 0)
+            rc = eval_events (d, t + theta * h, d->y_event, d->g_try);
+          if (rc != 0)
+            return rc;
+          double gt = d->g_try[k];
+          if (crosses (ga, gt))
+            {
+              b = theta;
+              gb = gt;
+              if (side == -1)
+                ga *= 0.5;   /* Illinois: keep the stale end moving */
+              side = -1;
+            }
+          else
+            {
+              a = theta;
+              ga = gt;
+              if (side == 1)
+                gb *= 0.5;
+              side = 1;
+            }
+        }
+      best = MIN (best, b);
+    }
+  if (best > 1.0)
+    return 0;
+  if (best >= 1.0)
+    return 0;   /* at the step's end: the next step starts past it */
+  int rc = d->method->dense (d->ws, d, best, d->y_event);
+  if (rc != 0)
+    return rc;
+  *t_event = t + best * h;
+  return 1;
+}
+
 static HydOdeStatus
 integrate_interval (HydOdeDriver *d, HydOdeResult *r, double a, double b,
                     double *y, double *t_good)
@@ -680,6 +1012,13 @@ integrate_interval (HydOdeDriver *d, HydOdeResult *r, double a, double b,
 
   if (m->reset != NULL)
     m->reset (d->ws, d, t, y, f0);
+  gboolean use_events = o->events && d->problem->n_events > 0 && d->problem->events != NULL;
+  if (use_events)
+    {
+      rc = eval_events (d, t, y, d->g_prev);
+      if (rc != 0)
+        return fail_callback (d, r, t);
+    }
 
   gboolean need_prepare = TRUE, reject = FALSE;
   guint n_singular = 0, n_recoverable = 0;
@@ -854,6 +1193,52 @@ integrate_interval (HydOdeDriver *d, HydOdeResult *r, double a, double b,
           reject = FALSE;
         }
 
+      /* An event inside the step: cut the step there and restart, as at a
+       * breakpoint (the method's history and step size start afresh). */
+      if (use_events)
+        {
+          double t_ev = t_new;
+          rc = eval_events (d, t_new, y_new, d->g_new);
+          if (rc == 0)
+            rc = locate_event (d, t, h, &t_ev);
+          if (rc < 0)
+            return fail_callback (d, r, t);
+          if (rc == 1)
+            {
+              st->steps++;
+              st->events++;
+              n_accepted++;
+              rc = emit_step_samples (d, t, h, t_ev, b, d->y_event);
+              if (rc != 0)
+                return rc < 0 ? fail_callback (d, r, t) : fail_nonfinite (d, r, t);
+              t = t_ev;
+              memcpy (y, d->y_event, n * sizeof (double));
+              *t_good = t;
+              if (d->stopped)
+                return fail (r, HYD_ODE_CANCELLED, "stopped by the output callback at t = %.9g", t);
+              rc = hyd_ode_driver_rhs (d, t, y, f0);
+              if (rc == 0)
+                rc = eval_events (d, t, y, d->g_prev);
+              if (rc != 0)
+                return rc < 0 ? fail_callback (d, r, t) : fail_nonfinite (d, r, t);
+              if (m->reset != NULL)
+                m->reset (d->ws, d, t, y, f0);
+              need_prepare = TRUE;
+              reject = FALSE;
+              h_acc = 0.0;
+              if (fixed)
+                n_accepted = (guint64) floor ((t - a) / o->fixed_step + 1e-9);
+              else
+                {
+                  rc = initial_step (d, t, y, f0, hmax, &h);
+                  if (rc < 0)
+                    return fail_callback (d, r, t);
+                }
+              continue;
+            }
+          memcpy (d->g_prev, d->g_new, d->problem->n_events * sizeof (double));
+        }
+
       /* Accepted. */
       st->steps++;
       n_accepted++;
@@ -900,9 +1285,15 @@ run (const HydOdeMethod *m, const HydOdeProblem *problem,
     .singular_state = -1,
     .fail_t = -INFINITY,
     .out_dt = options->output_interval,
+    .sparse = use_sparse (problem, options),
   };
   g_autofree double *fd_y = d.fd_y = g_new (double, n);
   g_autofree double *fd_f = d.fd_f = g_new (double, n);
+  guint ne = problem->n_events;
+  g_autofree double *g_prev = d.g_prev = g_new0 (double, ne + 1);
+  g_autofree double *g_new = d.g_new = g_new0 (double, ne + 1);
+  g_autofree double *g_try = d.g_try = g_new0 (double, ne + 1);
+  g_autofree double *y_event = d.y_event = g_new0 (double, n + 1);
   g_autofree double *y_out = d.y_out = g_new (double, n);
   g_autoptr (GArray) bounds = integration_bounds (options);
   double t_good = options->t0;
@@ -942,6 +1333,7 @@ run (const HydOdeMethod *m, const HydOdeProblem *problem,
                    "stopped by the output callback at t = %.9g",
                    options->t_end);
   m->workspace_free (d.ws);
+  fd_groups_clear (&d);
   result->t = t_good;
   return status;
 }

@@ -44,6 +44,22 @@ typedef struct {
   void (*set_interval) (double t_lo, double t_hi, gpointer user);
   /* Name of state i for messages ("C1.x"). Optional. */
   const char *(*state_name) (guint i, gpointer user);
+  /* Optional zero-crossing (event) functions: g_k(t, y), k < n_events; a
+   * sign change of g_k inside a step is located on the dense output and the
+   * integration restarts there (end stops, valve seating). */
+  guint n_events;
+  int (*events) (double t, const double *y, double *g, gpointer user);
+  const char *(*event_name) (guint k, gpointer user);
+  /* Optional sparse Jacobian: the structural pattern in compressed-column
+   * form (rows of column j are rowind[colptr[j] .. colptr[j + 1]), nnz =
+   * colptr[n]; owned by the caller, fixed for the run) and the values of
+   * ∂f/∂y in that order, with ∂f/∂t (dfdt may be NULL: not wanted). With a
+   * pattern, large problems factor with sparse LU (options.linear_solver),
+   * and finite differences cost a few f evaluations instead of n. */
+  guint nnz;
+  const guint *colptr;   /* [n + 1] */
+  const guint *rowind;   /* [nnz], each (i, j) at most once */
+  int (*jac_sparse) (double t, const double *y, double *values, double *dfdt, gpointer user);
 } HydOdeProblem;
 
 typedef struct {
@@ -64,7 +80,20 @@ typedef struct {
    * (a sample at a breakpoint comes after the change). Return FALSE to stop. */
   gboolean (*output) (double t, const double *y, gpointer user);
   gpointer output_user;
+  gboolean events;         /* locate the problem's events and restart at them */
+  int linear_solver;       /* HYD_LINEAR_SOLVER_*: 0 = automatic */
 } HydOdeOptions;
+
+/* options.linear_solver. Automatic: sparse LU (KLU) when the problem has a
+ * sparsity pattern and at least HYD_SPARSE_THRESHOLD states, dense LAPACK
+ * LU otherwise. Sparse without a pattern is a bad-input error. */
+#define HYD_SPARSE_THRESHOLD 100
+
+enum {
+  HYD_LINEAR_SOLVER_AUTO = 0,
+  HYD_LINEAR_SOLVER_DENSE = 1,
+  HYD_LINEAR_SOLVER_SPARSE = 2,
+};
 
 typedef struct {
   guint64 steps;      /* accepted */
@@ -74,6 +103,7 @@ typedef struct {
   guint64 lu;
   guint64 newton;
   double wall_s;
+  guint64 events;    /* events located (restarts) */
 } HydOdeStats;
 
 typedef struct {

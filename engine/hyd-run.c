@@ -78,6 +78,7 @@ hyd_run_execute (HydSystem *sys, const HydRunSpec *spec, HydOdeResult *result, G
   opts.breakpoints = (const double *) bp->data;
   opts.n_breakpoints = bp->len;
   opts.fd_jacobian = spec->fd_jacobian;
+  opts.events = sim->events;
   opts.cancel = spec->cancel;
   opts.output = on_output;
   opts.output_user = &rs;

@@ -34,6 +34,7 @@ typedef struct {
   HydProfile **prof;     /* [n_params], NULL for non-profile parameters */
   int *port_node;        /* [np] node index, −1 for a port outside the hydraulic domain */
   guint state0;          /* global index of its first state */
+  guint event0;          /* global index of its first event function */
   int *vpos;             /* [ns] position in comp->vstates, or −1 */
   int *col;              /* [nl] global column of each local variable; ≥ n: boundary node n_states + b; −1 none */
   double *p;             /* [np] local port pressures */
@@ -82,6 +83,8 @@ struct _HydSystem {
   GArray *breakpoints;
   double t_piece;
   GPtrArray *warnings;
+  guint n_events;
+  char **event_names;    /* [n_events] "C1: retracted end stop" */
   guint n_meters;
   SysMeter *meters;
   /* variables */
@@ -210,6 +213,8 @@ hyd_system_free (HydSystem *sys)
     g_free (sys->state_names[i]);
   g_free (sys->state_names);
   g_free (sys->state_units);
+  if (sys->event_names)
+    g_strfreev (sys->event_names);
   g_free (sys->y0);
   if (sys->breakpoints)
     g_array_unref (sys->breakpoints);
@@ -1027,6 +1032,23 @@ hyd_system_compile (const HydCircuit *circuit, GError **error)
       sys_comp_alloc (&sys->comps[i]);
     }
 
+  /* event functions, in component order */
+  {
+    GPtrArray *names = g_ptr_array_new ();
+    for (guint i = 0; i < sys->n_comps; i++)
+      {
+        HydComp *c = sys->comps[i].comp;
+        sys->comps[i].event0 = names->len;
+        if (c->type->events == NULL)
+          continue;
+        for (guint k = 0; k < c->n_events; k++)
+          g_ptr_array_add (names, g_strdup_printf ("%s: %s", c->id, c->events[k].name));
+      }
+    sys->n_events = names->len;
+    g_ptr_array_add (names, NULL);
+    sys->event_names = (char **) g_ptr_array_free (names, FALSE);
+  }
+
   /* component-requested initial pressures */
   for (guint i = 0; i < sys->n_comps; i++)
     {
@@ -1255,6 +1277,47 @@ fail:
 
 /* ---------- accessors ---------- */
 
+guint
+hyd_system_get_n_events (const HydSystem *sys)
+{
+  return sys->n_events;
+}
+
+const char *
+hyd_system_get_event_name (const HydSystem *sys, guint k)
+{
+  g_return_val_if_fail (k < sys->n_events, NULL);
+  return sys->event_names[k];
+}
+
+int
+hyd_system_events (HydSystem *sys, double t, const double *y, double *g)
+{
+  for (guint b = 0; b < sys->n_nodes; b++)
+    {
+      SysNode *nd = &sys->nodes[b];
+      if (nd->boundary)
+        nd->p = nd->bprof ? hyd_profile_eval (nd->bprof, t, sys->t_piece, NULL) : 0.0;
+      else
+        nd->p = y[nd->state];
+    }
+  for (guint i = 0; i < sys->n_comps; i++)
+    {
+      SysComp *sc = &sys->comps[i];
+      HydComp *c = sc->comp;
+      if (c->type->events == NULL || c->n_events == 0)
+        continue;
+      for (guint X = 0; X < c->type->n_ports; X++)
+        sc->p[X] = sc->port_node[X] >= 0 ? sys->nodes[sc->port_node[X]].p : 0.0;
+      HydEvalIn in = { t, sc->p, y + sc->state0 };
+      c->type->events (c, &in, g + sc->event0);
+    }
+  for (guint k = 0; k < sys->n_events; k++)
+    if (!isfinite (g[k]))
+      return 1;
+  return 0;
+}
+
 const HydFluid *
 hyd_system_get_fluid (const HydSystem *sys)
 {
@@ -1363,6 +1426,18 @@ problem_state_name (guint i, gpointer user)
   return hyd_system_get_state_name (user, i);
 }
 
+static int
+problem_events (double t, const double *y, double *g, gpointer user)
+{
+  return hyd_system_events (user, t, y, g);
+}
+
+static const char *
+problem_event_name (guint k, gpointer user)
+{
+  return hyd_system_get_event_name (user, k);
+}
+
 void
 hyd_system_get_problem (HydSystem *sys, HydOdeProblem *problem)
 {
@@ -1373,6 +1448,9 @@ hyd_system_get_problem (HydSystem *sys, HydOdeProblem *problem)
   problem->jac = problem_jac;
   problem->set_interval = problem_interval;
   problem->state_name = problem_state_name;
+  problem->n_events = sys->n_events;
+  problem->events = problem_events;
+  problem->event_name = problem_event_name;
 }
 
 /* ---------- variables ---------- */

@@ -58,7 +58,13 @@ int hyd_system_jacobian (HydSystem *system, double t, const double *y, double *J
 /* Structural sparsity pattern in compressed-column form. */
 void hyd_system_get_pattern (const HydSystem *system, guint *nnz,
                              const guint **colptr, const guint **rowind);
-/* A HydOdeProblem over this system. */
+/* Zero-crossing functions of the components (end stops, valve seating):
+ * n of them, named "C1: retracted end stop"; g = their values at (t, y). */
+guint hyd_system_get_n_events (const HydSystem *system);
+const char *hyd_system_get_event_name (const HydSystem *system, guint k);
+int hyd_system_events (HydSystem *system, double t, const double *y, double *g);
+
+/* A HydOdeProblem over this system (with its events). */
 void hyd_system_get_problem (HydSystem *system, HydOdeProblem *problem);
 
 /* Variables (circuit-format.md, Variable names): t, node pressures by any

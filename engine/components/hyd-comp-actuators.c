@@ -206,8 +206,18 @@ cylinder_double_setup (HydComp *comp, GError **error)
   hyd_comp_set_states (comp, G_N_ELEMENTS (cylinder_states), cylinder_states);
   hyd_comp_set_outputs (comp, G_N_ELEMENTS (cylinder_outputs), cylinder_outputs);
   hyd_comp_set_vstates (comp, G_N_ELEMENTS (vstates), vstates);
+  hyd_comp_add_event (comp, "retracted end stop", "the piston reaches x = 0");
+  hyd_comp_add_event (comp, "extended end stop", "the piston reaches x = stroke");
   hyd_comp_use_dense_pattern (comp);
   return TRUE;
+}
+
+/* End-stop contact: the stop force starts where x leaves [0, stroke]. */
+static void
+cylinder_double_events (const HydComp *comp, const HydEvalIn *in, double *g)
+{
+  g[0] = in->x[0];
+  g[1] = comp->par[CD_STROKE] - in->x[0];
 }
 
 static void
@@ -301,6 +311,7 @@ const HydComponentType hyd_cylinder_double_type = {
   .setup = cylinder_double_setup,
   .init_states = cylinder_double_init_states,
   .eval = cylinder_double_eval,
+  .events = cylinder_double_events,
 };
 
 /* ------------------------------------------------------- cylinder_single */
@@ -391,8 +402,18 @@ cylinder_single_setup (HydComp *comp, GError **error)
   hyd_comp_set_states (comp, G_N_ELEMENTS (cylinder_states), cylinder_states);
   hyd_comp_set_outputs (comp, G_N_ELEMENTS (cylinder_outputs), cylinder_outputs);
   hyd_comp_set_vstates (comp, G_N_ELEMENTS (vstates), vstates);
+  hyd_comp_add_event (comp, "retracted end stop", "the piston reaches x = 0");
+  hyd_comp_add_event (comp, "extended end stop", "the piston reaches x = stroke");
   hyd_comp_use_dense_pattern (comp);
   return TRUE;
+}
+
+/* End-stop contact: the stop force starts where x leaves [0, stroke]. */
+static void
+cylinder_single_events (const HydComp *comp, const HydEvalIn *in, double *g)
+{
+  g[0] = in->x[0];
+  g[1] = comp->par[CS_STROKE] - in->x[0];
 }
 
 static void
@@ -472,6 +493,7 @@ const HydComponentType hyd_cylinder_single_type = {
   .setup = cylinder_single_setup,
   .init_states = cylinder_single_init_states,
   .eval = cylinder_single_eval,
+  .events = cylinder_single_events,
 };
 
 /* ----------------------------------------------------------- motor_fixed */

@@ -178,6 +178,20 @@ static const HydParamInfo check_params[] = {
     "Bore of an always-open leakage path (0 = tight seat)" },
 };
 
+static gboolean
+check_setup (HydComp *comp, GError **error)
+{
+  hyd_comp_add_event (comp, "cracking", "Δp_AB crosses the cracking pressure: the ball lifts or seats");
+  return q_opening_setup (comp, error);
+}
+
+/* The valve lifts off its seat where Δp_AB passes the cracking pressure. */
+static void
+check_events (const HydComp *comp, const HydEvalIn *in, double *g)
+{
+  g[0] = (in->p[PORT_IN] - in->p[PORT_OUT] - comp->par[CV_CRACKING]) / comp->par[CV_RANGE];
+}
+
 static void
 check_eval (const HydComp *comp, const HydEvalIn *in, HydEvalOut *out)
 {
@@ -217,8 +231,9 @@ const HydComponentType hyd_check_valve_type = {
   .params = check_params,
   .n_params = G_N_ELEMENTS (check_params),
   .boundary_param = -1,
-  .setup = q_opening_setup,
+  .setup = check_setup,
   .eval = check_eval,
+  .events = check_events,
 };
 
 /* ---------------------------------------------------------------------------
@@ -270,8 +285,20 @@ relief_setup (HydComp *comp, GError **error)
   else
     hyd_comp_set_states (comp, 0, NULL);
   hyd_comp_set_outputs (comp, G_N_ELEMENTS (relief_outputs), relief_outputs);
+  hyd_comp_add_event (comp, "cracking", "the valve starts to open or closes");
   hyd_comp_use_dense_pattern (comp);
   return TRUE;
+}
+
+/* Static valve: z = (Δp_PT − cracking)/override crosses 0; dynamic valve:
+ * the opening state s crosses 0 (A = soft_ramp(s)·A_nom starts there). */
+static void
+relief_events (const HydComp *comp, const HydEvalIn *in, double *g)
+{
+  if (relief_is_dynamic (comp))
+    g[0] = in->x[RV_S];
+  else
+    g[0] = (in->p[PORT_IN] - in->p[PORT_OUT] - comp->par[RV_CRACKING]) / comp->par[RV_OVERRIDE];
 }
 
 /* σ(z) = soft_ramp(z + 0.1, 0.1) − 0.05: the dynamic valve's rest opening,
@@ -377,6 +404,7 @@ const HydComponentType hyd_relief_valve_type = {
   .setup = relief_setup,
   .init_states = relief_init_states,
   .eval = relief_eval,
+  .events = relief_events,
 };
 
 /* ---------------------------------------------------------------------------

@@ -5,6 +5,7 @@
 
 #include "hyd-circuit.h"
 #include "hyd-fdcheck.h"
+#include "hyd-run.h"
 #include "hyd-system.h"
 
 static HydSystem *
@@ -377,6 +378,155 @@ test_lint (void)
   hyd_system_free (sys);
 }
 
+/* ---- events ---- */
+
+typedef struct {
+  GArray *t;
+} StepTimes;
+
+static gboolean
+record_time (double t, const double *y, gpointer user)
+{
+  g_array_append_val (((StepTimes *) user)->t, t);
+  return TRUE;
+}
+
+/* A frictionless piston pushed by a constant pressure: x = x0 + a·t²/2 with
+ * a = p·A/m, so it reaches the stroke at t_c = √(2·(stroke − x0)/a). With
+ * events on, a step ends exactly there. */
+static void
+test_event_end_stop (void)
+{
+  const char *json = HEAD "\"components\": ["
+    "{\"id\": \"PS1\", \"type\": \"pressure_source\", \"params\": {\"pressure\": 1e6}},"
+    "{\"id\": \"C1\", \"type\": \"cylinder_single\", \"params\": {\"piston_diameter\": 0.05,"
+    " \"stroke\": 0.2, \"mass\": 50, \"viscous_friction\": 0, \"spring_stiffness\": 0,"
+    " \"spring_preload\": 0, \"initial_position\": 0.05}}],"
+    "\"connections\": [{\"from\": \"PS1.P\", \"to\": \"C1.A\"}]}";
+  GError *error = NULL;
+  HydSystem *sys = compile_json (json, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (hyd_system_get_n_events (sys), ==, 2);
+  g_assert_cmpstr (hyd_system_get_event_name (sys, 1), ==, "C1: extended end stop");
+
+  double area = G_PI * 0.05 * 0.05 / 4, a = 1e6 * area / 50;
+  double t_c = sqrt (2 * (0.2 - 0.05) / a);
+  for (int on = 0; on < 2; on++)
+    {
+      HydOdeProblem problem;
+      hyd_system_get_problem (sys, &problem);
+      guint n = hyd_system_get_n_states (sys);
+      double *y = g_memdup2 (hyd_system_get_initial_state (sys), sizeof (double) * n);
+      double atol[2] = { 1e-6, 1e-5 };
+      HydOdeOptions o;
+      hyd_ode_options_init (&o);
+      o.t_end = 0.2;
+      o.rtol = 1e-6;
+      o.atol = atol;
+      o.events = on;
+      o.output = record_time;
+      StepTimes st = { g_array_new (FALSE, FALSE, sizeof (double)) };
+      o.output_user = &st;
+      HydOdeResult res = { 0 };
+      g_assert_cmpint (hyd_ode_solve ("rodas4", &problem, &o, y, &res), ==, HYD_ODE_SUCCESS);
+      double closest = INFINITY;
+      for (guint k = 0; k < st.t->len; k++)
+        closest = MIN (closest, fabs (g_array_index (st.t, double, k) - t_c));
+      g_test_message ("events %s: %" G_GUINT64_FORMAT " events, %" G_GUINT64_FORMAT
+                      " steps, a step end within %.3g s of the contact at %.9g s",
+                      on ? "on" : "off", res.stats.events, res.stats.steps, closest, t_c);
+      if (on)
+        {
+          g_assert_cmpuint (res.stats.events, ==, 1);
+          g_assert_cmpfloat (closest, <, 1e-9);
+        }
+      else
+        g_assert_cmpuint (res.stats.events, ==, 0);
+      g_array_unref (st.t);
+      hyd_ode_result_clear (&res);
+      g_free (y);
+    }
+  hyd_system_free (sys);
+}
+
+typedef struct {
+  GArray *rows;
+  guint n;
+} Rows;
+
+static gboolean
+keep_row (double t, const double *values, guint n, gpointer user)
+{
+  Rows *r = user;
+  r->n = n;
+  g_array_append_vals (r->rows, values, n);
+  return TRUE;
+}
+
+static Rows
+run_example (const char *name, double rtol, gboolean events)
+{
+  g_autofree char *path = g_build_filename (HYD_TEST_DATA_DIR, "examples", name, NULL);
+  GError *error = NULL;
+  g_autoptr (HydCircuit) circuit = hyd_circuit_load_from_file (path, &error);
+  g_assert_no_error (error);
+  HydSystem *sys = hyd_system_compile (circuit, &error);
+  g_assert_no_error (error);
+  HydSimOptions sim;
+  g_assert_true (hyd_circuit_get_sim_options (circuit, &sim, &error));
+  sim.rtol = rtol;
+  sim.events = events;
+  GArray *vars = hyd_system_get_default_variables (sys);
+  Rows r = { g_array_new (FALSE, FALSE, sizeof (double)), 0 };
+  HydRunSpec spec = { .sim = &sim, .vars = (const int *) vars->data, .n_vars = vars->len,
+                      .sample = keep_row, .user = &r };
+  HydOdeResult res = { 0 };
+  g_assert_cmpint (hyd_run_execute (sys, &spec, &res, NULL), ==, HYD_ODE_SUCCESS);
+  hyd_ode_result_clear (&res);
+  hyd_sim_options_clear (&sim);
+  g_array_unref (vars);
+  hyd_system_free (sys);
+  return r;
+}
+
+/* Max relative deviation from the reference over the samples of one column. */
+static double
+column_error (const Rows *a, const Rows *ref, guint col, double floor)
+{
+  double worst = 0;
+  guint rows = MIN (a->rows->len, ref->rows->len) / a->n;
+  for (guint k = 0; k < rows; k++)
+    {
+      double x = g_array_index (a->rows, double, k * a->n + col);
+      double xr = g_array_index (ref->rows, double, k * a->n + col);
+      worst = MAX (worst, fabs (x - xr) / (floor + 1e-4 * fabs (xr)));
+    }
+  return worst;
+}
+
+/* Events help where a piston strikes its end stop: Burton's cylinders run
+ * into their stiff stops. Against a tight reference, the run with events is
+ * closer at the default tolerance. */
+static void
+test_event_accuracy (void)
+{
+  Rows ref = run_example ("burton-two-actuator.bramah", 1e-9, TRUE);
+  Rows on = run_example ("burton-two-actuator.bramah", 1e-4, TRUE);
+  Rows off = run_example ("burton-two-actuator.bramah", 1e-4, FALSE);
+  double e_on = 0, e_off = 0;
+  for (guint c = 1; c < on.n; c++)
+    {
+      e_on = MAX (e_on, column_error (&on, &ref, c, 1e-3));
+      e_off = MAX (e_off, column_error (&off, &ref, c, 1e-3));
+    }
+  g_test_message ("Burton two-actuator at rtol 1e-4: error (in units of 1e-3 + 1e-4*|y|) "
+                  "%.3g with events, %.3g without", e_on, e_off);
+  g_assert_cmpfloat (e_on, <, e_off);
+  g_array_unref (ref.rows);
+  g_array_unref (on.rows);
+  g_array_unref (off.rows);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -391,5 +541,7 @@ main (int argc, char **argv)
   g_test_add_func ("/engine/system/error/domain-mismatch", test_domain_mismatch);
   g_test_add_func ("/engine/system/assembled-jacobian", test_assembled_jacobian);
   g_test_add_func ("/engine/system/lint", test_lint);
+  g_test_add_func ("/engine/system/events/end-stop-located", test_event_end_stop);
+  g_test_add_func ("/engine/system/events/on-off-accuracy", test_event_accuracy);
   return g_test_run ();
 }
