@@ -923,6 +923,7 @@ static const struct {
   { "solvers", cmd_solvers, "list the solvers" },
   { "verify", hyd_cli_verify, "run the stiff test set and report mescd per solver" },
   { "bench", hyd_cli_bench, "work-precision benchmark, side by side with SUNDIALS CVODE" },
+  { "render", hyd_cli_render, "draw the schematic to SVG, PDF or PNG" },
 };
 
 static void

@@ -3,3 +3,4 @@
 
 int hyd_cli_verify (int argc, char **argv);  /* cli-verify.c */
 int hyd_cli_bench (int argc, char **argv);   /* cli-bench.c */
+int hyd_cli_render (int argc, char **argv);  /* cli-render.c */
