@@ -437,6 +437,71 @@ hyd_circuit_copy (const HydCircuit *circuit)
 }
 
 HydCircuitComponent *
+hyd_circuit_component_new (const char *id, const char *type)
+{
+  HydCircuitComponent *c = component_new ();
+  c->id = g_strdup (id);
+  c->type = g_strdup (type);
+  return c;
+}
+
+HydCircuitComponent *
+hyd_circuit_component_copy (const HydCircuitComponent *component)
+{
+  return component_copy (component);
+}
+
+void
+hyd_circuit_component_free (HydCircuitComponent *component)
+{
+  if (component)
+    component_free (component);
+}
+
+HydCircuitJunction *
+hyd_circuit_junction_new (const char *id)
+{
+  HydCircuitJunction *j = junction_new ();
+  j->id = g_strdup (id);
+  return j;
+}
+
+HydCircuitJunction *
+hyd_circuit_junction_copy (const HydCircuitJunction *junction)
+{
+  return junction_copy (junction);
+}
+
+void
+hyd_circuit_junction_free (HydCircuitJunction *junction)
+{
+  if (junction)
+    junction_free (junction);
+}
+
+HydCircuitConnection *
+hyd_circuit_connection_new (const char *from, const char *to)
+{
+  HydCircuitConnection *c = connection_new ();
+  c->from = g_strdup (from);
+  c->to = g_strdup (to);
+  return c;
+}
+
+HydCircuitConnection *
+hyd_circuit_connection_copy (const HydCircuitConnection *connection)
+{
+  return connection_copy (connection);
+}
+
+void
+hyd_circuit_connection_free (HydCircuitConnection *connection)
+{
+  if (connection)
+    connection_free (connection);
+}
+
+HydCircuitComponent *
 hyd_circuit_find_component (const HydCircuit *circuit, const char *id)
 {
   g_return_val_if_fail (circuit != NULL, NULL);

@@ -130,6 +130,18 @@ gboolean hyd_circuit_validate (const HydCircuit *circuit, GError **error);
 char *hyd_circuit_to_data (const HydCircuit *circuit, gsize *length);
 gboolean hyd_circuit_save_to_file (const HydCircuit *circuit, const char *path, GError **error);
 
+/* Items of a document, for editors: new (empty, with empty params/extra),
+ * deep copy and free. A circuit owns the items in its arrays. */
+HydCircuitComponent *hyd_circuit_component_new (const char *id, const char *type);
+HydCircuitComponent *hyd_circuit_component_copy (const HydCircuitComponent *component);
+void hyd_circuit_component_free (HydCircuitComponent *component);
+HydCircuitJunction *hyd_circuit_junction_new (const char *id);
+HydCircuitJunction *hyd_circuit_junction_copy (const HydCircuitJunction *junction);
+void hyd_circuit_junction_free (HydCircuitJunction *junction);
+HydCircuitConnection *hyd_circuit_connection_new (const char *from, const char *to);
+HydCircuitConnection *hyd_circuit_connection_copy (const HydCircuitConnection *connection);
+void hyd_circuit_connection_free (HydCircuitConnection *connection);
+
 HydCircuitComponent *hyd_circuit_find_component (const HydCircuit *circuit, const char *id);
 HydCircuitJunction *hyd_circuit_find_junction (const HydCircuit *circuit, const char *id);
 
