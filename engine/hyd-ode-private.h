@@ -56,6 +56,10 @@ struct _HydOdeMethod {
    * NULL when the step ended the interval (reset follows). */
   void (*accept) (gpointer ws, HydOdeDriver *d, double t_new, const double *y_new,
                   const double *f_new);
+  /* After an HYD_ATTEMPT_OK attempt: f(t + h, y_new) when the method has
+   * already evaluated it (first same as last, e.g. dopri5), else NULL; the
+   * driver then takes it as f_new instead of evaluating f again. */
+  const double *(*fsal) (gpointer ws);
 };
 
 /* Driver services for the methods (hyd-ode.c). */
@@ -83,6 +87,15 @@ double hyd_ode_driver_error_norm (HydOdeDriver *d, const double *y0,
 /* The attempt failed on a singular matrix: pivot column (or −1). */
 void hyd_ode_driver_note_singular (HydOdeDriver *d, int column);
 
+/* The run's options, for methods with inner iterations: tolerances for a
+ * Newton norm, fixed_step (no step-size change can cure a failure), and the
+ * cancel flag to poll in every iteration. */
+const HydOdeOptions *hyd_ode_driver_options (const HydOdeDriver *d);
+
+/* Adds a remark to the run's result (HydOdeResult.note), e.g. "dopri5: the
+ * problem seems stiff from t = …". Not a failure. */
+void hyd_ode_driver_note (HydOdeDriver *d, const char *format, ...) G_GNUC_PRINTF (2, 3);
+
 /* Runs another method on the same problem (for `auto`): it integrates the
  * current interval's remainder exactly as if it had been chosen. */
 const HydOdeMethod *hyd_ode_method_lookup (const char *id);
@@ -97,5 +110,45 @@ const HydOdeMethod *const *hyd_ode_family_theta (guint *n);      /* hyd-theta.c:
 const HydOdeMethod *const *hyd_ode_family_expo (guint *n);       /* hyd-expo.c */
 const HydOdeMethod *const *hyd_ode_family_explicit (guint *n);   /* hyd-explicit.c: dopri5, bs23, rk4, euler */
 const HydOdeMethod *const *hyd_ode_family_auto (guint *n);       /* hyd-auto.c */
+
+/* The coefficients of a Rosenbrock method in the Hairer–Wanner transformed
+ * form (hyd-rosenbrock.c, research/seed-000 §3.1): method->data of every
+ * member of that family, read by the tests to check the order conditions. */
+#define HYD_ROS_MAX_STAGES 8
+
+typedef struct {
+  guint s;
+  double gamma;
+  double a[HYD_ROS_MAX_STAGES][HYD_ROS_MAX_STAGES];  /* a[i][j], j < i */
+  double c[HYD_ROS_MAX_STAGES][HYD_ROS_MAX_STAGES];  /* c[i][j], j < i */
+  double m[HYD_ROS_MAX_STAGES];        /* solution weights */
+  double e[HYD_ROS_MAX_STAGES];        /* error weights, m − m̂ */
+  double alpha[HYD_ROS_MAX_STAGES];    /* stage times t + α_i·h */
+  double gamma_i[HYD_ROS_MAX_STAGES];  /* ∂f/∂t weights, Σ_j γ_ij */
+  /* TRUE: stage i has the arguments of stage i − 1 and reuses its f. */
+  gboolean reuse_f[HYD_ROS_MAX_STAGES];
+  /* Continuous extension of the RODAS type (HW rodas.f CONTRO, one more
+   * term for RODAS5): y(t + θh) = (1 − θ)·y0
+   *   + θ·(y1 + (1 − θ)·(k1 + θ·k2 + θ²·k3)),  k_r = Σ_j d[r − 1][j]·u_j.
+   * Without it (has_dense FALSE) the cubic Hermite interpolant on
+   * (y0, f0, y1, f1) is used. */
+  gboolean has_dense;
+  double d[3][HYD_ROS_MAX_STAGES];
+} HydRosenbrockTable;
+
+/* Integrates with a method object that need not be in the solver list,
+ * otherwise exactly as hyd_ode_solve (hyd-ode.c). For tests. */
+HydOdeStatus hyd_ode_solve_method (const HydOdeMethod *method,
+                                   const HydOdeProblem *problem,
+                                   const HydOdeOptions *options,
+                                   double *y,
+                                   HydOdeResult *result);
+
+/* `bdf` with its order pinned to `order` (1–5), for the order tests
+ * (hyd-bdf.c): from the driver's first step size (options.h0) the order
+ * rises by one every q + 1 steps up to `order`, then the step grows (by
+ * 10 % a step) up to h and stays there; every step is accepted. Free with
+ * g_free. */
+HydOdeMethod *hyd_bdf_method_pinned_new (int order, double h);
 
 G_END_DECLS

@@ -93,6 +93,8 @@ struct _HydOdeDriver {
   guint *group_cols;        /* [n] columns, group by group */
   double *fd_delta;         /* [n] increments of the current group */
   double *jac_conv;         /* dense ↔ sparse conversion scratch */
+
+  HydOdeResult *result;     /* for the methods' notes, or NULL */
 };
 
 const char *
@@ -109,6 +111,7 @@ hyd_ode_status_name (HydOdeStatus status)
     case HYD_ODE_CALLBACK_FAILED: return "callback-failed";
     case HYD_ODE_BAD_INPUT:       return "bad-input";
     case HYD_ODE_UNKNOWN_SOLVER:  return "unknown-solver";
+    case HYD_ODE_NO_CONVERGENCE:  return "no-convergence";
     default:                      return "unknown-status";
     }
 }
@@ -128,6 +131,7 @@ hyd_ode_result_clear (HydOdeResult *result)
   if (result == NULL)
     return;
   g_clear_pointer (&result->message, g_free);
+  g_clear_pointer (&result->note, g_free);
   memset (result, 0, sizeof *result);
   result->worst_state = -1;
 }
@@ -190,6 +194,28 @@ void
 hyd_ode_driver_note_singular (HydOdeDriver *d, int column)
 {
   d->singular_state = column;
+}
+
+const HydOdeOptions *
+hyd_ode_driver_options (const HydOdeDriver *d)
+{
+  return d->opt;
+}
+
+void
+hyd_ode_driver_note (HydOdeDriver *d, const char *format, ...)
+{
+  va_list args;
+
+  if (d->result == NULL)
+    return;
+  va_start (args, format);
+  g_autofree char *text = g_strdup_vprintf (format, args);
+  va_end (args);
+  char *old = d->result->note;
+  d->result->note = old != NULL ? g_strconcat (old, "; ", text, NULL)
+                                : g_steal_pointer (&text);
+  g_free (old);
 }
 
 static int
@@ -1098,11 +1124,17 @@ integrate_interval (HydOdeDriver *d, HydOdeResult *r, double a, double b,
        * rejection, not a dead end. (At b the next interval evaluates it.) */
       if (res == HYD_ATTEMPT_OK && (fixed || err <= 1.0) && t_new < b)
         {
-          rc = hyd_ode_driver_rhs (d, t_new, y_new, f_new);
-          if (rc < 0)
-            res = HYD_ATTEMPT_FATAL;
-          else if (rc > 0)
-            res = HYD_ATTEMPT_RECOVERABLE;
+          const double *fsal = m->fsal != NULL ? m->fsal (d->ws) : NULL;
+          if (fsal != NULL)
+            memcpy (f_new, fsal, n * sizeof (double));
+          else
+            {
+              rc = hyd_ode_driver_rhs (d, t_new, y_new, f_new);
+              if (rc < 0)
+                res = HYD_ATTEMPT_FATAL;
+              else if (rc > 0)
+                res = HYD_ATTEMPT_RECOVERABLE;
+            }
         }
 
       switch (res)
@@ -1126,8 +1158,16 @@ integrate_interval (HydOdeDriver *d, HydOdeResult *r, double a, double b,
           continue;
 
         case HYD_ATTEMPT_DIVERGED:
-          /* Newton failed to converge: halve (an underflow ends it). */
+          /* Newton failed to converge: halve (an underflow ends it); a
+           * fixed step cannot shrink, so that is the end of the run. */
           st->rejected++;
+          if (fixed)
+            {
+              g_autofree char *suffix = worst_suffix (d, r, d->err_state);
+              return fail (r, HYD_ODE_NO_CONVERGENCE,
+                           "the Newton iteration did not converge at t = %.9g with the fixed "
+                           "step %.3g%s", t, h, suffix);
+            }
           h *= 0.5;
           reject = TRUE;
           continue;
@@ -1286,6 +1326,7 @@ run (const HydOdeMethod *m, const HydOdeProblem *problem,
     .fail_t = -INFINITY,
     .out_dt = options->output_interval,
     .sparse = use_sparse (problem, options),
+    .result = result,
   };
   g_autofree double *fd_y = d.fd_y = g_new (double, n);
   g_autofree double *fd_f = d.fd_f = g_new (double, n);
@@ -1381,4 +1422,84 @@ const HydOdeMethod *
 hyd_ode_method_lookup (const char *id)
 {
   return method_lookup (id);
+}
+
+int
+hyd_ode_fd_jacobian (const HydOdeProblem *problem, const HydOdeOptions *options,
+                     gboolean sparse, double t, const double *y, double *J,
+                     double *dfdt, guint64 *f_evals)
+{
+  g_return_val_if_fail (problem != NULL && options != NULL && y != NULL && J != NULL, -1);
+  g_return_val_if_fail (!sparse || has_pattern (problem), -1);
+
+  guint n = problem->n;
+  HydOdeStats stats = { 0 };
+  HydOdeDriver d = {
+    .problem = problem,
+    .opt = options,
+    .n = n,
+    .stats = &stats,
+    .bad_state = -1,
+    .err_state = -1,
+    .singular_state = -1,
+    .fail_t = -INFINITY,
+    .t_lo = options->t0,
+    .t_hi = MAX (options->t_end, t),
+    .sparse = sparse,
+  };
+  g_autofree double *fd_y = d.fd_y = g_new (double, n);
+  g_autofree double *fd_f = d.fd_f = g_new (double, n);
+  g_autofree double *f0 = g_new (double, n);
+  HydJac jac = {
+    .n = n,
+    .sparse = sparse,
+    .dense = sparse ? NULL : J,
+    .nnz = sparse ? problem->colptr[n] : 0,
+    .colptr = sparse ? problem->colptr : NULL,
+    .rowind = sparse ? problem->rowind : NULL,
+    .values = sparse ? J : NULL,
+  };
+  int rc = hyd_ode_driver_rhs (&d, t, y, f0);
+  if (rc == 0)
+    rc = sparse ? fd_jacobian_sparse (&d, t, y, f0, &jac, dfdt)
+                : fd_jacobian (&d, t, y, f0, &jac, dfdt);
+  fd_groups_clear (&d);
+  if (f_evals != NULL)
+    *f_evals = stats.f_evals;
+  return rc;
+}
+
+HydOdeStatus
+hyd_ode_solve_method (const HydOdeMethod *method,
+                      const HydOdeProblem *problem,
+                      const HydOdeOptions *options,
+                      double *y,
+                      HydOdeResult *result)
+{
+  HydOdeResult local = { 0 };
+  gint64 start = g_get_monotonic_time ();
+
+  if (result == NULL)
+    result = &local;
+  memset (result, 0, sizeof *result);
+  result->worst_state = -1;
+  result->status = HYD_ODE_BAD_INPUT;
+  g_return_val_if_fail (method != NULL, HYD_ODE_BAD_INPUT);
+  g_return_val_if_fail (problem != NULL, HYD_ODE_BAD_INPUT);
+  g_return_val_if_fail (options != NULL, HYD_ODE_BAD_INPUT);
+  g_return_val_if_fail (y != NULL, HYD_ODE_BAD_INPUT);
+  result->status = HYD_ODE_SUCCESS;
+  result->t = options->t0;
+
+  g_autofree char *why = check_input (method, problem, options, y);
+  if (why != NULL)
+    fail (result, HYD_ODE_BAD_INPUT, "%s", why);
+  else
+    run (method, problem, options, y, result);
+
+  result->stats.wall_s = (g_get_monotonic_time () - start) * 1e-6;
+  HydOdeStatus status = result->status;
+  if (result == &local)
+    hyd_ode_result_clear (&local);
+  return status;
 }

@@ -27,6 +27,7 @@ typedef enum {
   HYD_ODE_CALLBACK_FAILED,
   HYD_ODE_BAD_INPUT,
   HYD_ODE_UNKNOWN_SOLVER,
+  HYD_ODE_NO_CONVERGENCE,   /* a Newton iteration diverged at a fixed step */
 } HydOdeStatus;
 
 const char *hyd_ode_status_name (HydOdeStatus status); /* "success", "step-underflow", ... */
@@ -112,6 +113,10 @@ typedef struct {
   int worst_state;    /* state with the largest error contribution at failure, or −1 */
   char *message;      /* NULL on success; names time and state */
   HydOdeStats stats;
+  /* Remarks that are no failure, or NULL: a method's diagnosis (an explicit
+   * method finding the problem stiff) or auto's choice and why; several are
+   * joined by "; ". Freed by hyd_ode_result_clear. */
+  char *note;
 } HydOdeResult;
 
 void hyd_ode_result_clear (HydOdeResult *result);
@@ -141,5 +146,15 @@ HydOdeStatus hyd_ode_solve (const char *solver_id,
                             const HydOdeOptions *options,
                             double *y,
                             HydOdeResult *result);
+
+/* The finite-difference Jacobian of options.fd_jacobian at (t, y), as a
+ * solver computes it: with sparse TRUE in the problem's pattern (J =
+ * values[nnz], one f evaluation per CPR column group), else dense
+ * column-major n×n. dfdt may be NULL. f_evals (may be NULL) receives the
+ * number of f evaluations. Returns 0, or the failing callback's code. For
+ * tests and Jacobian checks. */
+int hyd_ode_fd_jacobian (const HydOdeProblem *problem, const HydOdeOptions *options,
+                         gboolean sparse, double t, const double *y, double *J,
+                         double *dfdt, guint64 *f_evals);
 
 G_END_DECLS
