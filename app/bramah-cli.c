@@ -398,6 +398,8 @@ cmd_simulate (int argc, char **argv)
     st = failed ("cannot write %s", output);
   else if (out == stdout)
     fflush (stdout);
+  if (res.note)
+    fprintf (stderr, "note: %s\n", res.note);
   if (stats)
     print_stats (&res);
   if (status != HYD_ODE_SUCCESS)

@@ -133,6 +133,8 @@ hyd_cli_verify (int argc, char **argv)
           print_row (csv, p, info->id, rtol, status, mescd, &res.stats);
           if (status != HYD_ODE_SUCCESS && !csv)
             fprintf (stderr, "  %s/%s: %s\n", p->name, info->id, res.message ? res.message : "");
+          if (res.note && !csv)
+            fprintf (stderr, "  %s/%s: %s\n", p->name, info->id, res.note);
           if (status != HYD_ODE_SUCCESS && info->implicit)
             failures++;
           fflush (stdout);
