@@ -715,9 +715,12 @@ hyd_document_remove_connections (HydDocument *doc, const guint *indices, guint n
 }
 
 void
-hyd_document_remove_items (HydDocument *doc, const char *const *ids)
+hyd_document_remove_items (HydDocument *doc, const char *const *ids_in)
 {
   g_return_if_fail (HYD_IS_DOCUMENT (doc));
+  /* the caller's strings may belong to the items being replaced */
+  g_auto (GStrv) owned = g_strdupv ((char **) ids_in);
+  const char *const *ids = (const char *const *) owned;
   hyd_document_begin_group (doc, "Delete");
   GPtrArray *cs = doc->circuit->connections;
   for (guint i = cs->len; i-- > 0;)
@@ -805,9 +808,11 @@ wire_inside (const HydCircuitConnection *cn, const char *const *ids)
 }
 
 void
-hyd_document_move_items (HydDocument *doc, const char *const *ids, double dx, double dy)
+hyd_document_move_items (HydDocument *doc, const char *const *ids_in, double dx, double dy)
 {
   g_return_if_fail (HYD_IS_DOCUMENT (doc));
+  g_auto (GStrv) owned = g_strdupv ((char **) ids_in);
+  const char *const *ids = (const char *const *) owned;
   if (dx == 0.0 && dy == 0.0)
     return;
   Shift s = { dx, dy };
@@ -919,8 +924,10 @@ turn_route (gpointer item, gpointer user)
 }
 
 static void
-turn_items (HydDocument *doc, const char *const *ids, Turn *t, const char *label)
+turn_items (HydDocument *doc, const char *const *ids_in, Turn *t, const char *label)
 {
+  g_auto (GStrv) owned = g_strdupv ((char **) ids_in);
+  const char *const *ids = (const char *const *) owned;
   selection_centre (doc, ids, &t->cx, &t->cy);
   hyd_document_begin_group (doc, label);
   for (guint k = 0; ids && ids[k]; k++)
@@ -1022,8 +1029,10 @@ hyd_document_set_label (HydDocument *doc, const char *id, const char *label)
 {
   g_return_if_fail (HYD_IS_DOCUMENT (doc));
   int ci = component_index (doc, id);
+  /* the label may be the item's own string, which the edit replaces */
+  g_autofree char *copy = g_strdup (label);
   if (ci >= 0)
-    edit_item (doc, "Rename", ITEM_COMPONENT, ci, set_label_in, (gpointer) label);
+    edit_item (doc, "Rename", ITEM_COMPONENT, ci, set_label_in, copy);
 }
 
 typedef struct {

@@ -453,11 +453,8 @@ has_pattern (const HydOdeProblem *p)
   return p->colptr != NULL && p->rowind != NULL;
 }
 
-/* Where sparse LU pays, measured (tests/engine/test-sparse.c prints the
- * figures; build-sparse, 2 cores): per step of rodas4 on the distributed
- * line circuit (pressure source → orifice → line → orifice → tank), dense
- * LAPACK LU + solves against KLU refactor + solves and sparse assembly.
- * See HYD_SPARSE_THRESHOLD in hyd-ode.h. */
+/* The storage of this run's Jacobians: options.linear_solver, automatic by
+ * the measured rule of HYD_SPARSE_THRESHOLD (hyd-ode.h). */
 static gboolean
 use_sparse (const HydOdeProblem *p, const HydOdeOptions *o)
 {
@@ -469,7 +466,8 @@ use_sparse (const HydOdeProblem *p, const HydOdeOptions *o)
       return has_pattern (p);
     case HYD_LINEAR_SOLVER_AUTO:
     default:
-      return has_pattern (p) && p->n >= HYD_SPARSE_THRESHOLD;
+      return has_pattern (p) && p->n >= HYD_SPARSE_THRESHOLD
+             && p->colptr[p->n] <= (guint64) HYD_SPARSE_MAX_PER_COLUMN * p->n;
     }
 }
 
@@ -908,7 +906,10 @@ initial_step (HydOdeDriver *d, double t, const double *y, const double *f0,
   if (der12 <= 1e-15)
     h1 = MAX (1e-6, h * 1e-3);
   else
-    h1 = pow (0.01 / der12, 1.0 / d->method->order);
+    h1 = pow (0.01 / der12, 1.0 / MAX (d->method->order, 2));
+  /* a first-order method at a steep jump would otherwise start below the
+   * time resolution of t */
+  h1 = MAX (h1, 1e3 * DBL_EPSILON * MAX (fabs (t), hmax));
   *h_out = MIN (MIN (100.0 * h, h1), hmax);
   return 0;
 }
@@ -1161,6 +1162,8 @@ integrate_interval (HydOdeDriver *d, HydOdeResult *r, double a, double b,
           /* Newton failed to converge: halve (an underflow ends it); a
            * fixed step cannot shrink, so that is the end of the run. */
           st->rejected++;
+          if (o->cancel != NULL && g_atomic_int_get (o->cancel) != 0)
+            return fail (r, HYD_ODE_CANCELLED, "cancelled at t = %.9g", t);
           if (fixed)
             {
               g_autofree char *suffix = worst_suffix (d, r, d->err_state);

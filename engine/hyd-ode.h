@@ -86,9 +86,23 @@ typedef struct {
 } HydOdeOptions;
 
 /* options.linear_solver. Automatic: sparse LU (KLU) when the problem has a
- * sparsity pattern and at least HYD_SPARSE_THRESHOLD states, dense LAPACK
- * LU otherwise. Sparse without a pattern is a bad-input error. */
-#define HYD_SPARSE_THRESHOLD 100
+ * sparsity pattern, at least HYD_SPARSE_THRESHOLD states and at most
+ * HYD_SPARSE_MAX_PER_COLUMN entries per column on average; dense LAPACK LU
+ * otherwise. Sparse without a pattern is a bad-input error.
+ *
+ * Measured (`test-sparse -m perf --verbose`, 2-core x86-64, Debian 12's
+ * reference (netlib) LAPACK and KLU 1.3.8): per rodas4 step, whole step with
+ * assembly, sparse against dense,
+ *   the twelve example circuits (n = 2 … 13, 2–5 entries a column):
+ *     sparse 1.1–1.4× faster on every one, n = 2 included (the LAPACKE
+ *     call costs ~0.6 µs before any arithmetic);
+ *   distributed lines: n = 5: 1.3×, 17: 1.9×, 65: 13×, 385: 180×;
+ * LU + 4 solves alone on random patterns of fixed density: KLU wins up
+ * to n ≈ 16 when the pattern is full, 40 at density 0.5, 64 at 0.3, past
+ * 96 at 0.15: the crossover sits at ~16–20 entries per column, whatever n.
+ * So sparse pays from the smallest circuit, while the pattern is sparse. */
+#define HYD_SPARSE_THRESHOLD 2
+#define HYD_SPARSE_MAX_PER_COLUMN 16
 
 enum {
   HYD_LINEAR_SOLVER_AUTO = 0,
@@ -151,7 +165,8 @@ HydOdeStatus hyd_ode_solve (const char *solver_id,
  * solver computes it: with sparse TRUE in the problem's pattern (J =
  * values[nnz], one f evaluation per CPR column group), else dense
  * column-major n×n. dfdt may be NULL. f_evals (may be NULL) receives the
- * number of f evaluations. Returns 0, or the failing callback's code. For
+ * number of f evaluations, f(t, y) included. Returns 0, or the failing
+ * callback's code. For
  * tests and Jacobian checks. */
 int hyd_ode_fd_jacobian (const HydOdeProblem *problem, const HydOdeOptions *options,
                          gboolean sparse, double t, const double *y, double *J,

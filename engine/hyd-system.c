@@ -41,6 +41,11 @@ typedef struct {
   double *q, *xdot, *jac, *q_t, *x_t, *V, *dV, *d2V, *C, *dC, *out;
   double *pflow;         /* [np] reported port flows */
   int meter;             /* index into meters or −1 */
+  /* Sparse assembly (build_positions): where each contribution lands in the
+   * values of the system's CSC pattern, −1 where it does not. */
+  int *jpos;             /* [nnz] entry e at (its row's global row, col[jcol[e]]) */
+  int *vrpos;            /* [nnz·np] volume-rate term of a vstate row e at port X's node */
+  int *xvpos;            /* [np·nv] (node of port X, column of vstate j) */
 } SysComp;
 
 typedef struct {
@@ -54,6 +59,7 @@ typedef struct {
   int reporter;          /* global port that reports the boundary flow, −1 */
   /* scratch */
   double p, pdot, V, Csum, dCsum, R, B, dB, C, dCdp, f;
+  int diag_pos;          /* position of (state, state) in the CSC values */
 } SysNode;
 
 typedef struct {
@@ -184,6 +190,9 @@ sys_comp_clear (SysComp *sc)
   g_free (sc->q_t); g_free (sc->x_t); g_free (sc->V); g_free (sc->dV);
   g_free (sc->d2V); g_free (sc->C); g_free (sc->dC); g_free (sc->out);
   g_free (sc->pflow);
+  g_free (sc->jpos);
+  g_free (sc->vrpos);
+  g_free (sc->xvpos);
   hyd_comp_free (sc->comp);
 }
 
@@ -463,6 +472,116 @@ hyd_system_jacobian (HydSystem *sys, double t, const double *y, double *J, doubl
   return status;
 }
 
+/* The same sums as hyd_system_jacobian, scattered into the CSC values of
+ * the system's pattern through the positions found at compile time
+ * (build_positions): O(nnz) per call, no n² storage. */
+static inline void
+sjac_add (HydSystem *sys, double *values, double *dfdt, guint row, int col, int pos, double v)
+{
+  if (col < 0 || v == 0.0)
+    return;
+  if ((guint) col < sys->n)
+    values[pos] += v;
+  else if (dfdt)
+    dfdt[row] += v * sys->bpdot[col - sys->n];
+}
+
+int
+hyd_system_jacobian_sparse (HydSystem *sys, double t, const double *y, double *values,
+                            double *dfdt)
+{
+  int status = eval_all (sys, t, y, sys->f_scratch, TRUE);
+  memset (values, 0, sizeof (double) * sys->nnz);
+  if (dfdt)
+    memset (dfdt, 0, sizeof (double) * sys->n);
+
+  for (guint i = 0; i < sys->n_comps; i++)
+    {
+      SysComp *sc = &sys->comps[i];
+      HydComp *c = sc->comp;
+      guint np = c->type->n_ports, nv = c->n_vstates;
+
+      for (guint e = 0; e < c->nnz; e++)
+        {
+          double v = sc->jac[e];
+          if (v == 0.0)
+            continue;
+          guint r = c->jrow[e];
+          int col = sc->col[c->jcol[e]];
+          if (r < np)
+            {
+              int nn = sc->port_node[r];
+              if (nn >= 0 && !sys->nodes[nn].boundary)
+                sjac_add (sys, values, dfdt, sys->nodes[nn].state, col, sc->jpos[e],
+                          -v / sys->nodes[nn].C);
+            }
+          else
+            {
+              guint k = r - np;
+              sjac_add (sys, values, dfdt, sc->state0 + k, col, sc->jpos[e], v);
+              int jv = sc->vpos[k];
+              if (jv < 0)
+                continue;
+              /* volume-rate term: −(∂V_X/∂y_k)·∂ẏ_k/∂z */
+              for (guint X = 0; X < np; X++)
+                {
+                  int nn = sc->port_node[X];
+                  if (nn < 0 || sys->nodes[nn].boundary)
+                    continue;
+                  double dv = sc->dV[X * nv + jv];
+                  if (dv != 0.0)
+                    sjac_add (sys, values, dfdt, sys->nodes[nn].state, col,
+                              sc->vrpos[(gsize) e * np + X], -dv * v / sys->nodes[nn].C);
+                }
+            }
+        }
+
+      if (dfdt)
+        for (guint k = 0; k < c->n_states; k++)
+          dfdt[sc->state0 + k] += sc->x_t[k];
+
+      for (guint X = 0; X < np; X++)
+        {
+          int nn = sc->port_node[X];
+          if (nn < 0 || sys->nodes[nn].boundary)
+            continue;
+          SysNode *nd = &sys->nodes[nn];
+          if (dfdt)
+            {
+              double rt = -sc->q_t[X];
+              for (guint j = 0; j < nv; j++)
+                rt -= sc->dV[X * nv + j] * sc->x_t[c->vstates[j]];
+              dfdt[nd->state] += rt / nd->C;
+            }
+          for (guint j = 0; j < nv; j++)
+            {
+              guint sj = c->vstates[j];
+              for (guint kk = 0; kk < nv; kk++)
+                {
+                  double d2 = sc->d2V[(X * nv + j) * nv + kk];
+                  if (d2 != 0.0)
+                    values[sc->xvpos[X * nv + kk]] -= d2 * sc->xdot[sj] / nd->C;
+                }
+              double dv = sc->dV[X * nv + j];
+              if (dv != 0.0)
+                values[sc->xvpos[X * nv + j]] -= nd->f * (dv / nd->B) / nd->C;
+            }
+        }
+    }
+
+  for (guint b = 0; b < sys->n_nodes; b++)
+    {
+      SysNode *nd = &sys->nodes[b];
+      if (!nd->boundary)
+        values[nd->diag_pos] -= nd->f * nd->dCdp / nd->C;
+    }
+
+  for (guint k = 0; k < sys->nnz && status == 0; k++)
+    if (!isfinite (values[k]))
+      status = 1;
+  return status;
+}
+
 /* ---------- compile ---------- */
 
 static gboolean
@@ -601,6 +720,81 @@ build_pattern (HydSystem *sys)
     sys->colptr[j + 1] += sys->colptr[j];
   sys->nnz = nnz;
   g_array_unref (pairs);
+}
+
+/* Position of (row, col) in the pattern's values (rows sorted in each
+ * column), or −1. */
+static int
+pattern_pos (const HydSystem *sys, guint row, int col)
+{
+  if (col < 0 || (guint) col >= sys->n)
+    return -1;
+  guint lo = sys->colptr[col], hi = sys->colptr[col + 1];
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+      if (sys->rowind[mid] < row)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return lo < sys->colptr[col + 1] && sys->rowind[lo] == row ? (int) lo : -1;
+}
+
+/* For the sparse assembly, once: where every term of hyd_system_jacobian
+ * lands in the CSC values (the pattern of build_pattern holds them all). */
+static void
+build_positions (HydSystem *sys)
+{
+  for (guint b = 0; b < sys->n_nodes; b++)
+    {
+      SysNode *nd = &sys->nodes[b];
+      nd->diag_pos = nd->boundary ? -1 : pattern_pos (sys, nd->state, nd->state);
+    }
+  for (guint i = 0; i < sys->n_comps; i++)
+    {
+      SysComp *sc = &sys->comps[i];
+      HydComp *c = sc->comp;
+      guint np = c->type->n_ports, nv = c->n_vstates;
+      sc->jpos = g_new (int, c->nnz + 1);
+      sc->vrpos = nv > 0 ? g_new (int, (gsize) c->nnz * np + 1) : NULL;
+      sc->xvpos = g_new (int, np * nv + 1);
+      for (guint e = 0; e < c->nnz; e++)
+        {
+          guint r = c->jrow[e];
+          int col = sc->col[c->jcol[e]];
+          sc->jpos[e] = -1;
+          if (r < np)
+            {
+              int nn = sc->port_node[r];
+              if (nn >= 0 && !sys->nodes[nn].boundary)
+                sc->jpos[e] = pattern_pos (sys, sys->nodes[nn].state, col);
+            }
+          else
+            sc->jpos[e] = pattern_pos (sys, sc->state0 + (r - np), col);
+          /* build_pattern holds every (row, state column) assembled */
+          g_assert (sc->jpos[e] >= 0 || col < 0 || (guint) col >= sys->n
+                    || (r < np && (sc->port_node[r] < 0 || sys->nodes[sc->port_node[r]].boundary)));
+          if (sc->vrpos == NULL)
+            continue;
+          for (guint X = 0; X < np; X++)
+            {
+              int nn = sc->port_node[X];
+              sc->vrpos[(gsize) e * np + X] =
+                r >= np && sc->vpos[r - np] >= 0 && nn >= 0 && !sys->nodes[nn].boundary
+                ? pattern_pos (sys, sys->nodes[nn].state, col) : -1;
+            }
+        }
+      for (guint X = 0; X < np; X++)
+        {
+          int nn = sc->port_node[X];
+          for (guint j = 0; j < nv; j++)
+            sc->xvpos[X * nv + j] = nn >= 0 && !sys->nodes[nn].boundary
+                                    ? pattern_pos (sys, sys->nodes[nn].state,
+                                                   sc->col[np + c->vstates[j]])
+                                    : -1;
+        }
+    }
 }
 
 static const HydProfile *
@@ -1253,6 +1447,7 @@ hyd_system_compile (const HydCircuit *circuit, GError **error)
     }
 
   build_pattern (sys);
+  build_positions (sys);
   lint (sys);
 
   g_free (p0_level);
@@ -1414,6 +1609,12 @@ problem_jac (double t, const double *y, double *J, double *dfdt, gpointer user)
   return hyd_system_jacobian (user, t, y, J, dfdt);
 }
 
+static int
+problem_jac_sparse (double t, const double *y, double *values, double *dfdt, gpointer user)
+{
+  return hyd_system_jacobian_sparse (user, t, y, values, dfdt);
+}
+
 static void
 problem_interval (double t_lo, double t_hi, gpointer user)
 {
@@ -1448,6 +1649,10 @@ hyd_system_get_problem (HydSystem *sys, HydOdeProblem *problem)
   problem->jac = problem_jac;
   problem->set_interval = problem_interval;
   problem->state_name = problem_state_name;
+  problem->nnz = sys->nnz;
+  problem->colptr = sys->colptr;
+  problem->rowind = sys->rowind;
+  problem->jac_sparse = problem_jac_sparse;
   problem->n_events = sys->n_events;
   problem->events = problem_events;
   problem->event_name = problem_event_name;

@@ -58,6 +58,11 @@ int hyd_system_jacobian (HydSystem *system, double t, const double *y, double *J
 /* Structural sparsity pattern in compressed-column form. */
 void hyd_system_get_pattern (const HydSystem *system, guint *nnz,
                              const guint **colptr, const guint **rowind);
+/* The Jacobian's values in that pattern (values[nnz], in its order) and
+ * ∂f/∂t (may be NULL): the same numbers as hyd_system_jacobian, assembled
+ * in O(nnz) through positions mapped at compile time. */
+int hyd_system_jacobian_sparse (HydSystem *system, double t, const double *y, double *values,
+                                double *dfdt);
 /* Zero-crossing functions of the components (end stops, valve seating):
  * n of them, named "C1: retracted end stop"; g = their values at (t, y). */
 guint hyd_system_get_n_events (const HydSystem *system);
