@@ -1,7 +1,306 @@
-/* TEMPORARY (issue 4): being written */
+/* cli-render.c — `bramah-cli render CIRCUIT OUT.svg|pdf|png [--scale S]`:
+ * the schematic as the canvas draws it (spec/cli.md), through the symbol
+ * library's exporter. With --at T it first simulates to time T and draws
+ * that moment as the canvas animates it: wires and chambers in the teaching
+ * pressure colours, spools, pistons, balls and readings where they are. */
+#include <glib.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
 #include "cli-commands.h"
+#include "hyd-catalogue.h"
+#include "hyd-circuit.h"
+#include "hyd-run.h"
+#include "hyd-schematic.h"
+#include "hyd-system.h"
+
+/* The values of one moment of a run, by variable name. */
+typedef struct {
+  GHashTable *values;      /* "C1.x" → double* */
+  GPtrArray *names;        /* variable names asked for, in run order */
+  double *last;            /* the latest sample */
+  guint n;
+  double t;
+} Moment;
+
+static gboolean
+keep_sample (double t, const double *values, guint n_values, gpointer user)
+{
+  Moment *m = user;
+  memcpy (m->last, values, n_values * sizeof (double));
+  m->t = t;
+  return TRUE;
+}
+
+static double
+moment_lookup (const Moment *m, const char *name)
+{
+  const double *v = g_hash_table_lookup (m->values, name);
+  return v ? *v : NAN;
+}
+
+static double
+moment_pressure (const char *component_id, const char *port, gpointer user_data)
+{
+  g_autofree char *name = g_strdup_printf ("%s.%s.p", component_id, port);
+  return moment_lookup (user_data, name);
+}
+
+/* Every variable of the moment that belongs to this component, under its
+ * short name: "C1.x" → x, "C1.A.p" → A.p. */
+static void
+moment_state (const HydCircuitComponent *component, HydSymbolState *state, gpointer user_data)
+{
+  const Moment *m = user_data;
+  size_t len = strlen (component->id);
+  GHashTableIter it;
+  gpointer k, v;
+  g_hash_table_iter_init (&it, m->values);
+  while (g_hash_table_iter_next (&it, &k, &v))
+    if (strncmp (k, component->id, len) == 0 && ((const char *) k)[len] == '.' && !isnan (*(double *) v))
+      hyd_symbol_state_set (state, (const char *) k + len + 1, *(double *) v);
+  hyd_symbol_state_set (state, "t", m->t);
+}
+
+static void
+add_variable (HydSystem *sys, GArray *vars, GPtrArray *names, const char *name)
+{
+  int v = hyd_system_find_variable (sys, name);
+  if (v < 0)
+    return;
+  for (guint i = 0; i < names->len; i++)
+    if (strcmp (g_ptr_array_index (names, i), name) == 0)
+      return;
+  g_array_append_val (vars, v);
+  g_ptr_array_add (names, g_strdup (name));
+}
+
+/* Simulate the circuit to time `at` and collect what its symbols show. */
+static gboolean
+simulate_moment (HydCircuit *circuit, HydSymbolLibrary *library, double at, Moment *m, GError **error)
+{
+  HydSimOptions sim;
+  if (!hyd_circuit_get_sim_options (circuit, &sim, error))
+    return FALSE;
+  hyd_sim_options_set_t_end (&sim, at);
+  HydSystem *sys = hyd_system_compile (circuit, error);
+  if (sys == NULL)
+    {
+      hyd_sim_options_clear (&sim);
+      return FALSE;
+    }
+  g_autoptr (GArray) vars = g_array_new (FALSE, FALSE, sizeof (int));
+  m->names = g_ptr_array_new_with_free_func (g_free);
+  for (guint i = 0; i < circuit->components->len; i++)
+    {
+      HydCircuitComponent *c = g_ptr_array_index (circuit->components, i);
+      const HydComponentType *t = hyd_catalogue_lookup (c->type);
+      HydSymbol *sym = hyd_symbol_library_lookup (library, c->type);
+      for (guint k = 0; t && k < t->n_ports; k++)
+        {
+          g_autofree char *name = g_strdup_printf ("%s.%s.p", c->id, t->ports[k].name);
+          add_variable (sys, vars, m->names, name);
+        }
+      /* the variables the symbol file binds its moving parts to */
+      for (guint k = 0; sym && k < hyd_symbol_get_n_variables (sym); k++)
+        {
+          const HydSymbolVariable *v = hyd_symbol_get_variable (sym, k);
+          if (v->is_string)
+            continue;
+          g_autofree char *name = g_strdup_printf ("%s.%s", c->id, v->name);
+          add_variable (sys, vars, m->names, name);
+        }
+    }
+  m->n = vars->len;
+  m->last = g_new0 (double, MAX (m->n, 1));
+  HydRunSpec spec = { .sim = &sim, .vars = (const int *) vars->data, .n_vars = vars->len,
+                      .sample = keep_sample, .user = m };
+  HydOdeResult res = { 0 };
+  HydOdeStatus status = at > 0 ? hyd_run_execute (sys, &spec, &res, NULL) : HYD_ODE_SUCCESS;
+  if (at <= 0)
+    hyd_system_eval_variables (sys, 0, hyd_system_get_initial_state (sys), (const int *) vars->data, vars->len,
+                               m->last);
+  gboolean ok = status == HYD_ODE_SUCCESS;
+  if (!ok)
+    g_set_error (error, HYD_SYMBOL_ERROR, HYD_SYMBOL_ERROR_EXPORT, "the simulation to t = %g s failed: %s", at,
+                 res.message ? res.message : hyd_ode_status_name (status));
+  hyd_ode_result_clear (&res);
+  hyd_system_free (sys);
+  hyd_sim_options_clear (&sim);
+  m->values = g_hash_table_new (g_str_hash, g_str_equal);
+  for (guint i = 0; i < m->n; i++)
+    g_hash_table_insert (m->values, g_ptr_array_index (m->names, i), &m->last[i]);
+  return ok;
+}
+
+/* The top of the pressure ramp: the highest relief setting, or 200 bar
+ * (design §3.2). */
+static double
+ramp_top (const HydCircuit *circuit)
+{
+  double top = 0;
+  for (guint i = 0; i < circuit->components->len; i++)
+    {
+      HydCircuitComponent *c = g_ptr_array_index (circuit->components, i);
+      if (strcmp (c->type, "relief_valve") != 0)
+        continue;
+      g_autoptr (HydSymbolState) st = hyd_symbol_state_new ();
+      hyd_symbol_state_set_component_params (st, c);
+      double p;
+      if (hyd_symbol_state_lookup (st, "cracking_pressure", &p))
+        top = MAX (top, p);
+    }
+  return top > 0 ? top : 2e7;
+}
+
+static void
+moment_clear (Moment *m)
+{
+  g_clear_pointer (&m->values, g_hash_table_unref);
+  g_clear_pointer (&m->names, g_ptr_array_unref);
+  g_clear_pointer (&m->last, g_free);
+}
+
 int
 hyd_cli_render (int argc, char **argv)
 {
-  return 2;
+  g_autofree char *scale_s = NULL;
+  g_autofree char *theme = NULL;
+  g_autofree char *labels = NULL;
+  g_autofree char *at_s = NULL;
+  GOptionEntry entries[] = {
+    { "scale", 0, 0, G_OPTION_ARG_STRING, &scale_s,
+      "Device units per canvas unit: pixels for PNG, points for SVG and PDF (default 1 = 100 % zoom)", "S" },
+    { "theme", 0, 0, G_OPTION_ARG_STRING, &theme, "light (default) or dark", "THEME" },
+    { "labels", 0, 0, G_OPTION_ARG_STRING, &labels, "Component labels: all (default), ids or none", "WHICH" },
+    { "at", 0, 0, G_OPTION_ARG_STRING, &at_s,
+      "Simulate to time T (s) and draw that moment: pressure colours, moving parts, readings", "T" },
+    { NULL }
+  };
+  g_autoptr (GOptionContext) ctx = g_option_context_new ("CIRCUIT OUT.svg|pdf|png — draw the schematic");
+  g_option_context_add_main_entries (ctx, entries, NULL);
+  g_option_context_set_description (ctx, "The format follows the extension of OUT. Without --at the drawing is "
+                                         "the rest state of every component, as ISO 1219 asks.");
+  GError *error = NULL;
+  if (!g_option_context_parse (ctx, &argc, &argv, &error))
+    {
+      fprintf (stderr, "bramah-cli: %s\nTry '%s --help'.\n", error->message, g_get_prgname ());
+      g_error_free (error);
+      return 2;
+    }
+  if (argc != 3)
+    {
+      fprintf (stderr, "bramah-cli: render needs a circuit and an output file\nTry '%s --help'.\n",
+               g_get_prgname ());
+      return 2;
+    }
+
+  double scale = 1.0;
+  if (scale_s)
+    {
+      char *end = NULL;
+      scale = g_ascii_strtod (scale_s, &end);
+      if (end == scale_s || *end != '\0' || !(scale > 0 && scale <= 100))
+        {
+          fprintf (stderr, "bramah-cli: --scale must be a number in (0, 100], not '%s'\n", scale_s);
+          return 2;
+        }
+    }
+
+  double at = -1;
+  if (at_s)
+    {
+      char *end = NULL;
+      at = g_ascii_strtod (at_s, &end);
+      if (end == at_s || *end != '\0' || !(at >= 0 && isfinite (at)))
+        {
+          fprintf (stderr, "bramah-cli: --at must be a time in seconds, not '%s'\n", at_s);
+          return 2;
+        }
+    }
+
+  const char *out = argv[2];
+  g_autofree char *lower = g_ascii_strdown (out, -1);
+  if (!g_str_has_suffix (lower, ".svg") && !g_str_has_suffix (lower, ".pdf") && !g_str_has_suffix (lower, ".png"))
+    {
+      fprintf (stderr, "bramah-cli: the output file must end in .svg, .pdf or .png, not '%s'\n", out);
+      return 2;
+    }
+
+  HydSchematicOptions opts;
+  hyd_schematic_options_init (&opts);
+  if (labels && strcmp (labels, "ids") == 0)
+    opts.flags &= ~HYD_SCHEMATIC_SHOW_NAMES;
+  else if (labels && strcmp (labels, "none") == 0)
+    opts.flags &= ~(HYD_SCHEMATIC_SHOW_IDS | HYD_SCHEMATIC_SHOW_NAMES);
+  else if (labels && strcmp (labels, "all") != 0)
+    {
+      fprintf (stderr, "bramah-cli: --labels must be all, ids or none, not '%s'\n", labels);
+      return 2;
+    }
+  /* light is the exporter's own choice: the screen theme for PNG, print
+   * widths for SVG and PDF */
+  HydSymbolStyle style;
+  gboolean dark = theme && strcmp (theme, "dark") == 0;
+  if (dark)
+    {
+      hyd_symbol_style_init_dark (&style);
+      opts.style = &style;
+    }
+  else if (theme && strcmp (theme, "light") != 0)
+    {
+      fprintf (stderr, "bramah-cli: --theme must be light or dark, not '%s'\n", theme);
+      return 2;
+    }
+
+  g_autoptr (HydCircuit) circuit = hyd_circuit_load_from_file (argv[1], &error);
+  if (circuit == NULL)
+    {
+      fprintf (stderr, "bramah-cli: %s\n", error->message);
+      g_error_free (error);
+      return 1;
+    }
+  opts.library = hyd_symbol_library_get_default (&error);
+  if (opts.library == NULL)
+    {
+      fprintf (stderr, "bramah-cli: %s\n", error->message);
+      g_error_free (error);
+      return 1;
+    }
+  Moment moment = { 0 };
+  if (at >= 0)
+    {
+      if (!simulate_moment (circuit, opts.library, at, &moment, &error))
+        {
+          fprintf (stderr, "bramah-cli: %s\n", error->message);
+          g_error_free (error);
+          moment_clear (&moment);
+          return 1;
+        }
+      /* colours need a style to carry the ramp's range */
+      if (!dark)
+        {
+          g_autofree char *lower_out = g_ascii_strdown (out, -1);
+          if (g_str_has_suffix (lower_out, ".png"))
+            hyd_symbol_style_init_light (&style);
+          else
+            hyd_symbol_style_init_print (&style);
+        }
+      style.pressure_max = ramp_top (circuit);
+      opts.style = &style;
+      opts.flags |= HYD_SCHEMATIC_PRESSURE_COLOURS;
+      opts.port_pressure = moment_pressure;
+      opts.component_state = moment_state;
+      opts.user_data = &moment;
+    }
+  gboolean ok = hyd_schematic_export (circuit, out, scale, &opts, &error);
+  moment_clear (&moment);
+  if (!ok)
+    {
+      fprintf (stderr, "bramah-cli: %s\n", error->message);
+      g_error_free (error);
+      return 1;
+    }
+  return 0;
 }

@@ -1,0 +1,306 @@
+/* test-schematic.c — whole circuits: export to SVG, PDF and PNG gives
+ * non-empty valid files; junction dots; pressure colours; bad paths. */
+#include "hyd-schematic.h"
+#include "symbol-cases.h"
+
+#include <glib/gstdio.h>
+#include <math.h>
+#include <string.h>
+
+static HydCircuit *
+load_example (const char *name)
+{
+  g_autofree char *path = g_build_filename (HYD_EXAMPLES_DIR, name, NULL);
+  GError *error = NULL;
+  HydCircuit *c = hyd_circuit_load_from_file (path, &error);
+  g_assert_no_error (error);
+  return c;
+}
+
+static void
+options_for_tests (HydSchematicOptions *opts)
+{
+  hyd_schematic_options_init (opts);
+  opts->library = symbol_cases_library ();
+}
+
+/* Well-formed XML whose root element is <svg>. */
+static void
+svg_start (GMarkupParseContext *ctx, const char *element, const char **names, const char **values,
+           gpointer user_data, GError **error)
+{
+  int *depth_and_root = user_data;
+  if (depth_and_root[0]++ == 0)
+    depth_and_root[1] = strcmp (element, "svg") == 0;
+}
+
+static void
+svg_end (GMarkupParseContext *ctx, const char *element, gpointer user_data, GError **error)
+{
+  ((int *) user_data)[0]--;
+}
+
+static void
+check_svg (const char *path)
+{
+  g_autofree char *data = NULL;
+  gsize len;
+  g_assert_true (g_file_get_contents (path, &data, &len, NULL));
+  g_assert_cmpuint (len, >, 1000);
+  GMarkupParser parser = { svg_start, svg_end, NULL, NULL, NULL };
+  int state[2] = { 0, 0 };
+  GMarkupParseContext *ctx = g_markup_parse_context_new (&parser, 0, state, NULL);
+  GError *error = NULL;
+  g_assert_true (g_markup_parse_context_parse (ctx, data, len, &error));
+  g_assert_true (g_markup_parse_context_end_parse (ctx, &error));
+  g_assert_no_error (error);
+  g_markup_parse_context_free (ctx);
+  g_assert_cmpint (state[0], ==, 0);
+  g_assert_true (state[1]);
+  g_assert_nonnull (strstr (data, "<path"));
+}
+
+static void
+check_pdf (const char *path)
+{
+  g_autofree char *data = NULL;
+  gsize len;
+  g_assert_true (g_file_get_contents (path, &data, &len, NULL));
+  g_assert_cmpuint (len, >, 1000);
+  g_assert_true (g_str_has_prefix (data, "%PDF-"));
+  /* the trailer ends the file */
+  g_assert_nonnull (g_strrstr_len (data + len - 64, 64, "%%EOF"));
+}
+
+/* A PNG of the expected size with ink on it; returns the surface. */
+static cairo_surface_t *
+check_png (const char *path)
+{
+  cairo_surface_t *s = cairo_image_surface_create_from_png (path);
+  g_assert_cmpint (cairo_surface_status (s), ==, CAIRO_STATUS_SUCCESS);
+  int w = cairo_image_surface_get_width (s), h = cairo_image_surface_get_height (s);
+  g_assert_cmpint (w, >, 100);
+  g_assert_cmpint (h, >, 100);
+  cairo_surface_flush (s);
+  const unsigned char *p = cairo_image_surface_get_data (s);
+  int stride = cairo_image_surface_get_stride (s);
+  guint dark = 0;
+  for (int y = 0; y < h; y++)
+    for (int x = 0; x < w; x++)
+      {
+        guint32 v = *(const guint32 *) (p + y * stride + 4 * x);
+        if (((v >> 16) & 0xff) < 80 && ((v >> 8) & 0xff) < 80 && (v & 0xff) < 80)
+          dark++;
+      }
+  g_assert_cmpuint (dark, >, 500);
+  return s;
+}
+
+static void
+test_export_formats (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("bramah-export-XXXXXX", NULL);
+  const char *examples[] = { "cylinder-extend-retract.bramah", "hasp-problem5.bramah" };
+  for (guint e = 0; e < G_N_ELEMENTS (examples); e++)
+    {
+      g_autoptr (HydCircuit) c = load_example (examples[e]);
+      HydSchematicOptions opts;
+      options_for_tests (&opts);
+      const char *ext[] = { "svg", "pdf", "png" };
+      for (guint k = 0; k < 3; k++)
+        {
+          g_autofree char *path = g_strdup_printf ("%s/out-%u.%s", dir, e, ext[k]);
+          GError *error = NULL;
+          g_assert_true (hyd_schematic_export (c, path, k == 2 ? 2.0 : 1.0, &opts, &error));
+          g_assert_no_error (error);
+          if (k == 0)
+            check_svg (path);
+          else if (k == 1)
+            check_pdf (path);
+          else
+            {
+              cairo_surface_t *s = check_png (path);
+              /* the page is the drawing plus its margin, at the scale asked for */
+              HydRect b;
+              hyd_schematic_get_bounds (c, &opts, &b);
+              g_assert_cmpint (cairo_image_surface_get_width (s), ==, (int) ceil ((b.x1 - b.x0 + 40) * 2));
+              cairo_surface_destroy (s);
+            }
+          g_unlink (path);
+        }
+    }
+  g_rmdir (dir);
+}
+
+/* Every example renders, and its schematic's bounds hold every symbol. */
+static void
+test_all_examples_render (void)
+{
+  g_autoptr (GDir) d = g_dir_open (HYD_EXAMPLES_DIR, 0, NULL);
+  const char *name;
+  guint n = 0;
+  g_autofree char *dir = g_dir_make_tmp ("bramah-export-XXXXXX", NULL);
+  while ((name = g_dir_read_name (d)))
+    {
+      if (!g_str_has_suffix (name, ".bramah"))
+        continue;
+      g_autoptr (HydCircuit) c = load_example (name);
+      HydSchematicOptions opts;
+      options_for_tests (&opts);
+      g_autofree char *path = g_build_filename (dir, "x.png", NULL);
+      GError *error = NULL;
+      g_assert_true (hyd_schematic_export (c, path, 1.0, &opts, &error));
+      g_assert_no_error (error);
+      cairo_surface_destroy (check_png (path));
+      g_unlink (path);
+      n++;
+    }
+  g_rmdir (dir);
+  g_assert_cmpuint (n, >=, 12);
+}
+
+static void
+test_export_errors (void)
+{
+  g_autoptr (HydCircuit) c = load_example ("hasp-problem5.bramah");
+  HydSchematicOptions opts;
+  options_for_tests (&opts);
+  GError *error = NULL;
+  g_assert_false (hyd_schematic_export (c, "/tmp/x.bmp", 1.0, &opts, &error));
+  g_assert_error (error, HYD_SYMBOL_ERROR, HYD_SYMBOL_ERROR_EXPORT);
+  g_clear_error (&error);
+  g_assert_false (hyd_schematic_export (c, "/nonexistent-dir/x.svg", 1.0, &opts, &error));
+  g_assert_nonnull (error);
+  g_clear_error (&error);
+  g_assert_false (hyd_schematic_export (c, "/nonexistent-dir/x.png", 1.0, &opts, &error));
+  g_assert_nonnull (error);
+  g_clear_error (&error);
+  g_assert_false (hyd_schematic_export (c, "/tmp/x.png", 0.0, &opts, &error));
+  g_assert_nonnull (error);
+  g_clear_error (&error);
+}
+
+static guint32
+pixel_at (cairo_surface_t *s, int x, int y)
+{
+  cairo_surface_flush (s);
+  return *(const guint32 *) (cairo_image_surface_get_data (s) + y * cairo_image_surface_get_stride (s) + 4 * x);
+}
+
+static double
+constant_pressure (const char *comp, const char *port, gpointer user_data)
+{
+  return *(const double *) user_data;
+}
+
+/* Render the schematic at 1 px per unit with the canvas at the origin. */
+static cairo_surface_t *
+render_plain (const HydCircuit *c, HydSchematicOptions *opts)
+{
+  cairo_surface_t *s = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 700, 700);
+  cairo_t *cr = cairo_create (s);
+  opts->flags |= HYD_SCHEMATIC_BACKGROUND;
+  hyd_schematic_render (cr, c, opts);
+  cairo_destroy (cr);
+  return s;
+}
+
+static void
+test_junction_dots_and_pressure (void)
+{
+  g_autoptr (HydCircuit) c = load_example ("cylinder-extend-retract.bramah");
+  HydSchematicOptions opts;
+  options_for_tests (&opts);
+  opts.flags = 0;
+  cairo_surface_t *s = render_plain (c, &opts);
+  /* J1 at (350, 380) joins three wires: a dot covers the pixels beside the line */
+  guint32 v = pixel_at (s, 352, 382);
+  g_assert_cmpuint ((v >> 8) & 0xff, <, 100);
+  /* a plain bend with two wire ends (PU1.P → J1 turns at (250, 380)) has no dot */
+  v = pixel_at (s, 252, 382);
+  g_assert_cmpuint ((v >> 8) & 0xff, >, 200);
+  cairo_surface_destroy (s);
+
+  /* with node pressures the wires take the ramp's colour: high pressure is red */
+  double p = 2e7;
+  opts.flags = HYD_SCHEMATIC_PRESSURE_COLOURS;
+  opts.port_pressure = constant_pressure;
+  opts.user_data = &p;
+  s = render_plain (c, &opts);
+  v = pixel_at (s, 300, 380); /* on the wire from J1 toward the pump */
+  int r = (v >> 16) & 0xff, g = (v >> 8) & 0xff, b = v & 0xff;
+  g_assert_cmpint (r, >, 140);
+  g_assert_cmpint (g, <, 80);
+  g_assert_cmpint (b, <, 90);
+  cairo_surface_destroy (s);
+
+  /* and low pressure blue */
+  p = 0;
+  s = render_plain (c, &opts);
+  v = pixel_at (s, 300, 380);
+  r = (v >> 16) & 0xff, b = v & 0xff;
+  g_assert_cmpint (b, >, 120);
+  g_assert_cmpint (r, <, 80);
+  cairo_surface_destroy (s);
+}
+
+static void
+set_spool (const HydCircuitComponent *comp, HydSymbolState *state, gpointer user_data)
+{
+  if (strcmp (comp->type, "dcv_4_3") == 0)
+    hyd_symbol_state_set (state, "spool", 1.0);
+}
+
+/* The animation callback moves parts: the valve block shifts 4 M right. */
+static void
+test_component_state_callback (void)
+{
+  g_autoptr (HydCircuit) c = load_example ("cylinder-extend-retract.bramah");
+  HydSchematicOptions opts;
+  options_for_tests (&opts);
+  opts.flags = 0;
+  cairo_surface_t *rest = render_plain (c, &opts);
+  opts.component_state = set_spool;
+  cairo_surface_t *moved = render_plain (c, &opts);
+  /* DCV1 at (300, 250): its left end face is at x = 300 at rest, x = 340 shifted */
+  guint32 a = pixel_at (rest, 300, 270), b = pixel_at (moved, 300, 270);
+  g_assert_cmpuint ((a >> 8) & 0xff, <, 100);
+  g_assert_cmpuint ((b >> 8) & 0xff, >, 200);
+  cairo_surface_destroy (rest);
+  cairo_surface_destroy (moved);
+}
+
+static void
+test_pressure_colour_ramp (void)
+{
+  HydSymbolStyle st;
+  hyd_symbol_style_init_light (&st);
+  HydRgba lo, hi, mid, above, cav, unknown;
+  hyd_symbol_style_pressure_colour (&st, 0, &lo);
+  hyd_symbol_style_pressure_colour (&st, 2e7, &hi);
+  hyd_symbol_style_pressure_colour (&st, 1e7, &mid);
+  hyd_symbol_style_pressure_colour (&st, 5e7, &above);
+  hyd_symbol_style_pressure_colour (&st, -0.95e5, &cav);
+  hyd_symbol_style_pressure_colour (&st, NAN, &unknown);
+  g_assert_cmpfloat (fabs (lo.r - st.pressure_low.r) + fabs (lo.b - st.pressure_low.b), <, 1e-3);
+  g_assert_cmpfloat (fabs (hi.r - st.pressure_high.r) + fabs (hi.g - st.pressure_high.g), <, 1e-3);
+  g_assert_cmpfloat (fabs (above.r - hi.r), <, 1e-9); /* clamped */
+  g_assert_cmpfloat (mid.r, >, lo.r);
+  g_assert_cmpfloat (mid.r, <, hi.r);
+  g_assert_cmpfloat (mid.b, <, lo.b);
+  g_assert_cmpfloat (cav.r, ==, st.cavitation.r);
+  g_assert_cmpfloat (unknown.r, ==, st.line.r);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/symbols/schematic/export-formats", test_export_formats);
+  g_test_add_func ("/symbols/schematic/all-examples", test_all_examples_render);
+  g_test_add_func ("/symbols/schematic/export-errors", test_export_errors);
+  g_test_add_func ("/symbols/schematic/junctions-and-pressure", test_junction_dots_and_pressure);
+  g_test_add_func ("/symbols/schematic/component-state", test_component_state_callback);
+  g_test_add_func ("/symbols/schematic/pressure-ramp", test_pressure_colour_ramp);
+  return g_test_run ();
+}
