@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Sets everything up and runs every test: the normal build (warnings are
-# errors) and the engine again under AddressSanitizer + UndefinedBehaviorSanitizer.
+# errors; GUI tests inside a virtual X server) and the engine again under
+# AddressSanitizer + UndefinedBehaviorSanitizer.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash build-aux/setup.sh
@@ -15,14 +16,16 @@ configure () { # dir, options...
 }
 
 total_ok=0; total_fail=0
-run_suite () { # dir, meson test args...
+WRAP=()
+run_suite () { # dir, meson test args... (prefixed with the command in WRAP)
   local dir=$1; shift
   local log; log=$(mktemp)
   local rc=0
-  meson test -C "$dir" --print-errorlogs "$@" 2>&1 | tee "$log" || rc=$?
-  local ok fail
-  ok=$(awk '/^Ok:/ {print $2}' "$log" | tail -n1); fail=$(awk '/^Fail:/ {print $2}' "$log" | tail -n1)
-  local to; to=$(awk '/^Timeout:/ {print $2}' "$log" | tail -n1)
+  "${WRAP[@]}" meson test -C "$dir" --print-errorlogs "$@" 2>&1 | tee "$log" || rc=$?
+  local ok fail to
+  ok=$(awk '/^Ok:/ {print $2}' "$log" | tail -n1)
+  fail=$(awk '/^Fail:/ {print $2}' "$log" | tail -n1)
+  to=$(awk '/^Timeout:/ {print $2}' "$log" | tail -n1)
   total_ok=$((total_ok + ${ok:-0})); total_fail=$((total_fail + ${fail:-0} + ${to:-0}))
   rm -f "$log"
   return $rc
@@ -31,7 +34,9 @@ run_suite () { # dir, meson test args...
 status=0
 configure build -Dwerror=true
 meson compile -C build
+WRAP=(xvfb-run -a -s "-screen 0 1280x800x24")
 run_suite build || status=1
+WRAP=()
 
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
 export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1

@@ -11,7 +11,7 @@ packages=(
   libsuitesparse-dev libsundials-dev
   libplplot-dev plplot-driver-cairo
   desktop-file-utils appstream
-  xvfb xauth xdotool imagemagick
+  xvfb xauth xdotool imagemagick fonts-dejavu-core
 )
 
 missing=()
