@@ -892,6 +892,16 @@ cmd_components (int argc, char **argv)
   return 0;
 }
 
+static char *
+utf8_pad (const char *text, glong width)
+{
+  glong len = g_utf8_strlen (text, -1);
+  GString *s = g_string_new (text);
+  for (glong k = len; k < width; k++)
+    g_string_append_c (s, ' ');
+  return g_string_free (s, FALSE);
+}
+
 static int
 cmd_solvers (int argc, char **argv)
 {
@@ -905,8 +915,12 @@ cmd_solvers (int argc, char **argv)
   const HydSolverInfo *list = hyd_solver_list (&n);
   printf ("%-16s %-36s %-8s %s\n", "id", "family", "order", "notes");
   for (guint i = 0; i < n; i++)
-    printf ("%-16s %-36s %-8s %s\n", list[i].id, list[i].family, list[i].order,
-            list[i].notes ? list[i].notes : "");
+    {
+      /* pad by characters, not bytes: "1–5", "Lobatto IIIC" */
+      g_autofree char *family = utf8_pad (list[i].family, 36);
+      g_autofree char *order = utf8_pad (list[i].order, 8);
+      printf ("%-16s %s %s %s\n", list[i].id, family, order, list[i].notes ? list[i].notes : "");
+    }
   return 0;
 }
 
