@@ -82,7 +82,8 @@ struct _HydOdeDriver {
 
   /* Output samples. */
   double out_dt;            /* 0: every step */
-  guint64 n_regular;        /* samples t0 + k·Δ, k < n_regular */
+  double out_origin;        /* samples lie at out_origin + k·Δ */
+  guint64 n_regular;        /* samples out_origin + k·Δ, k < n_regular */
   guint64 k_next;
   gboolean stopped;         /* the output callback asked to stop */
 
@@ -696,7 +697,7 @@ emit (HydOdeDriver *d, double t, const double *y)
 static inline double
 sample_time (const HydOdeDriver *d, guint64 k)
 {
-  return d->opt->t0 + (double) k * d->out_dt;
+  return d->out_origin + (double) k * d->out_dt;
 }
 
 /* Samples at the start a of an interval, after set_interval: those at a
@@ -775,8 +776,11 @@ check_input (const HydOdeMethod *m, const HydOdeProblem *p,
   if (!isfinite (o->output_interval) || o->output_interval < 0.0)
     return g_strdup_printf ("output_interval must be ≥ 0 (got %g)",
                             o->output_interval);
+  if (o->output_origin_set && !isfinite (o->output_origin))
+    return g_strdup_printf ("output_origin must be finite (got %g)", o->output_origin);
   if (o->output_interval > 0.0
-      && (o->t_end - o->t0) / o->output_interval > 1e12)
+      && (o->t_end - (o->output_origin_set ? MIN (o->output_origin, o->t0) : o->t0))
+         / o->output_interval > 1e12)
     return g_strdup_printf ("output_interval %g gives too many samples",
                             o->output_interval);
   if (fixed && m->info.multistep)
@@ -1328,6 +1332,7 @@ run (const HydOdeMethod *m, const HydOdeProblem *problem,
     .singular_state = -1,
     .fail_t = -INFINITY,
     .out_dt = options->output_interval,
+    .out_origin = options->output_origin_set ? options->output_origin : options->t0,
     .sparse = use_sparse (problem, options),
     .result = result,
   };
@@ -1347,12 +1352,21 @@ run (const HydOdeMethod *m, const HydOdeProblem *problem,
     {
       /* t_k = t0 + k·Δ while t_k < t_end − 1e-9·Δ (circuit-format.md). */
       double limit = options->t_end - 1e-9 * d.out_dt;
-      guint64 k = (guint64) MAX (0.0, ceil ((limit - options->t0) / d.out_dt));
+      guint64 k = (guint64) MAX (0.0, ceil ((limit - d.out_origin) / d.out_dt));
       while (k > 0 && !(sample_time (&d, k - 1) < limit))
         k--;
       while (sample_time (&d, k) < limit)
         k++;
       d.n_regular = k;
+      /* On a grid that starts before t0 (options.output_origin), the first
+       * sample is the first at t0 or after (within 1e-9·Δ, as everywhere). */
+      double first = options->t0 - 1e-9 * d.out_dt;
+      k = (guint64) MAX (0.0, ceil ((first - d.out_origin) / d.out_dt));
+      while (k > 0 && sample_time (&d, k - 1) >= first)
+        k--;
+      while (sample_time (&d, k) < first)
+        k++;
+      d.k_next = k;
     }
 
   d.ws = m->workspace_new (m, n);

@@ -83,6 +83,12 @@ typedef struct {
   gpointer output_user;
   gboolean events;         /* locate the problem's events and restart at them */
   int linear_solver;       /* HYD_LINEAR_SOLVER_*: 0 = automatic */
+  /* With output_interval > 0 and output_origin_set: samples on the grid
+   * output_origin + k·Δ (k ≥ 0) instead of t0 + k·Δ, those in [t0, t_end),
+   * then t_end. A solve restarted at a sample time t0 (a live parameter
+   * change) so keeps the first solve's sample times, bit for bit. */
+  gboolean output_origin_set;
+  double output_origin;
 } HydOdeOptions;
 
 /* options.linear_solver. Automatic: sparse LU (KLU) when the problem has a

@@ -1,8 +1,46 @@
-/* hyd-run.c — one simulation run of a compiled system. */
+/* hyd-run.c — one simulation run of a compiled system.
+ *
+ * A run is one integration from 0 to t_end, or several when parameters
+ * change during it (hyd-run.h): each change stops the integration at an
+ * output sample, overrides the parameter and starts a new integration there
+ * on the same sample grid (HydOdeOptions.output_origin). The live runner
+ * (hyd-runner.c) and a replay of its change log take the same path, so they
+ * give the same samples. */
 #include "hyd-run.h"
 
 #include <math.h>
 #include <string.h>
+
+HydRunChange *
+hyd_run_change_new (double t, const char *component, const char *param,
+                    double old_value, double new_value)
+{
+  HydRunChange *change = g_new0 (HydRunChange, 1);
+  change->t = t;
+  change->component = g_strdup (component);
+  change->param = g_strdup (param);
+  change->old_value = old_value;
+  change->new_value = new_value;
+  return change;
+}
+
+HydRunChange *
+hyd_run_change_copy (const HydRunChange *change)
+{
+  g_return_val_if_fail (change != NULL, NULL);
+  return hyd_run_change_new (change->t, change->component, change->param,
+                             change->old_value, change->new_value);
+}
+
+void
+hyd_run_change_free (HydRunChange *change)
+{
+  if (change == NULL)
+    return;
+  g_free (change->component);
+  g_free (change->param);
+  g_free (change);
+}
 
 typedef struct {
   HydSystem *sys;
@@ -12,13 +50,110 @@ typedef struct {
   double vapour;
   GPtrArray *warnings;
   gboolean stopped;
+  /* integrations separated by changes */
+  guint n;
+  double t_end;
+  double tol;             /* sample times within 1e-9·Δ are the same */
+  double seg_t0;          /* start of the current integration */
+  HydOdeResult *seg;      /* its result (statistics kept up to date) */
+  HydOdeStats done;       /* statistics of the integrations before it */
+  guint next_replay;      /* first entry of spec->replay not applied */
+  GPtrArray *requests;    /* of HydRunChange*: live requests pending */
+  gboolean restart;       /* stopped for changes at t_restart */
+  double t_restart;
+  double *y_restart;
 } RunState;
+
+static void
+stats_add (HydOdeStats *sum, const HydOdeStats *s)
+{
+  sum->steps += s->steps;
+  sum->rejected += s->rejected;
+  sum->f_evals += s->f_evals;
+  sum->jac_evals += s->jac_evals;
+  sum->lu += s->lu;
+  sum->newton += s->newton;
+  sum->wall_s += s->wall_s;
+  sum->events += s->events;
+}
+
+static gboolean
+replay_due (const RunState *rs, double t)
+{
+  const GPtrArray *replay = rs->spec->replay;
+  if (replay == NULL || rs->next_replay >= replay->len)
+    return FALSE;
+  const HydRunChange *c = g_ptr_array_index (replay, rs->next_replay);
+  return c->t <= t + rs->tol;
+}
+
+static void
+apply_one (RunState *rs, double t, const char *component, const char *param, double value)
+{
+  g_autoptr (GError) error = NULL;
+  double old_value, new_value;
+
+  if (!hyd_system_override_param (rs->sys, t, component, param, value,
+                                  &old_value, &new_value, &error))
+    {
+      if (rs->warnings)
+        g_ptr_array_add (rs->warnings,
+                         g_strdup_printf ("t = %.6g s: %s.%s not changed to %g: %s",
+                                          t, component, param, value, error->message));
+      return;
+    }
+  HydRunChange *change = hyd_run_change_new (t, component, param, old_value, new_value);
+  if (rs->spec->changed)
+    rs->spec->changed (change, rs->spec->user);
+  if (rs->spec->change_log)
+    g_ptr_array_add (rs->spec->change_log, change);
+  else
+    hyd_run_change_free (change);
+}
+
+/* The replayed changes due at t, then the live requests, in order. */
+static void
+apply_changes (RunState *rs, double t)
+{
+  while (replay_due (rs, t))
+    {
+      const HydRunChange *c = g_ptr_array_index (rs->spec->replay, rs->next_replay);
+      rs->next_replay++;
+      apply_one (rs, t, c->component, c->param, c->new_value);
+    }
+  for (guint i = 0; i < rs->requests->len; i++)
+    {
+      const HydRunChange *c = g_ptr_array_index (rs->requests, i);
+      apply_one (rs, t, c->component, c->param, c->new_value);
+    }
+  g_ptr_array_set_size (rs->requests, 0);
+}
 
 static gboolean
 on_output (double t, const double *y, gpointer user)
 {
   RunState *rs = user;
   HydSystem *sys = rs->sys;
+
+  /* Changes wanted from this sample on: stop before reporting it; the next
+   * integration starts here and reports it with the values after them. */
+  if (t > rs->seg_t0 && t < rs->t_end)
+    {
+      gboolean due = replay_due (rs, t);
+      if (rs->spec->poll != NULL)
+        {
+          rs->spec->poll (t, rs->requests, rs->spec->user);
+          due = due || rs->requests->len > 0;
+        }
+      if (due)
+        {
+          rs->restart = TRUE;
+          rs->t_restart = t;
+          memcpy (rs->y_restart, y, sizeof (double) * rs->n);
+          return FALSE;
+        }
+    }
+
   /* a node pressure first falling below the vapour pressure is worth a
    * warning (circuit-format.md, fluid.vapour_pressure) */
   for (guint b = 0; b < hyd_system_get_n_nodes (sys); b++)
@@ -33,6 +168,11 @@ on_output (double t, const double *y, gpointer user)
                                           "pressure %.4g Pa at t = %.6g s",
                                           ni->name, y[ni->state], rs->vapour, t));
     }
+  if (rs->spec->progress != NULL)
+    {
+      *rs->spec->progress = rs->done;
+      stats_add (rs->spec->progress, &rs->seg->stats);
+    }
   if (rs->spec->sample == NULL)
     return TRUE;
   hyd_system_eval_variables (sys, t, y, rs->spec->vars, rs->spec->n_vars, rs->values);
@@ -42,6 +182,17 @@ on_output (double t, const double *y, gpointer user)
       return FALSE;
     }
   return TRUE;
+}
+
+/* Adds a note of one integration to the run's, once. */
+static void
+merge_note (GString *notes, const char *note)
+{
+  if (note == NULL || *note == '\0' || strstr (notes->str, note) != NULL)
+    return;
+  if (notes->len > 0)
+    g_string_append (notes, "; ");
+  g_string_append (notes, note);
 }
 
 HydOdeStatus
@@ -61,6 +212,11 @@ hyd_run_execute (HydSystem *sys, const HydRunSpec *spec, HydOdeResult *result, G
   rs.below_vapour = g_new0 (gboolean, hyd_system_get_n_nodes (sys) + 1);
   rs.warnings = warnings;
   rs.vapour = hyd_system_get_fluid (sys)->vapour_pressure;
+  rs.n = n;
+  rs.t_end = sim->t_end;
+  rs.tol = 1e-9 * sim->output_interval;
+  rs.requests = g_ptr_array_new_with_free_func ((GDestroyNotify) hyd_run_change_free);
+  rs.y_restart = g_new (double, n + 1);
 
   HydOdeProblem problem;
   hyd_system_get_problem (sys, &problem);
@@ -74,17 +230,64 @@ hyd_run_execute (HydSystem *sys, const HydRunSpec *spec, HydOdeResult *result, G
   opts.max_step = sim->max_step;
   opts.fixed_step = sim->fixed_step;
   opts.output_interval = sim->output_interval;
-  const GArray *bp = hyd_system_get_breakpoints (sys);
-  opts.breakpoints = (const double *) bp->data;
-  opts.n_breakpoints = bp->len;
   opts.fd_jacobian = spec->fd_jacobian;
   opts.events = sim->events;
   opts.cancel = spec->cancel;
   opts.output = on_output;
   opts.output_user = &rs;
+  /* samples at k·Δ from 0, whichever integration reports them */
+  opts.output_origin_set = TRUE;
+  opts.output_origin = 0.0;
 
-  HydOdeStatus status = hyd_ode_solve (sim->solver, &problem, &opts, y, result);
+  HydOdeResult local = { 0 };
+  if (result == NULL)
+    result = &local;
+  GString *notes = g_string_new (NULL);
+  HydOdeStatus status;
 
+  /* replayed changes at t ≤ 0 come before the run */
+  apply_changes (&rs, 0.0);
+  for (;;)
+    {
+      HydOdeResult seg = { 0 };
+      const GArray *bp = hyd_system_get_breakpoints (sys);
+      opts.breakpoints = (const double *) bp->data;
+      opts.n_breakpoints = bp->len;
+      rs.seg = &seg;
+      rs.seg_t0 = opts.t0;
+      rs.restart = FALSE;
+
+      status = hyd_ode_solve (sim->solver, &problem, &opts, y, &seg);
+      merge_note (notes, seg.note);
+      gboolean cancelled = spec->cancel != NULL && g_atomic_int_get (spec->cancel) != 0;
+      if (status == HYD_ODE_CANCELLED && rs.restart && !cancelled)
+        {
+          stats_add (&rs.done, &seg.stats);
+          hyd_ode_result_clear (&seg);
+          opts.t0 = rs.t_restart;
+          memcpy (y, rs.y_restart, sizeof (double) * n);
+          apply_changes (&rs, opts.t0);
+          continue;
+        }
+
+      /* the run's result: this integration's, with the totals */
+      *result = seg;
+      stats_add (&result->stats, &rs.done);
+      g_free (result->note);
+      result->note = notes->len > 0 ? g_strdup (notes->str) : NULL;
+      if (status == HYD_ODE_CANCELLED && rs.restart)
+        {
+          g_free (result->message);
+          result->message = g_strdup_printf ("cancelled at t = %.9g", rs.t_restart);
+          result->t = rs.t_restart;
+        }
+      break;
+    }
+
+  g_string_free (notes, TRUE);
+  hyd_ode_result_clear (&local);
+  g_ptr_array_unref (rs.requests);
+  g_free (rs.y_restart);
   g_free (rs.values);
   g_free (rs.below_vapour);
   g_free (y);

@@ -13,6 +13,30 @@ G_BEGIN_DECLS
  * Return FALSE to stop the run (status CANCELLED). */
 typedef gboolean (*HydRunSampleFunc) (double t, const double *values, guint n_values, gpointer user);
 
+/* One entry of a run's change log: a parameter made constant from time t on
+ * (design/architecture.md: the plots mark it, a saved run replays it). */
+typedef struct {
+  double t;           /* s: the output sample at which it took effect */
+  char *component;    /* component id */
+  char *param;        /* parameter name */
+  double old_value;   /* SI: the value in force just before */
+  double new_value;   /* SI: the value from t on, clamped to the range */
+} HydRunChange;
+
+HydRunChange *hyd_run_change_new (double t, const char *component, const char *param,
+                                  double old_value, double new_value);
+HydRunChange *hyd_run_change_copy (const HydRunChange *change);
+void hyd_run_change_free (HydRunChange *change);
+
+/* Live changes: called at every output sample t before it is reported,
+ * except the first of an integration and the last (t_end). Appends the
+ * changes wanted from t on to `requests` (new HydRunChange with component,
+ * param and new_value; t and old_value are filled in when applied) and
+ * returns TRUE when it appended any. */
+typedef gboolean (*HydRunPollFunc) (double t, GPtrArray *requests, gpointer user);
+/* Called for every change applied (live or replayed), with its record. */
+typedef void (*HydRunChangeFunc) (const HydRunChange *change, gpointer user);
+
 typedef struct {
   const HydSimOptions *sim;   /* t_end, solver, tolerances, steps, output interval */
   gboolean fd_jacobian;
@@ -20,12 +44,33 @@ typedef struct {
   const int *vars;            /* variables to report (hyd_system_find_variable) */
   guint n_vars;
   HydRunSampleFunc sample;
-  gpointer user;
+  gpointer user;             /* for sample, poll and changed */
+
+  /* Parameter changes during the run (all optional; hyd-runner.h drives
+   * them live). A change is applied at an output sample t: the integration
+   * stops there before the sample is reported, the parameter becomes the
+   * constant (hyd_system_override_param), and a new integration starts at
+   * (t, y(t)) with fresh step control and Jacobian on the same sample grid,
+   * its first sample t holding the values after the change (as at a
+   * breakpoint). */
+  const GPtrArray *replay;   /* of HydRunChange*, by time: each is applied at
+                                the first output sample at or after its t
+                                (before the run when t ≤ 0), so a logged run
+                                replays exactly */
+  HydRunPollFunc poll;       /* live requests */
+  HydRunChangeFunc changed;  /* each change applied */
+  GPtrArray *change_log;     /* may be NULL: applied changes are appended
+                                (new HydRunChange*; give the array
+                                hyd_run_change_free as free function) */
+  HydOdeStats *progress;     /* may be NULL: the run's statistics so far,
+                                kept up to date before every sample call */
 } HydRunSpec;
 
 /* Integrate sys from its initial state. Warnings (vapour pressure reached,
- * ...) are appended to `warnings` (may be NULL). The result holds the status,
- * statistics and a message naming the time and the state on failure. */
+ * a requested change refused, ...) are appended to `warnings` (may be NULL).
+ * The result holds the status, statistics (summed over the integrations
+ * that changes separate) and a message naming the time and the state on
+ * failure. A change modifies sys: run a fresh compile to start over. */
 HydOdeStatus hyd_run_execute (HydSystem *sys, const HydRunSpec *spec,
                               HydOdeResult *result, GPtrArray *warnings);
 

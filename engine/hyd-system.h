@@ -87,4 +87,33 @@ int hyd_system_eval_variables (HydSystem *system, double t, const double *y,
  * node states give the node name. */
 const char *hyd_system_describe_state (const HydSystem *system, guint i);
 
+/* Live parameter changes (the GUI's what-if sliders; hyd-run.h replays them).
+ *
+ * hyd_system_check_override tells whether parameter `name` of component
+ * `comp_id` may be changed during a run to `value`: the component and the
+ * parameter exist, the parameter is a number (not a choice nor a whole
+ * number such as a line's segments, which shape the model) and the value is
+ * finite. It reads only what compiling fixed, so another thread may call it
+ * while one runs the system. Errors are HYD_CIRCUIT_ERROR_REFERENCE (no such
+ * component), _UNKNOWN_PARAM and _PARAM_VALUE.
+ *
+ * hyd_system_override_param makes the parameter the constant `value` from
+ * time t on: the value is clamped to the parameter's range, as a slider is
+ * (an exclusive bound to the nearest number inside it); a profile is replaced
+ * by that constant and the breakpoints are collected again without it.
+ * Refused, with nothing changed: what hyd_system_check_override refuses, a
+ * value breaking one of the type's cross-parameter rules (_PARAM_RANGE), a
+ * change of the model's structure (a relief valve's natural_frequency from 0
+ * to > 0 would add states: _PARAM_VALUE), and a boundary pressure shared
+ * with another boundary port of its node (_SHORT_CIRCUIT). old_value (may
+ * be NULL) receives the value in force at t in the current integration
+ * interval, new_value (may be NULL) the clamped value. The caller restarts
+ * the integration at t (hyd-run.c does). */
+gboolean hyd_system_check_override (const HydSystem *system, const char *comp_id,
+                                    const char *name, double value, GError **error);
+gboolean hyd_system_override_param (HydSystem *system, double t, const char *comp_id,
+                                    const char *name, double value,
+                                    double *old_value, double *new_value,
+                                    GError **error);
+
 G_END_DECLS
