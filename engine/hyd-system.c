@@ -926,179 +926,178 @@ lint (HydSystem *sys)
     }
 }
 
-HydSystem *
-hyd_system_compile (const HydCircuit *circuit, GError **error)
+/* What compiling needs between its stages and drops afterwards. */
+typedef struct {
+  const HydCircuit *circuit;
+  guint *port_offset;     /* [n_comps + 1] first global port of each component */
+  guint n_items;          /* ports, then junctions */
+  guint *parent;          /* union-find over items, internal joins included */
+  guint *parent_nometer;  /* the same without the flow meters' joins */
+  int *conn_ends;         /* [2 · connections] the item at each end */
+  int *class_node;        /* [n_items] node of an item's class, or −1 */
+  int *p0_level;          /* per node: 0 none, 1 asked by a component, 2 on a wire */
+  double sim_p0;          /* simulation.initial_pressure */
+} Build;
+
+static void
+build_clear (Build *b)
 {
-  g_return_val_if_fail (circuit != NULL, NULL);
+  g_free (b->port_offset);
+  g_free (b->parent);
+  g_free (b->parent_nometer);
+  g_free (b->conn_ends);
+  g_free (b->class_node);
+  g_free (b->p0_level);
+}
 
-  HydSystem *sys = g_new0 (HydSystem, 1);
-  sys->warnings = g_ptr_array_new_with_free_func (g_free);
-  sys->vars = g_array_new (FALSE, TRUE, sizeof (Var));
-  sys->var_index = g_hash_table_new (g_str_hash, g_str_equal);
-  sys->breakpoints = g_array_new (FALSE, FALSE, sizeof (double));
+static double
+wire_volume (const HydCircuitConnection *cn)
+{
+  double len = cn->has_length ? cn->length : 0.5;
+  double dia = cn->has_diameter ? cn->diameter : 0.01;
+  return G_PI * dia * dia / 4.0 * len;
+}
 
-  HydSimOptions opts;
-  if (!hyd_circuit_get_fluid (circuit, &sys->fluid, error)
-      || !hyd_circuit_get_sim_options (circuit, &opts, error))
-    {
-      hyd_system_free (sys);
-      return NULL;
-    }
-  double sim_p0 = opts.initial_pressure;
-  hyd_sim_options_clear (&opts);
-
-  /* components */
+/* Instances with resolved parameters and profiles; global port numbering. */
+static gboolean
+build_components (HydSystem *sys, Build *b, GError **error)
+{
+  const HydCircuit *circuit = b->circuit;
   sys->n_comps = circuit->components->len;
   sys->comps = g_new0 (SysComp, MAX (sys->n_comps, 1));
-  guint *port_offset = g_new0 (guint, sys->n_comps + 1);
+  b->port_offset = g_new0 (guint, sys->n_comps + 1);
   for (guint i = 0; i < sys->n_comps; i++)
     {
       const HydCircuitComponent *doc = g_ptr_array_index (circuit->components, i);
       const HydComponentType *type = hyd_catalogue_lookup (doc->type);
       if (type == NULL)
-        {
-          set_compile_error (error, HYD_CIRCUIT_ERROR_UNKNOWN_TYPE,
-                             "%s: unknown component type '%s'", doc->id, doc->type);
-          goto fail;
-        }
+        return set_compile_error (error, HYD_CIRCUIT_ERROR_UNKNOWN_TYPE,
+                                  "%s: unknown component type '%s'", doc->id, doc->type);
       SysComp *sc = &sys->comps[i];
       sc->comp = hyd_comp_new (type, doc->id, &sys->fluid);
       sc->prof = g_new0 (HydProfile *, type->n_params + 1);
+      sc->meter = -1;
       if (!hyd_circuit_component_resolve_params (doc, &sys->fluid, sc->comp->par, sc->prof, error))
-        goto fail;
+        return FALSE;
       /* a boundary pressure is always a profile (a constant one at least) so
        * boundary nodes compare and evaluate one way */
       if (type->boundary_param >= 0 && sc->prof[type->boundary_param] == NULL)
         sc->prof[type->boundary_param] = hyd_profile_new_constant (sc->comp->par[type->boundary_param]);
-      port_offset[i + 1] = port_offset[i] + type->n_ports;
-      sc->meter = -1;
+      b->port_offset[i + 1] = b->port_offset[i] + type->n_ports;
     }
-  sys->n_ports_total = port_offset[sys->n_comps];
+  sys->n_ports_total = b->port_offset[sys->n_comps];
   sys->port_comp = g_new (guint, sys->n_ports_total + 1);
   sys->port_index = g_new (guint, sys->n_ports_total + 1);
   for (guint i = 0; i < sys->n_comps; i++)
     for (guint X = 0; X < sys->comps[i].comp->type->n_ports; X++)
       {
-        sys->port_comp[port_offset[i] + X] = i;
-        sys->port_index[port_offset[i] + X] = X;
+        sys->port_comp[b->port_offset[i] + X] = i;
+        sys->port_index[b->port_offset[i] + X] = X;
       }
+  return TRUE;
+}
 
-  /* breakpoints, and the piece in force just after t = 0 */
+static int
+compare_time (gconstpointer a, gconstpointer b)
+{
+  double x = *(const double *) a, y = *(const double *) b;
+  return x < y ? -1 : x > y;
+}
+
+/* Sorted distinct breakpoints; parameters take the piece in force just after 0. */
+static void
+collect_breakpoints (HydSystem *sys)
+{
+  GArray *bp = sys->breakpoints;
   for (guint i = 0; i < sys->n_comps; i++)
     for (guint k = 0; k < sys->comps[i].comp->type->n_params; k++)
       if (sys->comps[i].prof[k])
-        hyd_profile_collect_breakpoints (sys->comps[i].prof[k], sys->breakpoints);
-  {
-    GArray *bp = sys->breakpoints;
-    double *v = (double *) bp->data;
-    /* insertion sort: breakpoint lists are short */
-    for (guint a = 1; a < bp->len; a++)
-      {
-        double key = v[a];
-        int b = (int) a - 1;
-        while (b >= 0 && v[b] > key)
-          {
-            v[b + 1] = v[b];
-            b--;
-          }
-        v[b + 1] = key;
-      }
-    guint w = 0;
-    for (guint a = 0; a < bp->len; a++)
-      if (w == 0 || v[a] != v[w - 1])
-        v[w++] = v[a];
-    g_array_set_size (bp, w);
-  }
-  {
-    double next = G_MAXDOUBLE;
-    for (guint a = 0; a < sys->breakpoints->len; a++)
-      {
-        double tb = g_array_index (sys->breakpoints, double, a);
-        if (tb > 0.0)
-          {
-            next = tb;
-            break;
-          }
-      }
-    sys->t_piece = next < G_MAXDOUBLE ? 0.5 * next : 1.0;
-    refresh_params (sys, 0.0);
-  }
+        hyd_profile_collect_breakpoints (sys->comps[i].prof[k], bp);
+  g_array_sort (bp, compare_time);
+  double *v = (double *) bp->data;
+  guint w = 0;
+  for (guint a = 0; a < bp->len; a++)
+    if (w == 0 || v[a] != v[w - 1])
+      v[w++] = v[a];
+  g_array_set_size (bp, w);
 
-  /* connectivity: union-find over ports and junctions */
-  guint n_items = sys->n_ports_total + circuit->junctions->len;
-  guint *parent = g_new (guint, n_items + 1);
-  guint *parent_nometer = NULL;
-  for (guint k = 0; k < n_items; k++)
-    parent[k] = k;
-  gboolean *connected = g_new0 (gboolean, n_items + 1);
-  int *conn_ends = g_new (int, 2 * circuit->connections->len + 1);
+  double next = G_MAXDOUBLE;
+  for (guint a = 0; a < bp->len && next == G_MAXDOUBLE; a++)
+    if (v[a] > 0.0)
+      next = v[a];
+  sys->t_piece = next < G_MAXDOUBLE ? 0.5 * next : 1.0;
+  refresh_params (sys, 0.0);
+}
+
+/* Union-find over ports and junctions; every required port must be wired. */
+static gboolean
+build_connectivity (HydSystem *sys, Build *b, GError **error)
+{
+  const HydCircuit *circuit = b->circuit;
+  b->n_items = sys->n_ports_total + circuit->junctions->len;
+  b->parent = g_new (guint, b->n_items + 1);
+  for (guint k = 0; k < b->n_items; k++)
+    b->parent[k] = k;
+  g_autofree gboolean *connected = g_new0 (gboolean, b->n_items + 1);
+  b->conn_ends = g_new (int, 2 * circuit->connections->len + 1);
   for (guint k = 0; k < circuit->connections->len; k++)
     {
       HydCircuitConnection *cn = g_ptr_array_index (circuit->connections, k);
-      int a = resolve_ref (sys, circuit, port_offset, cn->from);
-      int b = resolve_ref (sys, circuit, port_offset, cn->to);
-      if (a < 0 || b < 0)
-        {
-          set_compile_error (error, HYD_CIRCUIT_ERROR_REFERENCE,
-                             "connection %u (%s → %s): '%s' does not exist", k + 1,
-                             cn->from, cn->to, a < 0 ? cn->from : cn->to);
-          g_free (parent);
-          g_free (connected);
-          g_free (conn_ends);
-          goto fail;
-        }
-      conn_ends[2 * k] = a;
-      conn_ends[2 * k + 1] = b;
-      connected[a] = connected[b] = TRUE;
-      uf_union (parent, (guint) a, (guint) b);
+      int ea = resolve_ref (sys, circuit, b->port_offset, cn->from);
+      int eb = resolve_ref (sys, circuit, b->port_offset, cn->to);
+      if (ea < 0 || eb < 0)
+        return set_compile_error (error, HYD_CIRCUIT_ERROR_REFERENCE,
+                                  "connection %u (%s → %s): '%s' does not exist", k + 1,
+                                  cn->from, cn->to, ea < 0 ? cn->from : cn->to);
+      b->conn_ends[2 * k] = ea;
+      b->conn_ends[2 * k + 1] = eb;
+      connected[ea] = connected[eb] = TRUE;
+      uf_union (b->parent, (guint) ea, (guint) eb);
     }
   /* a copy without the meters' internal joins, to find their sides */
-  parent_nometer = g_memdup2 (parent, sizeof (guint) * (n_items + 1));
+  b->parent_nometer = g_memdup2 (b->parent, sizeof (guint) * (b->n_items + 1));
   for (guint i = 0; i < sys->n_comps; i++)
     {
       const HydComponentType *t = sys->comps[i].comp->type;
       for (guint j = 0; j < t->n_joined_ports; j++)
         {
-          uf_union (parent, port_offset[i] + t->joined_ports[j][0], port_offset[i] + t->joined_ports[j][1]);
+          guint pa = b->port_offset[i] + t->joined_ports[j][0];
+          guint pb = b->port_offset[i] + t->joined_ports[j][1];
+          uf_union (b->parent, pa, pb);
           if (!t->is_flow_meter)
-            uf_union (parent_nometer, port_offset[i] + t->joined_ports[j][0],
-                      port_offset[i] + t->joined_ports[j][1]);
+            uf_union (b->parent_nometer, pa, pb);
         }
     }
 
-  /* unconnected ports */
   for (guint gp = 0; gp < sys->n_ports_total; gp++)
     {
       const HydComponentType *t = sys->comps[sys->port_comp[gp]].comp->type;
       const HydPortInfo *pi = &t->ports[sys->port_index[gp]];
-      if (!connected[gp] && !pi->optional)
-        {
-          char *pn = port_name (sys, gp);
-          set_compile_error (error, HYD_CIRCUIT_ERROR_UNCONNECTED,
-                             "port %s is not connected: every %s port of a %s must be wired",
-                             pn, pi->name, t->id);
-          g_free (pn);
-          g_free (parent);
-          g_free (parent_nometer);
-          g_free (connected);
-          g_free (conn_ends);
-          goto fail;
-        }
+      if (connected[gp] || pi->optional)
+        continue;
+      g_autofree char *pn = port_name (sys, gp);
+      return set_compile_error (error, HYD_CIRCUIT_ERROR_UNCONNECTED,
+                                "port %s is not connected: every %s port of a %s must be wired",
+                                pn, pi->name, t->id);
     }
-  g_free (connected);
+  return TRUE;
+}
 
-  /* nodes: classes containing hydraulic ports, numbered by first port */
-  int *class_node = g_new (int, n_items + 1);
-  for (guint k = 0; k < n_items; k++)
-    class_node[k] = -1;
+/* Nodes: the classes holding hydraulic ports, numbered by their first port. */
+static void
+build_nodes (HydSystem *sys, Build *b)
+{
+  b->class_node = g_new (int, b->n_items + 1);
+  for (guint k = 0; k < b->n_items; k++)
+    b->class_node[k] = -1;
   GArray *nodes = g_array_new (FALSE, TRUE, sizeof (SysNode));
   for (guint gp = 0; gp < sys->n_ports_total; gp++)
     {
       const HydComponentType *t = sys->comps[sys->port_comp[gp]].comp->type;
       if (t->ports[sys->port_index[gp]].domain != HYD_DOMAIN_HYDRAULIC)
         continue;
-      guint root = uf_find (parent, gp);
-      if (class_node[root] < 0)
+      guint root = uf_find (b->parent, gp);
+      if (b->class_node[root] < 0)
         {
           SysNode nd = { 0 };
           nd.ports = g_array_new (FALSE, FALSE, sizeof (guint));
@@ -1106,10 +1105,10 @@ hyd_system_compile (const HydCircuit *circuit, GError **error)
           nd.bindex = -1;
           nd.reporter = -1;
           nd.p0 = NAN;
-          class_node[root] = (int) nodes->len;
+          b->class_node[root] = (int) nodes->len;
           g_array_append_val (nodes, nd);
         }
-      g_array_append_val (g_array_index (nodes, SysNode, class_node[root]).ports, gp);
+      g_array_append_val (g_array_index (nodes, SysNode, b->class_node[root]).ports, gp);
     }
   sys->n_nodes = nodes->len;
   sys->nodes = (SysNode *) g_array_free (nodes, FALSE);
@@ -1120,62 +1119,68 @@ hyd_system_compile (const HydCircuit *circuit, GError **error)
       sc->port_node = g_new (int, np + 1);
       for (guint X = 0; X < np; X++)
         sc->port_node[X] = sc->comp->type->ports[X].domain == HYD_DOMAIN_HYDRAULIC
-                             ? class_node[uf_find (parent, port_offset[i] + X)] : -1;
+                             ? b->class_node[uf_find (b->parent, b->port_offset[i] + X)] : -1;
     }
+  b->p0_level = g_new0 (int, sys->n_nodes + 1);
+}
 
-  /* wire volumes and initial pressures from connections and junctions */
-  int *p0_level = g_new0 (int, sys->n_nodes + 1); /* 0 none, 1 component, 2 wire */
+/* A node's initial pressure from a wire or junction (the top level). */
+static gboolean
+set_wire_p0 (HydSystem *sys, Build *b, int nn, double p0, const char *where, GError **error)
+{
+  SysNode *nd = &sys->nodes[nn];
+  if (b->p0_level[nn] == 2 && nd->p0 != p0)
+    {
+      g_autofree char *pl = node_port_list (sys, nd->ports);
+      return set_compile_error (error, HYD_CIRCUIT_ERROR_INITIAL_PRESSURE,
+                                "node %s: conflicting initial pressures %g Pa and %g Pa (%s)",
+                                pl, nd->p0, p0, where);
+    }
+  nd->p0 = p0;
+  b->p0_level[nn] = 2;
+  return TRUE;
+}
+
+/* Hose volumes and the initial pressures set on wires and junctions. */
+static gboolean
+apply_wire_settings (HydSystem *sys, Build *b, GError **error)
+{
+  const HydCircuit *circuit = b->circuit;
   for (guint k = 0; k < circuit->connections->len; k++)
     {
       HydCircuitConnection *cn = g_ptr_array_index (circuit->connections, k);
-      int nn = class_node[uf_find (parent, (guint) conn_ends[2 * k])];
+      int nn = b->class_node[uf_find (b->parent, (guint) b->conn_ends[2 * k])];
       if (nn < 0)
         continue;
-      double len = cn->has_length ? cn->length : 0.5;
-      double dia = cn->has_diameter ? cn->diameter : 0.01;
-      sys->nodes[nn].wire_volume += G_PI * dia * dia / 4.0 * len;
+      sys->nodes[nn].wire_volume += wire_volume (cn);
       if (cn->has_initial_pressure)
         {
-          SysNode *nd = &sys->nodes[nn];
-          if (p0_level[nn] == 2 && nd->p0 != cn->initial_pressure)
-            {
-              char *pl = node_port_list (sys, nd->ports);
-              set_compile_error (error, HYD_CIRCUIT_ERROR_INITIAL_PRESSURE,
-                                 "node %s: conflicting initial pressures %g Pa and %g Pa "
-                                 "(connection %s → %s)", pl, nd->p0, cn->initial_pressure,
-                                 cn->from, cn->to);
-              g_free (pl);
-              goto fail_nodes;
-            }
-          nd->p0 = cn->initial_pressure;
-          p0_level[nn] = 2;
+          g_autofree char *where = g_strdup_printf ("connection %s → %s", cn->from, cn->to);
+          if (!set_wire_p0 (sys, b, nn, cn->initial_pressure, where, error))
+            return FALSE;
         }
     }
   for (guint j = 0; j < circuit->junctions->len; j++)
     {
       HydCircuitJunction *jn = g_ptr_array_index (circuit->junctions, j);
-      int nn = class_node[uf_find (parent, sys->n_ports_total + j)];
+      int nn = b->class_node[uf_find (b->parent, sys->n_ports_total + j)];
       if (nn < 0 || !jn->has_initial_pressure)
         continue;
-      SysNode *nd = &sys->nodes[nn];
-      if (p0_level[nn] == 2 && nd->p0 != jn->initial_pressure)
-        {
-          char *pl = node_port_list (sys, nd->ports);
-          set_compile_error (error, HYD_CIRCUIT_ERROR_INITIAL_PRESSURE,
-                             "node %s: conflicting initial pressures %g Pa and %g Pa (junction %s)",
-                             pl, nd->p0, jn->initial_pressure, jn->id);
-          g_free (pl);
-          goto fail_nodes;
-        }
-      nd->p0 = jn->initial_pressure;
-      p0_level[nn] = 2;
+      g_autofree char *where = g_strdup_printf ("junction %s", jn->id);
+      if (!set_wire_p0 (sys, b, nn, jn->initial_pressure, where, error))
+        return FALSE;
     }
+  return TRUE;
+}
 
-  /* boundary nodes and short circuits */
+/* Boundary nodes (tank, pressure source) and short circuits between them. */
+static gboolean
+find_boundaries (HydSystem *sys, Build *b, GError **error)
+{
   sys->bnode_node = g_new (int, sys->n_nodes + 1);
-  for (guint b = 0; b < sys->n_nodes; b++)
+  for (guint nb = 0; nb < sys->n_nodes; nb++)
     {
-      SysNode *nd = &sys->nodes[b];
+      SysNode *nd = &sys->nodes[nb];
       guint first_gp = 0;
       for (guint k = 0; k < nd->ports->len; k++)
         {
@@ -1192,58 +1197,59 @@ hyd_system_compile (const HydCircuit *circuit, GError **error)
               first_gp = gp;
             }
           else if (!(bp && nd->bprof && hyd_profile_equal (bp, nd->bprof)))
-            {
-              set_compile_error (error, HYD_CIRCUIT_ERROR_SHORT_CIRCUIT,
-                                 "short circuit between %s and %s: two boundary pressures "
-                                 "in one node", sys->comps[sys->port_comp[first_gp]].comp->id,
-                                 sc->comp->id);
-              goto fail_nodes;
-            }
+            return set_compile_error (error, HYD_CIRCUIT_ERROR_SHORT_CIRCUIT,
+                                      "short circuit between %s and %s: two boundary pressures "
+                                      "in one node", sys->comps[sys->port_comp[first_gp]].comp->id,
+                                      sc->comp->id);
         }
-      if (nd->boundary)
+      if (!nd->boundary)
+        continue;
+      nd->bindex = (int) sys->n_bnodes;
+      sys->bnode_node[sys->n_bnodes++] = (int) nb;
+      if (b->p0_level[nb] == 2)
         {
-          nd->bindex = (int) sys->n_bnodes;
-          sys->bnode_node[sys->n_bnodes++] = (int) b;
-          if (p0_level[b] == 2)
-            {
-              char *pl = node_port_list (sys, nd->ports);
-              g_ptr_array_add (sys->warnings,
-                               g_strdup_printf ("node %s: initial_pressure ignored in a boundary node", pl));
-              g_free (pl);
-            }
+          g_autofree char *pl = node_port_list (sys, nd->ports);
+          g_ptr_array_add (sys->warnings,
+                           g_strdup_printf ("node %s: initial_pressure ignored in a boundary node", pl));
         }
     }
   sys->bpdot = g_new0 (double, sys->n_bnodes + 1);
+  return TRUE;
+}
 
-  /* component set-up: states, pattern */
+/* Each component decides its states, pattern and events. */
+static gboolean
+setup_components (HydSystem *sys, GError **error)
+{
   for (guint i = 0; i < sys->n_comps; i++)
     {
       HydComp *c = sys->comps[i].comp;
       if (!c->type->setup (c, error))
-        goto fail_nodes;
+        return FALSE;
       if (c->nnz == 0 && hyd_comp_n_local (c) > 0)
         hyd_comp_use_dense_pattern (c);
       sys_comp_alloc (&sys->comps[i]);
     }
+  GPtrArray *names = g_ptr_array_new ();
+  for (guint i = 0; i < sys->n_comps; i++)
+    {
+      HydComp *c = sys->comps[i].comp;
+      sys->comps[i].event0 = names->len;
+      if (c->type->events == NULL)
+        continue;
+      for (guint k = 0; k < c->n_events; k++)
+        g_ptr_array_add (names, g_strdup_printf ("%s: %s", c->id, c->events[k].name));
+    }
+  sys->n_events = names->len;
+  g_ptr_array_add (names, NULL);
+  sys->event_names = (char **) g_ptr_array_free (names, FALSE);
+  return TRUE;
+}
 
-  /* event functions, in component order */
-  {
-    GPtrArray *names = g_ptr_array_new ();
-    for (guint i = 0; i < sys->n_comps; i++)
-      {
-        HydComp *c = sys->comps[i].comp;
-        sys->comps[i].event0 = names->len;
-        if (c->type->events == NULL)
-          continue;
-        for (guint k = 0; k < c->n_events; k++)
-          g_ptr_array_add (names, g_strdup_printf ("%s: %s", c->id, c->events[k].name));
-      }
-    sys->n_events = names->len;
-    g_ptr_array_add (names, NULL);
-    sys->event_names = (char **) g_ptr_array_free (names, FALSE);
-  }
-
-  /* component-requested initial pressures */
+/* Initial pressures components ask for (accumulator, volume), below wires. */
+static gboolean
+component_initial_pressures (HydSystem *sys, Build *b, GError **error)
+{
   for (guint i = 0; i < sys->n_comps; i++)
     {
       HydComp *c = sys->comps[i].comp;
@@ -1253,32 +1259,34 @@ hyd_system_compile (const HydCircuit *circuit, GError **error)
         {
           double p;
           int nn = sys->comps[i].port_node[X];
-          if (nn < 0 || !c->type->port_initial_pressure (c, X, &p))
+          if (nn < 0 || !c->type->port_initial_pressure (c, X, &p) || b->p0_level[nn] == 2)
             continue;
           SysNode *nd = &sys->nodes[nn];
-          if (p0_level[nn] == 2)
-            continue;
-          if (p0_level[nn] == 1 && nd->p0 != p)
+          if (b->p0_level[nn] == 1 && nd->p0 != p)
             {
-              char *pl = node_port_list (sys, nd->ports);
-              set_compile_error (error, HYD_CIRCUIT_ERROR_INITIAL_PRESSURE,
-                                 "node %s: conflicting initial pressures %g Pa and %g Pa "
-                                 "asked by its components (%s)", pl, nd->p0, p, c->id);
-              g_free (pl);
-              goto fail_nodes;
+              g_autofree char *pl = node_port_list (sys, nd->ports);
+              return set_compile_error (error, HYD_CIRCUIT_ERROR_INITIAL_PRESSURE,
+                                        "node %s: conflicting initial pressures %g Pa and %g Pa "
+                                        "asked by its components (%s)", pl, nd->p0, p, c->id);
             }
           if (nd->boundary)
             continue;
           nd->p0 = p;
-          p0_level[nn] = 1;
+          b->p0_level[nn] = 1;
         }
     }
+  return TRUE;
+}
 
-  /* state layout: node pressures, then component states */
+/* State vector: node pressures, then component states; initial values;
+ * the global column of every component's local variable. */
+static void
+layout_states (HydSystem *sys, Build *b)
+{
   guint n = 0;
-  for (guint b = 0; b < sys->n_nodes; b++)
-    if (!sys->nodes[b].boundary)
-      sys->nodes[b].state = (int) n++;
+  for (guint nb = 0; nb < sys->n_nodes; nb++)
+    if (!sys->nodes[nb].boundary)
+      sys->nodes[nb].state = (int) n++;
   for (guint i = 0; i < sys->n_comps; i++)
     {
       sys->comps[i].state0 = n;
@@ -1291,13 +1299,12 @@ hyd_system_compile (const HydCircuit *circuit, GError **error)
   sys->f_scratch = g_new0 (double, n + 1);
   sys->dfdt_scratch = g_new0 (double, n + 1);
   sys->node_info = g_new0 (HydNodeInfo, sys->n_nodes + 1);
-  for (guint b = 0; b < sys->n_nodes; b++)
+  for (guint nb = 0; nb < sys->n_nodes; nb++)
     {
-      SysNode *nd = &sys->nodes[b];
-      HydNodeInfo *ni = &sys->node_info[b];
-      char *first = port_name (sys, g_array_index (nd->ports, guint, 0));
+      SysNode *nd = &sys->nodes[nb];
+      HydNodeInfo *ni = &sys->node_info[nb];
+      g_autofree char *first = port_name (sys, g_array_index (nd->ports, guint, 0));
       ni->name = g_strdup_printf ("%s.p", first);
-      g_free (first);
       ni->ports = g_ptr_array_new_with_free_func (g_free);
       for (guint k = 0; k < nd->ports->len; k++)
         g_ptr_array_add (ni->ports, port_name (sys, g_array_index (nd->ports, guint, k)));
@@ -1307,7 +1314,7 @@ hyd_system_compile (const HydCircuit *circuit, GError **error)
       if (nd->boundary)
         nd->p0 = nd->bprof ? hyd_profile_value_after (nd->bprof, 0.0) : 0.0;
       else if (isnan (nd->p0))
-        nd->p0 = sim_p0;
+        nd->p0 = b->sim_p0;
       ni->initial_pressure = nd->p0;
       if (!nd->boundary)
         {
@@ -1330,7 +1337,6 @@ hyd_system_compile (const HydCircuit *circuit, GError **error)
         sc->p[X] = sc->port_node[X] >= 0 ? sys->nodes[sc->port_node[X]].p0 : 0.0;
       if (c->type->init_states)
         c->type->init_states (c, sc->p, sys->y0 + sc->state0);
-      /* global columns of the local variables */
       sc->col = g_new (int, np + c->n_states + 1);
       for (guint X = 0; X < np; X++)
         {
@@ -1345,47 +1351,49 @@ hyd_system_compile (const HydCircuit *circuit, GError **error)
       for (guint k = 0; k < c->n_states; k++)
         sc->col[np + k] = (int) (sc->state0 + k);
     }
+}
 
-  /* volumes: every non-boundary node must have one */
+/* Every non-boundary node needs a volume (a compliance does not count). */
+static gboolean
+check_volumes (HydSystem *sys, GError **error)
+{
   eval_all (sys, 0.0, sys->y0, NULL, FALSE);
-  for (guint b = 0; b < sys->n_nodes; b++)
+  for (guint nb = 0; nb < sys->n_nodes; nb++)
     {
-      SysNode *nd = &sys->nodes[b];
+      SysNode *nd = &sys->nodes[nb];
       if (nd->boundary || nd->V > 0.0)
         continue;
-      char *pl = node_port_list (sys, nd->ports);
-      set_compile_error (error, HYD_CIRCUIT_ERROR_NO_VOLUME,
-                         "node %s has no volume: give the connection a length or add a volume", pl);
-      g_free (pl);
-      goto fail_nodes;
+      g_autofree char *pl = node_port_list (sys, nd->ports);
+      return set_compile_error (error, HYD_CIRCUIT_ERROR_NO_VOLUME,
+                                "node %s has no volume: give the connection a length or add a volume", pl);
     }
+  return TRUE;
+}
 
-  /* flow meters: which side to sum, and checks */
+/* Flow meters: which side of the node each reports from, and their errors. */
+static gboolean
+build_meters (HydSystem *sys, Build *b, GError **error)
+{
+  const HydCircuit *circuit = b->circuit;
   sys->meters = g_new0 (SysMeter, sys->n_comps + 1);
   for (guint i = 0; i < sys->n_comps; i++)
     {
       SysComp *sc = &sys->comps[i];
       if (!sc->comp->type->is_flow_meter)
         continue;
-      guint ga = port_offset[i], gb = port_offset[i] + 1;
-      guint ra = uf_find (parent_nometer, ga), rb = uf_find (parent_nometer, gb);
+      guint ga = b->port_offset[i], gb = b->port_offset[i] + 1;
+      guint ra = uf_find (b->parent_nometer, ga), rb = uf_find (b->parent_nometer, gb);
       if (ra == rb)
-        {
-          set_compile_error (error, HYD_CIRCUIT_ERROR_FLOW_METER,
-                             "%s: the flow meter is bypassed (%s.B is reachable from %s.A "
-                             "without passing through the meter)",
-                             sc->comp->id, sc->comp->id, sc->comp->id);
-          goto fail_nodes;
-        }
-      SysMeter *m = &sys->meters[sys->n_meters];
-      m->comp = i;
-      m->node = sc->port_node[0];
+        return set_compile_error (error, HYD_CIRCUIT_ERROR_FLOW_METER,
+                                  "%s: the flow meter is bypassed (%s.B is reachable from %s.A "
+                                  "without passing through the meter)",
+                                  sc->comp->id, sc->comp->id, sc->comp->id);
       gboolean bnd[2] = { FALSE, FALSE };
       GArray *sides[2] = { g_array_new (FALSE, FALSE, sizeof (guint)), g_array_new (FALSE, FALSE, sizeof (guint)) };
       double wv[2] = { 0, 0 };
       for (guint gp = 0; gp < sys->n_ports_total; gp++)
         {
-          guint r = uf_find (parent_nometer, gp);
+          guint r = uf_find (b->parent_nometer, gp);
           int side = r == ra ? 0 : r == rb ? 1 : -1;
           if (side < 0 || gp == ga || gp == gb)
             continue;
@@ -1395,30 +1403,36 @@ hyd_system_compile (const HydCircuit *circuit, GError **error)
         }
       for (guint k = 0; k < circuit->connections->len; k++)
         {
-          HydCircuitConnection *cn = g_ptr_array_index (circuit->connections, k);
-          guint r = uf_find (parent_nometer, (guint) conn_ends[2 * k]);
-          double len = cn->has_length ? cn->length : 0.5;
-          double dia = cn->has_diameter ? cn->diameter : 0.01;
-          if (r == ra) wv[0] += G_PI * dia * dia / 4.0 * len;
-          if (r == rb) wv[1] += G_PI * dia * dia / 4.0 * len;
+          guint r = uf_find (b->parent_nometer, (guint) b->conn_ends[2 * k]);
+          if (r == ra)
+            wv[0] += wire_volume (g_ptr_array_index (circuit->connections, k));
+          if (r == rb)
+            wv[1] += wire_volume (g_ptr_array_index (circuit->connections, k));
         }
       if (bnd[0] && bnd[1])
         {
-          set_compile_error (error, HYD_CIRCUIT_ERROR_FLOW_METER,
-                             "%s: the flow meter has boundary ports (tank or pressure source) "
-                             "on both sides", sc->comp->id);
           g_array_unref (sides[0]);
           g_array_unref (sides[1]);
-          goto fail_nodes;
+          return set_compile_error (error, HYD_CIRCUIT_ERROR_FLOW_METER,
+                                    "%s: the flow meter has boundary ports (tank or pressure source) "
+                                    "on both sides", sc->comp->id);
         }
+      SysMeter *m = &sys->meters[sys->n_meters];
+      m->comp = i;
+      m->node = sc->port_node[0];
       m->from_b = bnd[0];
       m->side = sides[m->from_b ? 1 : 0];
       m->side_wire_volume = wv[m->from_b ? 1 : 0];
       g_array_unref (sides[m->from_b ? 0 : 1]);
       sc->meter = (int) sys->n_meters++;
     }
+  return TRUE;
+}
 
-  /* variables */
+/* Variable names: t, port pressures and flows, states, outputs. */
+static void
+build_variables (HydSystem *sys)
+{
   add_var (sys, "t", HYD_UNIT_TIME, VAR_TIME, 0, 0);
   for (guint i = 0; i < sys->n_comps; i++)
     {
@@ -1428,46 +1442,67 @@ hyd_system_compile (const HydCircuit *circuit, GError **error)
         {
           if (sc->port_node[X] < 0)
             continue;
-          char *nm = g_strdup_printf ("%s.%s.p", c->id, c->type->ports[X].name);
-          add_var (sys, nm, HYD_UNIT_PRESSURE, VAR_NODE_P, sc->port_node[X], 0);
-          g_free (nm);
-          nm = g_strdup_printf ("%s.%s.q", c->id, c->type->ports[X].name);
-          add_var (sys, nm, HYD_UNIT_FLOW, VAR_PORT_Q, (int) i, (int) X);
-          g_free (nm);
+          g_autofree char *pname = g_strdup_printf ("%s.%s.p", c->id, c->type->ports[X].name);
+          add_var (sys, pname, HYD_UNIT_PRESSURE, VAR_NODE_P, sc->port_node[X], 0);
+          g_autofree char *qname = g_strdup_printf ("%s.%s.q", c->id, c->type->ports[X].name);
+          add_var (sys, qname, HYD_UNIT_FLOW, VAR_PORT_Q, (int) i, (int) X);
         }
       for (guint k = 0; k < c->n_states; k++)
         add_var (sys, sys->state_names[sc->state0 + k], c->states[k].unit, VAR_STATE,
                  (int) (sc->state0 + k), 0);
       for (guint k = 0; k < c->n_outputs; k++)
         {
-          char *nm = g_strdup_printf ("%s.%s", c->id, c->outputs[k].name);
-          add_var (sys, nm, c->outputs[k].unit, VAR_OUTPUT, (int) i, (int) k);
-          g_free (nm);
+          g_autofree char *oname = g_strdup_printf ("%s.%s", c->id, c->outputs[k].name);
+          add_var (sys, oname, c->outputs[k].unit, VAR_OUTPUT, (int) i, (int) k);
         }
     }
+}
 
+HydSystem *
+hyd_system_compile (const HydCircuit *circuit, GError **error)
+{
+  g_return_val_if_fail (circuit != NULL, NULL);
+
+  HydSystem *sys = g_new0 (HydSystem, 1);
+  sys->warnings = g_ptr_array_new_with_free_func (g_free);
+  sys->vars = g_array_new (FALSE, TRUE, sizeof (Var));
+  sys->var_index = g_hash_table_new (g_str_hash, g_str_equal);
+  sys->breakpoints = g_array_new (FALSE, FALSE, sizeof (double));
+
+  Build b = { .circuit = circuit };
+  HydSimOptions opts;
+  gboolean ok = hyd_circuit_get_fluid (circuit, &sys->fluid, error)
+                && hyd_circuit_get_sim_options (circuit, &opts, error);
+  if (ok)
+    {
+      b.sim_p0 = opts.initial_pressure;
+      hyd_sim_options_clear (&opts);
+    }
+  ok = ok && build_components (sys, &b, error);
+  if (ok)
+    collect_breakpoints (sys);
+  ok = ok && build_connectivity (sys, &b, error);
+  if (ok)
+    build_nodes (sys, &b);
+  ok = ok && apply_wire_settings (sys, &b, error)
+       && find_boundaries (sys, &b, error)
+       && setup_components (sys, error)
+       && component_initial_pressures (sys, &b, error);
+  if (ok)
+    layout_states (sys, &b);
+  ok = ok && check_volumes (sys, error) && build_meters (sys, &b, error);
+  build_clear (&b);
+  if (!ok)
+    {
+      hyd_system_free (sys);
+      return NULL;
+    }
+
+  build_variables (sys);
   build_pattern (sys);
   build_positions (sys);
   lint (sys);
-
-  g_free (p0_level);
-  g_free (class_node);
-  g_free (parent);
-  g_free (parent_nometer);
-  g_free (conn_ends);
-  g_free (port_offset);
   return sys;
-
-fail_nodes:
-  g_free (p0_level);
-  g_free (class_node);
-  g_free (parent);
-  g_free (parent_nometer);
-  g_free (conn_ends);
-fail:
-  g_free (port_offset);
-  hyd_system_free (sys);
-  return NULL;
 }
 
 /* ---------- accessors ---------- */
