@@ -505,9 +505,10 @@ cmd_describe (int argc, char **argv)
   for (guint b = 0; b < hyd_system_get_n_nodes (sys); b++)
     {
       const HydNodeInfo *ni = hyd_system_get_node (sys, b);
+      char pbuf[G_ASCII_DTOSTR_BUF_SIZE];
       printf ("  %-28s %s wire volume %s m³, initial %s Pa; ports:", ni->name,
               ni->boundary ? "boundary," : "state,   ", fmt_num (buf, ni->wire_volume),
-              g_ascii_formatd (buf, sizeof buf, "%.6g", ni->initial_pressure));
+              g_ascii_formatd (pbuf, sizeof pbuf, "%.6g", ni->initial_pressure));
       for (guint k = 0; k < ni->ports->len; k++)
         printf (" %s", (const char *) g_ptr_array_index (ni->ports, k));
       printf ("\n");
