@@ -1,0 +1,102 @@
+/* test-examples.c — the examples gallery's list (no display). */
+#include <glib/gstdio.h>
+#include <string.h>
+#include "hyd-examples.h"
+
+static void
+test_shipped (void)
+{
+  const char *dir = hyd_examples_get_directory ();
+  g_assert_true (g_file_test (dir, G_FILE_TEST_IS_DIR));
+  g_autoptr (GPtrArray) examples = hyd_examples_list (dir);
+
+  /* every .bramah file of the folder is there */
+  guint n_files = 0;
+  g_autoptr (GDir) d = g_dir_open (dir, 0, NULL);
+  const char *name;
+  while ((name = g_dir_read_name (d)))
+    n_files += g_str_has_suffix (name, ".bramah");
+  g_assert_cmpuint (n_files, >=, 12);
+  g_assert_cmpuint (examples->len, ==, n_files);
+
+  for (guint i = 0; i < examples->len; i++)
+    {
+      const HydExample *e = g_ptr_array_index (examples, i);
+      g_assert_true (g_file_test (e->path, G_FILE_TEST_IS_REGULAR));
+      g_assert_true (g_str_has_suffix (e->path, ".bramah"));
+      g_assert_false (g_str_has_suffix (e->name, ".bramah"));
+      /* the shipped examples all have a title and a description */
+      g_assert_cmpstr (e->title, !=, e->name);
+      g_assert_cmpuint (strlen (e->description), >, 40);
+      g_autofree char *summary = hyd_example_dup_summary (e);
+      g_assert_cmpuint (strlen (summary), >, 0);
+      g_assert_null (strstr (summary, "\n\n"));
+      g_assert_true (g_str_has_prefix (e->description, summary));
+      /* sorted by title */
+      if (i > 0)
+        {
+          const HydExample *prev = g_ptr_array_index (examples, i - 1);
+          g_autofree char *a = g_utf8_collate_key (prev->title, -1);
+          g_autofree char *b = g_utf8_collate_key (e->title, -1);
+          g_assert_cmpint (strcmp (a, b), <=, 0);
+        }
+    }
+}
+
+static void
+test_bad_files_left_out (void)
+{
+  g_autoptr (GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("bramah-examples-XXXXXX", &error);
+  g_assert_no_error (error);
+  g_autofree char *good = g_build_filename (dir, "b-good.bramah", NULL);
+  g_autofree char *untitled = g_build_filename (dir, "a-untitled.bramah", NULL);
+  g_autofree char *bad = g_build_filename (dir, "broken.bramah", NULL);
+  g_autofree char *other = g_build_filename (dir, "notes.txt", NULL);
+  g_assert_true (g_file_set_contents (good,
+                                      "{\"format\": \"bramah-circuit\", \"version\": 1, \"title\": \"zeta\", "
+                                      "\"description\": \"First.\\n\\nSecond.\", \"components\": [], "
+                                      "\"connections\": []}",
+                                      -1, NULL));
+  g_assert_true (g_file_set_contents (untitled, "{\"format\": \"bramah-circuit\", \"version\": 1, "
+                                      "\"components\": [], \"connections\": []}", -1, NULL));
+  g_assert_true (g_file_set_contents (bad, "{ not json", -1, NULL));
+  g_assert_true (g_file_set_contents (other, "hello", -1, NULL));
+
+  g_test_expect_message ("hyd-examples", G_LOG_LEVEL_WARNING, "*broken.bramah*");
+  g_autoptr (GPtrArray) examples = hyd_examples_list (dir);
+  g_test_assert_expected_messages ();
+  g_assert_cmpuint (examples->len, ==, 2);
+  /* a file without a title goes by its name: "zeta" sorts after "a-untitled" */
+  const HydExample *first = g_ptr_array_index (examples, 0);
+  const HydExample *second = g_ptr_array_index (examples, 1);
+  g_assert_cmpstr (first->title, ==, "a-untitled");
+  g_assert_cmpstr (first->description, ==, "");
+  g_assert_cmpstr (second->title, ==, "zeta");
+  g_autofree char *summary = hyd_example_dup_summary (second);
+  g_assert_cmpstr (summary, ==, "First.");
+
+  g_remove (good);
+  g_remove (untitled);
+  g_remove (bad);
+  g_remove (other);
+  g_rmdir (dir);
+}
+
+static void
+test_missing_folder (void)
+{
+  g_autoptr (GPtrArray) examples = hyd_examples_list ("/nonexistent/bramah/examples");
+  g_assert_nonnull (examples);
+  g_assert_cmpuint (examples->len, ==, 0);
+}
+
+int
+main (int argc, char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/ui/examples/shipped", test_shipped);
+  g_test_add_func ("/ui/examples/bad-files-left-out", test_bad_files_left_out);
+  g_test_add_func ("/ui/examples/missing-folder", test_missing_folder);
+  return g_test_run ();
+}

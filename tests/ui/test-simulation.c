@@ -1,0 +1,220 @@
+/* test-simulation.c — the live run behind a window (no display): a run of
+ * an example streams every sample into the store and the latest one for the
+ * animation; a second run keeps the first as the ghost; a live change is
+ * marked on the plots; reset forgets it all. */
+#include <math.h>
+#include "hyd-simulation.h"
+
+typedef struct {
+  GMainLoop *loop;
+  guint samples;
+  guint finished;
+  guint state_changes;
+} Counts;
+
+static void
+samples_cb (HydSimulation *sim, Counts *c)
+{
+  c->samples++;
+}
+
+static void
+finished_cb (HydSimulation *sim, Counts *c)
+{
+  c->finished++;
+  g_main_loop_quit (c->loop);
+}
+
+static void
+state_cb (HydSimulation *sim, Counts *c)
+{
+  c->state_changes++;
+}
+
+static gboolean
+timeout_cb (gpointer data)
+{
+  g_error ("the run did not finish in time");
+  return G_SOURCE_REMOVE;
+}
+
+static HydCircuit *
+load_example (const char *name)
+{
+  g_autofree char *path = g_build_filename (g_getenv ("BRAMAH_EXAMPLES_DIR"), name, NULL);
+  g_autoptr (GError) error = NULL;
+  HydCircuit *circuit = hyd_circuit_load_from_file (path, &error);
+  g_assert_no_error (error);
+  return circuit;
+}
+
+static void
+run_to_end (HydSimulation *sim, const HydCircuit *circuit, Counts *c)
+{
+  g_autoptr (GError) error = NULL;
+  guint before = c->finished;
+  g_assert_true (hyd_simulation_start (sim, circuit, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_true (hyd_simulation_get_active (sim));
+  guint id = g_timeout_add_seconds (60, timeout_cb, NULL);
+  while (c->finished == before)
+    g_main_loop_run (c->loop);
+  g_source_remove (id);
+}
+
+static void
+test_run_and_ghost (void)
+{
+  g_autoptr (HydCircuit) circuit = load_example ("cylinder-extend-retract.bramah");
+  g_autoptr (HydSimulation) sim = hyd_simulation_new ();
+  Counts c = { .loop = g_main_loop_new (NULL, FALSE) };
+  g_signal_connect (sim, "samples", G_CALLBACK (samples_cb), &c);
+  g_signal_connect (sim, "finished", G_CALLBACK (finished_cb), &c);
+  g_signal_connect (sim, "state-changed", G_CALLBACK (state_cb), &c);
+
+  g_assert_cmpint (hyd_simulation_get_state (sim), ==, HYD_RUNNER_READY);
+  double value;
+  g_assert_false (hyd_simulation_lookup (sim, "C1.x", &value));
+
+  run_to_end (sim, circuit, &c);
+  g_assert_cmpint (hyd_simulation_get_state (sim), ==, HYD_RUNNER_FINISHED);
+  g_assert_false (hyd_simulation_get_active (sim));
+  g_assert_cmpuint (c.samples, >, 0);
+  g_assert_cmpuint (c.state_changes, >=, 2);
+  const HydOdeResult *result = hyd_simulation_get_result (sim);
+  g_assert_nonnull (result);
+  g_assert_cmpint (result->status, ==, HYD_ODE_SUCCESS);
+
+  /* t_end 7.5 s every 5 ms: 1501 rows, t first */
+  HydTraceStore *store = hyd_simulation_get_store (sim);
+  g_assert_cmpuint (hyd_trace_store_get_n_rows (store), ==, 1501);
+  g_assert_cmpstr (hyd_trace_store_get_name (store, 0), ==, "t");
+  int x = hyd_trace_store_find (store, "C1.x");
+  g_assert_cmpint (x, >, 0);
+  const double *t = hyd_trace_store_get_column (store, 0);
+  g_assert_cmpfloat_with_epsilon (t[1500], 7.5, 1e-12);
+
+  /* the latest sample drives the animation: the piston is back home */
+  g_assert_true (hyd_simulation_lookup (sim, "C1.x", &value));
+  g_assert_cmpfloat (fabs (value), <, 0.01);
+  g_assert_true (hyd_simulation_lookup (sim, "PU1.P.p", &value));
+  g_assert_true (isfinite (value));
+  g_assert_false (hyd_simulation_lookup (sim, "C9.x", &value));
+  g_auto (GStrv) vars = hyd_simulation_dup_variables (sim);
+  g_assert_true (g_strv_contains ((const char *const *) vars, "C1.x"));
+  g_assert_false (g_strv_contains ((const char *const *) vars, "t"));
+
+  /* the value of a profile parameter in force at the end of the run */
+  g_assert_true (hyd_simulation_get_param (sim, "DCV1", "command", &value));
+  g_assert_cmpfloat (value, ==, 0);
+  g_assert_true (hyd_simulation_get_param (sim, "C1", "piston_diameter", &value));
+  g_assert_cmpfloat (value, ==, 0.05);
+
+  /* a second run keeps the first as the ghost */
+  g_assert_null (hyd_simulation_get_ghost (sim));
+  run_to_end (sim, circuit, &c);
+  g_assert_true (hyd_simulation_get_ghost (sim) == store);
+  g_assert_true (hyd_simulation_get_store (sim) != store);
+
+  /* without keep-ghost the ghost goes */
+  hyd_simulation_set_keep_ghost (sim, FALSE);
+  g_assert_null (hyd_simulation_get_ghost (sim));
+
+  hyd_simulation_reset (sim);
+  g_assert_null (hyd_simulation_get_store (sim));
+  g_assert_cmpint (hyd_simulation_get_state (sim), ==, HYD_RUNNER_READY);
+  g_main_loop_unref (c.loop);
+}
+
+static void
+test_live_change (void)
+{
+  g_autoptr (HydCircuit) circuit = load_example ("cylinder-extend-retract.bramah");
+  g_autoptr (HydSimulation) sim = hyd_simulation_new ();
+  Counts c = { .loop = g_main_loop_new (NULL, FALSE) };
+  g_signal_connect (sim, "finished", G_CALLBACK (finished_cb), &c);
+  g_autoptr (GError) error = NULL;
+
+  /* no run: no live change */
+  g_assert_false (hyd_simulation_set_param (sim, "DCV1", "command", 1, &error));
+  g_assert_nonnull (error);
+  g_clear_error (&error);
+
+  /* slow motion, so the change lands well inside the run */
+  hyd_simulation_set_real_time_factor (sim, 5.0);
+  g_assert_true (hyd_simulation_start (sim, circuit, NULL, &error));
+  g_assert_no_error (error);
+  /* out of range: clamped to the lever's end */
+  g_assert_true (hyd_simulation_set_param (sim, "DCV1", "command", 3.0, &error));
+  g_assert_no_error (error);
+  double value;
+  g_assert_true (hyd_simulation_get_param (sim, "DCV1", "command", &value));
+  g_assert_cmpfloat (value, ==, 1.0);
+  g_assert_false (hyd_simulation_set_param (sim, "NOPE", "command", 1, &error));
+  g_clear_error (&error);
+
+  guint id = g_timeout_add_seconds (60, timeout_cb, NULL);
+  while (c.finished == 0)
+    g_main_loop_run (c.loop);
+  g_source_remove (id);
+
+  HydTraceStore *store = hyd_simulation_get_store (sim);
+  g_assert_cmpuint (hyd_trace_store_get_n_markers (store), ==, 1);
+  double t;
+  const char *label;
+  hyd_trace_store_get_marker (store, 0, &t, &label);
+  g_assert_cmpfloat (t, <, 7.5);
+  g_assert_true (g_str_has_prefix (label, "DCV1.command"));
+  g_main_loop_unref (c.loop);
+}
+
+static void
+test_solver_failure (void)
+{
+  /* forward Euler with a 10 ms step blows up on this stiff circuit */
+  g_autoptr (HydCircuit) circuit = load_example ("cylinder-extend-retract.bramah");
+  json_object_set_string_member (circuit->simulation, "solver", "euler");
+  json_object_set_double_member (circuit->simulation, "fixed_step", 0.01);
+  g_autoptr (HydSimulation) sim = hyd_simulation_new ();
+  Counts c = { .loop = g_main_loop_new (NULL, FALSE) };
+  g_signal_connect (sim, "finished", G_CALLBACK (finished_cb), &c);
+  run_to_end (sim, circuit, &c);
+
+  g_assert_cmpint (hyd_simulation_get_state (sim), ==, HYD_RUNNER_FAILED);
+  const HydOdeResult *result = hyd_simulation_get_result (sim);
+  g_assert_cmpint (result->status, !=, HYD_ODE_SUCCESS);
+  g_assert_nonnull (result->message);
+  g_assert_cmpfloat (result->t, >, 0);
+  g_assert_cmpfloat (result->t, <, 7.5);
+  /* the traces up to the failure are kept */
+  HydTraceStore *store = hyd_simulation_get_store (sim);
+  g_assert_cmpuint (hyd_trace_store_get_n_rows (store), >, 10);
+  const double *t = hyd_trace_store_get_column (store, 0);
+  g_assert_cmpfloat (t[hyd_trace_store_get_n_rows (store) - 1], <=, result->t + 1e-9);
+  g_main_loop_unref (c.loop);
+}
+
+static void
+test_compile_error (void)
+{
+  g_autoptr (HydCircuit) circuit = load_example ("cylinder-extend-retract.bramah");
+  /* a port left open */
+  g_ptr_array_remove_index (circuit->connections, 0);
+  g_autoptr (HydSimulation) sim = hyd_simulation_new ();
+  g_autoptr (GError) error = NULL;
+  g_assert_false (hyd_simulation_start (sim, circuit, NULL, &error));
+  g_assert_nonnull (error);
+  g_assert_null (hyd_simulation_get_store (sim));
+  g_assert_cmpint (hyd_simulation_get_state (sim), ==, HYD_RUNNER_READY);
+}
+
+int
+main (int argc, char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/ui/simulation/run-and-ghost", test_run_and_ghost);
+  g_test_add_func ("/ui/simulation/live-change", test_live_change);
+  g_test_add_func ("/ui/simulation/solver-failure", test_solver_failure);
+  g_test_add_func ("/ui/simulation/compile-error", test_compile_error);
+  return g_test_run ();
+}

@@ -1,0 +1,187 @@
+/* test-trace-store.c — the run's samples: append, markers, CSV (no display). */
+#include <locale.h>
+#include <math.h>
+#include <gio/gio.h>
+#include <glib/gstdio.h>
+#include "hyd-trace-store.h"
+
+static const char *const names[] = { "t", "C1.x", "C1.A.p" };
+static const HydUnit units[] = { HYD_UNIT_TIME, HYD_UNIT_POSITION, HYD_UNIT_PRESSURE };
+
+static void
+count_appended (HydTraceStore *store, guint first, guint n, gpointer data)
+{
+  guint *calls = data;
+  calls[0]++;
+  calls[1] = first;
+  calls[2] = n;
+}
+
+static void
+test_append (void)
+{
+  g_autoptr(HydTraceStore) store = hyd_trace_store_new (names, units, 3);
+  guint calls[3] = { 0 };
+  g_signal_connect (store, "appended", G_CALLBACK (count_appended), calls);
+
+  g_assert_cmpuint (hyd_trace_store_get_n_columns (store), ==, 3);
+  g_assert_cmpuint (hyd_trace_store_get_n_rows (store), ==, 0);
+  g_assert_cmpstr (hyd_trace_store_get_name (store, 2), ==, "C1.A.p");
+  g_assert_cmpint (hyd_trace_store_get_unit (store, 2), ==, HYD_UNIT_PRESSURE);
+  g_assert_cmpint (hyd_trace_store_find (store, "C1.x"), ==, 1);
+  g_assert_cmpint (hyd_trace_store_find (store, "nope"), ==, -1);
+  g_assert_cmpint (hyd_trace_store_find (store, NULL), ==, -1);
+  g_assert_cmpstr (hyd_trace_store_get_names (store)[0], ==, "t");
+  g_assert_null (hyd_trace_store_get_names (store)[3]);
+
+  const double batch1[] = { 0.0, 0.1, 1e5, 0.1, 0.2, 2e5 };
+  hyd_trace_store_append (store, batch1, 2);
+  g_assert_cmpuint (calls[0], ==, 1);
+  g_assert_cmpuint (calls[1], ==, 0);
+  g_assert_cmpuint (calls[2], ==, 2);
+  const double batch2[] = { 0.2, 0.3, NAN };
+  hyd_trace_store_append (store, batch2, 1);
+  g_assert_cmpuint (calls[0], ==, 2);
+  g_assert_cmpuint (calls[1], ==, 2);
+  hyd_trace_store_append (store, NULL, 0);   /* nothing: no signal */
+  g_assert_cmpuint (calls[0], ==, 2);
+
+  g_assert_cmpuint (hyd_trace_store_get_n_rows (store), ==, 3);
+  const double *t = hyd_trace_store_get_column (store, 0);
+  const double *x = hyd_trace_store_get_column (store, 1);
+  const double *p = hyd_trace_store_get_column (store, 2);
+  g_assert_cmpfloat (t[2], ==, 0.2);
+  g_assert_cmpfloat (x[1], ==, 0.2);
+  g_assert_cmpfloat (p[1], ==, 2e5);
+  g_assert_true (isnan (p[2]));
+
+  /* a big batch */
+  guint n = 100000;
+  double *rows = g_new (double, 3 * n);
+  for (guint i = 0; i < n; i++)
+    {
+      rows[3 * i] = 1.0 + i * 1e-5;
+      rows[3 * i + 1] = i;
+      rows[3 * i + 2] = -(double) i;
+    }
+  hyd_trace_store_append (store, rows, n);
+  g_free (rows);
+  g_assert_cmpuint (hyd_trace_store_get_n_rows (store), ==, 3 + n);
+  g_assert_cmpfloat (hyd_trace_store_get_column (store, 2)[3 + n - 1], ==, -(double) (n - 1));
+
+  g_assert_true (isnan (hyd_trace_store_get_t_end (store)));
+  hyd_trace_store_set_t_end (store, 2.0);
+  g_assert_cmpfloat (hyd_trace_store_get_t_end (store), ==, 2.0);
+}
+
+static void
+count_marker (HydTraceStore *store, guint index, gpointer data)
+{
+  *(guint *) data = index + 100;
+}
+
+static void
+test_markers (void)
+{
+  g_autoptr(HydTraceStore) store = hyd_trace_store_new (names, units, 3);
+  guint last = 0;
+  g_signal_connect (store, "marker-added", G_CALLBACK (count_marker), &last);
+  g_assert_cmpuint (hyd_trace_store_get_n_markers (store), ==, 0);
+  hyd_trace_store_add_marker (store, 0.5, "RV1.cracking_pressure 100 → 120 bar");
+  g_assert_cmpuint (last, ==, 100);
+  hyd_trace_store_add_marker (store, 1.25, NULL);
+  g_assert_cmpuint (last, ==, 101);
+  g_assert_cmpuint (hyd_trace_store_get_n_markers (store), ==, 2);
+  double t;
+  const char *label;
+  hyd_trace_store_get_marker (store, 0, &t, &label);
+  g_assert_cmpfloat (t, ==, 0.5);
+  g_assert_cmpstr (label, ==, "RV1.cracking_pressure 100 → 120 bar");
+  hyd_trace_store_get_marker (store, 1, &t, &label);
+  g_assert_cmpfloat (t, ==, 1.25);
+  g_assert_cmpstr (label, ==, "");
+}
+
+static char *
+read_file (const char *path)
+{
+  char *text = NULL;
+  g_autoptr(GError) error = NULL;
+  g_file_get_contents (path, &text, NULL, &error);
+  g_assert_no_error (error);
+  return text;
+}
+
+static void
+test_csv (void)
+{
+  g_autoptr(HydTraceStore) store = hyd_trace_store_new (names, units, 3);
+  const double rows[] = {
+    0.0, 0.0, 101325.0,
+    0.001, 1.234567890123e-3, 1.5e7,
+    0.002, -2.5e-9, NAN,
+  };
+  hyd_trace_store_append (store, rows, 3);
+
+  g_autofree char *dir = g_dir_make_tmp ("hyd-trace-store-XXXXXX", NULL);
+  g_autofree char *all = g_build_filename (dir, "all.csv", NULL);
+  g_autofree char *some = g_build_filename (dir, "some.csv", NULL);
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (hyd_trace_store_write_csv (store, NULL, all, &error));
+  g_assert_no_error (error);
+  g_autofree char *text = read_file (all);
+  g_assert_cmpstr (text, ==,
+                   "t,C1.x,C1.A.p\n"
+                   "0,0,101325\n"
+                   "0.001,0.00123456789,15000000\n"
+                   "0.002,-2.5e-09,nan\n");
+
+  /* chosen columns: t is always first, once */
+  const char *const chosen[] = { "C1.A.p", "t", NULL };
+  g_assert_true (hyd_trace_store_write_csv (store, chosen, some, &error));
+  g_assert_no_error (error);
+  g_autofree char *text2 = read_file (some);
+  g_assert_cmpstr (text2, ==, "t,C1.A.p\n0,101325\n0.001,15000000\n0.002,nan\n");
+
+  /* '.' whatever the locale */
+  if (setlocale (LC_NUMERIC, "de_DE.UTF-8") || setlocale (LC_NUMERIC, "de_DE.utf8"))
+    {
+      g_assert_true (hyd_trace_store_write_csv (store, NULL, all, &error));
+      g_autofree char *text3 = read_file (all);
+      g_assert_cmpstr (text3, ==, text);
+      setlocale (LC_NUMERIC, "C");
+    }
+
+  /* errors */
+  const char *const unknown[] = { "C9.x", NULL };
+  g_assert_false (hyd_trace_store_write_csv (store, unknown, some, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND);
+  g_clear_error (&error);
+  g_autofree char *bad = g_build_filename (dir, "missing-dir", "x.csv", NULL);
+  g_assert_false (hyd_trace_store_write_csv (store, NULL, bad, &error));
+  g_assert_nonnull (error);
+  g_clear_error (&error);
+
+  /* an empty store writes its header */
+  g_autoptr(HydTraceStore) empty = hyd_trace_store_new (names, units, 3);
+  g_assert_true (hyd_trace_store_write_csv (empty, NULL, all, &error));
+  g_autofree char *text4 = read_file (all);
+  g_assert_cmpstr (text4, ==, "t,C1.x,C1.A.p\n");
+
+  g_unlink (all);
+  g_unlink (some);
+  g_rmdir (dir);
+}
+
+int
+main (int argc, char *argv[])
+{
+  setlocale (LC_ALL, "");
+  setlocale (LC_NUMERIC, "C");
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/ui/trace-store/append", test_append);
+  g_test_add_func ("/ui/trace-store/markers", test_markers);
+  g_test_add_func ("/ui/trace-store/csv", test_csv);
+  return g_test_run ();
+}

@@ -1,0 +1,183 @@
+/* hyd-autosave.c — autosave files and their recovery after a crash. */
+#define G_LOG_DOMAIN "hyd-autosave"
+
+#include "hyd-autosave.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <glib/gstdio.h>
+
+#define INFO_GROUP "Autosave"
+
+void
+hyd_autosave_entry_free (HydAutosaveEntry *entry)
+{
+  if (entry == NULL)
+    return;
+  g_free (entry->path);
+  g_free (entry->info_path);
+  g_free (entry->origin);
+  g_free (entry->title);
+  g_free (entry);
+}
+
+char *
+hyd_autosave_get_directory (void)
+{
+  return g_build_filename (g_get_user_state_dir (), "bramah", "autosave", NULL);
+}
+
+char *
+hyd_autosave_file_name (guint pid, guint serial)
+{
+  return g_strdup_printf ("%u-%u.bramah", pid, serial);
+}
+
+gboolean
+hyd_autosave_parse_file_name (const char *name, guint *pid, guint *serial)
+{
+  g_return_val_if_fail (name != NULL, FALSE);
+
+  const char *dash = strchr (name, '-');
+  if (dash == NULL || dash == name || !g_str_has_suffix (name, ".bramah"))
+    return FALSE;
+  const char *end = name + strlen (name) - strlen (".bramah");
+  if (end <= dash + 1)
+    return FALSE;
+  for (const char *c = name; c < end; c++)
+    if (c != dash && !g_ascii_isdigit (*c))
+      return FALSE;
+
+  guint64 p = g_ascii_strtoull (name, NULL, 10);
+  guint64 s = g_ascii_strtoull (dash + 1, NULL, 10);
+  if (p == 0 || p > G_MAXUINT || s > G_MAXUINT)
+    return FALSE;
+  if (pid)
+    *pid = (guint) p;
+  if (serial)
+    *serial = (guint) s;
+  return TRUE;
+}
+
+static char *
+info_path_for (const char *path)
+{
+  g_autofree char *stem = g_strndup (path, strlen (path) - strlen (".bramah"));
+  return g_strconcat (stem, ".info", NULL);
+}
+
+char *
+hyd_autosave_write (const char *directory, guint pid, guint serial, const char *data,
+                    const char *origin, const char *title, GError **error)
+{
+  g_return_val_if_fail (directory != NULL, NULL);
+  g_return_val_if_fail (data != NULL, NULL);
+
+  if (g_mkdir_with_parents (directory, 0700) != 0)
+    {
+      int saved_errno = errno;
+      g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (saved_errno),
+                   "%s: %s", directory, g_strerror (saved_errno));
+      return NULL;
+    }
+
+  g_autofree char *name = hyd_autosave_file_name (pid, serial);
+  g_autofree char *path = g_build_filename (directory, name, NULL);
+  g_autofree char *info_path = info_path_for (path);
+
+  g_autoptr (GKeyFile) info = g_key_file_new ();
+  if (origin)
+    g_key_file_set_string (info, INFO_GROUP, "origin", origin);
+  if (title)
+    g_key_file_set_string (info, INFO_GROUP, "title", title);
+  g_key_file_set_int64 (info, INFO_GROUP, "saved-at", g_get_real_time () / G_USEC_PER_SEC);
+
+  if (!g_file_set_contents (path, data, -1, error)
+      || !g_key_file_save_to_file (info, info_path, error))
+    return NULL;
+  return g_steal_pointer (&path);
+}
+
+void
+hyd_autosave_remove (const char *path)
+{
+  if (path == NULL || !g_str_has_suffix (path, ".bramah"))
+    return;
+  g_autofree char *info_path = info_path_for (path);
+  g_remove (path);
+  g_remove (info_path);
+}
+
+/* A process is alive when it exists; where /proc tells its name, it must
+ * also be a Bramah (a recycled pid of another program does not hide an
+ * orphaned autosave). */
+static gboolean
+default_alive (guint pid, gpointer user_data)
+{
+  if (pid == (guint) getpid ())
+    return TRUE;
+  g_autofree char *comm_path = g_strdup_printf ("/proc/%u/comm", pid);
+  g_autofree char *comm = NULL;
+  if (g_file_get_contents (comm_path, &comm, NULL, NULL))
+    return g_str_has_prefix (comm, "bramah");
+  if (g_file_test ("/proc/self", G_FILE_TEST_IS_DIR))
+    return FALSE;
+  return kill ((pid_t) pid, 0) == 0 || errno == EPERM;
+}
+
+static int
+compare_newest_first (gconstpointer a, gconstpointer b)
+{
+  const HydAutosaveEntry *ea = *(HydAutosaveEntry *const *) a;
+  const HydAutosaveEntry *eb = *(HydAutosaveEntry *const *) b;
+  if (ea->saved_at != eb->saved_at)
+    return ea->saved_at < eb->saved_at ? 1 : -1;
+  return g_strcmp0 (ea->path, eb->path);
+}
+
+GPtrArray *
+hyd_autosave_list_orphans (const char *directory, HydAutosaveAliveFunc alive, gpointer user_data)
+{
+  g_return_val_if_fail (directory != NULL, NULL);
+
+  GPtrArray *entries = g_ptr_array_new_with_free_func ((GDestroyNotify) hyd_autosave_entry_free);
+  g_autoptr (GDir) dir = g_dir_open (directory, 0, NULL);
+  if (dir == NULL)
+    return entries;
+  if (alive == NULL)
+    alive = default_alive;
+
+  const char *name;
+  while ((name = g_dir_read_name (dir)) != NULL)
+    {
+      guint pid, serial;
+      if (!hyd_autosave_parse_file_name (name, &pid, &serial) || alive (pid, user_data))
+        continue;
+
+      HydAutosaveEntry *entry = g_new0 (HydAutosaveEntry, 1);
+      entry->path = g_build_filename (directory, name, NULL);
+      entry->info_path = info_path_for (entry->path);
+      entry->pid = pid;
+      entry->serial = serial;
+
+      g_autoptr (GKeyFile) info = g_key_file_new ();
+      if (g_key_file_load_from_file (info, entry->info_path, G_KEY_FILE_NONE, NULL))
+        {
+          entry->origin = g_key_file_get_string (info, INFO_GROUP, "origin", NULL);
+          entry->title = g_key_file_get_string (info, INFO_GROUP, "title", NULL);
+          entry->saved_at = g_key_file_get_int64 (info, INFO_GROUP, "saved-at", NULL);
+        }
+      if (entry->saved_at == 0)
+        {
+          GStatBuf st;
+          if (g_stat (entry->path, &st) == 0)
+            entry->saved_at = st.st_mtime;
+        }
+      g_ptr_array_add (entries, entry);
+    }
+  g_ptr_array_sort (entries, compare_newest_first);
+  return entries;
+}

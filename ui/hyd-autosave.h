@@ -1,0 +1,50 @@
+/* hyd-autosave.h — where unsaved circuits are kept between crashes.
+ *
+ * Every window writes its modified circuit every 30 s to
+ * $XDG_STATE_HOME/bramah/autosave/<pid>-<serial>.bramah, with a small key
+ * file beside it (<pid>-<serial>.info: the file it came from, its title and
+ * when it was written). A clean close removes both. At the next start the
+ * files whose process is gone are offered for recovery. No GTK here: the
+ * path logic is tested headless. */
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+#define HYD_AUTOSAVE_INTERVAL_SECONDS 30
+
+typedef struct {
+  char *path;         /* the autosaved circuit */
+  char *info_path;    /* its key file */
+  char *origin;       /* the file it was opened from, or NULL (a new circuit) */
+  char *title;        /* the circuit's title, or NULL */
+  gint64 saved_at;    /* unix time of the autosave */
+  guint pid;
+  guint serial;
+} HydAutosaveEntry;
+
+void hyd_autosave_entry_free (HydAutosaveEntry *entry);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (HydAutosaveEntry, hyd_autosave_entry_free)
+
+/* $XDG_STATE_HOME/bramah/autosave (not created). */
+char *hyd_autosave_get_directory (void);
+/* "<pid>-<serial>.bramah" */
+char *hyd_autosave_file_name (guint pid, guint serial);
+/* The inverse: FALSE when `name` is not an autosave file name. */
+gboolean hyd_autosave_parse_file_name (const char *name, guint *pid, guint *serial);
+
+/* Write `data` (the circuit's JSON) and its key file into `directory`
+ * (created when missing), atomically. Returns the circuit's path. */
+char *hyd_autosave_write (const char *directory, guint pid, guint serial, const char *data,
+                          const char *origin, const char *title, GError **error);
+/* Remove an autosave and its key file (missing files are no error). */
+void hyd_autosave_remove (const char *path);
+
+typedef gboolean (*HydAutosaveAliveFunc) (guint pid, gpointer user_data);
+/* The autosaves in `directory` whose process is not alive (alive may be NULL:
+ * a POSIX kill (pid, 0) check), newest first. */
+GPtrArray *hyd_autosave_list_orphans (const char *directory, HydAutosaveAliveFunc alive,
+                                      gpointer user_data);
+
+G_END_DECLS

@@ -1,0 +1,33 @@
+/* hyd-help-text.h — the help page of a component type, generated from the
+ * catalogue: its description with the law, its ports and a table of its
+ * parameters with units (engineering units, as the property panel shows
+ * them), defaults and ranges. No GTK here: the help window (hyd-help.c)
+ * lays it out and the tests read it headless. */
+#pragma once
+
+#include <glib.h>
+#include "hyd-component.h"
+
+G_BEGIN_DECLS
+
+typedef struct {
+  char *label;         /* "Cracking pressure" */
+  char *key;           /* "cracking_pressure" (the name in files and on the command line) */
+  char *default_text;  /* "100 bar", "closed", "fluid's C_d (0.7)" */
+  char *range;         /* "more than 0 bar", "one of closed, open, tandem, float" */
+  char *unit;          /* "bar", "" */
+  char *description;
+  gboolean profile;    /* can change over time and be moved live */
+} HydHelpParamRow;
+
+void hyd_help_param_row_free (HydHelpParamRow *row);
+
+/* Translated catalogue texts of a type. */
+const char *hyd_help_type_label (const HydComponentType *type);
+const char *hyd_help_category_label (HydCategory category);
+/* One row per parameter, in catalogue order. */
+GPtrArray *hyd_help_param_rows (const HydComponentType *type);
+/* The whole page as plain text (for the tests, and "Copy"). */
+char *hyd_help_dup_text (const HydComponentType *type);
+
+G_END_DECLS

@@ -1,0 +1,220 @@
+/* hyd-param-value.c — parameter values in engineering units. */
+#define G_LOG_DOMAIN "hyd-param-value"
+
+#include "bramah-config.h"
+#include "hyd-param-value.h"
+
+#include <glib/gi18n.h>
+#include <math.h>
+#include "hyd-display-units.h"
+#include "hyd-profile.h"
+
+/* Significant digits in an entry: enough that showing a value and reading
+ * it back does not move it by more than the display's own precision. */
+#define ENTRY_DIGITS 6
+
+/* Digits kept of a value converted from display units: "120 bar" becomes
+ * 12000000 Pa in the file, not the 11999999.999999998 of the division. */
+#define SI_DIGITS 12
+
+static double
+tidy_si (double si)
+{
+  char buf[G_ASCII_DTOSTR_BUF_SIZE];
+  g_ascii_formatd (buf, sizeof buf, "%.12g", si);
+  G_STATIC_ASSERT (SI_DIGITS == 12);
+  return g_ascii_strtod (buf, NULL);
+}
+
+char *
+hyd_param_value_format (const HydParamInfo *info, double si)
+{
+  g_return_val_if_fail (info != NULL, NULL);
+  if (!isfinite (si))
+    return g_strdup ("");
+  double shown = hyd_display_from_si (info->unit, si);
+  /* −0 and round-off around zero look odd in an entry */
+  if (fabs (shown) < 1e-300)
+    shown = 0.0;
+  return g_strdup_printf ("%.*g", ENTRY_DIGITS, shown);
+}
+
+const char *
+hyd_param_value_unit (const HydParamInfo *info)
+{
+  g_return_val_if_fail (info != NULL, "");
+  const HydDisplayUnit *unit = hyd_display_unit_for (info->unit);
+  return unit && unit->symbol ? unit->symbol : "";
+}
+
+static char *
+shown_with_unit (const HydParamInfo *info, double si)
+{
+  g_autofree char *number = hyd_param_value_format (info, si);
+  const char *unit = hyd_param_value_unit (info);
+  return *unit ? g_strdup_printf ("%s %s", number, unit) : g_steal_pointer (&number);
+}
+
+char *
+hyd_param_value_describe_range (const HydParamInfo *info)
+{
+  g_return_val_if_fail (info != NULL, NULL);
+  gboolean has_min = isfinite (info->min);
+  gboolean has_max = isfinite (info->max);
+  g_autofree char *lo = has_min ? shown_with_unit (info, info->min) : NULL;
+  g_autofree char *hi = has_max ? shown_with_unit (info, info->max) : NULL;
+  gboolean min_ex = (info->flags & HYD_PARAM_MIN_EXCLUSIVE) != 0;
+  gboolean max_ex = (info->flags & HYD_PARAM_MAX_EXCLUSIVE) != 0;
+
+  if (has_min && has_max)
+    {
+      if (min_ex && max_ex)
+        /* translators: a parameter's range, e.g. "between 0 and 1 (both excluded)" */
+        return g_strdup_printf (_("between %s and %s (both excluded)"), lo, hi);
+      if (min_ex)
+        return g_strdup_printf (_("more than %s and at most %s"), lo, hi);
+      if (max_ex)
+        return g_strdup_printf (_("at least %s and less than %s"), lo, hi);
+      return g_strdup_printf (_("between %s and %s"), lo, hi);
+    }
+  if (has_min)
+    return g_strdup_printf (min_ex ? _("more than %s") : _("at least %s"), lo);
+  if (has_max)
+    return g_strdup_printf (max_ex ? _("less than %s") : _("at most %s"), hi);
+  return g_strdup (_("any value"));
+}
+
+gboolean
+hyd_param_value_in_range (const HydParamInfo *info, double si)
+{
+  g_return_val_if_fail (info != NULL, FALSE);
+  if (!isfinite (si))
+    return FALSE;
+  if (isfinite (info->min))
+    {
+      if ((info->flags & HYD_PARAM_MIN_EXCLUSIVE) ? si <= info->min : si < info->min)
+        return FALSE;
+    }
+  if (isfinite (info->max))
+    {
+      if ((info->flags & HYD_PARAM_MAX_EXCLUSIVE) ? si >= info->max : si > info->max)
+        return FALSE;
+    }
+  if ((info->flags & HYD_PARAM_INTEGER) && si != floor (si))
+    return FALSE;
+  return TRUE;
+}
+
+gboolean
+hyd_param_value_parse (const HydParamInfo *info, const char *text, double *si, char **message)
+{
+  g_return_val_if_fail (info != NULL, FALSE);
+  g_return_val_if_fail (text != NULL, FALSE);
+
+  double value;
+  g_autofree char *stripped = g_strstrip (g_strdup (text));
+  if (*stripped == '\0')
+    {
+      if (message)
+        *message = g_strdup (_("Enter a value"));
+      return FALSE;
+    }
+  if (!hyd_display_parse (info->unit, stripped, &value) || !isfinite (value))
+    {
+      if (message)
+        {
+          const char *unit = hyd_param_value_unit (info);
+          *message = *unit ? g_strdup_printf (_("Not a number in %s"), unit)
+                           : g_strdup (_("Not a number"));
+        }
+      return FALSE;
+    }
+  if ((info->flags & HYD_PARAM_INTEGER) && value != floor (value))
+    {
+      if (message)
+        *message = g_strdup (_("Must be a whole number"));
+      return FALSE;
+    }
+  if (!hyd_param_value_in_range (info, value))
+    {
+      if (message)
+        {
+          g_autofree char *range = hyd_param_value_describe_range (info);
+          /* translators: %s is a range such as "between 0 and 1" */
+          *message = g_strdup_printf (_("Must be %s"), range);
+        }
+      return FALSE;
+    }
+  if (si)
+    *si = tidy_si (value);
+  return TRUE;
+}
+
+double
+hyd_param_value_clamp (const HydParamInfo *info, double si)
+{
+  g_return_val_if_fail (info != NULL, si);
+  if (isfinite (info->min) && si < info->min)
+    si = info->min;
+  if (isfinite (info->max) && si > info->max)
+    si = info->max;
+  return si;
+}
+
+gboolean
+hyd_param_value_get (const HydParamInfo *info, JsonNode *written, double fluid_cd, double *si)
+{
+  g_return_val_if_fail (info != NULL, FALSE);
+  if (info->flags & HYD_PARAM_ENUM)
+    return FALSE;
+
+  double value;
+  if (written == NULL)
+    {
+      if (info->flags & HYD_PARAM_OPTIONAL)
+        return FALSE;
+      value = (info->flags & HYD_PARAM_FLUID_CD) ? fluid_cd : info->def;
+    }
+  else if (JSON_NODE_HOLDS_VALUE (written) && json_node_get_value_type (written) != G_TYPE_STRING)
+    value = json_node_get_double (written);
+  else
+    {
+      g_autoptr (HydProfile) profile = hyd_profile_new_from_json (written, NULL);
+      if (profile == NULL)
+        return FALSE;
+      value = hyd_profile_value_after (profile, 0.0);
+    }
+  if (si)
+    *si = value;
+  return TRUE;
+}
+
+char *
+hyd_param_value_describe_profile (JsonNode *written)
+{
+  if (written == NULL || !JSON_NODE_HOLDS_OBJECT (written))
+    return NULL;
+  g_autoptr (HydProfile) profile = hyd_profile_new_from_json (written, NULL);
+  if (profile == NULL)
+    return g_strdup (_("invalid profile"));
+
+  g_autoptr (GArray) times = g_array_new (FALSE, FALSE, sizeof (double));
+  hyd_profile_collect_breakpoints (profile, times);
+  switch (hyd_profile_get_kind (profile))
+    {
+    case HYD_PROFILE_STEP:
+      return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "step profile, %u change",
+                                           "step profile, %u changes", times->len), times->len);
+    case HYD_PROFILE_RAMP:
+      return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "ramp profile, %u breakpoint",
+                                           "ramp profile, %u breakpoints", times->len), times->len);
+    case HYD_PROFILE_TABLE:
+      return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "table profile, %u breakpoint",
+                                           "table profile, %u breakpoints", times->len), times->len);
+    case HYD_PROFILE_SINE:
+      return g_strdup (_("sine profile"));
+    case HYD_PROFILE_CONSTANT:
+    default:
+      return NULL;
+    }
+}

@@ -1,0 +1,37 @@
+/* hyd-param-value.h — a component parameter as the property panel shows it:
+ * its value and range in engineering units (through hyd-display-units, the
+ * one place where units are converted) and the check of what the user
+ * types. No GTK here: tested headless. */
+#pragma once
+
+#include <glib.h>
+#include <json-glib/json-glib.h>
+#include "hyd-component.h"
+
+G_BEGIN_DECLS
+
+/* The number shown in an entry for an SI value, in display units, without
+ * the unit ("150" for 1.5e7 Pa). */
+char *hyd_param_value_format (const HydParamInfo *info, double si);
+/* The display unit's symbol ("bar"), "" for dimensionless parameters. */
+const char *hyd_param_value_unit (const HydParamInfo *info);
+/* The allowed range in display units, for tooltips and messages:
+ * "between 0 and 1", "more than 0 bar", "at least 0 mm", "any value". */
+char *hyd_param_value_describe_range (const HydParamInfo *info);
+gboolean hyd_param_value_in_range (const HydParamInfo *info, double si);
+/* Parse text typed in display units (or SI with its symbol) and check it
+ * against the range. On failure *message says why (translated). */
+gboolean hyd_param_value_parse (const HydParamInfo *info, const char *text, double *si, char **message);
+/* Clamp to the range (for live sliders). */
+double hyd_param_value_clamp (const HydParamInfo *info, double si);
+
+/* The value in force of a numeric parameter of a component as written
+ * (number), its default when left out, or the profile's value just after
+ * t = 0. FALSE for an unset optional parameter or an enum. `fluid_cd` is the
+ * fluid's discharge coefficient for HYD_PARAM_FLUID_CD defaults. */
+gboolean hyd_param_value_get (const HydParamInfo *info, JsonNode *written, double fluid_cd, double *si);
+/* A short description of a profile object ("step, 4 changes"), or NULL
+ * when `written` is not a profile. */
+char *hyd_param_value_describe_profile (JsonNode *written);
+
+G_END_DECLS

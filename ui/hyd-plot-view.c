@@ -1,0 +1,1998 @@
+/* hyd-plot-view.c — a plot pane: PLplot (extcairo) into a cached surface.
+ *
+ * Rendering.  Every render is one self-contained PLplot session on the main
+ * thread (plmkstrm … plend1, as gtkmm-plplot does per frame): the view gets
+ * its own stream number from plmkstrm, makes it current with plsstrm before
+ * each group of PLplot calls, and ends it before returning, so any number of
+ * views can exist and none depends on which stream another left current.
+ * The session draws into an image surface the view owns (never into GTK's
+ * snapshot); the surface becomes a texture that snapshot paints as it is,
+ * with the cursor read-out on top.  A render happens when the size, the
+ * theme, the traces or the range change, and at most ~30 times a second while
+ * a run streams rows in.
+ *
+ * Units.  Traces are converted to engineering display units
+ * (hyd-display-units.c).  Traces of different units never share a y axis: the
+ * pane is split into stacked strips, one per unit in the order the traces
+ * were added, sharing the time axis, each with its own y axis labelled with
+ * the quantity and its unit ("Pressure [bar]").  Normalising would lose the
+ * values engineers read off the axis, and a second y axis only helps for two
+ * units.  hyd_plot_view_set_y_range() fixes the first trace's unit (the
+ * primary strip); hyd_plot_view_set_unit_y_range() fixes any other.
+ *
+ * Large traces.  Each trace is reduced to at most four points per pixel
+ * column — the first, the minimum, the maximum and the last sample of the
+ * column, min and max in time order — so the drawn line covers exactly the
+ * envelope of all samples of the column (hyd_plot_decimate()).
+ *
+ * Drawn by PLplot: axes, ticks, tick labels (through a locale-aware label
+ * function), grid, axis labels, title, traces, ghost traces and marker lines.
+ * Drawn with Cairo and Pango on the same surface after PLplot: the legend
+ * rows above each strip and the marker labels (both need measured, ellipsised
+ * text).  Drawn in snapshot: the cursor line and read-out. */
+#include "hyd-plot-view.h"
+#include "hyd-display-units.h"
+
+#include <math.h>
+#include <string.h>
+#include <cairo.h>
+#include <cairo-pdf.h>
+#include <cairo-svg.h>
+#include <plplot.h>
+
+/* ---------------------------------------------------------------- layout -- */
+
+#define RENDER_INTERVAL_US   (G_USEC_PER_SEC / 30)  /* ~30 fps while streaming */
+#define EXPORT_WIDTH         900                    /* unrealised view export size */
+#define EXPORT_HEIGHT        560
+#define FONT_PX              12.0    /* tick labels, axis labels, legend */
+#define SMALL_FONT_PX        10.5    /* marker labels */
+#define TITLE_FONT_PX        13.5
+/* PLplot scales its default character height with the page size; an
+ * explicit height in mm (at the cairo driver's 72 dpi) keeps text the same
+ * size in every pane: 3.6 mm ≈ FONT_PX glyphs. */
+#define PLPLOT_CHAR_MM       3.6
+#define MARGIN_RIGHT         16.0
+#define MARGIN_TOP           8.0
+#define TITLE_HEIGHT         24.0
+#define LEGEND_ROW_HEIGHT    18.0
+#define LEGEND_SWATCH        20.0
+#define STRIP_GAP            6.0
+#define BOTTOM_AXIS_HEIGHT   50.0
+#define Y_LABEL_WIDTH        22.0
+#define TIME_LABEL_OFFSET    36.0   /* baseline of "Time [s]" below the plot */
+#define TICK_LABEL_PAD       10.0
+#define MIN_STRIP_HEIGHT     24.0
+#define Y_TICK_SPACING_PX    42.0   /* wanted pixels between y ticks */
+#define X_TICK_SPACING_PX    90.0
+#define AUTOSCALE_PAD        0.04   /* fraction of the span added each side */
+#define TRACE_WIDTH          1.5
+#define GHOST_ALPHA          0.35
+#define FAR_OUTSIDE          100.0  /* spans beyond a range at which values are clamped */
+#define N_TRACE_COLOURS      10
+
+/* cmap0 indices */
+enum {
+  COL_BG = 0,
+  COL_FG,
+  COL_BOX,
+  COL_LABEL,
+  COL_GRID,
+  COL_MARKER,
+  COL_TRACE0,                                 /* N_TRACE_COLOURS of them */
+  COL_GHOST0 = COL_TRACE0 + N_TRACE_COLOURS,  /* the same, faded */
+  N_COLOURS = COL_GHOST0 + N_TRACE_COLOURS
+};
+
+typedef struct {
+  double r, g, b, a;
+} Rgba;
+
+typedef struct {
+  Rgba bg, fg, box, label, grid, marker, dim;
+  Rgba trace[N_TRACE_COLOURS];
+} Palette;
+
+#define RGB(hex, alpha) { ((hex) >> 16 & 0xff) / 255.0, ((hex) >> 8 & 0xff) / 255.0, ((hex) & 0xff) / 255.0, alpha }
+
+static const Palette light_palette = {
+  .bg = RGB (0xffffff, 1.0),
+  .fg = RGB (0x241f31, 1.0),
+  .box = RGB (0x878490, 1.0),   /* opaque: it is drawn over the labels' axis line */
+  .label = RGB (0x241f31, 0.85),
+  .grid = RGB (0x000000, 0.09),
+  .marker = RGB (0x613583, 0.75),
+  .dim = RGB (0x241f31, 0.55),
+  .trace = {
+    RGB (0x1f77b4, 1.0), RGB (0xd62728, 1.0), RGB (0x2ca02c, 1.0), RGB (0xff7f0e, 1.0),
+    RGB (0x9467bd, 1.0), RGB (0x8c564b, 1.0), RGB (0xe377c2, 1.0), RGB (0x17becf, 1.0),
+    RGB (0x7f7f7f, 1.0), RGB (0xbcbd22, 1.0),
+  },
+};
+
+static const Palette dark_palette = {
+  .bg = RGB (0x1e1e1e, 1.0),
+  .fg = RGB (0xdeddda, 1.0),
+  .box = RGB (0x7e7d7c, 1.0),
+  .label = RGB (0xdeddda, 0.85),
+  .grid = RGB (0xffffff, 0.10),
+  .marker = RGB (0xdc8add, 0.80),
+  .dim = RGB (0xdeddda, 0.55),
+  .trace = {
+    RGB (0x62a0ea, 1.0), RGB (0xf66151, 1.0), RGB (0x57e389, 1.0), RGB (0xffa348, 1.0),
+    RGB (0xc061cb, 1.0), RGB (0xcdab8f, 1.0), RGB (0xf48fb1, 1.0), RGB (0x5bc8d9, 1.0),
+    RGB (0xc0bfbc, 1.0), RGB (0xf8e45c, 1.0),
+  },
+};
+
+typedef struct {
+  char *name;
+  guint colour;        /* index into Palette.trace, kept while the trace lives */
+  struct _Envelope *envelopes;   /* [0] current run, [1] ghost */
+} Trace;
+
+typedef struct {
+  gboolean manual;
+  double lo, hi;       /* display units */
+} UnitRange;
+
+/* One strip of the last render, for the cursor read-out (logical pixels). */
+typedef struct {
+  HydUnit unit;
+  double top, bottom;  /* plot area */
+  double lo, hi;       /* y range, display units */
+} Strip;
+
+struct _HydPlotView
+{
+  GtkWidget parent_instance;
+
+  /* Owned references */
+  HydTraceStore *store;
+  HydTraceStore *ghost;
+  GdkTexture *texture;
+  cairo_surface_t *cache;
+
+  char *title;
+  GPtrArray *traces;          /* Trace* */
+  UnitRange ranges[HYD_UNIT_N_KINDS];
+  UnitRange pending_range;    /* set_y_range before any trace */
+  gboolean autoscale;
+  gboolean dark;
+
+  gulong store_appended_id;
+  gulong store_marker_id;
+  guint render_source;
+  gint64 last_render_us;
+  int cache_width, cache_height, cache_scale;
+  gboolean dirty;
+
+  /* Geometry of the last render, in logical pixels */
+  double plot_left, plot_right;
+  double x0, x1;
+  GArray *strips;             /* Strip */
+
+  /* Cursor */
+  gboolean cursor_inside;
+  double cursor_x, cursor_y;
+
+  /* The PLplot stream of the render in progress (−1 when none) */
+  PLINT stream;
+};
+
+G_DEFINE_FINAL_TYPE (HydPlotView, hyd_plot_view, GTK_TYPE_WIDGET)
+
+enum {
+  PROP_0,
+  PROP_TITLE,
+  PROP_STORE,
+  PROP_GHOST,
+  PROP_AUTOSCALE,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+static gboolean plplot_available;
+
+static void schedule_render (HydPlotView *self);
+
+/* ------------------------------------------------------------ decimation -- */
+
+/* First index in t[lo, hi) with t[i] ≥ x (t ascending; NaN times sort last). */
+static gsize
+lower_bound (const double *t, gsize lo, gsize hi, double x)
+{
+  while (lo < hi)
+    {
+      gsize mid = lo + (hi - lo) / 2;
+      if (t[mid] < x)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return lo;
+}
+
+static void
+push_point (GArray *xs, GArray *ys, double x, double y)
+{
+  g_array_append_val (xs, x);
+  g_array_append_val (ys, y);
+}
+
+/* A NaN pair ends the current line (not twice, not at the start). */
+static void
+push_break (GArray *xs, GArray *ys)
+{
+  if (xs->len == 0 || isnan (g_array_index (xs, double, xs->len - 1)))
+    return;
+  push_point (xs, ys, NAN, NAN);
+}
+
+/* The min/max state of one pixel column. */
+typedef struct {
+  guint used : 1;
+  guint broken : 1;   /* a NaN value fell in it: the line breaks after it */
+  double first, last, min, max;
+  gsize i_min, i_max;
+} Column;
+
+/* The decimation of one trace, fed incrementally: a run streams rows in
+ * while the time axis stays [0, t_end], so each render only reads the new
+ * rows. Valid for one store, column, range and width. */
+typedef struct _Envelope {
+  HydTraceStore *store;   /* owned; NULL: empty */
+  int column;
+  double x0, x1;
+  guint n_columns;
+  gsize n_done;           /* rows consumed */
+  gsize n_inside;         /* of which inside [x0, x1] */
+  Column *cols;
+} Envelope;
+
+static void
+envelope_clear (Envelope *e)
+{
+  g_clear_object (&e->store);
+  g_clear_pointer (&e->cols, g_free);
+  e->n_done = e->n_inside = 0;
+}
+
+static void
+envelope_reset (Envelope *e, HydTraceStore *store, int column, double x0, double x1, guint n_columns)
+{
+  envelope_clear (e);
+  e->store = store ? g_object_ref (store) : NULL;
+  e->column = column;
+  e->x0 = x0;
+  e->x1 = x1;
+  e->n_columns = MAX (n_columns, 1);
+  e->cols = g_new0 (Column, e->n_columns);
+}
+
+static void
+envelope_feed (Envelope *e, const double *t, const double *y, gsize n)
+{
+  double width = (e->x1 - e->x0) / e->n_columns;
+  for (gsize i = e->n_done; i < n; i++)
+    {
+      double ti = t[i];
+      if (!(ti >= e->x0 && ti <= e->x1))
+        continue;
+      e->n_inside++;
+      Column *c = &e->cols[(guint) CLAMP ((ti - e->x0) / width, 0.0, (double) (e->n_columns - 1))];
+      double v = y[i];
+      if (!isfinite (v))
+        c->broken = TRUE;
+      else if (!c->used)
+        {
+          c->used = TRUE;
+          c->first = c->min = c->max = c->last = v;
+          c->i_min = c->i_max = i;
+        }
+      else
+        {
+          if (v < c->min)
+            {
+              c->min = v;
+              c->i_min = i;
+            }
+          else if (v > c->max)
+            {
+              c->max = v;
+              c->i_max = i;
+            }
+          c->last = v;
+        }
+    }
+  e->n_done = MAX (e->n_done, n);
+}
+
+static void
+push_sample (GArray *xs, GArray *ys, double t, double y)
+{
+  if (isfinite (t) && isfinite (y))
+    push_point (xs, ys, t, y);
+  else
+    push_break (xs, ys);
+}
+
+static void
+column_emit (const Column *c, double xc, GArray *xs, GArray *ys)
+{
+  if (c->used)
+    {
+      double v[4];
+      int n = 0;
+      v[n++] = c->first;
+      v[n++] = c->i_min <= c->i_max ? c->min : c->max;
+      v[n++] = c->i_min <= c->i_max ? c->max : c->min;
+      v[n++] = c->last;
+      for (int k = 0; k < n; k++)
+        if (k == 0 || v[k] != v[k - 1])
+          push_point (xs, ys, xc, v[k]);
+    }
+  if (c->broken)
+    push_break (xs, ys);
+}
+
+/* The polyline of the samples consumed so far (t, y: the whole columns). */
+static void
+envelope_emit (const Envelope *e, const double *t, const double *y, gsize n, GArray *xs, GArray *ys)
+{
+  g_array_set_size (xs, 0);
+  g_array_set_size (ys, 0);
+  n = MIN (n, e->n_done);
+  if (n == 0)
+    return;
+
+  /* samples inside [x0, x1], plus one on each side so the line reaches the
+   * edges of the plot (PLplot clips it there) */
+  gsize lo = lower_bound (t, 0, n, e->x0);
+  gsize hi = lower_bound (t, lo, n, e->x1);
+  while (hi < n && t[hi] <= e->x1)
+    hi++;
+
+  if (e->n_inside <= 4 * (gsize) e->n_columns)
+    {
+      /* few enough: every sample as it is */
+      for (gsize i = lo > 0 ? lo - 1 : 0; i < MIN (hi + 1, n); i++)
+        push_sample (xs, ys, t[i], y[i]);
+      return;
+    }
+  if (lo > 0)
+    push_sample (xs, ys, t[lo - 1], y[lo - 1]);
+  double width = (e->x1 - e->x0) / e->n_columns;
+  for (guint k = 0; k < e->n_columns; k++)
+    column_emit (&e->cols[k], e->x0 + (k + 0.5) * width, xs, ys);
+  if (hi < n)
+    push_sample (xs, ys, t[hi], y[hi]);
+}
+
+guint
+hyd_plot_decimate (const double *t, const double *y, gsize n, double x0, double x1,
+                   guint n_columns, GArray *xs, GArray *ys)
+{
+  g_return_val_if_fail (xs != NULL && ys != NULL, 0);
+  g_array_set_size (xs, 0);
+  g_array_set_size (ys, 0);
+  if (n == 0 || t == NULL || y == NULL || !(x1 > x0) || !isfinite (x0) || !isfinite (x1))
+    return 0;
+  Envelope e = { 0 };
+  envelope_reset (&e, NULL, 0, x0, x1, n_columns);
+  envelope_feed (&e, t, y, n);
+  envelope_emit (&e, t, y, n, xs, ys);
+  envelope_clear (&e);
+  return xs->len;
+}
+
+/* A trace's polyline from its store, through its cached envelope. */
+static void
+envelope_update (Envelope *e, HydTraceStore *store, int column, double x0, double x1, guint n_columns,
+                 GArray *xs, GArray *ys)
+{
+  guint n = hyd_trace_store_get_n_rows (store);
+  if (e->store != store || e->column != column || e->x0 != x0 || e->x1 != x1
+      || e->n_columns != MAX (n_columns, 1) || n < e->n_done)
+    envelope_reset (e, store, column, x0, x1, n_columns);
+  const double *t = hyd_trace_store_get_column (store, 0);
+  const double *y = hyd_trace_store_get_column (store, column);
+  envelope_feed (e, t, y, n);
+  envelope_emit (e, t, y, n, xs, ys);
+}
+
+/* ------------------------------------------------------------- numbers -- */
+
+/* A "nice" step (1, 2, 2.5 or 5 × 10^k) near span / n_wanted. */
+static double
+nice_step (double span, double n_wanted)
+{
+  if (!(span > 0) || !isfinite (span))
+    return 1.0;
+  double raw = span / MAX (n_wanted, 1.0);
+  double mag = pow (10.0, floor (log10 (raw)));
+  double f = raw / mag;
+  double nice = f < 1.5 ? 1.0 : f < 2.25 ? 2.0 : f < 3.5 ? 2.5 : f < 7.5 ? 5.0 : 10.0;
+  return nice * mag;
+}
+
+/* Digits after the decimal point that a tick step needs. */
+static int
+step_decimals (double step)
+{
+  if (!(step > 0) || !isfinite (step))
+    return 0;
+  int d = (int) ceil (-log10 (step) - 1e-9);
+  /* 2.5 × 10^k needs one more */
+  double scaled = step * pow (10.0, d);
+  if (fabs (scaled - round (scaled)) > 1e-6)
+    d++;
+  return CLAMP (d, 0, 12);
+}
+
+/* Make [lo, hi] a usable, finite, non-empty range. */
+static void
+ensure_valid_range (double *lo, double *hi)
+{
+  if (!isfinite (*lo) || !isfinite (*hi))
+    {
+      *lo = 0.0;
+      *hi = 1.0;
+      return;
+    }
+  if (*lo > *hi)
+    {
+      double tmp = *lo;
+      *lo = *hi;
+      *hi = tmp;
+    }
+  double span = *hi - *lo;
+  double mag = MAX (fabs (*lo), fabs (*hi));
+  if (!(span > mag * 1e-12) || span < 1e-300)
+    {
+      double pad = mag > 0 ? mag * 0.1 : 1.0;
+      *lo -= pad;
+      *hi += pad;
+    }
+  if (!isfinite (*hi - *lo))
+    {
+      *lo = -1e300;
+      *hi = 1e300;
+    }
+}
+
+typedef struct {
+  int decimals;
+  gboolean exponent;   /* values too large or small for plain decimals */
+  double step;
+} AxisFormat;
+
+static AxisFormat
+axis_format (double lo, double hi, double step)
+{
+  AxisFormat f = { step_decimals (step), FALSE, step };
+  double mag = MAX (fabs (lo), fabs (hi));
+  if (mag >= 1e7 || step < 1e-5)
+    f.exponent = TRUE;
+  return f;
+}
+
+static char *
+format_tick (const AxisFormat *f, double value)
+{
+  if (fabs (value) < f->step * 1e-6)
+    value = 0.0;
+  char *s = f->exponent ? g_strdup_printf ("%.3g", value) : g_strdup_printf ("%.*f", f->decimals, value);
+  if (s[0] == '-')
+    {
+      /* a typographic minus */
+      char *t = g_strconcat ("−", s + 1, NULL);
+      g_free (s);
+      s = t;
+    }
+  return s;
+}
+
+/* PLplot's custom tick labels (plbox option "o"): the locale's decimal point. */
+static void
+plplot_label_func (PLINT axis, PLFLT value, char *label, PLINT length, PLPointer data)
+{
+  const AxisFormat *formats = data;
+  const AxisFormat *f = &formats[axis == PL_X_AXIS ? 0 : 1];
+  g_autofree char *s = format_tick (f, value);
+  g_strlcpy (label, s, length);
+}
+
+/* PLplot treats '#' as its escape character. */
+static char *
+pl_escape (const char *text)
+{
+  GString *s = g_string_new (NULL);
+  for (const char *p = text ? text : ""; *p; p++)
+    {
+      if (*p == '#')
+        g_string_append_c (s, '#');
+      g_string_append_c (s, *p);
+    }
+  return g_string_free (s, FALSE);
+}
+
+static char *
+quantity_label (HydUnit unit)
+{
+  const char *symbol = hyd_display_symbol (unit);
+  g_autofree char *name = g_strdup (unit == HYD_UNIT_NONE ? "value" : hyd_unit_name (unit));
+  for (char *p = name; *p; p++)
+    if (*p == '_')
+      *p = ' ';
+  name[0] = g_ascii_toupper (name[0]);
+  if (symbol[0] == '\0')
+    return g_steal_pointer (&name);
+  return g_strdup_printf ("%s [%s]", name, symbol);
+}
+
+/* ------------------------------------------------------------- helpers -- */
+
+static void
+trace_free (gpointer data)
+{
+  Trace *tr = data;
+  envelope_clear (&tr->envelopes[0]);
+  envelope_clear (&tr->envelopes[1]);
+  g_free (tr->envelopes);
+  g_free (tr->name);
+  g_free (tr);
+}
+
+static int
+trace_index (HydPlotView *self, const char *name)
+{
+  for (guint i = 0; i < self->traces->len; i++)
+    if (g_strcmp0 (((Trace *) g_ptr_array_index (self->traces, i))->name, name) == 0)
+      return (int) i;
+  return -1;
+}
+
+/* The unit of a trace: from the current store, else the ghost; NONE when
+ * neither has it (it then draws nothing but keeps its place). */
+static HydUnit
+trace_unit (HydPlotView *self, const char *name)
+{
+  int k;
+  if (self->store && (k = hyd_trace_store_find (self->store, name)) > 0)
+    return hyd_trace_store_get_unit (self->store, k);
+  if (self->ghost && (k = hyd_trace_store_find (self->ghost, name)) > 0)
+    return hyd_trace_store_get_unit (self->ghost, k);
+  return HYD_UNIT_NONE;
+}
+
+/* The distinct units of the traces, in the order the traces were added. */
+static GArray *
+trace_units (HydPlotView *self)
+{
+  GArray *units = g_array_new (FALSE, FALSE, sizeof (HydUnit));
+  for (guint i = 0; i < self->traces->len; i++)
+    {
+      HydUnit u = trace_unit (self, ((Trace *) g_ptr_array_index (self->traces, i))->name);
+      gboolean seen = FALSE;
+      for (guint j = 0; j < units->len && !seen; j++)
+        seen = g_array_index (units, HydUnit, j) == u;
+      if (!seen)
+        g_array_append_val (units, u);
+    }
+  return units;
+}
+
+static void
+store_time_span (HydTraceStore *store, double *t_first, double *t_last)
+{
+  guint n = store ? hyd_trace_store_get_n_rows (store) : 0;
+  if (store && hyd_trace_store_get_n_columns (store) > 0 && n > 0)
+    {
+      const double *t = hyd_trace_store_get_column (store, 0);
+      if (isfinite (t[0]))
+        *t_first = MIN (*t_first, t[0]);
+      for (guint i = n; i-- > 0;)
+        if (isfinite (t[i]))
+          {
+            *t_last = MAX (*t_last, t[i]);
+            break;
+          }
+    }
+  double t_end = store ? hyd_trace_store_get_t_end (store) : NAN;
+  if (isfinite (t_end))
+    *t_last = MAX (*t_last, t_end);
+}
+
+/* The time axis: from the first sample (or 0) to the run's end time, or to
+ * the last sample when the end is unknown. */
+static void
+time_range (HydPlotView *self, double *x0, double *x1)
+{
+  double first = INFINITY, last = -INFINITY;
+  store_time_span (self->store, &first, &last);
+  store_time_span (self->ghost, &first, &last);
+  if (!isfinite (first))
+    first = 0.0;
+  first = MIN (first, 0.0);   /* runs start at 0; show that start */
+  if (!isfinite (last) || !(last > first))
+    last = first + 1.0;
+  *x0 = first;
+  *x1 = last;
+  ensure_valid_range (x0, x1);
+}
+
+static void
+set_pango_font (PangoLayout *layout, double px)
+{
+  PangoFontDescription *desc = pango_font_description_from_string ("Sans");
+  pango_font_description_set_absolute_size (desc, px * PANGO_SCALE);
+  pango_layout_set_font_description (layout, desc);
+  pango_font_description_free (desc);
+}
+
+static double
+text_width (cairo_t *cr, const char *text, double px)
+{
+  PangoLayout *layout = pango_cairo_create_layout (cr);
+  set_pango_font (layout, px);
+  pango_layout_set_text (layout, text, -1);
+  int w, h;
+  pango_layout_get_pixel_size (layout, &w, &h);
+  g_object_unref (layout);
+  return w;
+}
+
+static void
+set_source (cairo_t *cr, const Rgba *c)
+{
+  cairo_set_source_rgba (cr, c->r, c->g, c->b, c->a);
+}
+
+static void
+pl_colour (PLINT index, const Rgba *c)
+{
+  plscol0a (index, (PLINT) lround (c->r * 255), (PLINT) lround (c->g * 255), (PLINT) lround (c->b * 255), c->a);
+}
+
+/* PLplot's normalised device coordinates of a pixel rectangle. */
+static void
+pl_viewport (double w, double h, double left, double right, double top, double bottom)
+{
+  plvpor (left / w, right / w, 1.0 - bottom / h, 1.0 - top / h);
+}
+
+/* Draw a polyline with NaN breaks as separate PLplot lines. */
+static void
+pl_polyline (PLINT stream, const double *x, const double *y, guint n)
+{
+  plsstrm (stream);
+  guint start = 0;
+  for (guint i = 0; i <= n; i++)
+    if (i == n || isnan (x[i]))
+      {
+        if (i - start >= 2)
+          plline ((PLINT) (i - start), x + start, y + start);
+        else if (i - start == 1)
+          {
+            /* a lone sample: a dot, so it is not lost */
+            PLFLT px = x[start], py = y[start];
+            plpoin (1, &px, &py, 1);
+          }
+        start = i + 1;
+      }
+}
+
+/* ---------------------------------------------------------- the render -- */
+
+/* The per-strip plan of one render. */
+typedef struct {
+  HydUnit unit;
+  GPtrArray *legend;      /* Trace* shown in this strip, in order */
+  double legend_top;
+  guint legend_rows;
+  double top, bottom;
+  double lo, hi, step;
+} StripPlan;
+
+/* Legend rows a strip needs for its traces at this width. */
+static guint
+legend_rows (cairo_t *cr, GPtrArray *legend, gboolean ghost_entry, double width)
+{
+  if (legend->len == 0)
+    return 0;
+  guint rows = 1;
+  double x = 0;
+  for (guint i = 0; i <= legend->len; i++)
+    {
+      const char *text;
+      if (i < legend->len)
+        text = ((Trace *) g_ptr_array_index (legend, i))->name;
+      else if (ghost_entry)
+        text = "previous run";
+      else
+        break;
+      double w = LEGEND_SWATCH + 5 + text_width (cr, text, FONT_PX) + 16;
+      if (x > 0 && x + w > width)
+        {
+          rows++;
+          x = 0;
+        }
+      x += w;
+    }
+  return rows;
+}
+
+static void
+draw_legend (cairo_t *cr, const Palette *pal, GPtrArray *legend, gboolean ghost_entry,
+             double left, double top, double width)
+{
+  double x = 0, y = 0;
+  PangoLayout *layout = pango_cairo_create_layout (cr);
+  set_pango_font (layout, FONT_PX);
+  pango_layout_set_ellipsize (layout, PANGO_ELLIPSIZE_MIDDLE);
+  pango_layout_set_width (layout, (int) (MAX (width - LEGEND_SWATCH - 5, 10) * PANGO_SCALE));
+  for (guint i = 0; i <= legend->len; i++)
+    {
+      const char *text;
+      Rgba colour;
+      gboolean ghost = FALSE;
+      if (i < legend->len)
+        {
+          const Trace *tr = g_ptr_array_index (legend, i);
+          text = tr->name;
+          colour = pal->trace[tr->colour];
+        }
+      else if (ghost_entry)
+        {
+          text = "previous run";
+          colour = pal->fg;
+          colour.a = GHOST_ALPHA + 0.1;
+          ghost = TRUE;
+        }
+      else
+        break;
+      pango_layout_set_text (layout, text, -1);
+      int tw, th;
+      pango_layout_get_pixel_size (layout, &tw, &th);
+      double w = LEGEND_SWATCH + 5 + tw + 16;
+      if (x > 0 && x + w > width)
+        {
+          x = 0;
+          y += LEGEND_ROW_HEIGHT;
+        }
+      double cy = top + y + LEGEND_ROW_HEIGHT / 2;
+      set_source (cr, &colour);
+      cairo_set_line_width (cr, ghost ? 2.0 : 2.5);
+      cairo_move_to (cr, left + x, cy);
+      cairo_line_to (cr, left + x + LEGEND_SWATCH, cy);
+      cairo_stroke (cr);
+      set_source (cr, ghost ? &pal->dim : &pal->fg);
+      cairo_move_to (cr, left + x + LEGEND_SWATCH + 5, cy - th / 2.0);
+      pango_cairo_show_layout (cr, layout);
+      x += w;
+    }
+  g_object_unref (layout);
+}
+
+/* Marker labels at the top of the first strip, staggered so they do not
+ * overlap; each is ellipsised to a bounded width. */
+static void
+draw_marker_labels (cairo_t *cr, const Palette *pal, HydTraceStore *store, double x0, double x1,
+                    double left, double right, double top, double bottom)
+{
+  guint n = hyd_trace_store_get_n_markers (store);
+  if (n == 0)
+    return;
+  PangoLayout *layout = pango_cairo_create_layout (cr);
+  set_pango_font (layout, SMALL_FONT_PX);
+  pango_layout_set_ellipsize (layout, PANGO_ELLIPSIZE_END);
+  double max_w = MAX ((right - left) * 0.45, 40);
+  pango_layout_set_width (layout, (int) (max_w * PANGO_SCALE));
+  double row_h = SMALL_FONT_PX + 6;
+  guint max_rows = (guint) MAX ((bottom - top) / row_h - 1, 1);
+  double row_end[8];
+  guint n_rows = MIN (max_rows, G_N_ELEMENTS (row_end));
+  for (guint r = 0; r < G_N_ELEMENTS (row_end); r++)
+    row_end[r] = -G_MAXDOUBLE;
+
+  for (guint i = 0; i < n; i++)
+    {
+      double t;
+      const char *label;
+      hyd_trace_store_get_marker (store, i, &t, &label);
+      if (!isfinite (t) || t < x0 || t > x1 || label == NULL || label[0] == '\0')
+        continue;
+      double px = left + (t - x0) / (x1 - x0) * (right - left);
+      pango_layout_set_text (layout, label, -1);
+      int tw, th;
+      pango_layout_get_pixel_size (layout, &tw, &th);
+      /* right of the line, or left of it near the right edge */
+      double lx = px + 4;
+      if (lx + tw + 4 > right)
+        lx = px - 4 - tw;
+      lx = MAX (lx, left + 2);
+      guint row = 0;
+      while (row < n_rows - 1 && row_end[row] > lx - 6)
+        row++;
+      row_end[row] = MAX (row_end[row], lx + tw);
+      double ly = top + 3 + row * row_h;
+
+      Rgba bg = pal->bg;
+      bg.a = 0.85;
+      set_source (cr, &bg);
+      cairo_rectangle (cr, lx - 2, ly - 1, tw + 4, th + 2);
+      cairo_fill (cr);
+      set_source (cr, &pal->marker);
+      cairo_move_to (cr, lx, ly);
+      pango_cairo_show_layout (cr, layout);
+    }
+  g_object_unref (layout);
+}
+
+static void
+plplot_abort_handler (const char *message)
+{
+  g_warning ("PLplot: %s", message);
+}
+
+/* Render the whole plot into cr (logical size w × h). */
+static void
+render_plot (HydPlotView *self, cairo_t *cr, int w, int h, const Palette *pal, double device_scale)
+{
+  g_autoptr(GArray) units = trace_units (self);
+  guint n_strips = MAX (units->len, 1);
+  gboolean have_ghost = self->ghost != NULL;
+
+  /* background */
+  cairo_save (cr);
+  set_source (cr, &pal->bg);
+  cairo_paint (cr);
+  cairo_restore (cr);
+
+  if (w < 40 || h < 40)
+    return;
+
+  double x0, x1;
+  time_range (self, &x0, &x1);
+
+  /* strips and their traces */
+  StripPlan *plans = g_new0 (StripPlan, n_strips);
+  for (guint s = 0; s < n_strips; s++)
+    {
+      plans[s].unit = s < units->len ? g_array_index (units, HydUnit, s) : HYD_UNIT_NONE;
+      plans[s].legend = g_ptr_array_new ();
+    }
+  for (guint i = 0; i < self->traces->len; i++)
+    {
+      Trace *tr = g_ptr_array_index (self->traces, i);
+      HydUnit u = trace_unit (self, tr->name);
+      for (guint s = 0; s < n_strips; s++)
+        if (plans[s].unit == u)
+          {
+            g_ptr_array_add (plans[s].legend, tr);
+            break;
+          }
+    }
+
+  /* decimate every trace (current and ghost) to the plot's pixel columns,
+   * and find each strip's data range */
+  double title_h = self->title && self->title[0] ? TITLE_HEIGHT : MARGIN_TOP;
+  double left_guess = 70;
+  double plot_w_guess = MAX (w - left_guess - MARGIN_RIGHT, 10);
+  guint n_columns = (guint) MAX (plot_w_guess * device_scale, 1);
+  guint n_traces = self->traces->len;
+  GArray **xs = g_new0 (GArray *, 2 * MAX (n_traces, 1));
+  GArray **ys = g_new0 (GArray *, 2 * MAX (n_traces, 1));
+  double *data_lo = g_new (double, n_strips);
+  double *data_hi = g_new (double, n_strips);
+  for (guint s = 0; s < n_strips; s++)
+    {
+      data_lo[s] = INFINITY;
+      data_hi[s] = -INFINITY;
+    }
+  for (guint i = 0; i < n_traces; i++)
+    {
+      Trace *tr = g_ptr_array_index (self->traces, i);
+      HydUnit u = trace_unit (self, tr->name);
+      guint s = 0;
+      while (s < n_strips - 1 && plans[s].unit != u)
+        s++;
+      const HydDisplayUnit *du = hyd_display_unit_for (u);
+      for (guint g = 0; g < 2; g++)
+        {
+          HydTraceStore *store = g == 0 ? self->store : self->ghost;
+          GArray *ax = xs[2 * i + g] = g_array_new (FALSE, FALSE, sizeof (double));
+          GArray *ay = ys[2 * i + g] = g_array_new (FALSE, FALSE, sizeof (double));
+          int k = store ? hyd_trace_store_find (store, tr->name) : -1;
+          if (k <= 0)
+            continue;
+          envelope_update (&tr->envelopes[g], store, k, x0, x1, n_columns, ax, ay);
+          double *py = (double *) ay->data;
+          const double *px = (const double *) ax->data;
+          for (guint j = 0; j < ay->len; j++)
+            {
+              if (isnan (py[j]))
+                continue;
+              py[j] = py[j] * du->scale + du->offset;
+              if (px[j] >= x0 && px[j] <= x1)
+                {
+                  data_lo[s] = MIN (data_lo[s], py[j]);
+                  data_hi[s] = MAX (data_hi[s], py[j]);
+                }
+            }
+        }
+    }
+
+  /* vertical layout */
+  double avail = h - title_h - BOTTOM_AXIS_HEIGHT;
+  double legend_total = 0;
+  for (guint s = 0; s < n_strips; s++)
+    {
+      plans[s].legend_rows = legend_rows (cr, plans[s].legend, have_ghost && s == 0 && self->traces->len > 0,
+                                          plot_w_guess);
+      legend_total += plans[s].legend_rows * LEGEND_ROW_HEIGHT;
+    }
+  double strip_h = (avail - legend_total - STRIP_GAP * (n_strips - 1)) / n_strips;
+  if (strip_h < MIN_STRIP_HEIGHT)
+    {
+      /* too small for legends: drop them */
+      for (guint s = 0; s < n_strips; s++)
+        plans[s].legend_rows = 0;
+      strip_h = (avail - STRIP_GAP * (n_strips - 1)) / n_strips;
+    }
+  double y = title_h;
+  for (guint s = 0; s < n_strips; s++)
+    {
+      plans[s].legend_top = y;
+      y += plans[s].legend_rows * LEGEND_ROW_HEIGHT;
+      plans[s].top = y;
+      plans[s].bottom = y + MAX (strip_h, 4);
+      y = plans[s].bottom + STRIP_GAP;
+    }
+
+  /* y ranges and ticks; the widest tick label sets the left margin */
+  double widest = 0;
+  AxisFormat *yfmt = g_new (AxisFormat, n_strips);
+  for (guint s = 0; s < n_strips; s++)
+    {
+      StripPlan *p = &plans[s];
+      double lo = data_lo[s], hi = data_hi[s];
+      double n_ticks = MAX ((p->bottom - p->top) / Y_TICK_SPACING_PX, 2);
+      const UnitRange *r = &self->ranges[p->unit];
+      if (r->manual)
+        {
+          lo = r->lo;
+          hi = r->hi;
+          ensure_valid_range (&lo, &hi);
+          p->step = nice_step (hi - lo, n_ticks);
+        }
+      else
+        {
+          if (!(lo <= hi))
+            {
+              lo = 0.0;
+              hi = 1.0;
+            }
+          ensure_valid_range (&lo, &hi);
+          double pad = (hi - lo) * AUTOSCALE_PAD;
+          /* data that never goes below (above) zero keeps zero as its edge */
+          double plo = lo >= 0 && lo - pad < 0 ? 0.0 : lo - pad;
+          double phi = hi <= 0 && hi + pad > 0 ? 0.0 : hi + pad;
+          p->step = nice_step (phi - plo, n_ticks);
+          /* snapped outwards to half steps: stable while a run streams in,
+           * without the empty band a whole step can leave */
+          double half = p->step / 2;
+          double nlo = floor (plo / half + 1e-9) * half;
+          double nhi = ceil (phi / half - 1e-9) * half;
+          if (isfinite (nlo) && isfinite (nhi) && nhi > nlo)
+            {
+              lo = nlo;
+              hi = nhi;
+            }
+          else
+            {
+              lo = plo;
+              hi = phi;
+            }
+        }
+      p->lo = lo;
+      p->hi = hi;
+      yfmt[s] = axis_format (lo, hi, p->step);
+      for (double v = ceil (lo / p->step) * p->step; v <= hi + p->step * 1e-6 && p->step > 0; v += p->step)
+        {
+          g_autofree char *label = format_tick (&yfmt[s], v);
+          widest = MAX (widest, text_width (cr, label, FONT_PX));
+          if ((hi - lo) / p->step > 200)
+            break;
+        }
+    }
+  double left = Y_LABEL_WIDTH + widest + TICK_LABEL_PAD + 4;
+  double right = w - MARGIN_RIGHT;
+  double xstep = nice_step (x1 - x0, MAX ((right - left) / X_TICK_SPACING_PX, 2));
+  AxisFormat formats[2] = { axis_format (x0, x1, xstep), { 0 } };
+  {
+    /* room for half the last time label past the plot's right edge */
+    g_autofree char *last_label = format_tick (&formats[0], floor (x1 / xstep + 1e-9) * xstep);
+    right = w - MAX (MARGIN_RIGHT, text_width (cr, last_label, FONT_PX) / 2 + 6);
+  }
+  if (right - left < 20)
+    left = MAX (right - 20, 0);
+
+  /* remember the geometry for the cursor */
+  self->plot_left = left;
+  self->plot_right = right;
+  self->x0 = x0;
+  self->x1 = x1;
+  g_array_set_size (self->strips, 0);
+  for (guint s = 0; s < n_strips; s++)
+    {
+      Strip st = { plans[s].unit, plans[s].top, plans[s].bottom, plans[s].lo, plans[s].hi };
+      g_array_append_val (self->strips, st);
+    }
+
+  /* ---- PLplot ---- */
+  plmkstrm (&self->stream);
+  if (self->stream < 0)
+    {
+      g_warning ("PLplot has no free stream");
+      goto out;
+    }
+  plsstrm (self->stream);
+  plsdev ("extcairo");
+  plspage (0, 0, w, h, 0, 0);
+  plscmap0n (N_COLOURS);
+  pl_colour (COL_BG, &pal->bg);
+  pl_colour (COL_FG, &pal->fg);
+  pl_colour (COL_BOX, &pal->box);
+  pl_colour (COL_LABEL, &pal->label);
+  pl_colour (COL_GRID, &pal->grid);
+  pl_colour (COL_MARKER, &pal->marker);
+  for (guint c = 0; c < N_TRACE_COLOURS; c++)
+    {
+      Rgba faded = pal->trace[c];
+      faded.a = GHOST_ALPHA;
+      pl_colour (COL_TRACE0 + c, &pal->trace[c]);
+      pl_colour (COL_GHOST0 + c, &faded);
+    }
+  plinit ();
+  cairo_save (cr);
+  pl_cmd (PLESC_DEVINIT, cr);
+  pladv (0);
+  plschr (PLPLOT_CHAR_MM, 1.0);
+  plslabelfunc (plplot_label_func, formats);
+
+  if (self->title && self->title[0])
+    {
+      g_autofree char *title = pl_escape (self->title);
+      plvpor (0.0, 1.0, 0.0, 1.0);
+      plwind (0.0, w, 0.0, h);
+      plcol0 (COL_FG);
+      plschr (PLPLOT_CHAR_MM * TITLE_FONT_PX / FONT_PX, 1.0);
+      plptex (left + (right - left) / 2, h - title_h / 2 - 5, 1.0, 0.0, 0.5, title);
+      plschr (PLPLOT_CHAR_MM, 1.0);
+    }
+
+  for (guint s = 0; s < n_strips; s++)
+    {
+      StripPlan *p = &plans[s];
+      gboolean last = s == n_strips - 1;
+      plsstrm (self->stream);
+      formats[1] = yfmt[s];
+      pl_viewport (w, h, left, right, p->top, p->bottom);
+      plwind (x0, x1, p->lo, p->hi);
+
+      /* grid, then the traces, then the frame on top */
+      plcol0 (COL_GRID);
+      plwidth (1.0);
+      pllsty (1);
+      plbox ("g", xstep, 0, "g", p->step, 0);
+
+      /* ghosts first, under the current run */
+      for (guint g = 2; g-- > 0;)
+        for (guint i = 0; i < n_traces; i++)
+          {
+            Trace *tr = g_ptr_array_index (self->traces, i);
+            gboolean in_strip = FALSE;
+            for (guint j = 0; j < p->legend->len && !in_strip; j++)
+              in_strip = g_ptr_array_index (p->legend, j) == tr;
+            GArray *ax = xs[2 * i + g], *ay = ys[2 * i + g];
+            if (!in_strip || ax->len == 0)
+              continue;
+            /* PLplot maps world to integer device coordinates: values far
+             * outside a manual range are pulled in where the clipped line
+             * looks the same */
+            double span = p->hi - p->lo;
+            double *py = (double *) ay->data;
+            for (guint j = 0; j < ay->len; j++)
+              if (!isnan (py[j]))
+                py[j] = CLAMP (py[j], p->lo - FAR_OUTSIDE * span, p->hi + FAR_OUTSIDE * span);
+            plcol0 ((g ? COL_GHOST0 : COL_TRACE0) + tr->colour);
+            plwidth (TRACE_WIDTH);
+            pl_polyline (self->stream, (const double *) ax->data, (const double *) ay->data, ax->len);
+          }
+
+      /* markers: dashed vertical lines */
+      if (self->store)
+        {
+          guint nm = hyd_trace_store_get_n_markers (self->store);
+          plcol0 (COL_MARKER);
+          plwidth (1.0);
+          pllsty (2);
+          for (guint m = 0; m < nm; m++)
+            {
+              double t;
+              hyd_trace_store_get_marker (self->store, m, &t, NULL);
+              if (!isfinite (t) || t < x0 || t > x1)
+                continue;
+              PLFLT mx[2] = { t, t }, my[2] = { p->lo, p->hi };
+              plline (2, mx, my);
+            }
+          pllsty (1);
+        }
+
+      /* PLplot writes tick labels only with the edge and the ticks they
+       * belong to: those first, then the opaque frame over them */
+      plwidth (1.0);
+      plcol0 (COL_LABEL);
+      plbox (last ? "bnto" : "", xstep, 0, "bntvo", p->step, 0);
+      plcol0 (COL_BOX);
+      plbox ("bcst", xstep, 0, "bcst", p->step, 0);
+
+      plcol0 (COL_FG);
+      g_autofree char *qlabel = quantity_label (p->unit);
+      /* a short strip only has room for the unit */
+      if (text_width (cr, qlabel, FONT_PX) > p->bottom - p->top)
+        {
+          g_free (qlabel);
+          const char *sym = hyd_display_symbol (p->unit);
+          qlabel = g_strdup (text_width (cr, sym, FONT_PX) <= p->bottom - p->top ? sym : "");
+        }
+      g_autofree char *ylabel = pl_escape (qlabel);
+      /* the rotated label at a fixed pixel position, whatever the tick widths */
+      plvpor (0.0, 1.0, 0.0, 1.0);
+      plwind (0.0, w, 0.0, h);
+      plptex (Y_LABEL_WIDTH / 2 + 5, h - (p->top + p->bottom) / 2, 0.0, 1.0, 0.5, ylabel);
+      if (last)
+        plptex (left + (right - left) / 2, h - (p->bottom + TIME_LABEL_OFFSET), 1.0, 0.0, 0.5, "Time [s]");
+    }
+
+  plsstrm (self->stream);
+  plend1 ();
+  self->stream = -1;
+  cairo_restore (cr);
+
+  /* ---- Cairo on top: legends, marker labels, empty-state hint ---- */
+  for (guint s = 0; s < n_strips; s++)
+    if (plans[s].legend_rows > 0)
+      draw_legend (cr, pal, plans[s].legend, have_ghost && s == 0, left,
+                   plans[s].legend_top, right - left);
+  if (self->store)
+    draw_marker_labels (cr, pal, self->store, x0, x1, left, right, plans[0].top, plans[0].bottom);
+  if (n_traces == 0 || (self->store == NULL && self->ghost == NULL))
+    {
+      PangoLayout *layout = pango_cairo_create_layout (cr);
+      set_pango_font (layout, FONT_PX);
+      pango_layout_set_text (layout, n_traces == 0 ? "No traces: add one with the probe tool or the variable list"
+                                                   : "No run yet", -1);
+      pango_layout_set_ellipsize (layout, PANGO_ELLIPSIZE_END);
+      pango_layout_set_width (layout, (int) ((right - left - 8) * PANGO_SCALE));
+      int tw, th;
+      pango_layout_get_pixel_size (layout, &tw, &th);
+      set_source (cr, &pal->dim);
+      cairo_move_to (cr, left + (right - left - tw) / 2, (plans[0].top + plans[n_strips - 1].bottom - th) / 2);
+      pango_cairo_show_layout (cr, layout);
+      g_object_unref (layout);
+    }
+
+out:
+  for (guint i = 0; i < 2 * n_traces; i++)
+    {
+      g_array_unref (xs[i]);
+      g_array_unref (ys[i]);
+    }
+  g_free (xs);
+  g_free (ys);
+  g_free (data_lo);
+  g_free (data_hi);
+  g_free (yfmt);
+  for (guint s = 0; s < n_strips; s++)
+    g_ptr_array_unref (plans[s].legend);
+  g_free (plans);
+}
+
+/* ------------------------------------------------------- the widget side -- */
+
+static const Palette *
+current_palette (HydPlotView *self)
+{
+  return self->dark ? &dark_palette : &light_palette;
+}
+
+/* Dark when the theme's text colour is light. */
+static gboolean
+theme_is_dark (HydPlotView *self)
+{
+  GdkRGBA fg;
+  G_GNUC_BEGIN_IGNORE_DEPRECATIONS
+  gtk_style_context_get_color (gtk_widget_get_style_context (GTK_WIDGET (self)), &fg);
+  G_GNUC_END_IGNORE_DEPRECATIONS
+  return 0.2126 * fg.red + 0.7152 * fg.green + 0.0722 * fg.blue > 0.5;
+}
+
+static void
+render_cache_at_size (HydPlotView *self, int w, int h)
+{
+  GtkWidget *widget = GTK_WIDGET (self);
+  int scale = gtk_widget_get_scale_factor (widget);
+
+  g_clear_handle_id (&self->render_source, g_source_remove);
+  if (w <= 0 || h <= 0)
+    {
+      self->dirty = TRUE;
+      return;
+    }
+  self->dark = theme_is_dark (self);
+
+  if (self->cache == NULL || w != self->cache_width || h != self->cache_height || scale != self->cache_scale)
+    {
+      g_clear_pointer (&self->cache, cairo_surface_destroy);
+      self->cache = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, w * scale, h * scale);
+      cairo_surface_set_device_scale (self->cache, scale, scale);
+      self->cache_width = w;
+      self->cache_height = h;
+      self->cache_scale = scale;
+    }
+
+  cairo_t *cr = cairo_create (self->cache);
+  if (plplot_available)
+    render_plot (self, cr, w, h, current_palette (self), scale);
+  else
+    {
+      set_source (cr, &current_palette (self)->bg);
+      cairo_paint (cr);
+      PangoLayout *layout = pango_cairo_create_layout (cr);
+      set_pango_font (layout, FONT_PX);
+      pango_layout_set_width (layout, (w - 20) * PANGO_SCALE);
+      pango_layout_set_wrap (layout, PANGO_WRAP_WORD);
+      pango_layout_set_text (layout, "Plots are unavailable: PLplot's cairo driver (package "
+                                     "plplot-driver-cairo) is not installed.", -1);
+      set_source (cr, &current_palette (self)->fg);
+      cairo_move_to (cr, 10, 10);
+      pango_cairo_show_layout (cr, layout);
+      g_object_unref (layout);
+    }
+  cairo_destroy (cr);
+  cairo_surface_flush (self->cache);
+
+  g_autoptr(GBytes) bytes = g_bytes_new (cairo_image_surface_get_data (self->cache),
+                                         (gsize) cairo_image_surface_get_stride (self->cache) * h * scale);
+  g_clear_object (&self->texture);
+  self->texture = gdk_memory_texture_new (w * scale, h * scale, GDK_MEMORY_DEFAULT, bytes,
+                                          cairo_image_surface_get_stride (self->cache));
+  self->dirty = FALSE;
+  self->last_render_us = g_get_monotonic_time ();
+  gtk_widget_queue_draw (widget);
+}
+
+static void
+render_cache (HydPlotView *self)
+{
+  render_cache_at_size (self, gtk_widget_get_width (GTK_WIDGET (self)), gtk_widget_get_height (GTK_WIDGET (self)));
+}
+
+static gboolean
+render_timeout_cb (gpointer data)
+{
+  HydPlotView *self = data;
+  self->render_source = 0;
+  render_cache (self);
+  return G_SOURCE_REMOVE;
+}
+
+/* Re-render soon: at once if the last render is older than a frame at
+ * 30 fps, else when that frame is due. */
+static void
+schedule_render (HydPlotView *self)
+{
+  self->dirty = TRUE;
+  if (self->render_source != 0 || !gtk_widget_get_mapped (GTK_WIDGET (self)))
+    return;
+  gint64 wait_us = self->last_render_us + RENDER_INTERVAL_US - g_get_monotonic_time ();
+  guint wait_ms = wait_us > 0 ? (guint) (wait_us / 1000) : 0;
+  self->render_source = g_timeout_add_full (G_PRIORITY_DEFAULT_IDLE - 10, wait_ms, render_timeout_cb, self, NULL);
+  g_source_set_name_by_id (self->render_source, "[hyd-plot-view] render");
+}
+
+static void
+store_appended_cb (HydTraceStore *store, guint first, guint n, HydPlotView *self)
+{
+  schedule_render (self);
+}
+
+static void
+store_marker_cb (HydTraceStore *store, guint index, HydPlotView *self)
+{
+  schedule_render (self);
+}
+
+static void
+hyd_plot_view_size_allocate (GtkWidget *widget, int width, int height, int baseline)
+{
+  HydPlotView *self = HYD_PLOT_VIEW (widget);
+  if (width != self->cache_width || height != self->cache_height
+      || gtk_widget_get_scale_factor (widget) != self->cache_scale || self->dirty)
+    render_cache_at_size (self, width, height);
+}
+
+static void
+hyd_plot_view_map (GtkWidget *widget)
+{
+  HydPlotView *self = HYD_PLOT_VIEW (widget);
+  GTK_WIDGET_CLASS (hyd_plot_view_parent_class)->map (widget);
+  if (self->dirty)
+    schedule_render (self);
+}
+
+static void
+hyd_plot_view_css_changed (GtkWidget *widget, GtkCssStyleChange *change)
+{
+  HydPlotView *self = HYD_PLOT_VIEW (widget);
+  GTK_WIDGET_CLASS (hyd_plot_view_parent_class)->css_changed (widget, change);
+  if (self->texture && theme_is_dark (self) != self->dark)
+    schedule_render (self);
+}
+
+static void
+hyd_plot_view_measure (GtkWidget *widget, GtkOrientation orientation, int for_size,
+                       int *minimum, int *natural, int *minimum_baseline, int *natural_baseline)
+{
+  *minimum = orientation == GTK_ORIENTATION_HORIZONTAL ? 160 : 120;
+  *natural = orientation == GTK_ORIENTATION_HORIZONTAL ? 640 : 320;
+}
+
+/* The value of a trace at time t, linearly interpolated; NaN outside. */
+static double
+value_at (HydTraceStore *store, int column, double t)
+{
+  guint n = hyd_trace_store_get_n_rows (store);
+  if (n == 0 || column <= 0)
+    return NAN;
+  const double *ts = hyd_trace_store_get_column (store, 0);
+  const double *ys = hyd_trace_store_get_column (store, column);
+  if (!(t >= ts[0]) || !(t <= ts[n - 1]))
+    return NAN;
+  gsize i = lower_bound (ts, 0, n, t);
+  if (i >= n)
+    return ys[n - 1];
+  if (i == 0 || ts[i] == t)
+    return ys[i];
+  double ta = ts[i - 1], tb = ts[i];
+  if (!(tb > ta))
+    return ys[i];
+  return ys[i - 1] + (ys[i] - ys[i - 1]) * (t - ta) / (tb - ta);
+}
+
+static void
+draw_cursor (HydPlotView *self, cairo_t *cr)
+{
+  const Palette *pal = current_palette (self);
+  if (self->strips->len == 0 || !(self->plot_right > self->plot_left))
+    return;
+  double top = g_array_index (self->strips, Strip, 0).top;
+  double bottom = g_array_index (self->strips, Strip, self->strips->len - 1).bottom;
+  double cx = self->cursor_x;
+  if (cx < self->plot_left || cx > self->plot_right || self->cursor_y < top || self->cursor_y > bottom)
+    return;
+  double t = self->x0 + (cx - self->plot_left) / (self->plot_right - self->plot_left) * (self->x1 - self->x0);
+
+  cairo_save (cr);
+  Rgba line = pal->fg;
+  line.a = 0.6;
+  set_source (cr, &line);
+  cairo_set_line_width (cr, 1.0);
+  cairo_move_to (cr, floor (cx) + 0.5, top);
+  cairo_line_to (cr, floor (cx) + 0.5, bottom);
+  cairo_stroke (cr);
+
+  /* a dot where the line crosses each trace */
+  for (guint i = 0; i < self->traces->len; i++)
+    {
+      Trace *tr = g_ptr_array_index (self->traces, i);
+      int k = self->store ? hyd_trace_store_find (self->store, tr->name) : -1;
+      HydUnit u = trace_unit (self, tr->name);
+      double v = k > 0 ? hyd_display_from_si (u, value_at (self->store, k, t)) : NAN;
+      for (guint s = 0; s < self->strips->len && isfinite (v); s++)
+        {
+          const Strip *st = &g_array_index (self->strips, Strip, s);
+          if (st->unit != u || !(st->hi > st->lo) || v < st->lo || v > st->hi)
+            continue;
+          double py = st->bottom - (v - st->lo) / (st->hi - st->lo) * (st->bottom - st->top);
+          cairo_new_sub_path (cr);
+          cairo_arc (cr, cx, py, 3.5, 0, 2 * G_PI);
+          set_source (cr, &pal->trace[tr->colour]);
+          cairo_fill_preserve (cr);
+          set_source (cr, &pal->bg);
+          cairo_set_line_width (cr, 1.0);
+          cairo_stroke (cr);
+        }
+    }
+
+  /* the read-out: time, then every trace's value in its display unit */
+  PangoLayout *layout = pango_cairo_create_layout (cr);
+  set_pango_font (layout, FONT_PX);
+  GPtrArray *lines = g_ptr_array_new_with_free_func (g_free);
+  g_autofree char *tval = hyd_display_format_number (t, 4);
+  g_ptr_array_add (lines, g_strdup_printf ("t = %s s", tval));
+  for (guint i = 0; i < self->traces->len; i++)
+    {
+      Trace *tr = g_ptr_array_index (self->traces, i);
+      int k = self->store ? hyd_trace_store_find (self->store, tr->name) : -1;
+      HydUnit u = trace_unit (self, tr->name);
+      double v = k > 0 ? value_at (self->store, k, t) : NAN;
+      g_autofree char *val = hyd_display_format (u, v);
+      g_ptr_array_add (lines, g_strdup_printf ("%s  %s", tr->name, val));
+    }
+  double box_w = 0, line_h = FONT_PX + 5;
+  for (guint i = 0; i < lines->len; i++)
+    {
+      pango_layout_set_text (layout, g_ptr_array_index (lines, i), -1);
+      int tw, th;
+      pango_layout_get_pixel_size (layout, &tw, &th);
+      box_w = MAX (box_w, tw + (i ? 16 : 0));
+    }
+  box_w += 14;
+  double box_h = lines->len * line_h + 8;
+  /* the corner away from the cursor */
+  double bx = cx < (self->plot_left + self->plot_right) / 2 ? self->plot_right - box_w - 6 : self->plot_left + 6;
+  double by = top + 6;
+  Rgba bg = pal->bg;
+  bg.a = 0.9;
+  set_source (cr, &bg);
+  cairo_rectangle (cr, bx, by, box_w, box_h);
+  cairo_fill_preserve (cr);
+  set_source (cr, &pal->box);
+  cairo_set_line_width (cr, 1.0);
+  cairo_stroke (cr);
+  for (guint i = 0; i < lines->len; i++)
+    {
+      double ly = by + 4 + i * line_h;
+      double lx = bx + 7;
+      if (i > 0)
+        {
+          Trace *tr = g_ptr_array_index (self->traces, i - 1);
+          set_source (cr, &pal->trace[tr->colour]);
+          cairo_rectangle (cr, lx, ly + line_h / 2 - 4, 10, 3);
+          cairo_fill (cr);
+          lx += 16;
+        }
+      set_source (cr, &pal->fg);
+      pango_layout_set_text (layout, g_ptr_array_index (lines, i), -1);
+      cairo_move_to (cr, lx, ly);
+      pango_cairo_show_layout (cr, layout);
+    }
+  g_ptr_array_unref (lines);
+  g_object_unref (layout);
+  cairo_restore (cr);
+}
+
+static void
+hyd_plot_view_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
+{
+  HydPlotView *self = HYD_PLOT_VIEW (widget);
+  int w = gtk_widget_get_width (widget);
+  int h = gtk_widget_get_height (widget);
+  if (self->texture == NULL || w <= 0 || h <= 0)
+    return;
+  /* the cache as it is (stretched for a frame while a resize renders) */
+  gtk_snapshot_append_texture (snapshot, self->texture,
+                               &GRAPHENE_RECT_INIT (0, 0, self->cache_width, self->cache_height));
+  if (self->cursor_inside)
+    {
+      cairo_t *cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, w, h));
+      draw_cursor (self, cr);
+      cairo_destroy (cr);
+    }
+}
+
+static void
+motion_cb (GtkEventControllerMotion *controller, double x, double y, HydPlotView *self)
+{
+  self->cursor_inside = TRUE;
+  self->cursor_x = x;
+  self->cursor_y = y;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+static void
+leave_cb (GtkEventControllerMotion *controller, HydPlotView *self)
+{
+  self->cursor_inside = FALSE;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+static void
+disconnect_store (HydPlotView *self)
+{
+  if (self->store)
+    {
+      g_clear_signal_handler (&self->store_appended_id, self->store);
+      g_clear_signal_handler (&self->store_marker_id, self->store);
+    }
+  g_clear_object (&self->store);
+}
+
+static void
+hyd_plot_view_dispose (GObject *object)
+{
+  HydPlotView *self = HYD_PLOT_VIEW (object);
+  g_clear_handle_id (&self->render_source, g_source_remove);
+  disconnect_store (self);
+  g_clear_object (&self->ghost);
+  g_clear_object (&self->texture);
+  g_clear_pointer (&self->cache, cairo_surface_destroy);
+  G_OBJECT_CLASS (hyd_plot_view_parent_class)->dispose (object);
+}
+
+static void
+hyd_plot_view_finalize (GObject *object)
+{
+  HydPlotView *self = HYD_PLOT_VIEW (object);
+  g_free (self->title);
+  g_ptr_array_unref (self->traces);
+  g_array_unref (self->strips);
+  G_OBJECT_CLASS (hyd_plot_view_parent_class)->finalize (object);
+}
+
+static void
+hyd_plot_view_get_property (GObject *object, guint prop_id, GValue *value, GParamSpec *pspec)
+{
+  HydPlotView *self = HYD_PLOT_VIEW (object);
+  switch (prop_id)
+    {
+    case PROP_TITLE:
+      g_value_set_string (value, self->title);
+      break;
+    case PROP_STORE:
+      g_value_set_object (value, self->store);
+      break;
+    case PROP_GHOST:
+      g_value_set_object (value, self->ghost);
+      break;
+    case PROP_AUTOSCALE:
+      g_value_set_boolean (value, self->autoscale);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+hyd_plot_view_set_property (GObject *object, guint prop_id, const GValue *value, GParamSpec *pspec)
+{
+  HydPlotView *self = HYD_PLOT_VIEW (object);
+  switch (prop_id)
+    {
+    case PROP_TITLE:
+      hyd_plot_view_set_title (self, g_value_get_string (value));
+      break;
+    case PROP_STORE:
+      hyd_plot_view_set_store (self, g_value_get_object (value));
+      break;
+    case PROP_GHOST:
+      hyd_plot_view_set_ghost (self, g_value_get_object (value));
+      break;
+    case PROP_AUTOSCALE:
+      hyd_plot_view_set_autoscale (self, g_value_get_boolean (value));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+/* Is PLplot's extcairo device there? Without it plsdev would prompt on stdin. */
+static gboolean
+check_extcairo (void)
+{
+  enum { MAX_DEVICES = 128 };
+  const char *menu_storage[MAX_DEVICES], *device_storage[MAX_DEVICES];
+  const char **menu = menu_storage, **devices = device_storage;
+  int n = MAX_DEVICES;
+  plgDevs (&menu, &devices, &n);
+  for (int i = 0; i < n; i++)
+    if (g_strcmp0 (devices[i], "extcairo") == 0)
+      return TRUE;
+  g_warning ("PLplot's extcairo device is missing (install plplot-driver-cairo); plots are disabled");
+  return FALSE;
+}
+
+static void
+hyd_plot_view_class_init (HydPlotViewClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = hyd_plot_view_dispose;
+  object_class->finalize = hyd_plot_view_finalize;
+  object_class->get_property = hyd_plot_view_get_property;
+  object_class->set_property = hyd_plot_view_set_property;
+
+  widget_class->snapshot = hyd_plot_view_snapshot;
+  widget_class->size_allocate = hyd_plot_view_size_allocate;
+  widget_class->measure = hyd_plot_view_measure;
+  widget_class->map = hyd_plot_view_map;
+  widget_class->css_changed = hyd_plot_view_css_changed;
+
+  properties[PROP_TITLE] =
+    g_param_spec_string ("title", NULL, NULL, NULL,
+                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_STORE] =
+    g_param_spec_object ("store", NULL, NULL, HYD_TYPE_TRACE_STORE,
+                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_GHOST] =
+    g_param_spec_object ("ghost", NULL, NULL, HYD_TYPE_TRACE_STORE,
+                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_AUTOSCALE] =
+    g_param_spec_boolean ("autoscale", NULL, NULL, TRUE,
+                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  gtk_widget_class_set_css_name (widget_class, "plotview");
+
+  plsabort (plplot_abort_handler);
+  plplot_available = check_extcairo ();
+}
+
+static void
+hyd_plot_view_init (HydPlotView *self)
+{
+  self->traces = g_ptr_array_new_with_free_func (trace_free);
+  self->strips = g_array_new (FALSE, FALSE, sizeof (Strip));
+  self->autoscale = TRUE;
+  self->dirty = TRUE;
+  self->stream = -1;
+
+  GtkEventController *motion = gtk_event_controller_motion_new ();
+  g_signal_connect (motion, "enter", G_CALLBACK (motion_cb), self);
+  g_signal_connect (motion, "motion", G_CALLBACK (motion_cb), self);
+  g_signal_connect (motion, "leave", G_CALLBACK (leave_cb), self);
+  gtk_widget_add_controller (GTK_WIDGET (self), motion);
+}
+
+/* ------------------------------------------------------------ public API -- */
+
+/* Forget the traces' decimations of the current run (0) or the ghost (1),
+ * and the references they hold on the store. */
+static void
+drop_envelopes (HydPlotView *self, guint which)
+{
+  for (guint i = 0; i < self->traces->len; i++)
+    envelope_clear (&((Trace *) g_ptr_array_index (self->traces, i))->envelopes[which]);
+}
+
+GtkWidget *
+hyd_plot_view_new (void)
+{
+  return g_object_new (HYD_TYPE_PLOT_VIEW, NULL);
+}
+
+void
+hyd_plot_view_set_title (HydPlotView *self, const char *title)
+{
+  g_return_if_fail (HYD_IS_PLOT_VIEW (self));
+  if (g_strcmp0 (self->title, title) == 0)
+    return;
+  g_free (self->title);
+  self->title = g_strdup (title);
+  schedule_render (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TITLE]);
+}
+
+const char *
+hyd_plot_view_get_title (HydPlotView *self)
+{
+  g_return_val_if_fail (HYD_IS_PLOT_VIEW (self), NULL);
+  return self->title;
+}
+
+void
+hyd_plot_view_set_store (HydPlotView *self, HydTraceStore *store)
+{
+  g_return_if_fail (HYD_IS_PLOT_VIEW (self));
+  g_return_if_fail (store == NULL || HYD_IS_TRACE_STORE (store));
+  if (self->store == store)
+    return;
+  disconnect_store (self);
+  drop_envelopes (self, 0);
+  if (store)
+    {
+      self->store = g_object_ref (store);
+      self->store_appended_id = g_signal_connect (store, "appended", G_CALLBACK (store_appended_cb), self);
+      self->store_marker_id = g_signal_connect (store, "marker-added", G_CALLBACK (store_marker_cb), self);
+    }
+  schedule_render (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_STORE]);
+}
+
+HydTraceStore *
+hyd_plot_view_get_store (HydPlotView *self)
+{
+  g_return_val_if_fail (HYD_IS_PLOT_VIEW (self), NULL);
+  return self->store;
+}
+
+void
+hyd_plot_view_set_ghost (HydPlotView *self, HydTraceStore *ghost)
+{
+  g_return_if_fail (HYD_IS_PLOT_VIEW (self));
+  g_return_if_fail (ghost == NULL || HYD_IS_TRACE_STORE (ghost));
+  if (g_set_object (&self->ghost, ghost))
+    {
+      drop_envelopes (self, 1);
+      schedule_render (self);
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_GHOST]);
+    }
+}
+
+void
+hyd_plot_view_add_trace (HydPlotView *self, const char *name)
+{
+  g_return_if_fail (HYD_IS_PLOT_VIEW (self));
+  g_return_if_fail (name != NULL);
+  if (trace_index (self, name) >= 0)
+    return;
+
+  /* the first colour no other trace uses */
+  guint colour = 0;
+  for (; colour < N_TRACE_COLOURS; colour++)
+    {
+      gboolean used = FALSE;
+      for (guint i = 0; i < self->traces->len && !used; i++)
+        used = ((Trace *) g_ptr_array_index (self->traces, i))->colour == colour;
+      if (!used)
+        break;
+    }
+  Trace *tr = g_new0 (Trace, 1);
+  tr->name = g_strdup (name);
+  tr->colour = colour % N_TRACE_COLOURS;
+  tr->envelopes = g_new0 (Envelope, 2);
+  g_ptr_array_add (self->traces, tr);
+
+  if (self->traces->len == 1 && self->pending_range.manual)
+    {
+      self->ranges[trace_unit (self, name)] = self->pending_range;
+      self->pending_range.manual = FALSE;
+    }
+  schedule_render (self);
+}
+
+void
+hyd_plot_view_remove_trace (HydPlotView *self, const char *name)
+{
+  g_return_if_fail (HYD_IS_PLOT_VIEW (self));
+  int i = trace_index (self, name);
+  if (i < 0)
+    return;
+  g_ptr_array_remove_index (self->traces, (guint) i);
+  schedule_render (self);
+}
+
+GStrv
+hyd_plot_view_get_traces (HydPlotView *self)
+{
+  g_return_val_if_fail (HYD_IS_PLOT_VIEW (self), NULL);
+  GStrv names = g_new0 (char *, self->traces->len + 1);
+  for (guint i = 0; i < self->traces->len; i++)
+    names[i] = g_strdup (((Trace *) g_ptr_array_index (self->traces, i))->name);
+  return names;
+}
+
+void
+hyd_plot_view_set_autoscale (HydPlotView *self, gboolean autoscale)
+{
+  g_return_if_fail (HYD_IS_PLOT_VIEW (self));
+  autoscale = !!autoscale;
+  if (autoscale)
+    {
+      for (guint u = 0; u < HYD_UNIT_N_KINDS; u++)
+        self->ranges[u].manual = FALSE;
+      self->pending_range.manual = FALSE;
+    }
+  else
+    {
+      /* hold the ranges shown now */
+      for (guint s = 0; s < self->strips->len; s++)
+        {
+          const Strip *st = &g_array_index (self->strips, Strip, s);
+          if (!self->ranges[st->unit].manual)
+            self->ranges[st->unit] = (UnitRange) { TRUE, st->lo, st->hi };
+        }
+    }
+  if (self->autoscale != autoscale)
+    {
+      self->autoscale = autoscale;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_AUTOSCALE]);
+    }
+  schedule_render (self);
+}
+
+gboolean
+hyd_plot_view_get_autoscale (HydPlotView *self)
+{
+  g_return_val_if_fail (HYD_IS_PLOT_VIEW (self), TRUE);
+  return self->autoscale;
+}
+
+void
+hyd_plot_view_set_unit_y_range (HydPlotView *self, HydUnit unit, double ymin, double ymax)
+{
+  g_return_if_fail (HYD_IS_PLOT_VIEW (self));
+  g_return_if_fail ((guint) unit < HYD_UNIT_N_KINDS);
+  g_return_if_fail (isfinite (ymin) && isfinite (ymax));
+  ensure_valid_range (&ymin, &ymax);
+  self->ranges[unit] = (UnitRange) { TRUE, ymin, ymax };
+  if (self->autoscale)
+    {
+      self->autoscale = FALSE;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_AUTOSCALE]);
+    }
+  schedule_render (self);
+}
+
+void
+hyd_plot_view_set_y_range (HydPlotView *self, double ymin, double ymax)
+{
+  g_return_if_fail (HYD_IS_PLOT_VIEW (self));
+  g_return_if_fail (isfinite (ymin) && isfinite (ymax));
+  if (self->traces->len == 0)
+    {
+      ensure_valid_range (&ymin, &ymax);
+      self->pending_range = (UnitRange) { TRUE, ymin, ymax };
+      if (self->autoscale)
+        {
+          self->autoscale = FALSE;
+          g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_AUTOSCALE]);
+        }
+      return;
+    }
+  HydUnit primary = trace_unit (self, ((Trace *) g_ptr_array_index (self->traces, 0))->name);
+  hyd_plot_view_set_unit_y_range (self, primary, ymin, ymax);
+}
+
+gboolean
+hyd_plot_view_get_y_range (HydPlotView *self, HydUnit unit, double *ymin, double *ymax)
+{
+  g_return_val_if_fail (HYD_IS_PLOT_VIEW (self), FALSE);
+  for (guint s = 0; s < self->strips->len; s++)
+    {
+      const Strip *st = &g_array_index (self->strips, Strip, s);
+      if (st->unit == unit)
+        {
+          if (ymin)
+            *ymin = st->lo;
+          if (ymax)
+            *ymax = st->hi;
+          return TRUE;
+        }
+    }
+  return FALSE;
+}
+
+/* Draw the plot for a file, always in the light palette (printable). */
+static gboolean
+export_to_surface (HydPlotView *self, const char *path, const char *ext, int w, int h, GError **error)
+{
+  cairo_surface_t *surface;
+  if (g_ascii_strcasecmp (ext, "png") == 0)
+    surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, w, h);
+  else if (g_ascii_strcasecmp (ext, "svg") == 0)
+    surface = cairo_svg_surface_create (path, w, h);
+  else
+    surface = cairo_pdf_surface_create (path, w, h);
+  if (cairo_surface_status (surface) != CAIRO_STATUS_SUCCESS)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "Cannot write %s: %s", path,
+                   cairo_status_to_string (cairo_surface_status (surface)));
+      cairo_surface_destroy (surface);
+      return FALSE;
+    }
+
+  /* the geometry kept for the cursor belongs to the widget's own render, if
+   * there is one (a view never shown keeps the export's) */
+  g_autoptr(GArray) strips = g_array_copy (self->strips);
+  double saved[4] = { self->plot_left, self->plot_right, self->x0, self->x1 };
+
+  cairo_t *cr = cairo_create (surface);
+  if (plplot_available)
+    render_plot (self, cr, w, h, &light_palette, 1.0);
+  cairo_status_t status = cairo_status (cr);
+  cairo_destroy (cr);
+
+  if (self->texture != NULL)
+    {
+      g_array_set_size (self->strips, 0);
+      g_array_append_vals (self->strips, strips->data, strips->len);
+      self->plot_left = saved[0];
+      self->plot_right = saved[1];
+      self->x0 = saved[2];
+      self->x1 = saved[3];
+    }
+
+  if (status == CAIRO_STATUS_SUCCESS && g_ascii_strcasecmp (ext, "png") == 0)
+    status = cairo_surface_write_to_png (surface, path);
+  cairo_surface_finish (surface);
+  if (status == CAIRO_STATUS_SUCCESS)
+    status = cairo_surface_status (surface);
+  cairo_surface_destroy (surface);
+  if (status != CAIRO_STATUS_SUCCESS)
+    {
+      g_autofree char *display = g_filename_display_name (path);
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "Cannot write %s: %s", display,
+                   cairo_status_to_string (status));
+      return FALSE;
+    }
+  if (!plplot_available)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
+                   "PLplot's cairo driver (plplot-driver-cairo) is not installed");
+      return FALSE;
+    }
+  return TRUE;
+}
+
+gboolean
+hyd_plot_view_export_with_size (HydPlotView *self, const char *path, int width, int height, GError **error)
+{
+  g_return_val_if_fail (HYD_IS_PLOT_VIEW (self), FALSE);
+  g_return_val_if_fail (path != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  const char *dot = strrchr (path, '.');
+  const char *ext = dot && !strchr (dot, G_DIR_SEPARATOR) ? dot + 1 : "";
+
+  if (g_ascii_strcasecmp (ext, "csv") == 0)
+    {
+      HydTraceStore *store = self->store ? self->store : self->ghost;
+      if (store == NULL)
+        {
+          g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT, "There is no run to export");
+          return FALSE;
+        }
+      /* the traces this store has, t first */
+      g_autoptr(GPtrArray) names = g_ptr_array_new ();
+      for (guint i = 0; i < self->traces->len; i++)
+        {
+          const char *name = ((Trace *) g_ptr_array_index (self->traces, i))->name;
+          if (hyd_trace_store_find (store, name) > 0)
+            g_ptr_array_add (names, (gpointer) name);
+        }
+      g_ptr_array_add (names, NULL);
+      return hyd_trace_store_write_csv (store, (const char *const *) names->pdata, path, error);
+    }
+
+  if (g_ascii_strcasecmp (ext, "png") != 0 && g_ascii_strcasecmp (ext, "svg") != 0
+      && g_ascii_strcasecmp (ext, "pdf") != 0)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
+                   "Cannot export to '%s': use .png, .svg, .pdf or .csv", ext);
+      return FALSE;
+    }
+  if (width <= 0 || height <= 0)
+    {
+      width = EXPORT_WIDTH;
+      height = EXPORT_HEIGHT;
+    }
+  return export_to_surface (self, path, ext, width, height, error);
+}
+
+gboolean
+hyd_plot_view_export (HydPlotView *self, const char *path, GError **error)
+{
+  g_return_val_if_fail (HYD_IS_PLOT_VIEW (self), FALSE);
+  int w = gtk_widget_get_width (GTK_WIDGET (self));
+  int h = gtk_widget_get_height (GTK_WIDGET (self));
+  if (w < 200 || h < 150)
+    w = h = 0;
+  return hyd_plot_view_export_with_size (self, path, w, h, error);
+}

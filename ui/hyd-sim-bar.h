@@ -1,0 +1,31 @@
+/* hyd-sim-bar.h — the simulation bar: Run / Pause / Stop / Reset (the
+ * window's sim.* actions), the solver (every solver the engine has), end
+ * time and tolerance (edits of the document's simulation settings, so they
+ * are saved and undoable), the real-time factor, the ghost toggle and the
+ * run's progress. */
+#pragma once
+
+#include <gtk/gtk.h>
+#include "hyd-document.h"
+
+G_BEGIN_DECLS
+
+#define HYD_TYPE_SIM_BAR (hyd_sim_bar_get_type ())
+G_DECLARE_FINAL_TYPE (HydSimBar, hyd_sim_bar, HYD, SIM_BAR, GtkWidget)
+
+GtkWidget *hyd_sim_bar_new (void);
+void hyd_sim_bar_set_document (HydSimBar *self, HydDocument *document);
+/* While a run is going the settings that shape it are locked. */
+void hyd_sim_bar_set_running (HydSimBar *self, gboolean running);
+/* fraction in [0, 1]; text may be NULL. */
+void hyd_sim_bar_set_progress (HydSimBar *self, double fraction, const char *text);
+/* 0 = as fast as possible, 1 = real time, 0.1 = slow motion. */
+double hyd_sim_bar_get_real_time_factor (HydSimBar *self);
+gboolean hyd_sim_bar_get_keep_ghost (HydSimBar *self);
+void hyd_sim_bar_set_keep_ghost (HydSimBar *self, gboolean keep_ghost);
+/* The solver chosen (an id of hyd_solver_list). */
+const char *hyd_sim_bar_get_solver (HydSimBar *self);
+
+/* Properties: "real-time-factor" (double), "keep-ghost" (boolean). */
+
+G_END_DECLS

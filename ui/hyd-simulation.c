@@ -1,0 +1,462 @@
+/* hyd-simulation.c — the live run behind a window. */
+#define G_LOG_DOMAIN "hyd-simulation"
+
+#include "bramah-config.h"
+#include "hyd-simulation.h"
+
+#include <glib/gi18n.h>
+#include <math.h>
+#include <string.h>
+#include "hyd-catalogue.h"
+#include "hyd-display-units.h"
+#include "hyd-profile.h"
+
+struct _HydSimulation
+{
+  GObject parent_instance;
+
+  /* Owned */
+  HydRunner *runner;
+  HydTraceStore *store;
+  HydTraceStore *ghost;
+  HydCircuit *circuit;       /* the circuit the run was compiled from */
+  GHashTable *params;        /* "comp\nparam" → double*: last values asked for */
+  double *latest;            /* [n_columns]: the latest sample */
+  guint n_columns;
+  gboolean has_sample;
+
+  double real_time_factor;
+  guint keep_ghost : 1;
+};
+
+G_DEFINE_FINAL_TYPE (HydSimulation, hyd_simulation, G_TYPE_OBJECT)
+
+enum {
+  SIGNAL_STATE_CHANGED,
+  SIGNAL_SAMPLES,
+  SIGNAL_WARNING,
+  SIGNAL_FINISHED,
+  N_SIGNALS
+};
+static guint signals[N_SIGNALS];
+
+static void
+runner_samples_cb (HydRunner *runner, gpointer rows, guint n_rows, HydSimulation *self)
+{
+  if (runner != self->runner || n_rows == 0)
+    return;
+  hyd_trace_store_append (self->store, rows, n_rows);
+  memcpy (self->latest, (const double *) rows + (gsize) (n_rows - 1) * self->n_columns,
+          sizeof (double) * self->n_columns);
+  self->has_sample = TRUE;
+  g_signal_emit (self, signals[SIGNAL_SAMPLES], 0);
+}
+
+static const HydParamInfo *
+find_param_info (HydSimulation *self, const char *component, const char *param)
+{
+  const HydCircuitComponent *comp
+      = self->circuit ? hyd_circuit_find_component (self->circuit, component) : NULL;
+  const HydComponentType *type = comp ? hyd_catalogue_lookup (comp->type) : NULL;
+  int index = type ? hyd_component_type_find_param (type, param) : -1;
+  return index >= 0 ? &type->params[index] : NULL;
+}
+
+static void
+runner_change_cb (HydRunner *runner, gpointer data, HydSimulation *self)
+{
+  const HydRunChange *change = data;
+  if (runner != self->runner)
+    return;
+  const HydParamInfo *info = find_param_info (self, change->component, change->param);
+  HydUnit unit = info ? info->unit : HYD_UNIT_NONE;
+  g_autofree char *old_text = hyd_display_format (unit, change->old_value);
+  g_autofree char *new_text = hyd_display_format (unit, change->new_value);
+  g_autofree char *label = g_strdup_printf ("%s.%s %s → %s", change->component, change->param, old_text,
+                                            new_text);
+  hyd_trace_store_add_marker (self->store, change->t, label);
+  g_signal_emit (self, signals[SIGNAL_SAMPLES], 0);
+}
+
+static void
+runner_warning_cb (HydRunner *runner, const char *message, HydSimulation *self)
+{
+  if (runner == self->runner)
+    g_signal_emit (self, signals[SIGNAL_WARNING], 0, message);
+}
+
+static void
+runner_finished_cb (HydRunner *runner, HydSimulation *self)
+{
+  if (runner != self->runner)
+    return;
+  g_signal_emit (self, signals[SIGNAL_STATE_CHANGED], 0);
+  g_signal_emit (self, signals[SIGNAL_FINISHED], 0);
+}
+
+static void
+drop_runner (HydSimulation *self)
+{
+  if (self->runner == NULL)
+    return;
+  g_signal_handlers_disconnect_by_data (self->runner, self);
+  HydRunnerState state = hyd_runner_get_state (self->runner);
+  if (state == HYD_RUNNER_RUNNING || state == HYD_RUNNER_PAUSED)
+    hyd_runner_stop (self->runner);
+  g_clear_object (&self->runner);
+}
+
+static void
+hyd_simulation_dispose (GObject *object)
+{
+  HydSimulation *self = HYD_SIMULATION (object);
+  drop_runner (self);
+  g_clear_object (&self->store);
+  g_clear_object (&self->ghost);
+  G_OBJECT_CLASS (hyd_simulation_parent_class)->dispose (object);
+}
+
+static void
+hyd_simulation_finalize (GObject *object)
+{
+  HydSimulation *self = HYD_SIMULATION (object);
+  g_clear_pointer (&self->circuit, hyd_circuit_free);
+  g_clear_pointer (&self->params, g_hash_table_unref);
+  g_clear_pointer (&self->latest, g_free);
+  G_OBJECT_CLASS (hyd_simulation_parent_class)->finalize (object);
+}
+
+static void
+hyd_simulation_class_init (HydSimulationClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->dispose = hyd_simulation_dispose;
+  object_class->finalize = hyd_simulation_finalize;
+
+  /**
+   * HydSimulation::state-changed:
+   *
+   * A run started, paused, resumed or ended, or the simulation was reset.
+   */
+  signals[SIGNAL_STATE_CHANGED] =
+    g_signal_new ("state-changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 0);
+  /**
+   * HydSimulation::samples:
+   *
+   * New samples (or a change marker) are in the store.
+   */
+  signals[SIGNAL_SAMPLES] =
+    g_signal_new ("samples", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 0);
+  /**
+   * HydSimulation::warning:
+   * @message: what happened
+   *
+   * The run reported a warning (vapour pressure reached, a change refused).
+   */
+  signals[SIGNAL_WARNING] =
+    g_signal_new ("warning", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 1, G_TYPE_STRING);
+  /**
+   * HydSimulation::finished:
+   *
+   * The run ended: at t_end, stopped, or failed (see the result).
+   */
+  signals[SIGNAL_FINISHED] =
+    g_signal_new ("finished", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 0);
+}
+
+static void
+hyd_simulation_init (HydSimulation *self)
+{
+  self->keep_ghost = TRUE;
+  self->params = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+}
+
+HydSimulation *
+hyd_simulation_new (void)
+{
+  return g_object_new (HYD_TYPE_SIMULATION, NULL);
+}
+
+gboolean
+hyd_simulation_start (HydSimulation *self, const HydCircuit *circuit, const HydSimOptions *sim,
+                      GError **error)
+{
+  g_return_val_if_fail (HYD_IS_SIMULATION (self), FALSE);
+  g_return_val_if_fail (circuit != NULL, FALSE);
+
+  g_autoptr (HydRunner) runner = hyd_runner_new (circuit, sim, error);
+  if (runner == NULL)
+    return FALSE;
+
+  drop_runner (self);
+
+  guint n = hyd_runner_get_n_columns (runner);
+  g_autofree const char **names = g_new0 (const char *, n + 1);
+  g_autofree HydUnit *units = g_new0 (HydUnit, n + 1);
+  for (guint i = 0; i < n; i++)
+    {
+      names[i] = hyd_runner_get_column_name (runner, i);
+      units[i] = hyd_runner_get_column_unit (runner, i);
+    }
+
+  if (self->keep_ghost && self->store && hyd_trace_store_get_n_rows (self->store) > 0)
+    g_set_object (&self->ghost, self->store);
+  else if (!self->keep_ghost)
+    g_clear_object (&self->ghost);
+  g_clear_object (&self->store);
+  self->store = hyd_trace_store_new (names, units, n);
+
+  g_clear_pointer (&self->circuit, hyd_circuit_free);
+  self->circuit = hyd_circuit_copy (circuit);
+  g_hash_table_remove_all (self->params);
+  g_free (self->latest);
+  self->latest = g_new0 (double, n + 1);
+  self->n_columns = n;
+  self->has_sample = FALSE;
+
+  self->runner = g_steal_pointer (&runner);
+  g_signal_connect (self->runner, "samples", G_CALLBACK (runner_samples_cb), self);
+  g_signal_connect (self->runner, "change", G_CALLBACK (runner_change_cb), self);
+  g_signal_connect (self->runner, "warning", G_CALLBACK (runner_warning_cb), self);
+  g_signal_connect (self->runner, "finished", G_CALLBACK (runner_finished_cb), self);
+  hyd_runner_set_real_time_factor (self->runner, self->real_time_factor);
+  hyd_runner_start (self->runner, NULL);
+
+  g_signal_emit (self, signals[SIGNAL_STATE_CHANGED], 0);
+  return TRUE;
+}
+
+void
+hyd_simulation_pause (HydSimulation *self)
+{
+  g_return_if_fail (HYD_IS_SIMULATION (self));
+  if (self->runner && hyd_runner_get_state (self->runner) == HYD_RUNNER_RUNNING)
+    {
+      hyd_runner_pause (self->runner);
+      g_signal_emit (self, signals[SIGNAL_STATE_CHANGED], 0);
+    }
+}
+
+void
+hyd_simulation_resume (HydSimulation *self)
+{
+  g_return_if_fail (HYD_IS_SIMULATION (self));
+  if (self->runner && hyd_runner_get_state (self->runner) == HYD_RUNNER_PAUSED)
+    {
+      hyd_runner_resume (self->runner);
+      g_signal_emit (self, signals[SIGNAL_STATE_CHANGED], 0);
+    }
+}
+
+void
+hyd_simulation_stop (HydSimulation *self)
+{
+  g_return_if_fail (HYD_IS_SIMULATION (self));
+  if (hyd_simulation_get_active (self))
+    hyd_runner_stop (self->runner);
+}
+
+void
+hyd_simulation_reset (HydSimulation *self)
+{
+  g_return_if_fail (HYD_IS_SIMULATION (self));
+  drop_runner (self);
+  g_clear_object (&self->store);
+  g_clear_object (&self->ghost);
+  g_clear_pointer (&self->circuit, hyd_circuit_free);
+  g_hash_table_remove_all (self->params);
+  self->has_sample = FALSE;
+  g_signal_emit (self, signals[SIGNAL_STATE_CHANGED], 0);
+}
+
+HydRunnerState
+hyd_simulation_get_state (HydSimulation *self)
+{
+  g_return_val_if_fail (HYD_IS_SIMULATION (self), HYD_RUNNER_READY);
+  return self->runner ? hyd_runner_get_state (self->runner) : HYD_RUNNER_READY;
+}
+
+gboolean
+hyd_simulation_get_active (HydSimulation *self)
+{
+  HydRunnerState state = hyd_simulation_get_state (self);
+  return state == HYD_RUNNER_RUNNING || state == HYD_RUNNER_PAUSED;
+}
+
+HydRunner *
+hyd_simulation_get_runner (HydSimulation *self)
+{
+  g_return_val_if_fail (HYD_IS_SIMULATION (self), NULL);
+  return self->runner;
+}
+
+HydTraceStore *
+hyd_simulation_get_store (HydSimulation *self)
+{
+  g_return_val_if_fail (HYD_IS_SIMULATION (self), NULL);
+  return self->store;
+}
+
+HydTraceStore *
+hyd_simulation_get_ghost (HydSimulation *self)
+{
+  g_return_val_if_fail (HYD_IS_SIMULATION (self), NULL);
+  return self->ghost;
+}
+
+void
+hyd_simulation_set_keep_ghost (HydSimulation *self, gboolean keep_ghost)
+{
+  g_return_if_fail (HYD_IS_SIMULATION (self));
+  self->keep_ghost = !!keep_ghost;
+  if (!keep_ghost && self->ghost)
+    {
+      g_clear_object (&self->ghost);
+      g_signal_emit (self, signals[SIGNAL_STATE_CHANGED], 0);
+    }
+}
+
+gboolean
+hyd_simulation_get_keep_ghost (HydSimulation *self)
+{
+  g_return_val_if_fail (HYD_IS_SIMULATION (self), FALSE);
+  return self->keep_ghost;
+}
+
+void
+hyd_simulation_set_real_time_factor (HydSimulation *self, double factor)
+{
+  g_return_if_fail (HYD_IS_SIMULATION (self));
+  self->real_time_factor = MAX (factor, 0.0);
+  if (self->runner && hyd_simulation_get_active (self))
+    hyd_runner_set_real_time_factor (self->runner, self->real_time_factor);
+}
+
+double
+hyd_simulation_get_real_time_factor (HydSimulation *self)
+{
+  g_return_val_if_fail (HYD_IS_SIMULATION (self), 0.0);
+  return self->real_time_factor;
+}
+
+static char *
+param_key (const char *component, const char *param)
+{
+  return g_strconcat (component, "\n", param, NULL);
+}
+
+gboolean
+hyd_simulation_set_param (HydSimulation *self, const char *component, const char *param, double value,
+                          GError **error)
+{
+  g_return_val_if_fail (HYD_IS_SIMULATION (self), FALSE);
+  if (!hyd_simulation_get_active (self))
+    {
+      g_set_error (error, HYD_CIRCUIT_ERROR, HYD_CIRCUIT_ERROR_SIMULATION, _("No simulation is running"));
+      return FALSE;
+    }
+  const HydParamInfo *info = find_param_info (self, component, param);
+  if (info)
+    {
+      if (isfinite (info->min) && value < info->min)
+        value = info->min;
+      if (isfinite (info->max) && value > info->max)
+        value = info->max;
+    }
+  if (!hyd_runner_set_param (self->runner, component, param, value, error))
+    return FALSE;
+  double *stored = g_new (double, 1);
+  *stored = value;
+  g_hash_table_insert (self->params, param_key (component, param), stored);
+  return TRUE;
+}
+
+gboolean
+hyd_simulation_get_param (HydSimulation *self, const char *component, const char *param, double *value)
+{
+  g_return_val_if_fail (HYD_IS_SIMULATION (self), FALSE);
+  g_autofree char *key = param_key (component, param);
+  const double *stored = g_hash_table_lookup (self->params, key);
+  if (stored)
+    {
+      *value = *stored;
+      return TRUE;
+    }
+  /* the run's own value: the profile in force at the last sample */
+  const HydCircuitComponent *comp
+      = self->circuit ? hyd_circuit_find_component (self->circuit, component) : NULL;
+  const HydComponentType *type = comp ? hyd_catalogue_lookup (comp->type) : NULL;
+  int index = type ? hyd_component_type_find_param (type, param) : -1;
+  if (index < 0)
+    return FALSE;
+  if (json_object_has_member (comp->params, param))
+    {
+      g_autoptr (HydProfile) profile
+          = hyd_profile_new_from_json (json_object_get_member (comp->params, param), NULL);
+      if (profile == NULL)
+        return FALSE;
+      HydRunnerProgress progress = { 0 };
+      if (self->runner)
+        hyd_runner_get_progress (self->runner, &progress);
+      *value = hyd_profile_value_after (profile, progress.t);
+      return isfinite (*value);
+    }
+  HydFluid fluid;
+  g_autofree double *values = g_new0 (double, type->n_params + 1);
+  if (!hyd_circuit_get_fluid (self->circuit, &fluid, NULL)
+      || !hyd_circuit_component_resolve_params (comp, &fluid, values, NULL, NULL))
+    return FALSE;
+  *value = values[index];
+  return isfinite (*value);
+}
+
+gboolean
+hyd_simulation_lookup (HydSimulation *self, const char *name, double *value)
+{
+  g_return_val_if_fail (HYD_IS_SIMULATION (self), FALSE);
+  if (self->runner == NULL || !self->has_sample)
+    return FALSE;
+  int column = hyd_runner_find_column (self->runner, name);
+  if (column < 0 || (guint) column >= self->n_columns)
+    return FALSE;
+  *value = self->latest[column];
+  return TRUE;
+}
+
+GStrv
+hyd_simulation_dup_variables (HydSimulation *self)
+{
+  g_return_val_if_fail (HYD_IS_SIMULATION (self), NULL);
+  if (self->runner == NULL)
+    return NULL;
+  g_autoptr (GStrvBuilder) builder = g_strv_builder_new ();
+  for (guint i = 0; i < hyd_runner_get_n_columns (self->runner); i++)
+    {
+      const char *name = hyd_runner_get_column_name (self->runner, i);
+      if (g_strcmp0 (name, "t") != 0)
+        g_strv_builder_add (builder, name);
+    }
+  return g_strv_builder_end (builder);
+}
+
+void
+hyd_simulation_get_progress (HydSimulation *self, HydRunnerProgress *progress)
+{
+  g_return_if_fail (HYD_IS_SIMULATION (self));
+  if (self->runner)
+    hyd_runner_get_progress (self->runner, progress);
+  else
+    memset (progress, 0, sizeof *progress);
+}
+
+const HydOdeResult *
+hyd_simulation_get_result (HydSimulation *self)
+{
+  g_return_val_if_fail (HYD_IS_SIMULATION (self), NULL);
+  return self->runner ? hyd_runner_get_result (self->runner) : NULL;
+}

@@ -1,0 +1,66 @@
+/* hyd-simulation.h — the window's live simulation: one HydRunner at a time
+ * (engine/hyd-runner.h), its samples streamed into a HydTraceStore for the
+ * plots, the latest sample for the canvas's animation, the previous run kept
+ * as a ghost, and the live parameter changes marked on the plots. Main
+ * thread only; no GTK. */
+#pragma once
+
+#include <glib-object.h>
+#include "hyd-circuit.h"
+#include "hyd-runner.h"
+#include "hyd-trace-store.h"
+
+G_BEGIN_DECLS
+
+#define HYD_TYPE_SIMULATION (hyd_simulation_get_type ())
+G_DECLARE_FINAL_TYPE (HydSimulation, hyd_simulation, HYD, SIMULATION, GObject)
+
+HydSimulation *hyd_simulation_new (void);
+
+/* Compile `circuit` and start a run (a running one is stopped first). With
+ * keep-ghost, the previous run's store becomes the ghost. `sim` may be NULL
+ * (the circuit's own options). On error nothing runs and the stores stay. */
+gboolean hyd_simulation_start (HydSimulation *self, const HydCircuit *circuit, const HydSimOptions *sim,
+                               GError **error);
+void hyd_simulation_pause (HydSimulation *self);
+void hyd_simulation_resume (HydSimulation *self);
+void hyd_simulation_stop (HydSimulation *self);
+/* Stop, and forget the current run and the ghost. */
+void hyd_simulation_reset (HydSimulation *self);
+
+/* READY when there is no run. */
+HydRunnerState hyd_simulation_get_state (HydSimulation *self);
+/* Running or paused. */
+gboolean hyd_simulation_get_active (HydSimulation *self);
+HydRunner *hyd_simulation_get_runner (HydSimulation *self);
+HydTraceStore *hyd_simulation_get_store (HydSimulation *self);
+HydTraceStore *hyd_simulation_get_ghost (HydSimulation *self);
+void hyd_simulation_set_keep_ghost (HydSimulation *self, gboolean keep_ghost);
+gboolean hyd_simulation_get_keep_ghost (HydSimulation *self);
+void hyd_simulation_set_real_time_factor (HydSimulation *self, double factor);
+double hyd_simulation_get_real_time_factor (HydSimulation *self);
+
+/* A live what-if change (clamped to the range by the runner). */
+gboolean hyd_simulation_set_param (HydSimulation *self, const char *component, const char *param,
+                                   double value, GError **error);
+/* The value of a parameter in the run now: what a live change last asked
+ * for, else the circuit's value (its profile at the latest sample): for
+ * sliders and lever toggles. FALSE when unknown. */
+gboolean hyd_simulation_get_param (HydSimulation *self, const char *component, const char *param,
+                                   double *value);
+
+/* The latest sample of a variable ("C1.x", "PU1.P.p"): FALSE before the
+ * first sample or for an unknown name. */
+gboolean hyd_simulation_lookup (HydSimulation *self, const char *name, double *value);
+/* The variable names of the current run (without "t"), or NULL. */
+GStrv hyd_simulation_dup_variables (HydSimulation *self);
+void hyd_simulation_get_progress (HydSimulation *self, HydRunnerProgress *progress);
+const HydOdeResult *hyd_simulation_get_result (HydSimulation *self);
+
+/* Signals:
+ *   "state-changed" ()       started, paused, resumed, finished, reset
+ *   "samples" ()             new rows are in the store
+ *   "warning" (const char *)
+ *   "finished" ()            the run ended (hyd_simulation_get_result) */
+
+G_END_DECLS

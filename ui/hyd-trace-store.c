@@ -1,0 +1,335 @@
+/* hyd-trace-store.c — the samples of one run, column by column.
+ *
+ * Rows arrive row-major from the worker's batches and are kept column-major,
+ * so a plot reads a trace as one contiguous array. */
+#include "hyd-trace-store.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <gio/gio.h>
+#include <glib/gstdio.h>
+
+typedef struct {
+  double t;
+  char *label;
+} Marker;
+
+struct _HydTraceStore
+{
+  GObject parent_instance;
+
+  guint n_columns;
+  char **names;       /* n_columns, NULL-terminated */
+  HydUnit *units;
+  GArray **columns;   /* n_columns arrays of double */
+  GHashTable *index;  /* name → column + 1 */
+  GArray *markers;    /* Marker */
+  double t_end;       /* the run's end time, NaN when unknown */
+};
+
+G_DEFINE_FINAL_TYPE (HydTraceStore, hyd_trace_store, G_TYPE_OBJECT)
+
+enum { APPENDED, MARKER_ADDED, N_SIGNALS };
+static guint signals[N_SIGNALS];
+
+static void
+marker_clear (gpointer data)
+{
+  Marker *m = data;
+  g_free (m->label);
+}
+
+static void
+hyd_trace_store_finalize (GObject *object)
+{
+  HydTraceStore *self = HYD_TRACE_STORE (object);
+
+  for (guint k = 0; k < self->n_columns; k++)
+    g_array_unref (self->columns[k]);
+  g_free (self->columns);
+  g_strfreev (self->names);
+  g_free (self->units);
+  g_clear_pointer (&self->index, g_hash_table_unref);
+  g_clear_pointer (&self->markers, g_array_unref);
+
+  G_OBJECT_CLASS (hyd_trace_store_parent_class)->finalize (object);
+}
+
+static void
+hyd_trace_store_class_init (HydTraceStoreClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->finalize = hyd_trace_store_finalize;
+
+  /**
+   * HydTraceStore::appended:
+   * @first_row: the index of the first new row
+   * @n_rows: how many rows were appended
+   */
+  signals[APPENDED] =
+    g_signal_new ("appended", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 2, G_TYPE_UINT, G_TYPE_UINT);
+  /**
+   * HydTraceStore::marker-added:
+   * @index: the new marker's index
+   */
+  signals[MARKER_ADDED] =
+    g_signal_new ("marker-added", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 1, G_TYPE_UINT);
+}
+
+static void
+hyd_trace_store_init (HydTraceStore *self)
+{
+  self->index = g_hash_table_new (g_str_hash, g_str_equal);
+  self->markers = g_array_new (FALSE, FALSE, sizeof (Marker));
+  g_array_set_clear_func (self->markers, marker_clear);
+  self->t_end = NAN;
+}
+
+HydTraceStore *
+hyd_trace_store_new (const char *const *names, const HydUnit *units, guint n)
+{
+  g_return_val_if_fail (names != NULL || n == 0, NULL);
+
+  HydTraceStore *self = g_object_new (HYD_TYPE_TRACE_STORE, NULL);
+  self->n_columns = n;
+  self->names = g_new0 (char *, n + 1);
+  self->units = g_new0 (HydUnit, MAX (n, 1));
+  self->columns = g_new0 (GArray *, MAX (n, 1));
+  for (guint k = 0; k < n; k++)
+    {
+      self->names[k] = g_strdup (names[k] ? names[k] : "");
+      self->units[k] = units && (guint) units[k] < HYD_UNIT_N_KINDS ? units[k] : HYD_UNIT_NONE;
+      self->columns[k] = g_array_new (FALSE, FALSE, sizeof (double));
+      /* the first of two equal names wins, as a lookup by name would expect */
+      if (!g_hash_table_contains (self->index, self->names[k]))
+        g_hash_table_insert (self->index, self->names[k], GUINT_TO_POINTER (k + 1));
+    }
+  if (n > 0 && units == NULL)
+    self->units[0] = HYD_UNIT_TIME;
+  return self;
+}
+
+guint
+hyd_trace_store_get_n_columns (HydTraceStore *store)
+{
+  g_return_val_if_fail (HYD_IS_TRACE_STORE (store), 0);
+  return store->n_columns;
+}
+
+const char *
+hyd_trace_store_get_name (HydTraceStore *store, guint column)
+{
+  g_return_val_if_fail (HYD_IS_TRACE_STORE (store), NULL);
+  g_return_val_if_fail (column < store->n_columns, NULL);
+  return store->names[column];
+}
+
+const char *const *
+hyd_trace_store_get_names (HydTraceStore *store)
+{
+  g_return_val_if_fail (HYD_IS_TRACE_STORE (store), NULL);
+  return (const char *const *) store->names;
+}
+
+HydUnit
+hyd_trace_store_get_unit (HydTraceStore *store, guint column)
+{
+  g_return_val_if_fail (HYD_IS_TRACE_STORE (store), HYD_UNIT_NONE);
+  g_return_val_if_fail (column < store->n_columns, HYD_UNIT_NONE);
+  return store->units[column];
+}
+
+int
+hyd_trace_store_find (HydTraceStore *store, const char *name)
+{
+  g_return_val_if_fail (HYD_IS_TRACE_STORE (store), -1);
+  if (name == NULL)
+    return -1;
+  gpointer v = g_hash_table_lookup (store->index, name);
+  return v ? (int) GPOINTER_TO_UINT (v) - 1 : -1;
+}
+
+void
+hyd_trace_store_append (HydTraceStore *store, const double *rows, guint n_rows)
+{
+  g_return_if_fail (HYD_IS_TRACE_STORE (store));
+  g_return_if_fail (rows != NULL || n_rows == 0);
+  if (n_rows == 0 || store->n_columns == 0)
+    return;
+
+  guint first = hyd_trace_store_get_n_rows (store);
+  guint n = store->n_columns;
+  for (guint k = 0; k < n; k++)
+    {
+      GArray *col = store->columns[k];
+      g_array_set_size (col, first + n_rows);
+      double *dst = &g_array_index (col, double, first);
+      for (guint r = 0; r < n_rows; r++)
+        dst[r] = rows[(gsize) r * n + k];
+    }
+  g_signal_emit (store, signals[APPENDED], 0, first, n_rows);
+}
+
+guint
+hyd_trace_store_get_n_rows (HydTraceStore *store)
+{
+  g_return_val_if_fail (HYD_IS_TRACE_STORE (store), 0);
+  return store->n_columns ? store->columns[0]->len : 0;
+}
+
+const double *
+hyd_trace_store_get_column (HydTraceStore *store, guint column)
+{
+  g_return_val_if_fail (HYD_IS_TRACE_STORE (store), NULL);
+  g_return_val_if_fail (column < store->n_columns, NULL);
+  return (const double *) store->columns[column]->data;
+}
+
+void
+hyd_trace_store_add_marker (HydTraceStore *store, double t, const char *label)
+{
+  g_return_if_fail (HYD_IS_TRACE_STORE (store));
+  Marker m = { t, g_strdup (label ? label : "") };
+  g_array_append_val (store->markers, m);
+  g_signal_emit (store, signals[MARKER_ADDED], 0, store->markers->len - 1);
+}
+
+guint
+hyd_trace_store_get_n_markers (HydTraceStore *store)
+{
+  g_return_val_if_fail (HYD_IS_TRACE_STORE (store), 0);
+  return store->markers->len;
+}
+
+void
+hyd_trace_store_get_marker (HydTraceStore *store, guint i, double *t, const char **label)
+{
+  g_return_if_fail (HYD_IS_TRACE_STORE (store));
+  g_return_if_fail (i < store->markers->len);
+  const Marker *m = &g_array_index (store->markers, Marker, i);
+  if (t)
+    *t = m->t;
+  if (label)
+    *label = m->label;
+}
+
+void
+hyd_trace_store_set_t_end (HydTraceStore *store, double t_end)
+{
+  g_return_if_fail (HYD_IS_TRACE_STORE (store));
+  store->t_end = isfinite (t_end) ? t_end : NAN;
+}
+
+double
+hyd_trace_store_get_t_end (HydTraceStore *store)
+{
+  g_return_val_if_fail (HYD_IS_TRACE_STORE (store), NAN);
+  return store->t_end;
+}
+
+/* As bramah-cli's CSV (circuit-format.md): %.10g, '.' whatever the locale. */
+static void
+append_number (GString *line, double v)
+{
+  char buf[G_ASCII_DTOSTR_BUF_SIZE];
+  if (isnan (v))
+    g_string_append (line, "nan");
+  else
+    g_string_append (line, g_ascii_formatd (buf, sizeof buf, "%.10g", v));
+}
+
+gboolean
+hyd_trace_store_write_csv (HydTraceStore *store, const char *const *names,
+                           const char *path, GError **error)
+{
+  g_return_val_if_fail (HYD_IS_TRACE_STORE (store), FALSE);
+  g_return_val_if_fail (path != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  if (store->n_columns == 0)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT, "The run has no variables to write");
+      return FALSE;
+    }
+
+  /* t first, then the chosen columns (all of them for NULL) */
+  g_autoptr(GArray) cols = g_array_new (FALSE, FALSE, sizeof (guint));
+  guint zero = 0;
+  g_array_append_val (cols, zero);
+  if (names == NULL)
+    {
+      for (guint k = 1; k < store->n_columns; k++)
+        g_array_append_val (cols, k);
+    }
+  else
+    {
+      for (guint i = 0; names[i]; i++)
+        {
+          int k = hyd_trace_store_find (store, names[i]);
+          if (k < 0)
+            {
+              g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND,
+                           "The run has no variable '%s'", names[i]);
+              return FALSE;
+            }
+          if (k == 0)
+            continue;
+          guint col = (guint) k;
+          g_array_append_val (cols, col);
+        }
+    }
+
+  FILE *out = g_fopen (path, "w");
+  if (out == NULL)
+    {
+      int errsv = errno;
+      g_autofree char *display = g_filename_display_name (path);
+      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (errsv),
+                   "Cannot write %s: %s", display, g_strerror (errsv));
+      return FALSE;
+    }
+
+  g_autoptr(GString) line = g_string_new (NULL);
+  for (guint i = 0; i < cols->len; i++)
+    {
+      if (i)
+        g_string_append_c (line, ',');
+      g_string_append (line, store->names[g_array_index (cols, guint, i)]);
+    }
+  g_string_append_c (line, '\n');
+  gboolean ok = fputs (line->str, out) >= 0;
+
+  guint n_rows = hyd_trace_store_get_n_rows (store);
+  for (guint r = 0; ok && r < n_rows; r++)
+    {
+      g_string_truncate (line, 0);
+      for (guint i = 0; i < cols->len; i++)
+        {
+          if (i)
+            g_string_append_c (line, ',');
+          append_number (line, g_array_index (store->columns[g_array_index (cols, guint, i)], double, r));
+        }
+      g_string_append_c (line, '\n');
+      ok = fputs (line->str, out) >= 0;
+    }
+
+  int errsv = errno;
+  if (fclose (out) != 0 && ok)
+    {
+      ok = FALSE;
+      errsv = errno;
+    }
+  if (!ok)
+    {
+      g_autofree char *display = g_filename_display_name (path);
+      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (errsv),
+                   "Cannot write %s: %s", display, g_strerror (errsv));
+      return FALSE;
+    }
+  return TRUE;
+}

@@ -1,0 +1,42 @@
+/* hyd-trace-store.h — the samples of one run, for the plots (main thread).
+ * Columns are the run's variables (t first); rows arrive in batches from the
+ * worker. Markers are the live parameter changes of the run's change log. */
+#pragma once
+
+#include <glib-object.h>
+#include "hyd-units.h"
+
+G_BEGIN_DECLS
+
+#define HYD_TYPE_TRACE_STORE (hyd_trace_store_get_type ())
+G_DECLARE_FINAL_TYPE (HydTraceStore, hyd_trace_store, HYD, TRACE_STORE, GObject)
+
+/* n variables (names[0] is "t"), their SI units. */
+HydTraceStore *hyd_trace_store_new (const char *const *names, const HydUnit *units, guint n);
+guint hyd_trace_store_get_n_columns (HydTraceStore *store);
+const char *hyd_trace_store_get_name (HydTraceStore *store, guint column);
+HydUnit hyd_trace_store_get_unit (HydTraceStore *store, guint column);
+int hyd_trace_store_find (HydTraceStore *store, const char *name); /* column or −1 */
+/* Append n_rows rows of n_columns values each (row-major, t first); emits
+ * "appended" (guint first_row, guint n_rows). t must not decrease. */
+void hyd_trace_store_append (HydTraceStore *store, const double *rows, guint n_rows);
+guint hyd_trace_store_get_n_rows (HydTraceStore *store);
+/* The values of one column, n_rows of them (valid until the next append). */
+const double *hyd_trace_store_get_column (HydTraceStore *store, guint column);
+/* Markers (time, label), e.g. "RV1.cracking_pressure 100 → 120 bar". */
+void hyd_trace_store_add_marker (HydTraceStore *store, double t, const char *label);
+guint hyd_trace_store_get_n_markers (HydTraceStore *store);
+void hyd_trace_store_get_marker (HydTraceStore *store, guint i, double *t, const char **label);
+/* CSV of the chosen columns (t first), as bramah-cli writes it. */
+gboolean hyd_trace_store_write_csv (HydTraceStore *store, const char *const *names,
+                                    const char *path, GError **error);
+
+/* Additions. All names, NULL-terminated (names[0] is "t"). */
+const char *const *hyd_trace_store_get_names (HydTraceStore *store);
+/* The run's end time, when known (NaN: unknown, the default): the plots then
+ * span [t0, t_end] from the start and the traces grow into it. */
+void hyd_trace_store_set_t_end (HydTraceStore *store, double t_end);
+double hyd_trace_store_get_t_end (HydTraceStore *store);
+/* "marker-added" (guint index) is emitted by hyd_trace_store_add_marker. */
+
+G_END_DECLS

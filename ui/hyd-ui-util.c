@@ -1,0 +1,94 @@
+/* hyd-ui-util.c — symbol previews and small formatting helpers. */
+#define G_LOG_DOMAIN "hyd-ui-util"
+
+#include "bramah-config.h"
+#include "hyd-ui-util.h"
+
+#include <glib/gi18n.h>
+#include "hyd-symbol.h"
+
+void
+hyd_ui_symbol_style_for_widget (GtkWidget *widget, HydSymbolStyle *style)
+{
+  GdkRGBA fg = { 0, 0, 0, 1 };
+  if (widget)
+    {
+      G_GNUC_BEGIN_IGNORE_DEPRECATIONS
+      gtk_style_context_get_color (gtk_widget_get_style_context (widget), &fg);
+      G_GNUC_END_IGNORE_DEPRECATIONS
+    }
+  /* light text means a dark theme */
+  double luma = 0.2126 * fg.red + 0.7152 * fg.green + 0.0722 * fg.blue;
+  if (luma > 0.5)
+    hyd_symbol_style_init_dark (style);
+  else
+    hyd_symbol_style_init_light (style);
+}
+
+void
+hyd_ui_draw_symbol_preview (GtkWidget *widget, cairo_t *cr, const char *type_id, int width, int height,
+                            double max_module)
+{
+  HydSymbolLibrary *library = hyd_symbol_library_get_default (NULL);
+  if (library == NULL || type_id == NULL)
+    return;
+  HydSymbol *symbol = hyd_symbol_library_lookup (library, type_id);
+  if (symbol == NULL)
+    return;
+  HydSymbolStyle style;
+  hyd_ui_symbol_style_for_widget (widget, &style);
+  style.port_labels = HYD_PORT_LABELS_NONE;
+  hyd_symbol_render_preview (cr, symbol, NULL, &style, 1, 1, width - 2, height - 2, max_module);
+}
+
+static void
+preview_draw (GtkDrawingArea *area, cairo_t *cr, int width, int height, gpointer user_data)
+{
+  const char *type_id = g_object_get_data (G_OBJECT (area), "hyd-type-id");
+  double max_module = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (area), "hyd-max-module"));
+  hyd_ui_draw_symbol_preview (GTK_WIDGET (area), cr, type_id, width, height, max_module);
+}
+
+GtkWidget *
+hyd_ui_symbol_preview_new (const char *type_id, int width, int height, double max_module)
+{
+  GtkWidget *area = gtk_drawing_area_new ();
+  gtk_drawing_area_set_content_width (GTK_DRAWING_AREA (area), width);
+  gtk_drawing_area_set_content_height (GTK_DRAWING_AREA (area), height);
+  g_object_set_data_full (G_OBJECT (area), "hyd-type-id", g_strdup (type_id), g_free);
+  g_object_set_data (G_OBJECT (area), "hyd-max-module", GUINT_TO_POINTER ((guint) max_module));
+  gtk_drawing_area_set_draw_func (GTK_DRAWING_AREA (area), preview_draw, NULL, NULL);
+  gtk_widget_add_css_class (area, "symbol-preview");
+  return area;
+}
+
+char *
+hyd_ui_format_seconds (double seconds)
+{
+  if (seconds < 10)
+    return g_strdup_printf (_("%.3f s"), seconds);
+  if (seconds < 100)
+    return g_strdup_printf (_("%.2f s"), seconds);
+  return g_strdup_printf (_("%.1f s"), seconds);
+}
+
+GSettings *
+hyd_ui_settings_new (void)
+{
+  GSettingsSchemaSource *source = g_settings_schema_source_get_default ();
+  g_autoptr (GSettingsSchema) schema = source ? g_settings_schema_source_lookup (source, APP_ID, TRUE) : NULL;
+  if (schema == NULL && g_file_test (BRAMAH_BUILD_SCHEMA_DIR "/gschemas.compiled", G_FILE_TEST_EXISTS))
+    {
+      /* an uninstalled build: the schema compiled in the build tree */
+      g_autoptr (GSettingsSchemaSource) build_source =
+        g_settings_schema_source_new_from_directory (BRAMAH_BUILD_SCHEMA_DIR, source, FALSE, NULL);
+      if (build_source)
+        schema = g_settings_schema_source_lookup (build_source, APP_ID, FALSE);
+    }
+  if (schema == NULL)
+    {
+      g_message ("The settings schema %s is not installed: window state will not be kept", APP_ID);
+      return NULL;
+    }
+  return g_settings_new_full (schema, NULL, NULL);
+}

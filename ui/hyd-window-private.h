@@ -1,0 +1,125 @@
+/* hyd-window-private.h — the window's state, shared by hyd-window.c (layout
+ * and wiring), hyd-window-actions.c (actions and their enabled state),
+ * hyd-window-files.c (open, save, autosave, exports) and hyd-window-sim.c
+ * (the live simulation). */
+#pragma once
+
+#include "hyd-window.h"
+#include "hyd-canvas.h"
+#include "hyd-palette.h"
+#include "hyd-plot-panes.h"
+#include "hyd-property-panel.h"
+#include "hyd-sim-bar.h"
+#include "hyd-simulation.h"
+
+G_BEGIN_DECLS
+
+typedef enum {
+  HYD_INFO_NONE,
+  HYD_INFO_MESSAGE,      /* a plain message with a close button */
+  HYD_INFO_RECOVERY,     /* recover / discard autosaves */
+} HydInfoKind;
+
+/* Info bar responses. */
+enum {
+  HYD_RESPONSE_RECOVER = 1,
+  HYD_RESPONSE_DISCARD,
+  HYD_RESPONSE_SHOW_PROBLEMS,
+};
+
+typedef void (*HydWindowContinuation) (HydWindow *self, gpointer user_data);
+
+struct _HydWindow
+{
+  GtkApplicationWindow parent_instance;
+
+  /* Template widgets */
+  GtkLabel *title_label;
+  GtkLabel *subtitle_label;
+  GMenu *recent_section;
+  GtkInfoBar *info_bar;
+  GtkLabel *info_label;
+  GtkPaned *main_paned;
+  GtkPaned *left_paned;
+  GtkPaned *right_paned;
+  GtkOverlay *canvas_overlay;
+  HydCanvas *canvas;
+  GtkWidget *running_banner;
+  GtkLabel *running_label;
+  GtkDrawingArea *legend_area;
+  HydPalette *palette;
+  HydPropertyPanel *property_panel;
+  HydSimBar *sim_bar;
+  HydPlotPanes *plot_panes;
+  GtkLabel *status_label;
+  GtkLabel *mode_label;
+
+  /* Owned */
+  HydDocument *document;
+  HydSimulation *simulation;
+  GSettings *settings;
+  char *path;                /* where Save writes, or NULL */
+  GPtrArray *recovery;       /* of HydAutosaveEntry*, offered in the info bar */
+  char *autosave_path;       /* this window's autosave file, or NULL */
+  guint autosave_serial;
+  guint autosave_source;
+  guint64 edits;             /* bumped at every document change */
+  guint64 autosaved_edits;   /* edits when the last autosave was written */
+  guint geometry_source;
+  guint variables_source;    /* the plots' variable list follows edits */
+  char *last_geometry;
+  GPtrArray *info_buttons;   /* of GtkWidget* (borrowed): the info bar's buttons */
+  GHashTable *lever_last;    /* component id → last non-zero lever position (int) */
+  gint64 last_status_update;
+  guint latency_source;      /* BRAMAH_DEBUG_LATENCY: the main loop's delays during a run */
+  gint64 latency_last;
+  GArray *latency;           /* of double, ms */
+
+  HydInfoKind info_kind;
+  guint plots_dirty : 1;     /* panes changed since the last save */
+  guint recovered : 1;       /* the document came from an autosave */
+  guint probe_mode : 1;
+  guint paused : 1;
+  guint closing : 1;
+};
+
+/* hyd-window.c */
+void _hyd_window_set_document (HydWindow *self, HydDocument *document, const char *path);
+void _hyd_window_update_title (HydWindow *self);
+gboolean _hyd_window_get_modified (HydWindow *self);
+void _hyd_window_show_message (HydWindow *self, GtkMessageType type, const char *message);
+void _hyd_window_hide_info (HydWindow *self);
+
+/* hyd-window-actions.c */
+void _hyd_window_class_actions_init (GtkWidgetClass *widget_class);
+void _hyd_window_actions_update (HydWindow *self);
+
+/* hyd-window-files.c */
+void _hyd_window_confirm_discard (HydWindow *self, HydWindowContinuation then, gpointer user_data);
+void _hyd_window_new_document (HydWindow *self);
+void _hyd_window_open_dialog (HydWindow *self);
+void _hyd_window_open_recent (HydWindow *self, const char *uri);
+void _hyd_window_examples (HydWindow *self);
+void _hyd_window_save (HydWindow *self, HydWindowContinuation then, gpointer user_data);
+void _hyd_window_save_as (HydWindow *self, HydWindowContinuation then, gpointer user_data);
+void _hyd_window_export_schematic (HydWindow *self);
+void _hyd_window_export_csv (HydWindow *self);
+void _hyd_window_export_plot (HydWindow *self, guint pane, const char *format);
+void _hyd_window_files_init (HydWindow *self);
+void _hyd_window_files_dispose (HydWindow *self);
+void _hyd_window_autosave_now (HydWindow *self);
+void _hyd_window_recover (HydWindow *self);
+void _hyd_window_discard_recovery (HydWindow *self);
+void _hyd_window_update_recent_menu (HydWindow *self);
+
+/* hyd-window-sim.c */
+void _hyd_window_sim_init (HydWindow *self);
+void _hyd_window_sim_dispose (HydWindow *self);
+void _hyd_window_run (HydWindow *self);
+void _hyd_window_set_paused (HydWindow *self, gboolean paused);
+void _hyd_window_stop (HydWindow *self);
+void _hyd_window_reset (HydWindow *self);
+void _hyd_window_live_change (HydWindow *self, const char *component, const char *param, double value);
+void _hyd_window_sim_document_changed (HydWindow *self);
+
+G_END_DECLS

@@ -1,0 +1,589 @@
+/* hyd-window-sim.c — the live simulation in the window: Run, Pause, Stop
+ * and Reset, the locked editing while a run goes, the canvas animation, the
+ * plots, the status line, the what-if changes (sliders and lever valves
+ * clicked on the canvas) and the errors, shown in the info bar. */
+#define G_LOG_DOMAIN "hyd-window-sim"
+
+#include "bramah-config.h"
+#include "hyd-window-private.h"
+
+#include <glib/gi18n.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include "hyd-catalogue.h"
+#include "hyd-display-units.h"
+#include "hyd-symbol.h"
+#include "hyd-symbol-render.h"
+#include "hyd-system.h"
+#include "hyd-ui-util.h"
+
+/* The status line is refreshed at most this often while a run streams. */
+#define STATUS_INTERVAL_US (G_USEC_PER_SEC / 10)
+/* Hit tolerance of a lever valve's symbol, in modules (the guide's 0.3 M). */
+#define LEVER_HIT_TOLERANCE 0.3
+/* The variable list of the plots follows edits after this pause. */
+#define VARIABLES_DELAY_MS 400
+/* BRAMAH_DEBUG_LATENCY: how often the main loop is asked to wake. */
+#define LATENCY_INTERVAL_MS 10
+
+/* ---- the canvas's live callbacks ---- */
+
+static double
+live_pressure_cb (const char *component_id, const char *port, gpointer user_data)
+{
+  HydWindow *self = user_data;
+  g_autofree char *name = g_strdup_printf ("%s.%s.p", component_id, port);
+  double value;
+  return hyd_simulation_lookup (self->simulation, name, &value) ? value : NAN;
+}
+
+static gboolean
+live_variable_cb (const char *component_id, const char *variable, double *value, gpointer user_data)
+{
+  HydWindow *self = user_data;
+  g_autofree char *name = g_strdup_printf ("%s.%s", component_id, variable);
+  return hyd_simulation_lookup (self->simulation, name, value);
+}
+
+/* ---- the ids a message names, to highlight them ---- */
+
+static GStrv
+ids_in_message (HydWindow *self, const char *message)
+{
+  g_autoptr (GStrvBuilder) builder = g_strv_builder_new ();
+  const HydCircuit *circuit = hyd_document_get_circuit (self->document);
+  g_autoptr (GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
+  const char *p = message;
+  while (p && *p)
+    {
+      if (g_ascii_isalpha (*p) && (p == message || !(g_ascii_isalnum (p[-1]) || p[-1] == '_')))
+        {
+          const char *q = p;
+          while (g_ascii_isalnum (*q) || *q == '_')
+            q++;
+          g_autofree char *word = g_strndup (p, q - p);
+          const HydCircuitComponent *comp = hyd_circuit_find_component (circuit, word);
+          if (comp && !g_hash_table_contains (seen, comp->id))
+            {
+              g_hash_table_add (seen, comp->id);
+              g_strv_builder_add (builder, comp->id);
+            }
+          p = q;
+        }
+      else
+        p++;
+    }
+  return g_strv_builder_end (builder);
+}
+
+static void
+show_error_with_highlight (HydWindow *self, const char *message)
+{
+  _hyd_window_show_message (self, GTK_MESSAGE_ERROR, message);
+  g_auto (GStrv) ids = ids_in_message (self, message);
+  hyd_canvas_set_highlight (self->canvas, ids && ids[0] ? (const char *const *) ids : NULL);
+}
+
+/* ---- BRAMAH_DEBUG_LATENCY: is the UI responsive while a run streams? ----
+ * A timer asks the main loop to wake every 10 ms; how late it comes is the
+ * latency a click or a redraw would see. The figures of each run are
+ * printed when it ends. */
+
+static gboolean
+latency_tick_cb (gpointer user_data)
+{
+  HydWindow *self = user_data;
+  gint64 now = g_get_monotonic_time ();
+  double late_ms = (now - self->latency_last) / 1000.0 - LATENCY_INTERVAL_MS;
+  g_array_append_val (self->latency, late_ms);
+  self->latency_last = now;
+  return G_SOURCE_CONTINUE;
+}
+
+static void
+latency_start (HydWindow *self)
+{
+  if (!g_getenv ("BRAMAH_DEBUG_LATENCY"))
+    return;
+  g_clear_handle_id (&self->latency_source, g_source_remove);
+  if (self->latency == NULL)
+    self->latency = g_array_new (FALSE, FALSE, sizeof (double));
+  g_array_set_size (self->latency, 0);
+  self->latency_last = g_get_monotonic_time ();
+  self->latency_source = g_timeout_add (LATENCY_INTERVAL_MS, latency_tick_cb, self);
+}
+
+static int
+compare_double (gconstpointer a, gconstpointer b)
+{
+  double x = *(const double *) a, y = *(const double *) b;
+  return (x > y) - (x < y);
+}
+
+static void
+latency_report (HydWindow *self)
+{
+  if (self->latency_source == 0)
+    return;
+  g_clear_handle_id (&self->latency_source, g_source_remove);
+  guint n = self->latency->len;
+  if (n == 0)
+    return;
+  g_array_sort (self->latency, compare_double);
+  const double *v = (const double *) self->latency->data;
+  double sum = 0;
+  for (guint i = 0; i < n; i++)
+    sum += MAX (v[i], 0);
+  printf ("BRAMAH-LATENCY ticks %u mean %.2f p50 %.2f p99 %.2f max %.2f ms\n", n, sum / n, MAX (v[n / 2], 0),
+          MAX (v[MIN (n - 1, (guint) (0.99 * n))], 0), MAX (v[n - 1], 0));
+  fflush (stdout);
+}
+
+/* ---- state of the window around a run ---- */
+
+static void
+update_status (HydWindow *self, gboolean force)
+{
+  gint64 now = g_get_monotonic_time ();
+  if (!force && now - self->last_status_update < STATUS_INTERVAL_US)
+    return;
+  self->last_status_update = now;
+
+  HydRunnerState state = hyd_simulation_get_state (self->simulation);
+  if (state == HYD_RUNNER_READY && hyd_simulation_get_store (self->simulation) == NULL)
+    {
+      gtk_label_set_text (self->status_label, _("Ready"));
+      hyd_sim_bar_set_progress (self->sim_bar, 0, _("Ready"));
+      return;
+    }
+  HydRunnerProgress progress;
+  hyd_simulation_get_progress (self->simulation, &progress);
+  double fraction = progress.t_end > 0 ? progress.t / progress.t_end : 0;
+
+  g_autofree char *t = hyd_ui_format_seconds (progress.t);
+  g_autofree char *t_end = hyd_ui_format_seconds (progress.t_end);
+  g_autofree char *wall = hyd_ui_format_seconds (progress.wall_s);
+  g_autofree char *ratio = NULL;
+  if (progress.wall_s > 0 && progress.t > 0)
+    /* translators: simulated seconds per wall-clock second */
+    ratio = g_strdup_printf (_("%.3g× real time"), progress.ratio);
+  else
+    ratio = g_strdup ("—");
+  /* translators: the status line: simulated time, steps, wall time, real-time ratio */
+  g_autofree char *status = g_strdup_printf (
+      _("t = %s of %s  ·  %" G_GUINT64_FORMAT " steps (%" G_GUINT64_FORMAT " rejected)  ·  wall %s  ·  %s"),
+      t, t_end, progress.steps, progress.rejected, wall, ratio);
+  gtk_label_set_text (self->status_label, status);
+
+  const char *what;
+  switch (state)
+    {
+    case HYD_RUNNER_RUNNING: what = _("Running"); break;
+    case HYD_RUNNER_PAUSED: what = _("Paused"); break;
+    case HYD_RUNNER_FINISHED: what = _("Finished"); break;
+    case HYD_RUNNER_STOPPED: what = _("Stopped"); break;
+    case HYD_RUNNER_FAILED: what = _("Failed"); break;
+    case HYD_RUNNER_READY:
+    default: what = _("Ready"); break;
+    }
+  g_autofree char *text = g_strdup_printf ("%s  %.0f %%", what, 100 * CLAMP (fraction, 0, 1));
+  hyd_sim_bar_set_progress (self->sim_bar, fraction, text);
+  hyd_property_panel_refresh_live (self->property_panel);
+}
+
+static void
+apply_state (HydWindow *self)
+{
+  HydRunnerState state = hyd_simulation_get_state (self->simulation);
+  gboolean active = state == HYD_RUNNER_RUNNING || state == HYD_RUNNER_PAUSED;
+
+  gtk_widget_set_visible (self->running_banner, active);
+  gtk_widget_set_visible (GTK_WIDGET (self->legend_area), active);
+  hyd_property_panel_set_running (self->property_panel, active);
+  hyd_sim_bar_set_running (self->sim_bar, active);
+  hyd_palette_set_sensitive_entries (self->palette, !active);
+  if (active)
+    gtk_widget_add_css_class (GTK_WIDGET (self->canvas_overlay), "running");
+  else
+    {
+      gtk_widget_remove_css_class (GTK_WIDGET (self->canvas_overlay), "running");
+      /* editing comes back with the end of the run */
+      hyd_canvas_clear_live (self->canvas);
+    }
+
+  gboolean paused = state == HYD_RUNNER_PAUSED;
+  gtk_label_set_text (self->running_label,
+                      paused
+                          ? _("Paused — editing is locked until the run is stopped. Click a lever valve or "
+                              "move a slider, then resume (F6).")
+                          : _("Running — editing is locked. Click a lever valve to operate it, or move a "
+                              "slider on the right."));
+  if (self->paused != paused)
+    {
+      self->paused = paused;
+      g_object_notify (G_OBJECT (self), "paused");
+    }
+  update_status (self, TRUE);
+  _hyd_window_actions_update (self);
+}
+
+static void
+simulation_state_changed_cb (HydWindow *self, HydSimulation *simulation)
+{
+  apply_state (self);
+}
+
+static void
+simulation_samples_cb (HydWindow *self, HydSimulation *simulation)
+{
+  hyd_canvas_queue_live_redraw (self->canvas);
+  update_status (self, FALSE);
+}
+
+static void
+simulation_warning_cb (HydWindow *self, const char *message, HydSimulation *simulation)
+{
+  if (!gtk_info_bar_get_revealed (self->info_bar))
+    _hyd_window_show_message (self, GTK_MESSAGE_WARNING, message);
+  gtk_label_set_text (self->mode_label, message);
+}
+
+static void
+simulation_finished_cb (HydWindow *self, HydSimulation *simulation)
+{
+  const HydOdeResult *result = hyd_simulation_get_result (simulation);
+  latency_report (self);
+  update_status (self, TRUE);
+  if (result == NULL)
+    return;
+  switch (hyd_simulation_get_state (simulation))
+    {
+    case HYD_RUNNER_FAILED:
+      {
+        g_autofree char *t = hyd_ui_format_seconds (result->t);
+        /* translators: "The solver failed at t = 1.234 s: <message naming the state>" */
+        g_autofree char *message
+            = g_strdup_printf (_("The solver failed at t = %s: %s. The traces up to that "
+                                 "moment are kept; try a tighter tolerance or another "
+                                 "solver."),
+                               t, result->message ? result->message : hyd_ode_status_name (result->status));
+        show_error_with_highlight (self, message);
+      }
+      break;
+    case HYD_RUNNER_FINISHED:
+      if (result->note)
+        gtk_label_set_text (self->mode_label, result->note);
+      break;
+    default:
+      break;
+    }
+}
+
+/* ---- run, pause, stop, reset ---- */
+
+void
+_hyd_window_run (HydWindow *self)
+{
+  HydRunnerState state = hyd_simulation_get_state (self->simulation);
+  if (state == HYD_RUNNER_PAUSED)
+    {
+      hyd_simulation_resume (self->simulation);
+      return;
+    }
+  if (state == HYD_RUNNER_RUNNING)
+    return;
+
+  const HydCircuit *circuit = hyd_document_get_circuit (self->document);
+  if (circuit->components->len == 0)
+    {
+      _hyd_window_show_message (
+          self, GTK_MESSAGE_INFO,
+          _("The circuit is empty: place components from the palette, or open an example."));
+      return;
+    }
+
+  /* problems the canvas knows first: unconnected ports, wires ending nowhere */
+  g_auto (GStrv) problems = hyd_canvas_check (self->canvas);
+  if (problems && problems[0])
+    {
+      g_autofree char *list = g_strjoinv (", ", problems);
+      /* translators: %s lists ports ("C1.B, V1.T") */
+      g_autofree char *message
+          = g_strdup_printf (_("The circuit cannot run yet: not connected: %s. Draw a wire "
+                               "from each to the circuit (a tank for a return line), or "
+                               "delete what it belongs to."),
+                             list);
+      show_error_with_highlight (self, message);
+      return;
+    }
+
+  g_autoptr (GError) error = NULL;
+  hyd_simulation_set_keep_ghost (self->simulation, hyd_sim_bar_get_keep_ghost (self->sim_bar));
+  hyd_simulation_set_real_time_factor (self->simulation, hyd_sim_bar_get_real_time_factor (self->sim_bar));
+  if (!hyd_simulation_start (self->simulation, circuit, NULL, &error))
+    {
+      g_autofree char *message = g_strdup_printf (_("The circuit cannot run: %s"), error->message);
+      show_error_with_highlight (self, message);
+      return;
+    }
+
+  _hyd_window_hide_info (self);
+  hyd_plot_panes_set_stores (self->plot_panes, hyd_simulation_get_store (self->simulation),
+                             hyd_simulation_get_ghost (self->simulation));
+  g_auto (GStrv) variables = hyd_simulation_dup_variables (self->simulation);
+  hyd_plot_panes_set_variables (self->plot_panes, (const char *const *) variables);
+  g_hash_table_remove_all (self->lever_last);
+  if (self->probe_mode)
+    gtk_label_set_text (self->mode_label, "");
+  hyd_canvas_set_live (self->canvas, live_pressure_cb, live_variable_cb, self, NULL);
+  latency_start (self);
+  gtk_widget_queue_draw (GTK_WIDGET (self->legend_area));
+  apply_state (self);
+}
+
+void
+_hyd_window_set_paused (HydWindow *self, gboolean paused)
+{
+  if (paused)
+    hyd_simulation_pause (self->simulation);
+  else
+    hyd_simulation_resume (self->simulation);
+}
+
+void
+_hyd_window_stop (HydWindow *self)
+{
+  hyd_simulation_stop (self->simulation);
+}
+
+void
+_hyd_window_reset (HydWindow *self)
+{
+  if (self->simulation == NULL)
+    return;
+  hyd_simulation_reset (self->simulation);
+  hyd_canvas_clear_live (self->canvas);
+  hyd_plot_panes_set_stores (self->plot_panes, NULL, NULL);
+  apply_state (self);
+}
+
+/* ---- what-if ---- */
+
+static const HydParamInfo *
+param_info (HydWindow *self, const char *component, const char *param, const HydCircuitComponent **comp_out)
+{
+  const HydCircuitComponent *comp
+      = hyd_circuit_find_component (hyd_document_get_circuit (self->document), component);
+  const HydComponentType *type = comp ? hyd_catalogue_lookup (comp->type) : NULL;
+  int index = type ? hyd_component_type_find_param (type, param) : -1;
+  if (comp_out)
+    *comp_out = comp;
+  return index >= 0 ? &type->params[index] : NULL;
+}
+
+void
+_hyd_window_live_change (HydWindow *self, const char *component, const char *param, double value)
+{
+  g_autoptr (GError) error = NULL;
+  if (!hyd_simulation_set_param (self->simulation, component, param, value, &error))
+    {
+      gtk_label_set_text (self->mode_label, error->message);
+      return;
+    }
+  const HydParamInfo *info = param_info (self, component, param, NULL);
+  g_autofree char *shown = hyd_display_format (info ? info->unit : HYD_UNIT_NONE, value);
+  g_autofree char *text = g_strdup_printf ("%s.%s → %s", component, param, shown);
+  gtk_label_set_text (self->mode_label, text);
+}
+
+static gboolean
+is_lever_valve (const HydCircuitComponent *comp)
+{
+  if (!g_str_has_prefix (comp->type, "dcv_"))
+    return FALSE;
+  const HydComponentType *type = hyd_catalogue_lookup (comp->type);
+  int k = type ? hyd_component_type_find_param (type, "actuation") : -1;
+  if (k < 0)
+    return FALSE;
+  const char *actuation
+      = type->params[k].choices ? type->params[k].choices[(guint)type->params[k].def] : NULL;
+  if (json_object_has_member (comp->params, "actuation"))
+    {
+      JsonNode *node = json_object_get_member (comp->params, "actuation");
+      if (JSON_NODE_HOLDS_VALUE (node) && json_node_get_value_type (node) == G_TYPE_STRING)
+        actuation = json_node_get_string (node);
+    }
+  return g_strcmp0 (actuation, "lever") == 0;
+}
+
+static const HydCircuitComponent *
+lever_valve_at (HydWindow *self, double wx, double wy)
+{
+  HydSymbolLibrary *library = hyd_symbol_library_get_default (NULL);
+  const HydCircuit *circuit = hyd_document_get_circuit (self->document);
+  double x, y;
+  hyd_canvas_widget_to_doc (self->canvas, wx, wy, &x, &y);
+  /* the last drawn is on top */
+  for (guint i = circuit->components->len; library && i-- > 0;)
+    {
+      const HydCircuitComponent *comp = g_ptr_array_index (circuit->components, i);
+      if (!is_lever_valve (comp))
+        continue;
+      HydSymbol *symbol = hyd_symbol_library_lookup (library, comp->type);
+      if (symbol == NULL)
+        continue;
+      HydSymbolPose pose;
+      hyd_symbol_pose_from_component (&pose, comp);
+      HydRect bounds;
+      hyd_symbol_placed_bounds (symbol, &pose, &bounds);
+      if (hyd_symbol_hit_test (symbol, &pose, NULL, x, y, LEVER_HIT_TOLERANCE)
+          || (x >= bounds.x0 && x <= bounds.x1 && y >= bounds.y0 && y <= bounds.y1))
+        return comp;
+    }
+  return NULL;
+}
+
+static void
+operate_lever (HydWindow *self, const HydCircuitComponent *comp)
+{
+  const HydParamInfo *info = param_info (self, comp->id, "command", NULL);
+  if (info == NULL)
+    return;
+  double current = 0;
+  hyd_simulation_get_param (self->simulation, comp->id, "command", &current);
+  double next;
+  if (info->min < 0)
+    {
+      /* a 4/3 lever: centre, one side, centre, the other side ... */
+      if (fabs (current) > 0.5)
+        {
+          g_hash_table_insert (self->lever_last, g_strdup (comp->id), GINT_TO_POINTER (current > 0 ? 1 : -1));
+          next = 0;
+        }
+      else
+        next = GPOINTER_TO_INT (g_hash_table_lookup (self->lever_last, comp->id)) > 0 ? -1 : 1;
+    }
+  else
+    next = current > 0.5 ? 0 : 1;
+  next = CLAMP (next, info->min, info->max);
+  _hyd_window_live_change (self, comp->id, "command", next);
+  hyd_property_panel_show_live_value (self->property_panel, comp->id, "command", next);
+}
+
+static void
+overlay_pressed_cb (GtkGestureClick *gesture, int n_press, double x, double y, HydWindow *self)
+{
+  /* keys go to the schematic once it is clicked (not to a field that had
+   * the focus) */
+  gtk_widget_grab_focus (GTK_WIDGET (self->canvas));
+  if (!hyd_simulation_get_active (self->simulation) || self->probe_mode || n_press != 1)
+    return;
+  if (gtk_gesture_single_get_current_button (GTK_GESTURE_SINGLE (gesture)) != GDK_BUTTON_PRIMARY)
+    return;
+  graphene_point_t in = GRAPHENE_POINT_INIT (x, y), out;
+  if (!gtk_widget_compute_point (GTK_WIDGET (self->canvas_overlay), GTK_WIDGET (self->canvas), &in, &out))
+    return;
+  const HydCircuitComponent *comp = lever_valve_at (self, out.x, out.y);
+  if (comp)
+    operate_lever (self, comp);
+}
+
+/* ---- the variables the plots offer before a run ---- */
+
+static gboolean
+variables_timeout_cb (gpointer user_data)
+{
+  HydWindow *self = user_data;
+  self->variables_source = 0;
+  if (self->document == NULL || hyd_simulation_get_runner (self->simulation))
+    return G_SOURCE_REMOVE;
+  HydSystem *system = hyd_system_compile (hyd_document_get_circuit (self->document), NULL);
+  if (system == NULL)
+    {
+      hyd_plot_panes_set_variables (self->plot_panes, NULL);
+      return G_SOURCE_REMOVE;
+    }
+  g_autoptr (GStrvBuilder) builder = g_strv_builder_new ();
+  for (guint v = 0; v < hyd_system_get_n_variables (system); v++)
+    {
+      const char *name = hyd_system_get_variable_name (system, v);
+      if (g_strcmp0 (name, "t") != 0)
+        g_strv_builder_add (builder, name);
+    }
+  g_auto (GStrv) names = g_strv_builder_end (builder);
+  hyd_plot_panes_set_variables (self->plot_panes, (const char *const *) names);
+  hyd_system_free (system);
+  return G_SOURCE_REMOVE;
+}
+
+void
+_hyd_window_sim_document_changed (HydWindow *self)
+{
+  if (self->simulation == NULL)
+    return;
+  if (!hyd_simulation_get_active (self->simulation))
+    hyd_canvas_set_highlight (self->canvas, NULL);
+  g_clear_handle_id (&self->variables_source, g_source_remove);
+  self->variables_source = g_timeout_add_full (G_PRIORITY_LOW, VARIABLES_DELAY_MS, variables_timeout_cb,
+                                               self, NULL);
+  _hyd_window_actions_update (self);
+}
+
+static gboolean
+panel_live_lookup_cb (const char *component, const char *param, double *value, gpointer user_data)
+{
+  HydWindow *self = user_data;
+  return hyd_simulation_get_param (self->simulation, component, param, value);
+}
+
+static void
+speed_changed_cb (HydWindow *self, GParamSpec *pspec, HydSimBar *bar)
+{
+  hyd_simulation_set_real_time_factor (self->simulation, hyd_sim_bar_get_real_time_factor (bar));
+}
+
+static void
+ghost_changed_cb (HydWindow *self, GParamSpec *pspec, HydSimBar *bar)
+{
+  hyd_simulation_set_keep_ghost (self->simulation, hyd_sim_bar_get_keep_ghost (bar));
+  hyd_plot_panes_set_stores (self->plot_panes, hyd_simulation_get_store (self->simulation),
+                             hyd_simulation_get_ghost (self->simulation));
+}
+
+void
+_hyd_window_sim_init (HydWindow *self)
+{
+  self->simulation = hyd_simulation_new ();
+  g_signal_connect_swapped (self->simulation, "state-changed", G_CALLBACK (simulation_state_changed_cb),
+                            self);
+  g_signal_connect_swapped (self->simulation, "samples", G_CALLBACK (simulation_samples_cb), self);
+  g_signal_connect_swapped (self->simulation, "warning", G_CALLBACK (simulation_warning_cb), self);
+  g_signal_connect_swapped (self->simulation, "finished", G_CALLBACK (simulation_finished_cb), self);
+
+  hyd_property_panel_set_live_lookup (self->property_panel, panel_live_lookup_cb, self);
+  g_signal_connect_object (self->sim_bar, "notify::real-time-factor", G_CALLBACK (speed_changed_cb), self,
+                           G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->sim_bar, "notify::keep-ghost", G_CALLBACK (ghost_changed_cb), self,
+                           G_CONNECT_SWAPPED);
+
+  GtkGesture *click = gtk_gesture_click_new ();
+  gtk_gesture_single_set_button (GTK_GESTURE_SINGLE (click), 0);
+  gtk_event_controller_set_propagation_phase (GTK_EVENT_CONTROLLER (click), GTK_PHASE_CAPTURE);
+  g_signal_connect (click, "pressed", G_CALLBACK (overlay_pressed_cb), self);
+  gtk_widget_add_controller (GTK_WIDGET (self->canvas_overlay), GTK_EVENT_CONTROLLER (click));
+}
+
+void
+_hyd_window_sim_dispose (HydWindow *self)
+{
+  g_clear_handle_id (&self->variables_source, g_source_remove);
+  g_clear_handle_id (&self->latency_source, g_source_remove);
+  g_clear_pointer (&self->latency, g_array_unref);
+  if (self->simulation)
+    {
+      g_signal_handlers_disconnect_by_data (self->simulation, self);
+      hyd_simulation_stop (self->simulation);
+    }
+  g_clear_object (&self->simulation);
+}

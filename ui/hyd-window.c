@@ -1,0 +1,855 @@
+/* hyd-window.c — the main window: layout, wiring and window state. */
+#define G_LOG_DOMAIN "hyd-window"
+
+#include "bramah-config.h"
+#include "hyd-window-private.h"
+
+#include <glib/gi18n.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include "hyd-autosave.h"
+#include "hyd-catalogue.h"
+#include "hyd-help.h"
+#include "hyd-symbol-render.h"
+#include "hyd-ui-util.h"
+
+/* How often BRAMAH_DEBUG_GEOMETRY looks for a change of layout. */
+#define GEOMETRY_INTERVAL_MS 250
+/* The plot area below the schematic when nothing is remembered. */
+#define DEFAULT_PLOT_AREA_HEIGHT 230
+#define DEFAULT_PRESSURE_MAX 2e7
+
+G_DEFINE_FINAL_TYPE (HydWindow, hyd_window, GTK_TYPE_APPLICATION_WINDOW)
+
+enum {
+  PROP_0,
+  PROP_PROBE_MODE,
+  PROP_PAUSED,
+  PROP_SHOW_LABELS,
+  N_PROPS
+};
+static GParamSpec *properties[N_PROPS];
+
+/* ---- title ---- */
+
+gboolean
+_hyd_window_get_modified (HydWindow *self)
+{
+  return self->document != NULL
+         && (hyd_document_get_modified (self->document) || self->plots_dirty || self->recovered);
+}
+
+void
+_hyd_window_update_title (HydWindow *self)
+{
+  const HydCircuit *circuit = self->document ? hyd_document_get_circuit (self->document) : NULL;
+  g_autofree char *name = NULL;
+  if (self->path)
+    name = g_path_get_basename (self->path);
+  else if (circuit && circuit->title && *circuit->title)
+    name = g_strdup (circuit->title);
+  else
+    name = g_strdup (_("Untitled circuit"));
+
+  gboolean modified = _hyd_window_get_modified (self);
+  g_autofree char *shown = modified ? g_strdup_printf ("• %s", name) : g_strdup (name);
+  gtk_label_set_text (self->title_label, shown);
+
+  g_autofree char *subtitle = NULL;
+  if (self->path)
+    {
+      g_autofree char *dir = g_path_get_dirname (self->path);
+      const char *home = g_get_home_dir ();
+      if (home && g_str_has_prefix (dir, home) && (dir[strlen (home)] == '/' || dir[strlen (home)] == '\0'))
+        subtitle = g_strconcat ("~", dir + strlen (home), NULL);
+      else
+        subtitle = g_steal_pointer (&dir);
+    }
+  else if (self->recovered)
+    subtitle = g_strdup (_("Recovered — not saved yet"));
+  else
+    subtitle = g_strdup (_("Not saved"));
+  gtk_label_set_text (self->subtitle_label, subtitle);
+
+  /* translators: the window title, e.g. "• circuit.bramah — Bramah" */
+  g_autofree char *title = g_strdup_printf (_("%s — Bramah"), shown);
+  gtk_window_set_title (GTK_WINDOW (self), title);
+}
+
+/* ---- the info bar: errors and offers, never a modal dialog ---- */
+
+static void
+clear_info_buttons (HydWindow *self)
+{
+  for (guint i = 0; i < self->info_buttons->len; i++)
+    gtk_info_bar_remove_action_widget (self->info_bar, g_ptr_array_index (self->info_buttons, i));
+  g_ptr_array_set_size (self->info_buttons, 0);
+}
+
+static void
+add_info_button (HydWindow *self, const char *label, int response)
+{
+  g_ptr_array_add (self->info_buttons, gtk_info_bar_add_button (self->info_bar, label, response));
+}
+
+void
+_hyd_window_show_message (HydWindow *self, GtkMessageType type, const char *message)
+{
+  clear_info_buttons (self);
+  self->info_kind = HYD_INFO_MESSAGE;
+  gtk_info_bar_set_message_type (self->info_bar, type);
+  gtk_label_set_text (self->info_label, message);
+  gtk_info_bar_set_revealed (self->info_bar, TRUE);
+}
+
+void
+_hyd_window_hide_info (HydWindow *self)
+{
+  gtk_info_bar_set_revealed (self->info_bar, FALSE);
+  self->info_kind = HYD_INFO_NONE;
+  if (self->canvas)
+    hyd_canvas_set_highlight (self->canvas, NULL);
+}
+
+void
+hyd_window_offer_recovery (HydWindow *self, GPtrArray *entries)
+{
+  g_return_if_fail (HYD_IS_WINDOW (self));
+  if (entries == NULL || entries->len == 0)
+    return;
+  g_clear_pointer (&self->recovery, g_ptr_array_unref);
+  self->recovery = g_ptr_array_ref (entries);
+
+  const HydAutosaveEntry *entry = g_ptr_array_index (entries, 0);
+  g_autoptr (GDateTime) when = g_date_time_new_from_unix_local (entry->saved_at);
+  g_autoptr (GDateTime) now = g_date_time_new_now_local ();
+  gboolean today = when && g_date_time_get_day_of_year (when) == g_date_time_get_day_of_year (now)
+                   && g_date_time_get_year (when) == g_date_time_get_year (now);
+  /* translators: time formats of an autosave: today, or another day */
+  g_autofree char *time
+      = when ? g_date_time_format (when, today ? _("%H:%M") : _("%x %H:%M")) : g_strdup ("?");
+  g_autofree char *what = NULL;
+  if (entry->origin)
+    {
+      g_autofree char *name = g_filename_display_basename (entry->origin);
+      /* translators: what was autosaved: "the changes to “circuit.bramah”" */
+      what = g_strdup_printf (_("the changes to “%s”"), name);
+    }
+  else if (entry->title)
+    what = g_strdup_printf (_("the new circuit “%s”"), entry->title);
+  else
+    what = g_strdup (_("a new circuit"));
+  g_autofree char *message = NULL;
+  if (entries->len == 1)
+    /* translators: "Recover unsaved circuit from 14:32? Bramah did not close properly; <what> was autosaved."
+     */
+    message = g_strdup_printf (_("Recover unsaved circuit from %s? Bramah did not close properly; %s was "
+                                 "autosaved."), time, what);
+  else
+    message
+        = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                        "Recover unsaved circuits from %s? Bramah did not close properly; %s "
+                                        "and %u more circuit were autosaved.",
+                                        "Recover unsaved circuits from %s? Bramah did not close properly; %s "
+                                        "and %u more circuits were autosaved.",
+                                        entries->len - 1),
+                           time, what, entries->len - 1);
+
+  clear_info_buttons (self);
+  self->info_kind = HYD_INFO_RECOVERY;
+  gtk_info_bar_set_message_type (self->info_bar, GTK_MESSAGE_QUESTION);
+  gtk_label_set_text (self->info_label, message);
+  add_info_button (self, _("_Discard"), HYD_RESPONSE_DISCARD);
+  add_info_button (self, _("_Recover"), HYD_RESPONSE_RECOVER);
+  gtk_info_bar_set_default_response (self->info_bar, HYD_RESPONSE_RECOVER);
+  gtk_info_bar_set_revealed (self->info_bar, TRUE);
+}
+
+static void
+info_bar_response_cb (HydWindow *self, int response, GtkInfoBar *info_bar)
+{
+  switch (response)
+    {
+    case HYD_RESPONSE_RECOVER:
+      _hyd_window_hide_info (self);
+      _hyd_window_recover (self);
+      break;
+    case HYD_RESPONSE_DISCARD:
+      _hyd_window_hide_info (self);
+      _hyd_window_discard_recovery (self);
+      break;
+    default:
+      _hyd_window_hide_info (self);
+      break;
+    }
+}
+
+/* ---- the document ---- */
+
+static void
+document_changed_cb (HydWindow *self, HydDocument *document)
+{
+  self->edits++;
+  _hyd_window_sim_document_changed (self);
+  _hyd_window_update_title (self);
+  _hyd_window_actions_update (self);
+}
+
+static void
+document_notify_cb (HydWindow *self, GParamSpec *pspec, HydDocument *document)
+{
+  _hyd_window_update_title (self);
+  _hyd_window_actions_update (self);
+}
+
+void
+_hyd_window_set_document (HydWindow *self, HydDocument *document, const char *path)
+{
+  g_return_if_fail (HYD_IS_DOCUMENT (document));
+
+  _hyd_window_reset (self);
+  if (self->document)
+    g_signal_handlers_disconnect_by_data (self->document, self);
+  g_set_object (&self->document, document);
+  g_free (self->path);
+  self->path = g_strdup (path);
+  self->plots_dirty = FALSE;
+  self->recovered = FALSE;
+  self->edits = self->autosaved_edits = 0;
+
+  g_signal_connect_swapped (document, "changed", G_CALLBACK (document_changed_cb), self);
+  g_signal_connect_swapped (document, "notify::modified", G_CALLBACK (document_notify_cb), self);
+  g_signal_connect_swapped (document, "notify::can-undo", G_CALLBACK (document_notify_cb), self);
+  g_signal_connect_swapped (document, "notify::can-redo", G_CALLBACK (document_notify_cb), self);
+
+  hyd_canvas_set_document (self->canvas, document);
+  hyd_canvas_set_highlight (self->canvas, NULL);
+  hyd_property_panel_set_document (self->property_panel, document);
+  hyd_sim_bar_set_document (self->sim_bar, document);
+  hyd_plot_panes_load (self->plot_panes, hyd_document_get_circuit (document));
+  _hyd_window_sim_document_changed (self);
+  gtk_widget_queue_draw (GTK_WIDGET (self->legend_area));
+
+  _hyd_window_update_title (self);
+  _hyd_window_actions_update (self);
+}
+
+/* ---- widgets' signals ---- */
+
+static void
+palette_type_activated_cb (HydWindow *self, const char *type_id)
+{
+  if (hyd_simulation_get_active (self->simulation))
+    {
+      _hyd_window_show_message (
+          self, GTK_MESSAGE_INFO,
+          _("Stop the simulation to edit the circuit: editing is locked while it runs."));
+      return;
+    }
+  const HydComponentType *type = hyd_catalogue_lookup (type_id);
+  if (type == NULL)
+    return;
+  if (self->probe_mode)
+    g_object_set (self, "probe-mode", FALSE, NULL);
+  hyd_canvas_begin_place (self->canvas, type_id);
+  gtk_widget_grab_focus (GTK_WIDGET (self->canvas));
+  /* translators: %s is a component type, e.g. "Fixed-displacement pump" */
+  g_autofree char *hint = g_strdup_printf (_("Click on the schematic to place a %s (R turns it, Shift+click "
+                                             "places another, Esc cancels)"), _(type->label));
+  gtk_label_set_text (self->mode_label, hint);
+}
+
+static void
+help_requested_cb (HydWindow *self, const char *type_id)
+{
+  hyd_help_window_present_for (GTK_WINDOW (self), type_id);
+}
+
+static void
+canvas_selection_changed_cb (HydWindow *self, HydCanvas *canvas)
+{
+  g_auto (GStrv) ids = hyd_canvas_get_selection (canvas);
+  hyd_property_panel_set_selection (self->property_panel, (const char *const *) ids);
+  if (!self->probe_mode)
+    gtk_label_set_text (self->mode_label, "");
+  _hyd_window_actions_update (self);
+}
+
+static void
+canvas_probe_cb (HydWindow *self, const char *variable, HydCanvas *canvas)
+{
+  hyd_plot_panes_add_trace (self->plot_panes, variable);
+  /* translators: %s is a variable such as "C1.x" */
+  g_autofree char *text = g_strdup_printf (_("Plotting %s"), variable);
+  gtk_label_set_text (self->mode_label, text);
+}
+
+static void
+canvas_component_activated_cb (HydWindow *self, const char *id, HydCanvas *canvas)
+{
+  const char *ids[] = { id, NULL };
+  hyd_canvas_set_selection (canvas, ids);
+  GtkWidget *editor = NULL;
+  const HydCircuitComponent *comp
+      = hyd_circuit_find_component (hyd_document_get_circuit (self->document), id);
+  const HydComponentType *type = comp ? hyd_catalogue_lookup (comp->type) : NULL;
+  if (type && type->n_params > 0)
+    editor = hyd_property_panel_get_editor (self->property_panel, type->params[0].name);
+  if (editor && gtk_widget_get_visible (editor))
+    gtk_widget_grab_focus (editor);
+}
+
+static void
+panel_live_change_cb (HydWindow *self, const char *component, const char *param, double value)
+{
+  _hyd_window_live_change (self, component, param, value);
+}
+
+static void
+plots_changed_cb (HydWindow *self, HydPlotPanes *panes)
+{
+  self->plots_dirty = TRUE;
+  self->edits++;
+  _hyd_window_update_title (self);
+  _hyd_window_actions_update (self);
+}
+
+static void
+plot_export_requested_cb (HydWindow *self, guint pane, const char *format, HydPlotPanes *panes)
+{
+  _hyd_window_export_plot (self, pane, format);
+}
+
+/* ---- the pressure legend over the canvas ---- */
+
+static double
+legend_pressure_max (HydWindow *self)
+{
+  double p_max = 0;
+  const HydCircuit *circuit = self->document ? hyd_document_get_circuit (self->document) : NULL;
+  for (guint i = 0; circuit && i < circuit->components->len; i++)
+    {
+      const HydCircuitComponent *comp = g_ptr_array_index (circuit->components, i);
+      if (g_strcmp0 (comp->type, "relief_valve") != 0)
+        continue;
+      const HydComponentType *type = hyd_catalogue_lookup (comp->type);
+      g_autofree double *values = g_new0 (double, type->n_params + 1);
+      HydFluid fluid;
+      if (!hyd_circuit_get_fluid (circuit, &fluid, NULL)
+          || !hyd_circuit_component_resolve_params (comp, &fluid, values, NULL, NULL))
+        continue;
+      int k = hyd_component_type_find_param (type, "cracking_pressure");
+      if (k >= 0 && isfinite (values[k]))
+        p_max = MAX (p_max, values[k]);
+    }
+  return p_max > 0 ? p_max : DEFAULT_PRESSURE_MAX;
+}
+
+static void
+legend_draw (GtkDrawingArea *area, cairo_t *cr, int width, int height, gpointer user_data)
+{
+  HydWindow *self = user_data;
+  HydSymbolStyle style;
+  hyd_ui_symbol_style_for_widget (GTK_WIDGET (self->canvas), &style);
+  style.pressure_max = legend_pressure_max (self);
+
+  const double bar_x = 8, bar_y = 6, bar_w = width - 16, bar_h = 10;
+  for (int i = 0; i < (int) bar_w; i++)
+    {
+      double p = style.pressure_min + (style.pressure_max - style.pressure_min) * i / (bar_w - 1);
+      HydRgba c;
+      hyd_symbol_style_pressure_colour (&style, p, &c);
+      hyd_rgba_set_source (cr, &c);
+      cairo_rectangle (cr, bar_x + i, bar_y, 1, bar_h);
+      cairo_fill (cr);
+    }
+  hyd_rgba_set_source (cr, &style.line);
+  cairo_set_line_width (cr, 1);
+  cairo_rectangle (cr, bar_x + 0.5, bar_y + 0.5, bar_w - 1, bar_h - 1);
+  cairo_stroke (cr);
+
+  PangoLayout *layout = gtk_widget_create_pango_layout (GTK_WIDGET (area), NULL);
+  const double marks[] = { 0, 0.5, 1 };
+  for (guint i = 0; i < G_N_ELEMENTS (marks); i++)
+    {
+      double p = style.pressure_min + (style.pressure_max - style.pressure_min) * marks[i];
+      g_autofree char *text = g_strdup_printf ("%.0f%s", p * 1e-5, i == 2 ? _(" bar") : "");
+      pango_layout_set_text (layout, text, -1);
+      int tw, th;
+      pango_layout_get_pixel_size (layout, &tw, &th);
+      double x = bar_x + bar_w * marks[i] - tw * marks[i];
+      cairo_move_to (cr, x, bar_y + bar_h + 2);
+      pango_cairo_show_layout (cr, layout);
+    }
+  g_object_unref (layout);
+}
+
+/* ---- BRAMAH_DEBUG_GEOMETRY: where things are, for the end-to-end tests ---- */
+
+static gboolean
+to_surface (GtkWidget *widget, double x, double y, int *sx, int *sy)
+{
+  GtkNative *native = gtk_widget_get_native (widget);
+  if (native == NULL)
+    return FALSE;
+  graphene_point_t in = GRAPHENE_POINT_INIT (x, y), out;
+  if (!gtk_widget_compute_point (widget, GTK_WIDGET (native), &in, &out))
+    return FALSE;
+  double tx, ty;
+  gtk_native_get_surface_transform (native, &tx, &ty);
+  *sx = (int) lround (out.x + tx);
+  *sy = (int) lround (out.y + ty);
+  return TRUE;
+}
+
+static void
+append_widget (GString *s, const char *what, GtkWidget *widget)
+{
+  int x0, y0, x1, y1;
+  if (widget && gtk_widget_get_mapped (widget) && to_surface (widget, 0, 0, &x0, &y0)
+      && to_surface (widget, gtk_widget_get_width (widget), gtk_widget_get_height (widget), &x1, &y1))
+    g_string_append_printf (s, "%s %d %d %d %d\n", what, x0, y0, x1, y1);
+}
+
+static char *
+describe_geometry (HydWindow *self)
+{
+  GString *s = g_string_new ("BRAMAH-GEOMETRY begin\n");
+  g_string_append_printf (s, "window %d %d\n", gtk_widget_get_width (GTK_WIDGET (self)),
+                          gtk_widget_get_height (GTK_WIDGET (self)));
+  g_string_append_printf (s, "run %s\n", hyd_runner_state_name (hyd_simulation_get_state (self->simulation)));
+  g_string_append_printf (s, "modified %d\n", _hyd_window_get_modified (self));
+  g_string_append_printf (s, "path %s\n", self->path ? self->path : "");
+  GtkWidget *focus = gtk_root_get_focus (GTK_ROOT (self));
+  g_string_append_printf (s, "focus %s\n", focus ? G_OBJECT_TYPE_NAME (focus) : "none");
+  append_widget (s, "canvas", GTK_WIDGET (self->canvas));
+  append_widget (s, "properties", GTK_WIDGET (self->property_panel));
+  append_widget (s, "plots", GTK_WIDGET (self->plot_panes));
+
+  if (gtk_info_bar_get_revealed (self->info_bar))
+    {
+      append_widget (s, "info", GTK_WIDGET (self->info_bar));
+      for (guint i = 0; i < self->info_buttons->len; i++)
+        {
+          GtkWidget *button = g_ptr_array_index (self->info_buttons, i);
+          int x, y;
+          if (gtk_widget_get_mapped (button)
+              && to_surface (button, gtk_widget_get_width (button) / 2.0,
+                             gtk_widget_get_height (button) / 2.0, &x, &y))
+            g_string_append_printf (s, "info-button %s %d %d\n",
+                                    gtk_button_get_label (GTK_BUTTON (button)), x, y);
+        }
+    }
+  for (guint i = 0; i < hyd_plot_panes_get_n_panes (self->plot_panes); i++)
+    {
+      g_autofree char *what = g_strdup_printf ("pane %u", i);
+      append_widget (s, what, GTK_WIDGET (hyd_plot_panes_get_view (self->plot_panes, i)));
+      g_auto (GStrv) traces = hyd_plot_view_get_traces (hyd_plot_panes_get_view (self->plot_panes, i));
+      for (guint k = 0; traces && traces[k]; k++)
+        g_string_append_printf (s, "trace %u %s\n", i, traces[k]);
+    }
+
+  const char *shown = hyd_property_panel_get_component (self->property_panel);
+  const HydCircuitComponent *shown_comp =
+    shown && self->document ? hyd_circuit_find_component (hyd_document_get_circuit (self->document), shown) : NULL;
+  const HydComponentType *shown_type = shown_comp ? hyd_catalogue_lookup (shown_comp->type) : NULL;
+  for (guint i = 0; shown_type && i < shown_type->n_params; i++)
+    {
+      GtkWidget *slider = hyd_property_panel_get_slider (self->property_panel, shown_type->params[i].name);
+      g_autofree char *what = g_strdup_printf ("slider %s.%s", shown, shown_type->params[i].name);
+      if (slider)
+        append_widget (s, what, slider);
+    }
+
+  g_auto (GStrv) visible = hyd_palette_dup_visible_types (self->palette);
+  for (guint i = 0; visible && visible[i]; i++)
+    {
+      GtkWidget *row = hyd_palette_get_entry (self->palette, visible[i]);
+      int x, y;
+      if (row && gtk_widget_get_mapped (row)
+          && to_surface (row, gtk_widget_get_width (row) / 2.0, gtk_widget_get_height (row) / 2.0, &x, &y))
+        g_string_append_printf (s, "palette %s %d %d\n", visible[i], x, y);
+    }
+
+  HydSymbolLibrary *library = hyd_symbol_library_get_default (NULL);
+  const HydCircuit *circuit = self->document ? hyd_document_get_circuit (self->document) : NULL;
+  for (guint i = 0; circuit && library && i < circuit->components->len; i++)
+    {
+      const HydCircuitComponent *comp = g_ptr_array_index (circuit->components, i);
+      HydSymbol *symbol = hyd_symbol_library_lookup (library, comp->type);
+      if (symbol == NULL)
+        continue;
+      HydSymbolPose pose;
+      hyd_symbol_pose_from_component (&pose, comp);
+      HydRect bounds;
+      hyd_symbol_placed_bounds (symbol, &pose, &bounds);
+      double wx, wy;
+      int x, y;
+      hyd_canvas_doc_to_widget (self->canvas, (bounds.x0 + bounds.x1) / 2, (bounds.y0 + bounds.y1) / 2, &wx,
+                                &wy);
+      if (to_surface (GTK_WIDGET (self->canvas), wx, wy, &x, &y))
+        g_string_append_printf (s, "component %s %s %d %d\n", comp->id, comp->type, x, y);
+      for (guint k = 0; k < hyd_symbol_get_n_ports (symbol); k++)
+        {
+          const HydSymbolPort *port = hyd_symbol_get_port (symbol, k);
+          double px, py;
+          if (!hyd_symbol_port_world_position (symbol, &pose, port->name, &px, &py, NULL))
+            continue;
+          hyd_canvas_doc_to_widget (self->canvas, px, py, &wx, &wy);
+          if (to_surface (GTK_WIDGET (self->canvas), wx, wy, &x, &y))
+            g_string_append_printf (s, "port %s.%s %d %d\n", comp->id, port->name, x, y);
+        }
+    }
+  g_string_append (s, "BRAMAH-GEOMETRY end\n");
+  return g_string_free (s, FALSE);
+}
+
+static gboolean
+geometry_timeout_cb (gpointer user_data)
+{
+  HydWindow *self = user_data;
+  if (!gtk_widget_get_mapped (GTK_WIDGET (self)))
+    return G_SOURCE_CONTINUE;
+  g_autofree char *text = describe_geometry (self);
+  if (g_strcmp0 (text, self->last_geometry) != 0)
+    {
+      fputs (text, stdout);
+      fflush (stdout);
+      g_free (self->last_geometry);
+      self->last_geometry = g_steal_pointer (&text);
+    }
+  return G_SOURCE_CONTINUE;
+}
+
+/* ---- window state ---- */
+
+static void
+restore_plot_area_cb (HydWindow *self, GParamSpec *pspec, GtkPaned *paned)
+{
+  int total = gtk_widget_get_height (GTK_WIDGET (paned));
+  if (total <= 0)
+    return;
+  int height = self->settings ? g_settings_get_int (self->settings, "plot-area-height")
+                              : DEFAULT_PLOT_AREA_HEIGHT;
+  gtk_paned_set_position (paned, MAX (total - height, total / 3));
+  /* the first allocations can be of a window smaller than it will be
+   * shown: follow them until it is on screen */
+  if (gtk_widget_get_mapped (GTK_WIDGET (self)))
+    g_signal_handlers_disconnect_by_func (paned, restore_plot_area_cb, self);
+}
+
+static void
+save_window_state (HydWindow *self)
+{
+  if (self->settings == NULL)
+    return;
+  gboolean maximized = gtk_window_is_maximized (GTK_WINDOW (self));
+  g_settings_set_boolean (self->settings, "window-maximized", maximized);
+  if (!maximized)
+    {
+      int width, height;
+      gtk_window_get_default_size (GTK_WINDOW (self), &width, &height);
+      if (width > 0 && height > 0)
+        {
+          g_settings_set_int (self->settings, "window-width", width);
+          g_settings_set_int (self->settings, "window-height", height);
+        }
+    }
+  int total = gtk_widget_get_height (GTK_WIDGET (self->main_paned));
+  if (total > 0)
+    g_settings_set_int (self->settings, "plot-area-height",
+                        total - gtk_paned_get_position (self->main_paned));
+  g_settings_set_boolean (self->settings, "keep-ghost", hyd_sim_bar_get_keep_ghost (self->sim_bar));
+  g_settings_set_boolean (self->settings, "show-labels", hyd_canvas_get_show_labels (self->canvas));
+}
+
+static void
+close_confirmed_cb (HydWindow *self, gpointer user_data)
+{
+  self->closing = TRUE;
+  gtk_window_close (GTK_WINDOW (self));
+}
+
+static gboolean
+hyd_window_close_request (GtkWindow *window)
+{
+  HydWindow *self = HYD_WINDOW (window);
+  if (!self->closing && _hyd_window_get_modified (self))
+    {
+      _hyd_window_confirm_discard (self, close_confirmed_cb, NULL);
+      return TRUE;
+    }
+  save_window_state (self);
+  hyd_simulation_stop (self->simulation);
+  _hyd_window_files_dispose (self);
+  return GTK_WINDOW_CLASS (hyd_window_parent_class)->close_request (window);
+}
+
+/* Escape ends the probe tool, wherever the focus is (the canvas cancels
+ * its own tools with it too). */
+static gboolean
+key_pressed_cb (GtkEventControllerKey *controller, guint keyval, guint keycode, GdkModifierType state,
+                HydWindow *self)
+{
+  if (keyval == GDK_KEY_Escape)
+    {
+      /* whatever the hint said (placing, probing) is cancelled */
+      if (self->probe_mode)
+        g_object_set (self, "probe-mode", FALSE, NULL);
+      gtk_label_set_text (self->mode_label, "");
+    }
+  return GDK_EVENT_PROPAGATE;
+}
+
+/* ---- dark theme ---- */
+
+static void
+update_dark (HydWindow *self)
+{
+  HydSymbolStyle style;
+  hyd_ui_symbol_style_for_widget (GTK_WIDGET (self), &style);
+  gboolean dark = style.background.r + style.background.g + style.background.b < 1.5;
+  hyd_canvas_set_dark (self->canvas, dark);
+}
+
+static void
+hyd_window_css_changed (GtkWidget *widget, GtkCssStyleChange *change)
+{
+  GTK_WIDGET_CLASS (hyd_window_parent_class)->css_changed (widget, change);
+  update_dark (HYD_WINDOW (widget));
+}
+
+/* ---- GObject ---- */
+
+static void
+hyd_window_get_property (GObject *object, guint prop_id, GValue *value, GParamSpec *pspec)
+{
+  HydWindow *self = HYD_WINDOW (object);
+  switch (prop_id)
+    {
+    case PROP_PROBE_MODE:
+      g_value_set_boolean (value, self->probe_mode);
+      break;
+    case PROP_PAUSED:
+      g_value_set_boolean (value, self->paused);
+      break;
+    case PROP_SHOW_LABELS:
+      g_value_set_boolean (value, self->canvas ? hyd_canvas_get_show_labels (self->canvas) : TRUE);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+hyd_window_set_property (GObject *object, guint prop_id, const GValue *value, GParamSpec *pspec)
+{
+  HydWindow *self = HYD_WINDOW (object);
+  switch (prop_id)
+    {
+    case PROP_PROBE_MODE:
+      {
+        gboolean probe = g_value_get_boolean (value);
+        if (self->probe_mode == probe)
+          break;
+        self->probe_mode = probe;
+        hyd_canvas_set_tool (self->canvas, probe ? HYD_CANVAS_TOOL_PROBE : HYD_CANVAS_TOOL_SELECT);
+        gtk_label_set_text (self->mode_label,
+                            probe ? _("Probe: click a port, a wire or a component to plot it (P or Esc ends)")
+                                  : "");
+        if (probe)
+          gtk_widget_grab_focus (GTK_WIDGET (self->canvas));
+        g_object_notify_by_pspec (object, pspec);
+      }
+      break;
+    case PROP_PAUSED:
+      _hyd_window_set_paused (self, g_value_get_boolean (value));
+      break;
+    case PROP_SHOW_LABELS:
+      if (hyd_canvas_get_show_labels (self->canvas) != g_value_get_boolean (value))
+        {
+          hyd_canvas_set_show_labels (self->canvas, g_value_get_boolean (value));
+          g_object_notify_by_pspec (object, pspec);
+        }
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+hyd_window_dispose (GObject *object)
+{
+  HydWindow *self = HYD_WINDOW (object);
+
+  _hyd_window_sim_dispose (self);
+  _hyd_window_files_dispose (self);
+  g_clear_handle_id (&self->geometry_source, g_source_remove);
+  if (self->document)
+    g_signal_handlers_disconnect_by_data (self->document, self);
+  g_clear_object (&self->document);
+  g_clear_object (&self->settings);
+  gtk_widget_dispose_template (GTK_WIDGET (self), HYD_TYPE_WINDOW);
+  G_OBJECT_CLASS (hyd_window_parent_class)->dispose (object);
+}
+
+static void
+hyd_window_finalize (GObject *object)
+{
+  HydWindow *self = HYD_WINDOW (object);
+  g_clear_pointer (&self->path, g_free);
+  g_clear_pointer (&self->last_geometry, g_free);
+  g_clear_pointer (&self->recovery, g_ptr_array_unref);
+  g_clear_pointer (&self->autosave_path, g_free);
+  g_clear_pointer (&self->lever_last, g_hash_table_unref);
+  g_clear_pointer (&self->info_buttons, g_ptr_array_unref);
+  G_OBJECT_CLASS (hyd_window_parent_class)->finalize (object);
+}
+
+static void
+hyd_window_class_init (HydWindowClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+  GtkWindowClass *window_class = GTK_WINDOW_CLASS (klass);
+
+  object_class->get_property = hyd_window_get_property;
+  object_class->set_property = hyd_window_set_property;
+  object_class->dispose = hyd_window_dispose;
+  object_class->finalize = hyd_window_finalize;
+  widget_class->css_changed = hyd_window_css_changed;
+  window_class->close_request = hyd_window_close_request;
+
+  properties[PROP_PROBE_MODE] =
+    g_param_spec_boolean ("probe-mode", NULL, NULL, FALSE,
+                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_PAUSED] =
+    g_param_spec_boolean ("paused", NULL, NULL, FALSE,
+                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_SHOW_LABELS] =
+    g_param_spec_boolean ("show-labels", NULL, NULL, TRUE,
+                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  g_type_ensure (HYD_TYPE_CANVAS);
+  g_type_ensure (HYD_TYPE_PALETTE);
+  g_type_ensure (HYD_TYPE_PROPERTY_PANEL);
+  g_type_ensure (HYD_TYPE_SIM_BAR);
+  g_type_ensure (HYD_TYPE_PLOT_PANES);
+
+  gtk_widget_class_set_template_from_resource (widget_class, BRAMAH_RESOURCE_PREFIX "/ui/hyd-window.ui");
+  gtk_widget_class_bind_template_child (widget_class, HydWindow, title_label);
+  gtk_widget_class_bind_template_child (widget_class, HydWindow, subtitle_label);
+  gtk_widget_class_bind_template_child (widget_class, HydWindow, recent_section);
+  gtk_widget_class_bind_template_child (widget_class, HydWindow, info_bar);
+  gtk_widget_class_bind_template_child (widget_class, HydWindow, info_label);
+  gtk_widget_class_bind_template_child (widget_class, HydWindow, main_paned);
+  gtk_widget_class_bind_template_child (widget_class, HydWindow, left_paned);
+  gtk_widget_class_bind_template_child (widget_class, HydWindow, right_paned);
+  gtk_widget_class_bind_template_child (widget_class, HydWindow, canvas_overlay);
+  gtk_widget_class_bind_template_child (widget_class, HydWindow, canvas);
+  gtk_widget_class_bind_template_child (widget_class, HydWindow, running_banner);
+  gtk_widget_class_bind_template_child (widget_class, HydWindow, running_label);
+  gtk_widget_class_bind_template_child (widget_class, HydWindow, legend_area);
+  gtk_widget_class_bind_template_child (widget_class, HydWindow, palette);
+  gtk_widget_class_bind_template_child (widget_class, HydWindow, property_panel);
+  gtk_widget_class_bind_template_child (widget_class, HydWindow, sim_bar);
+  gtk_widget_class_bind_template_child (widget_class, HydWindow, plot_panes);
+  gtk_widget_class_bind_template_child (widget_class, HydWindow, status_label);
+  gtk_widget_class_bind_template_child (widget_class, HydWindow, mode_label);
+  gtk_widget_class_bind_template_callback (widget_class, info_bar_response_cb);
+  gtk_widget_class_bind_template_callback (widget_class, palette_type_activated_cb);
+  gtk_widget_class_bind_template_callback (widget_class, help_requested_cb);
+  gtk_widget_class_bind_template_callback (widget_class, canvas_selection_changed_cb);
+  gtk_widget_class_bind_template_callback (widget_class, canvas_probe_cb);
+  gtk_widget_class_bind_template_callback (widget_class, canvas_component_activated_cb);
+  gtk_widget_class_bind_template_callback (widget_class, panel_live_change_cb);
+  gtk_widget_class_bind_template_callback (widget_class, plots_changed_cb);
+  gtk_widget_class_bind_template_callback (widget_class, plot_export_requested_cb);
+
+  _hyd_window_class_actions_init (widget_class);
+}
+
+static void
+hyd_window_init (HydWindow *self)
+{
+  gtk_widget_init_template (GTK_WIDGET (self));
+
+  self->info_buttons = g_ptr_array_new ();
+  self->lever_last = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  self->settings = hyd_ui_settings_new ();
+  if (self->settings)
+    {
+      gtk_window_set_default_size (GTK_WINDOW (self), g_settings_get_int (self->settings, "window-width"),
+                                   g_settings_get_int (self->settings, "window-height"));
+      if (g_settings_get_boolean (self->settings, "window-maximized"))
+        gtk_window_maximize (GTK_WINDOW (self));
+      hyd_sim_bar_set_keep_ghost (self->sim_bar, g_settings_get_boolean (self->settings, "keep-ghost"));
+      hyd_canvas_set_show_labels (self->canvas, g_settings_get_boolean (self->settings, "show-labels"));
+    }
+  else
+    gtk_window_set_default_size (GTK_WINDOW (self), 1200, 760);
+  g_signal_connect_swapped (self->main_paned, "notify::max-position", G_CALLBACK (restore_plot_area_cb),
+                            self);
+  gtk_paned_set_position (self->right_paned, 10000);
+  gtk_drawing_area_set_draw_func (self->legend_area, legend_draw, self, NULL);
+  /* the simulation keys work wherever the focus is: F6 would otherwise
+   * move the focus between the panes of a GtkPaned before reaching here */
+  GtkEventController *sim_keys = gtk_shortcut_controller_new ();
+  gtk_event_controller_set_propagation_phase (sim_keys, GTK_PHASE_CAPTURE);
+  static const struct { guint key; GdkModifierType mods; const char *action; } sim_shortcuts[] = {
+    { GDK_KEY_F5, 0, "sim.run" },
+    { GDK_KEY_F5, GDK_SHIFT_MASK, "sim.stop" },
+    { GDK_KEY_F6, 0, "sim.pause" },
+    { GDK_KEY_F7, 0, "sim.reset" },
+  };
+  for (guint i = 0; i < G_N_ELEMENTS (sim_shortcuts); i++)
+    gtk_shortcut_controller_add_shortcut (GTK_SHORTCUT_CONTROLLER (sim_keys),
+                                          gtk_shortcut_new (gtk_keyval_trigger_new (sim_shortcuts[i].key,
+                                                                                    sim_shortcuts[i].mods),
+                                                            gtk_named_action_new (sim_shortcuts[i].action)));
+  gtk_widget_add_controller (GTK_WIDGET (self), sim_keys);
+  GtkEventController *keys = gtk_event_controller_key_new ();
+  gtk_event_controller_set_propagation_phase (keys, GTK_PHASE_CAPTURE);
+  g_signal_connect (keys, "key-pressed", G_CALLBACK (key_pressed_cb), self);
+  gtk_widget_add_controller (GTK_WIDGET (self), keys);
+
+  _hyd_window_sim_init (self);
+  _hyd_window_files_init (self);
+
+  g_autoptr (HydDocument) document = hyd_document_new ();
+  _hyd_window_set_document (self, document, NULL);
+
+  if (g_getenv ("BRAMAH_DEBUG_GEOMETRY"))
+    self->geometry_source = g_timeout_add (GEOMETRY_INTERVAL_MS, geometry_timeout_cb, self);
+}
+
+HydWindow *
+hyd_window_new (GtkApplication *application)
+{
+  return g_object_new (HYD_TYPE_WINDOW, "application", application, NULL);
+}
+
+HydDocument *
+hyd_window_get_document (HydWindow *self)
+{
+  g_return_val_if_fail (HYD_IS_WINDOW (self), NULL);
+  return self->document;
+}
+
+HydSimulation *
+hyd_window_get_simulation (HydWindow *self)
+{
+  g_return_val_if_fail (HYD_IS_WINDOW (self), NULL);
+  return self->simulation;
+}
+
+gboolean
+hyd_window_is_pristine (HydWindow *self)
+{
+  g_return_val_if_fail (HYD_IS_WINDOW (self), FALSE);
+  const HydCircuit *circuit = hyd_document_get_circuit (self->document);
+  return self->path == NULL && !_hyd_window_get_modified (self) && circuit->components->len == 0
+         && !hyd_simulation_get_active (self->simulation);
+}
