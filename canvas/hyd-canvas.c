@@ -13,6 +13,8 @@
 #include "hyd-canvas-private.h"
 #include "hyd-canvas-edit.h"
 
+#include <glib/gi18n.h>
+
 #include <math.h>
 #include <string.h>
 
@@ -541,7 +543,7 @@ fill_overlay (HydCanvas *self, HydCanvasOverlay *o)
       hyd_symbol_pose_init (&o->ghost_pose, x, y, self->place_rotation, self->place_mirror);
     }
   if (is_live (self))
-    o->message = "Running — editing locked";
+    o->message = _("Running — editing locked");
 }
 
 /* GL renderers keep a texture on the GPU as long as it lives: the layer

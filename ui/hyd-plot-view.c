@@ -31,6 +31,8 @@
  * rows above each strip and the marker labels (both need measured, ellipsised
  * text).  Drawn in snapshot: the cursor line and read-out. */
 #include "hyd-plot-view.h"
+
+#include <glib/gi18n.h>
 #include "hyd-display-units.h"
 
 #include <math.h>
@@ -518,17 +520,42 @@ pl_escape (const char *text)
   return g_string_free (s, FALSE);
 }
 
+/* Axis names, translatable (the engine's unit names are identifiers). */
+static const char *const quantity_names[HYD_UNIT_N_KINDS] = {
+  [HYD_UNIT_NONE] = N_("Value"),
+  [HYD_UNIT_PRESSURE] = N_("Pressure"),
+  [HYD_UNIT_FLOW] = N_("Flow"),
+  [HYD_UNIT_POSITION] = N_("Position"),
+  [HYD_UNIT_LENGTH] = N_("Length"),
+  [HYD_UNIT_VELOCITY] = N_("Velocity"),
+  [HYD_UNIT_ANGLE] = N_("Angle"),
+  [HYD_UNIT_ANGULAR_VELOCITY] = N_("Angular velocity"),
+  [HYD_UNIT_AREA] = N_("Area"),
+  [HYD_UNIT_VOLUME] = N_("Volume"),
+  [HYD_UNIT_DISPLACEMENT] = N_("Displacement"),
+  [HYD_UNIT_LEAKAGE] = N_("Leakage"),
+  [HYD_UNIT_FORCE] = N_("Force"),
+  [HYD_UNIT_TORQUE] = N_("Torque"),
+  [HYD_UNIT_POWER] = N_("Power"),
+  [HYD_UNIT_MASS] = N_("Mass"),
+  [HYD_UNIT_INERTIA] = N_("Inertia"),
+  [HYD_UNIT_STIFFNESS] = N_("Stiffness"),
+  [HYD_UNIT_DAMPING] = N_("Damping"),
+  [HYD_UNIT_ROT_DAMPING] = N_("Rotary damping"),
+  [HYD_UNIT_TIME] = N_("Time"),
+  [HYD_UNIT_FREQUENCY] = N_("Frequency"),
+  [HYD_UNIT_DENSITY] = N_("Density"),
+  [HYD_UNIT_VISCOSITY] = N_("Viscosity"),
+  [HYD_UNIT_FLOW_RATE_PER_S] = N_("Rate"),
+};
+
 static char *
 quantity_label (HydUnit unit)
 {
   const char *symbol = hyd_display_symbol (unit);
-  g_autofree char *name = g_strdup (unit == HYD_UNIT_NONE ? "value" : hyd_unit_name (unit));
-  for (char *p = name; *p; p++)
-    if (*p == '_')
-      *p = ' ';
-  name[0] = g_ascii_toupper (name[0]);
+  const char *name = unit < HYD_UNIT_N_KINDS && quantity_names[unit] ? _(quantity_names[unit]) : _("Value");
   if (symbol[0] == '\0')
-    return g_steal_pointer (&name);
+    return g_strdup (name);
   return g_strdup_printf ("%s [%s]", name, symbol);
 }
 
@@ -1155,7 +1182,7 @@ render_plot (HydPlotView *self, cairo_t *cr, int w, int h, const Palette *pal, d
       plwind (0.0, w, 0.0, h);
       plptex (Y_LABEL_WIDTH / 2 + 5, h - (p->top + p->bottom) / 2, 0.0, 1.0, 0.5, ylabel);
       if (last)
-        plptex (left + (right - left) / 2, h - (p->bottom + TIME_LABEL_OFFSET), 1.0, 0.0, 0.5, "Time [s]");
+        plptex (left + (right - left) / 2, h - (p->bottom + TIME_LABEL_OFFSET), 1.0, 0.0, 0.5, _("Time [s]"));
     }
 
   plsstrm (self->stream);
@@ -1174,8 +1201,8 @@ render_plot (HydPlotView *self, cairo_t *cr, int w, int h, const Palette *pal, d
     {
       PangoLayout *layout = pango_cairo_create_layout (cr);
       set_pango_font (layout, FONT_PX);
-      pango_layout_set_text (layout, n_traces == 0 ? "No traces: add one with the probe tool or the variable list"
-                                                   : "No run yet", -1);
+      pango_layout_set_text (layout, n_traces == 0 ? _("No traces: add one with the probe tool or the variable list")
+                                                   : _("No run yet"), -1);
       pango_layout_set_ellipsize (layout, PANGO_ELLIPSIZE_END);
       pango_layout_set_width (layout, (int) ((right - left - 8) * PANGO_SCALE));
       int tw, th;
