@@ -11,7 +11,13 @@ int
 main (int argc, char *argv[])
 {
   setlocale (LC_ALL, "");
-  bindtextdomain (GETTEXT_PACKAGE, LOCALEDIR);
+  /* Installed translations; from the build tree, the catalogues meson built
+   * there (so `build/app/bramah` speaks German without `meson install`). */
+  const char *localedir = LOCALEDIR;
+  if (!g_file_test (LOCALEDIR "/de/LC_MESSAGES/" GETTEXT_PACKAGE ".mo", G_FILE_TEST_EXISTS)
+      && g_file_test (BRAMAH_BUILD_LOCALE_DIR "/de/LC_MESSAGES/" GETTEXT_PACKAGE ".mo", G_FILE_TEST_EXISTS))
+    localedir = BRAMAH_BUILD_LOCALE_DIR;
+  bindtextdomain (GETTEXT_PACKAGE, localedir);
   bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
   textdomain (GETTEXT_PACKAGE);
 

@@ -6,6 +6,7 @@
 #include "hyd-canvas-edit.h"
 #include "hyd-canvas-route.h"
 
+#include <glib/gi18n.h>
 #include <math.h>
 #include <string.h>
 
@@ -937,7 +938,7 @@ query_tooltip_cb (GtkWidget *widget, int wx, int wy, gboolean keyboard, GtkToolt
         const char *what = NULL;
         for (guint k = 0; c && c->type && k < c->type->n_ports; k++)
           if (strcmp (c->type->ports[k].name, h.port) == 0)
-            what = c->type->ports[k].description;
+            what = c->type->ports[k].description ? _(c->type->ports[k].description) : NULL;
         double p = self->live_pressure ? self->live_pressure (h.id, h.port, self->live_data) : NAN;
         if (!isnan (p))
           text = g_strdup_printf ("%s.%s: %.2f bar", h.id, h.port, p / 1e5);
@@ -949,7 +950,7 @@ query_tooltip_cb (GtkWidget *widget, int wx, int wy, gboolean keyboard, GtkToolt
       {
         const HydCanvasSceneComponent *c = hyd_canvas_scene_find_component (self->scene, h.id);
         if (c)
-          text = g_strdup_printf ("%s — %s%s%s", h.id, c->type ? c->type->label : c->comp->type,
+          text = g_strdup_printf ("%s — %s%s%s", h.id, c->type ? _(c->type->label) : c->comp->type,
                                   c->comp->label ? "\n" : "", c->comp->label ? c->comp->label : "");
       }
       break;

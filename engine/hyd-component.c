@@ -1,5 +1,6 @@
 /* hyd-component.c — helpers shared by all component types. */
 #include "hyd-component.h"
+#include "hyd-i18n.h"
 
 #include <string.h>
 
@@ -8,10 +9,10 @@ hyd_domain_name (HydDomain domain)
 {
   switch (domain)
     {
-    case HYD_DOMAIN_MECHANICAL: return "mechanical";
-    case HYD_DOMAIN_SIGNAL: return "signal";
+    case HYD_DOMAIN_MECHANICAL: return N_("mechanical");
+    case HYD_DOMAIN_SIGNAL: return N_("signal");
     case HYD_DOMAIN_HYDRAULIC:
-    default: return "hydraulic";
+    default: return N_("hydraulic");
     }
 }
 
@@ -20,13 +21,13 @@ hyd_category_name (HydCategory category)
 {
   switch (category)
     {
-    case HYD_CATEGORY_SOURCES: return "sources";
-    case HYD_CATEGORY_PUMPS: return "pumps";
-    case HYD_CATEGORY_VALVES: return "valves";
-    case HYD_CATEGORY_ACTUATORS: return "actuators";
-    case HYD_CATEGORY_STORAGE: return "storage and lines";
-    case HYD_CATEGORY_MEASUREMENT: return "measurement";
-    default: return "other";
+    case HYD_CATEGORY_SOURCES: return N_("sources");
+    case HYD_CATEGORY_PUMPS: return N_("pumps");
+    case HYD_CATEGORY_VALVES: return N_("valves");
+    case HYD_CATEGORY_ACTUATORS: return N_("actuators");
+    case HYD_CATEGORY_STORAGE: return N_("storage and lines");
+    case HYD_CATEGORY_MEASUREMENT: return N_("measurement");
+    default: return N_("other");
     }
 }
 

@@ -1,35 +1,36 @@
 /* hyd-units.c — unit kinds: symbols, names, default tolerances. */
 #include "hyd-units.h"
+#include "hyd-i18n.h"
 
 static const struct {
   const char *symbol;
   const char *name;
 } unit_table[HYD_UNIT_N_KINDS] = {
-  [HYD_UNIT_NONE] = { "", "dimensionless" },
-  [HYD_UNIT_PRESSURE] = { "Pa", "pressure" },
-  [HYD_UNIT_FLOW] = { "m³/s", "flow" },
-  [HYD_UNIT_POSITION] = { "m", "position" },
-  [HYD_UNIT_LENGTH] = { "m", "length" },
-  [HYD_UNIT_VELOCITY] = { "m/s", "velocity" },
-  [HYD_UNIT_ANGLE] = { "rad", "angle" },
-  [HYD_UNIT_ANGULAR_VELOCITY] = { "rad/s", "angular_velocity" },
-  [HYD_UNIT_AREA] = { "m²", "area" },
-  [HYD_UNIT_VOLUME] = { "m³", "volume" },
-  [HYD_UNIT_DISPLACEMENT] = { "m³/rad", "displacement" },
-  [HYD_UNIT_LEAKAGE] = { "m³/(s·Pa)", "leakage" },
-  [HYD_UNIT_FORCE] = { "N", "force" },
-  [HYD_UNIT_TORQUE] = { "N·m", "torque" },
-  [HYD_UNIT_POWER] = { "W", "power" },
-  [HYD_UNIT_MASS] = { "kg", "mass" },
-  [HYD_UNIT_INERTIA] = { "kg·m²", "inertia" },
-  [HYD_UNIT_STIFFNESS] = { "N/m", "stiffness" },
-  [HYD_UNIT_DAMPING] = { "N·s/m", "damping" },
-  [HYD_UNIT_ROT_DAMPING] = { "N·m·s/rad", "rotary_damping" },
-  [HYD_UNIT_TIME] = { "s", "time" },
-  [HYD_UNIT_FREQUENCY] = { "rad/s", "frequency" },
-  [HYD_UNIT_DENSITY] = { "kg/m³", "density" },
-  [HYD_UNIT_VISCOSITY] = { "m²/s", "viscosity" },
-  [HYD_UNIT_FLOW_RATE_PER_S] = { "1/s", "rate" },
+  [HYD_UNIT_NONE] = { "", N_("dimensionless") },
+  [HYD_UNIT_PRESSURE] = { "Pa", N_("pressure") },
+  [HYD_UNIT_FLOW] = { "m³/s", N_("flow") },
+  [HYD_UNIT_POSITION] = { "m", N_("position") },
+  [HYD_UNIT_LENGTH] = { "m", N_("length") },
+  [HYD_UNIT_VELOCITY] = { "m/s", N_("velocity") },
+  [HYD_UNIT_ANGLE] = { "rad", N_("angle") },
+  [HYD_UNIT_ANGULAR_VELOCITY] = { "rad/s", N_("angular_velocity") },
+  [HYD_UNIT_AREA] = { "m²", N_("area") },
+  [HYD_UNIT_VOLUME] = { "m³", N_("volume") },
+  [HYD_UNIT_DISPLACEMENT] = { "m³/rad", N_("displacement") },
+  [HYD_UNIT_LEAKAGE] = { "m³/(s·Pa)", N_("leakage") },
+  [HYD_UNIT_FORCE] = { "N", N_("force") },
+  [HYD_UNIT_TORQUE] = { "N·m", N_("torque") },
+  [HYD_UNIT_POWER] = { "W", N_("power") },
+  [HYD_UNIT_MASS] = { "kg", N_("mass") },
+  [HYD_UNIT_INERTIA] = { "kg·m²", N_("inertia") },
+  [HYD_UNIT_STIFFNESS] = { "N/m", N_("stiffness") },
+  [HYD_UNIT_DAMPING] = { "N·s/m", N_("damping") },
+  [HYD_UNIT_ROT_DAMPING] = { "N·m·s/rad", N_("rotary_damping") },
+  [HYD_UNIT_TIME] = { "s", N_("time") },
+  [HYD_UNIT_FREQUENCY] = { "rad/s", N_("frequency") },
+  [HYD_UNIT_DENSITY] = { "kg/m³", N_("density") },
+  [HYD_UNIT_VISCOSITY] = { "m²/s", N_("viscosity") },
+  [HYD_UNIT_FLOW_RATE_PER_S] = { "1/s", N_("rate") },
 };
 
 const char *

@@ -74,9 +74,12 @@ hyd_help_param_rows (const HydComponentType *type)
       if (info->flags & HYD_PARAM_ENUM)
         {
           guint def = (guint) info->def;
-          row->default_text = g_strdup (info->choices && info->choices[def] ? info->choices[def] : "");
-          g_autofree char *choices
-              = info->choices ? g_strjoinv (", ", (char **) info->choices) : g_strdup ("");
+          row->default_text = g_strdup (info->choices && info->choices[def] ? _(info->choices[def]) : "");
+          g_autoptr (GStrvBuilder) shown = g_strv_builder_new ();
+          for (guint c = 0; info->choices && info->choices[c]; c++)
+            g_strv_builder_add (shown, _(info->choices[c]));
+          g_auto (GStrv) labels = g_strv_builder_end (shown);
+          g_autofree char *choices = g_strjoinv (", ", labels);
           /* translators: the choices of a parameter, e.g. "one of closed, open, tandem, float" */
           row->range = g_strdup_printf (_("one of %s"), choices);
           row->unit = g_strdup ("");

@@ -1283,8 +1283,8 @@ render_cache_at_size (HydPlotView *self, int w, int h)
       set_pango_font (layout, FONT_PX);
       pango_layout_set_width (layout, (w - 20) * PANGO_SCALE);
       pango_layout_set_wrap (layout, PANGO_WRAP_WORD);
-      pango_layout_set_text (layout, "Plots are unavailable: PLplot's cairo driver (package "
-                                     "plplot-driver-cairo) is not installed.", -1);
+      pango_layout_set_text (layout, _("Plots are unavailable: PLplot's cairo driver (package "
+                                       "plplot-driver-cairo) is not installed."), -1);
       set_source (cr, &current_palette (self)->fg);
       cairo_move_to (cr, 10, 10);
       pango_cairo_show_layout (cr, layout);

@@ -542,7 +542,12 @@ build_rows (HydPropertyPanel *self, const HydComponentType *type)
 
       if (info->flags & HYD_PARAM_ENUM)
         {
-          row->editor = gtk_drop_down_new_from_strings (info->choices);
+          /* shown translated; the index maps back to the English choice */
+          g_autoptr (GStrvBuilder) shown = g_strv_builder_new ();
+          for (guint c = 0; info->choices && info->choices[c]; c++)
+            g_strv_builder_add (shown, _(info->choices[c]));
+          g_auto (GStrv) labels = g_strv_builder_end (shown);
+          row->editor = gtk_drop_down_new_from_strings ((const char *const *) labels);
           g_signal_connect (row->editor, "notify::selected", G_CALLBACK (dropdown_changed_cb), row);
         }
       else
@@ -573,7 +578,7 @@ build_rows (HydPropertyPanel *self, const HydComponentType *type)
       {
         g_autofree char *def = NULL;
         if (info->flags & HYD_PARAM_ENUM)
-          def = g_strdup (info->choices ? info->choices[(guint) info->def] : "");
+          def = g_strdup (info->choices ? _(info->choices[(guint) info->def]) : "");
         else if (info->flags & HYD_PARAM_OPTIONAL)
           def = g_strdup (_("unset"));
         else

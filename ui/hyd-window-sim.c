@@ -171,9 +171,11 @@ update_status (HydWindow *self, gboolean force)
   else
     ratio = g_strdup ("—");
   /* translators: the status line: simulated time, steps, wall time, real-time ratio */
+  g_autofree char *steps = g_strdup_printf ("%" G_GUINT64_FORMAT, progress.steps);
+  g_autofree char *rejected = g_strdup_printf ("%" G_GUINT64_FORMAT, progress.rejected);
   g_autofree char *status = g_strdup_printf (
-      _("t = %s of %s  ·  %" G_GUINT64_FORMAT " steps (%" G_GUINT64_FORMAT " rejected)  ·  wall %s  ·  %s"),
-      t, t_end, progress.steps, progress.rejected, wall, ratio);
+      _("t = %s of %s  ·  %s steps (%s rejected)  ·  wall %s  ·  %s"),
+      t, t_end, steps, rejected, wall, ratio);
   gtk_label_set_text (self->status_label, status);
 
   const char *what;

@@ -8,6 +8,7 @@
  * sign smoothed by tanh; end stops are stiff soft-ramp springs with damping
  * faded in by open01. */
 #include "hyd-component.h"
+#include "hyd-i18n.h"
 #include "hyd-circuit.h"
 #include "hyd-smooth.h"
 
@@ -93,13 +94,13 @@ check_initial_position (const HydComp *comp, double x0, double stroke, GError **
 }
 
 static const HydVarInfo cylinder_states[] = {
-  { "x", HYD_UNIT_POSITION, "piston position, extension from fully retracted" },
-  { "v", HYD_UNIT_VELOCITY, "piston velocity, positive extending" },
+  { "x", HYD_UNIT_POSITION, N_("piston position, extension from fully retracted") },
+  { "v", HYD_UNIT_VELOCITY, N_("piston velocity, positive extending") },
 };
 
 static const HydVarInfo cylinder_outputs[] = {
-  { "force", HYD_UNIT_FORCE, "hydraulic force on the piston, positive extending" },
-  { "power", HYD_UNIT_POWER, "hydraulic power delivered to the piston (force·v)" },
+  { "force", HYD_UNIT_FORCE, N_("hydraulic force on the piston, positive extending") },
+  { "power", HYD_UNIT_POWER, N_("hydraulic power delivered to the piston (force·v)") },
 };
 
 /* ------------------------------------------------------- cylinder_double */
@@ -126,49 +127,49 @@ enum {
 };
 
 static const HydPortInfo cylinder_double_ports[] = {
-  { "A", HYD_DOMAIN_HYDRAULIC, FALSE, "cap side (full bore): pressure here extends the rod" },
-  { "B", HYD_DOMAIN_HYDRAULIC, FALSE, "rod side (annulus): pressure here retracts the rod" },
+  { "A", HYD_DOMAIN_HYDRAULIC, FALSE, N_("cap side (full bore): pressure here extends the rod") },
+  { "B", HYD_DOMAIN_HYDRAULIC, FALSE, N_("rod side (annulus): pressure here retracts the rod") },
 };
 
 #define PISTON_DIAMETER_PARAM \
-  { "piston_diameter", "Piston diameter", HYD_UNIT_LENGTH, 0.05, 0.0, INFINITY, \
-    HYD_PARAM_MIN_EXCLUSIVE, NULL, "bore of the cylinder barrel" }
+  { "piston_diameter", N_("Piston diameter"), HYD_UNIT_LENGTH, 0.05, 0.0, INFINITY, \
+    HYD_PARAM_MIN_EXCLUSIVE, NULL, N_("bore of the cylinder barrel") }
 
 static const HydParamInfo cylinder_double_params[CD_N_PARAMS] = {
   [CD_PISTON_DIAMETER] = PISTON_DIAMETER_PARAM,
-  [CD_ROD_DIAMETER] = { "rod_diameter", "Rod diameter", HYD_UNIT_LENGTH, 0.028, 0.0, INFINITY,
-                        0, NULL, "piston rod diameter, smaller than the piston diameter" },
-  [CD_STROKE] = { "stroke", "Stroke", HYD_UNIT_LENGTH, 0.5, 0.0, INFINITY,
-                  HYD_PARAM_MIN_EXCLUSIVE, NULL, "travel between the end stops" },
-  [CD_DEAD_VOLUME_A] = { "dead_volume_a", "Dead volume A", HYD_UNIT_VOLUME, 5e-5, 1e-9, INFINITY,
-                         0, NULL, "oil volume of the cap chamber at x = 0, including its port" },
-  [CD_DEAD_VOLUME_B] = { "dead_volume_b", "Dead volume B", HYD_UNIT_VOLUME, 5e-5, 1e-9, INFINITY,
-                         0, NULL, "oil volume of the rod chamber at x = stroke, including its port" },
-  [CD_MASS] = { "mass", "Moving mass", HYD_UNIT_MASS, 100.0, 0.0, INFINITY,
-                HYD_PARAM_MIN_EXCLUSIVE, NULL, "piston, rod and load mass" },
-  [CD_LOAD_FORCE] = { "load_force", "Load force", HYD_UNIT_FORCE, 0.0, -INFINITY, INFINITY,
-                      HYD_PARAM_PROFILE, NULL, "external force on the rod, positive opposes extension" },
-  [CD_VISCOUS_FRICTION] = { "viscous_friction", "Viscous friction", HYD_UNIT_DAMPING, 500.0, 0.0, INFINITY,
-                            0, NULL, "friction force per unit velocity" },
-  [CD_COULOMB_FRICTION] = { "coulomb_friction", "Coulomb friction", HYD_UNIT_FORCE, 0.0, 0.0, INFINITY,
-                            0, NULL, "sliding friction force at speed" },
-  [CD_STATIC_FRICTION] = { "static_friction", "Static friction", HYD_UNIT_FORCE, 0.0, 0.0, INFINITY,
-                           0, NULL, "break-away friction force (Stribeck peak), at least the Coulomb force" },
-  [CD_STRIBECK_VELOCITY] = { "stribeck_velocity", "Stribeck velocity", HYD_UNIT_VELOCITY, 0.02, 0.0, INFINITY,
-                             HYD_PARAM_MIN_EXCLUSIVE, NULL, "velocity scale of the static-to-Coulomb decay" },
-  [CD_FRICTION_SMOOTHING_VELOCITY] = { "friction_smoothing_velocity", "Friction smoothing velocity",
+  [CD_ROD_DIAMETER] = { "rod_diameter", N_("Rod diameter"), HYD_UNIT_LENGTH, 0.028, 0.0, INFINITY,
+                        0, NULL, N_("piston rod diameter, smaller than the piston diameter") },
+  [CD_STROKE] = { "stroke", N_("Stroke"), HYD_UNIT_LENGTH, 0.5, 0.0, INFINITY,
+                  HYD_PARAM_MIN_EXCLUSIVE, NULL, N_("travel between the end stops") },
+  [CD_DEAD_VOLUME_A] = { "dead_volume_a", N_("Dead volume A"), HYD_UNIT_VOLUME, 5e-5, 1e-9, INFINITY,
+                         0, NULL, N_("oil volume of the cap chamber at x = 0, including its port") },
+  [CD_DEAD_VOLUME_B] = { "dead_volume_b", N_("Dead volume B"), HYD_UNIT_VOLUME, 5e-5, 1e-9, INFINITY,
+                         0, NULL, N_("oil volume of the rod chamber at x = stroke, including its port") },
+  [CD_MASS] = { "mass", N_("Moving mass"), HYD_UNIT_MASS, 100.0, 0.0, INFINITY,
+                HYD_PARAM_MIN_EXCLUSIVE, NULL, N_("piston, rod and load mass") },
+  [CD_LOAD_FORCE] = { "load_force", N_("Load force"), HYD_UNIT_FORCE, 0.0, -INFINITY, INFINITY,
+                      HYD_PARAM_PROFILE, NULL, N_("external force on the rod, positive opposes extension") },
+  [CD_VISCOUS_FRICTION] = { "viscous_friction", N_("Viscous friction"), HYD_UNIT_DAMPING, 500.0, 0.0, INFINITY,
+                            0, NULL, N_("friction force per unit velocity") },
+  [CD_COULOMB_FRICTION] = { "coulomb_friction", N_("Coulomb friction"), HYD_UNIT_FORCE, 0.0, 0.0, INFINITY,
+                            0, NULL, N_("sliding friction force at speed") },
+  [CD_STATIC_FRICTION] = { "static_friction", N_("Static friction"), HYD_UNIT_FORCE, 0.0, 0.0, INFINITY,
+                           0, NULL, N_("break-away friction force (Stribeck peak), at least the Coulomb force") },
+  [CD_STRIBECK_VELOCITY] = { "stribeck_velocity", N_("Stribeck velocity"), HYD_UNIT_VELOCITY, 0.02, 0.0, INFINITY,
+                             HYD_PARAM_MIN_EXCLUSIVE, NULL, N_("velocity scale of the static-to-Coulomb decay") },
+  [CD_FRICTION_SMOOTHING_VELOCITY] = { "friction_smoothing_velocity", N_("Friction smoothing velocity"),
                                        HYD_UNIT_VELOCITY, 1e-3, 0.0, INFINITY, HYD_PARAM_MIN_EXCLUSIVE, NULL,
-                                       "velocity scale of the tanh that replaces sgn(v)" },
-  [CD_LEAKAGE] = { "leakage", "Internal leakage", HYD_UNIT_LEAKAGE, 0.0, 0.0, INFINITY,
-                   0, NULL, "laminar leakage coefficient across the piston, A to B" },
-  [CD_END_STOP_STIFFNESS] = { "end_stop_stiffness", "End-stop stiffness", HYD_UNIT_STIFFNESS, 1e9, 0.0, INFINITY,
-                              0, NULL, "contact stiffness of the end stops" },
-  [CD_END_STOP_DAMPING] = { "end_stop_damping", "End-stop damping", HYD_UNIT_DAMPING, 1e6, 0.0, INFINITY,
-                            0, NULL, "contact damping of the end stops" },
-  [CD_INITIAL_POSITION] = { "initial_position", "Initial position", HYD_UNIT_POSITION, 0.0, 0.0, INFINITY,
-                            0, NULL, "piston position at t = 0, within [0, stroke]" },
-  [CD_INITIAL_VELOCITY] = { "initial_velocity", "Initial velocity", HYD_UNIT_VELOCITY, 0.0, -INFINITY, INFINITY,
-                            0, NULL, "piston velocity at t = 0" },
+                                       N_("velocity scale of the tanh that replaces sgn(v)") },
+  [CD_LEAKAGE] = { "leakage", N_("Internal leakage"), HYD_UNIT_LEAKAGE, 0.0, 0.0, INFINITY,
+                   0, NULL, N_("laminar leakage coefficient across the piston, A to B") },
+  [CD_END_STOP_STIFFNESS] = { "end_stop_stiffness", N_("End-stop stiffness"), HYD_UNIT_STIFFNESS, 1e9, 0.0, INFINITY,
+                              0, NULL, N_("contact stiffness of the end stops") },
+  [CD_END_STOP_DAMPING] = { "end_stop_damping", N_("End-stop damping"), HYD_UNIT_DAMPING, 1e6, 0.0, INFINITY,
+                            0, NULL, N_("contact damping of the end stops") },
+  [CD_INITIAL_POSITION] = { "initial_position", N_("Initial position"), HYD_UNIT_POSITION, 0.0, 0.0, INFINITY,
+                            0, NULL, N_("piston position at t = 0, within [0, stroke]") },
+  [CD_INITIAL_VELOCITY] = { "initial_velocity", N_("Initial velocity"), HYD_UNIT_VELOCITY, 0.0, -INFINITY, INFINITY,
+                            0, NULL, N_("piston velocity at t = 0") },
 };
 
 static void
@@ -206,8 +207,8 @@ cylinder_double_setup (HydComp *comp, GError **error)
   hyd_comp_set_states (comp, G_N_ELEMENTS (cylinder_states), cylinder_states);
   hyd_comp_set_outputs (comp, G_N_ELEMENTS (cylinder_outputs), cylinder_outputs);
   hyd_comp_set_vstates (comp, G_N_ELEMENTS (vstates), vstates);
-  hyd_comp_add_event (comp, "retracted end stop", "the piston reaches x = 0");
-  hyd_comp_add_event (comp, "extended end stop", "the piston reaches x = stroke");
+  hyd_comp_add_event (comp, "retracted end stop", N_("the piston reaches x = 0"));
+  hyd_comp_add_event (comp, "extended end stop", N_("the piston reaches x = stroke"));
   hyd_comp_use_dense_pattern (comp);
   return TRUE;
 }
@@ -292,16 +293,16 @@ cylinder_double_eval (const HydComp *comp, const HydEvalIn *in, HydEvalOut *out)
 
 const HydComponentType hyd_cylinder_double_type = {
   .id = "cylinder_double",
-  .label = "Double-acting cylinder",
+  .label = N_("Double-acting cylinder"),
   .category = HYD_CATEGORY_ACTUATORS,
-  .iso_symbol = "double-acting single-rod cylinder",
+  .iso_symbol = N_("double-acting single-rod cylinder"),
   .description =
-    "Double-acting single-rod cylinder. Chamber volumes V_A = V_0A + A_A·x and "
-    "V_B = V_0B + A_B·(stroke − x) (softly floored at half the dead volume past "
-    "an end stop); internal leakage q = leakage·(p_A − p_B). Motion: "
-    "m·v̇ = p_A·A_A − p_B·A_B − F_f(v) − F_load(t) + F_stop(x, v), with friction "
-    "F_f = b·v + (F_C + (F_S − F_C)·exp(−(v/v_s)²))·tanh(v/v_ε) (Esqué 2008 "
-    "eq. 3.13) and stiff damped end stops at 0 and stroke.",
+    N_("Double-acting single-rod cylinder. Chamber volumes V_A = V_0A + A_A·x and "
+       "V_B = V_0B + A_B·(stroke − x) (softly floored at half the dead volume past "
+       "an end stop); internal leakage q = leakage·(p_A − p_B). Motion: "
+       "m·v̇ = p_A·A_A − p_B·A_B − F_f(v) − F_load(t) + F_stop(x, v), with friction "
+       "F_f = b·v + (F_C + (F_S − F_C)·exp(−(v/v_s)²))·tanh(v/v_ε) (Esqué 2008 "
+       "eq. 3.13) and stiff damped end stops at 0 and stroke."),
   .ports = cylinder_double_ports,
   .n_ports = G_N_ELEMENTS (cylinder_double_ports),
   .params = cylinder_double_params,
@@ -337,42 +338,42 @@ enum {
 };
 
 static const HydPortInfo cylinder_single_ports[] = {
-  { "A", HYD_DOMAIN_HYDRAULIC, FALSE, "cap side (full bore); the rod side is vented" },
+  { "A", HYD_DOMAIN_HYDRAULIC, FALSE, N_("cap side (full bore); the rod side is vented") },
 };
 
 static const HydParamInfo cylinder_single_params[CS_N_PARAMS] = {
   [CS_PISTON_DIAMETER] = PISTON_DIAMETER_PARAM,
-  [CS_STROKE] = { "stroke", "Stroke", HYD_UNIT_LENGTH, 0.5, 0.0, INFINITY,
-                  HYD_PARAM_MIN_EXCLUSIVE, NULL, "travel between the end stops" },
-  [CS_DEAD_VOLUME_A] = { "dead_volume_a", "Dead volume A", HYD_UNIT_VOLUME, 5e-5, 1e-9, INFINITY,
-                         0, NULL, "oil volume of the cap chamber at x = 0, including its port" },
-  [CS_MASS] = { "mass", "Moving mass", HYD_UNIT_MASS, 100.0, 0.0, INFINITY,
-                HYD_PARAM_MIN_EXCLUSIVE, NULL, "piston, rod and load mass" },
-  [CS_LOAD_FORCE] = { "load_force", "Load force", HYD_UNIT_FORCE, 0.0, -INFINITY, INFINITY,
-                      HYD_PARAM_PROFILE, NULL, "external force on the rod, positive opposes extension" },
-  [CS_VISCOUS_FRICTION] = { "viscous_friction", "Viscous friction", HYD_UNIT_DAMPING, 500.0, 0.0, INFINITY,
-                            0, NULL, "friction force per unit velocity" },
-  [CS_COULOMB_FRICTION] = { "coulomb_friction", "Coulomb friction", HYD_UNIT_FORCE, 0.0, 0.0, INFINITY,
-                            0, NULL, "sliding friction force at speed" },
-  [CS_STATIC_FRICTION] = { "static_friction", "Static friction", HYD_UNIT_FORCE, 0.0, 0.0, INFINITY,
-                           0, NULL, "break-away friction force (Stribeck peak), at least the Coulomb force" },
-  [CS_STRIBECK_VELOCITY] = { "stribeck_velocity", "Stribeck velocity", HYD_UNIT_VELOCITY, 0.02, 0.0, INFINITY,
-                             HYD_PARAM_MIN_EXCLUSIVE, NULL, "velocity scale of the static-to-Coulomb decay" },
-  [CS_FRICTION_SMOOTHING_VELOCITY] = { "friction_smoothing_velocity", "Friction smoothing velocity",
+  [CS_STROKE] = { "stroke", N_("Stroke"), HYD_UNIT_LENGTH, 0.5, 0.0, INFINITY,
+                  HYD_PARAM_MIN_EXCLUSIVE, NULL, N_("travel between the end stops") },
+  [CS_DEAD_VOLUME_A] = { "dead_volume_a", N_("Dead volume A"), HYD_UNIT_VOLUME, 5e-5, 1e-9, INFINITY,
+                         0, NULL, N_("oil volume of the cap chamber at x = 0, including its port") },
+  [CS_MASS] = { "mass", N_("Moving mass"), HYD_UNIT_MASS, 100.0, 0.0, INFINITY,
+                HYD_PARAM_MIN_EXCLUSIVE, NULL, N_("piston, rod and load mass") },
+  [CS_LOAD_FORCE] = { "load_force", N_("Load force"), HYD_UNIT_FORCE, 0.0, -INFINITY, INFINITY,
+                      HYD_PARAM_PROFILE, NULL, N_("external force on the rod, positive opposes extension") },
+  [CS_VISCOUS_FRICTION] = { "viscous_friction", N_("Viscous friction"), HYD_UNIT_DAMPING, 500.0, 0.0, INFINITY,
+                            0, NULL, N_("friction force per unit velocity") },
+  [CS_COULOMB_FRICTION] = { "coulomb_friction", N_("Coulomb friction"), HYD_UNIT_FORCE, 0.0, 0.0, INFINITY,
+                            0, NULL, N_("sliding friction force at speed") },
+  [CS_STATIC_FRICTION] = { "static_friction", N_("Static friction"), HYD_UNIT_FORCE, 0.0, 0.0, INFINITY,
+                           0, NULL, N_("break-away friction force (Stribeck peak), at least the Coulomb force") },
+  [CS_STRIBECK_VELOCITY] = { "stribeck_velocity", N_("Stribeck velocity"), HYD_UNIT_VELOCITY, 0.02, 0.0, INFINITY,
+                             HYD_PARAM_MIN_EXCLUSIVE, NULL, N_("velocity scale of the static-to-Coulomb decay") },
+  [CS_FRICTION_SMOOTHING_VELOCITY] = { "friction_smoothing_velocity", N_("Friction smoothing velocity"),
                                        HYD_UNIT_VELOCITY, 1e-3, 0.0, INFINITY, HYD_PARAM_MIN_EXCLUSIVE, NULL,
-                                       "velocity scale of the tanh that replaces sgn(v)" },
-  [CS_END_STOP_STIFFNESS] = { "end_stop_stiffness", "End-stop stiffness", HYD_UNIT_STIFFNESS, 1e9, 0.0, INFINITY,
-                              0, NULL, "contact stiffness of the end stops" },
-  [CS_END_STOP_DAMPING] = { "end_stop_damping", "End-stop damping", HYD_UNIT_DAMPING, 1e6, 0.0, INFINITY,
-                            0, NULL, "contact damping of the end stops" },
-  [CS_INITIAL_POSITION] = { "initial_position", "Initial position", HYD_UNIT_POSITION, 0.0, 0.0, INFINITY,
-                            0, NULL, "piston position at t = 0, within [0, stroke]" },
-  [CS_INITIAL_VELOCITY] = { "initial_velocity", "Initial velocity", HYD_UNIT_VELOCITY, 0.0, -INFINITY, INFINITY,
-                            0, NULL, "piston velocity at t = 0" },
-  [CS_SPRING_STIFFNESS] = { "spring_stiffness", "Spring stiffness", HYD_UNIT_STIFFNESS, 2000.0, 0.0, INFINITY,
-                            0, NULL, "stiffness of the return spring" },
-  [CS_SPRING_PRELOAD] = { "spring_preload", "Spring preload", HYD_UNIT_FORCE, 200.0, 0.0, INFINITY,
-                          0, NULL, "return spring force at x = 0" },
+                                       N_("velocity scale of the tanh that replaces sgn(v)") },
+  [CS_END_STOP_STIFFNESS] = { "end_stop_stiffness", N_("End-stop stiffness"), HYD_UNIT_STIFFNESS, 1e9, 0.0, INFINITY,
+                              0, NULL, N_("contact stiffness of the end stops") },
+  [CS_END_STOP_DAMPING] = { "end_stop_damping", N_("End-stop damping"), HYD_UNIT_DAMPING, 1e6, 0.0, INFINITY,
+                            0, NULL, N_("contact damping of the end stops") },
+  [CS_INITIAL_POSITION] = { "initial_position", N_("Initial position"), HYD_UNIT_POSITION, 0.0, 0.0, INFINITY,
+                            0, NULL, N_("piston position at t = 0, within [0, stroke]") },
+  [CS_INITIAL_VELOCITY] = { "initial_velocity", N_("Initial velocity"), HYD_UNIT_VELOCITY, 0.0, -INFINITY, INFINITY,
+                            0, NULL, N_("piston velocity at t = 0") },
+  [CS_SPRING_STIFFNESS] = { "spring_stiffness", N_("Spring stiffness"), HYD_UNIT_STIFFNESS, 2000.0, 0.0, INFINITY,
+                            0, NULL, N_("stiffness of the return spring") },
+  [CS_SPRING_PRELOAD] = { "spring_preload", N_("Spring preload"), HYD_UNIT_FORCE, 200.0, 0.0, INFINITY,
+                          0, NULL, N_("return spring force at x = 0") },
 };
 
 static void
@@ -402,8 +403,8 @@ cylinder_single_setup (HydComp *comp, GError **error)
   hyd_comp_set_states (comp, G_N_ELEMENTS (cylinder_states), cylinder_states);
   hyd_comp_set_outputs (comp, G_N_ELEMENTS (cylinder_outputs), cylinder_outputs);
   hyd_comp_set_vstates (comp, G_N_ELEMENTS (vstates), vstates);
-  hyd_comp_add_event (comp, "retracted end stop", "the piston reaches x = 0");
-  hyd_comp_add_event (comp, "extended end stop", "the piston reaches x = stroke");
+  hyd_comp_add_event (comp, "retracted end stop", N_("the piston reaches x = 0"));
+  hyd_comp_add_event (comp, "extended end stop", N_("the piston reaches x = stroke"));
   hyd_comp_use_dense_pattern (comp);
   return TRUE;
 }
@@ -475,15 +476,15 @@ cylinder_single_eval (const HydComp *comp, const HydEvalIn *in, HydEvalOut *out)
 
 const HydComponentType hyd_cylinder_single_type = {
   .id = "cylinder_single",
-  .label = "Single-acting cylinder",
+  .label = N_("Single-acting cylinder"),
   .category = HYD_CATEGORY_ACTUATORS,
-  .iso_symbol = "single-acting cylinder, spring return",
+  .iso_symbol = N_("single-acting cylinder, spring return"),
   .description =
-    "Single-acting cylinder with spring return; the rod side is vented. Chamber "
-    "volume V_A = V_0A + A_A·x (softly floored at half the dead volume past the "
-    "end stop). Motion: m·v̇ = p_A·A_A − (F_preload + k·x) − F_f(v) − F_load(t) "
-    "+ F_stop(x, v), with friction F_f = b·v + (F_C + (F_S − F_C)·exp(−(v/v_s)²))·"
-    "tanh(v/v_ε) (Esqué 2008 eq. 3.13) and stiff damped end stops.",
+    N_("Single-acting cylinder with spring return; the rod side is vented. Chamber "
+       "volume V_A = V_0A + A_A·x (softly floored at half the dead volume past the "
+       "end stop). Motion: m·v̇ = p_A·A_A − (F_preload + k·x) − F_f(v) − F_load(t) "
+       "+ F_stop(x, v), with friction F_f = b·v + (F_C + (F_S − F_C)·exp(−(v/v_s)²))·"
+       "tanh(v/v_ε) (Esqué 2008 eq. 3.13) and stiff damped end stops."),
   .ports = cylinder_single_ports,
   .n_ports = G_N_ELEMENTS (cylinder_single_ports),
   .params = cylinder_single_params,
@@ -511,38 +512,38 @@ enum {
 };
 
 static const HydPortInfo motor_fixed_ports[] = {
-  { "A", HYD_DOMAIN_HYDRAULIC, FALSE, "inlet for positive rotation" },
-  { "B", HYD_DOMAIN_HYDRAULIC, FALSE, "outlet for positive rotation" },
+  { "A", HYD_DOMAIN_HYDRAULIC, FALSE, N_("inlet for positive rotation") },
+  { "B", HYD_DOMAIN_HYDRAULIC, FALSE, N_("outlet for positive rotation") },
 };
 
 static const HydParamInfo motor_fixed_params[MF_N_PARAMS] = {
-  [MF_DISPLACEMENT] = { "displacement", "Displacement", HYD_UNIT_DISPLACEMENT, 1.6e-6, 0.0, INFINITY,
-                        HYD_PARAM_MIN_EXCLUSIVE, NULL, "volume swept per radian of shaft rotation" },
-  [MF_INERTIA] = { "inertia", "Inertia", HYD_UNIT_INERTIA, 0.05, 0.0, INFINITY,
-                   HYD_PARAM_MIN_EXCLUSIVE, NULL, "moment of inertia of the motor and its load" },
-  [MF_VISCOUS_FRICTION] = { "viscous_friction", "Viscous friction", HYD_UNIT_ROT_DAMPING, 0.01, 0.0, INFINITY,
-                            0, NULL, "friction torque per unit angular velocity" },
-  [MF_COULOMB_FRICTION] = { "coulomb_friction", "Coulomb friction", HYD_UNIT_TORQUE, 0.0, 0.0, INFINITY,
-                            0, NULL, "sliding friction torque at speed" },
-  [MF_LOAD_TORQUE] = { "load_torque", "Load torque", HYD_UNIT_TORQUE, 0.0, -INFINITY, INFINITY,
-                       HYD_PARAM_PROFILE, NULL, "external torque on the shaft, positive opposes positive rotation" },
-  [MF_LEAKAGE] = { "leakage", "Leakage", HYD_UNIT_LEAKAGE, 0.0, 0.0, INFINITY,
-                   0, NULL, "laminar leakage coefficient, A to B" },
-  [MF_FRICTION_SMOOTHING_VELOCITY] = { "friction_smoothing_velocity", "Friction smoothing velocity",
+  [MF_DISPLACEMENT] = { "displacement", N_("Displacement"), HYD_UNIT_DISPLACEMENT, 1.6e-6, 0.0, INFINITY,
+                        HYD_PARAM_MIN_EXCLUSIVE, NULL, N_("volume swept per radian of shaft rotation") },
+  [MF_INERTIA] = { "inertia", N_("Inertia"), HYD_UNIT_INERTIA, 0.05, 0.0, INFINITY,
+                   HYD_PARAM_MIN_EXCLUSIVE, NULL, N_("moment of inertia of the motor and its load") },
+  [MF_VISCOUS_FRICTION] = { "viscous_friction", N_("Viscous friction"), HYD_UNIT_ROT_DAMPING, 0.01, 0.0, INFINITY,
+                            0, NULL, N_("friction torque per unit angular velocity") },
+  [MF_COULOMB_FRICTION] = { "coulomb_friction", N_("Coulomb friction"), HYD_UNIT_TORQUE, 0.0, 0.0, INFINITY,
+                            0, NULL, N_("sliding friction torque at speed") },
+  [MF_LOAD_TORQUE] = { "load_torque", N_("Load torque"), HYD_UNIT_TORQUE, 0.0, -INFINITY, INFINITY,
+                       HYD_PARAM_PROFILE, NULL, N_("external torque on the shaft, positive opposes positive rotation") },
+  [MF_LEAKAGE] = { "leakage", N_("Leakage"), HYD_UNIT_LEAKAGE, 0.0, 0.0, INFINITY,
+                   0, NULL, N_("laminar leakage coefficient, A to B") },
+  [MF_FRICTION_SMOOTHING_VELOCITY] = { "friction_smoothing_velocity", N_("Friction smoothing velocity"),
                                        HYD_UNIT_ANGULAR_VELOCITY, 0.1, 0.0, INFINITY, HYD_PARAM_MIN_EXCLUSIVE, NULL,
-                                       "angular velocity scale of the tanh that replaces sgn(w)" },
-  [MF_INITIAL_SPEED] = { "initial_speed", "Initial speed", HYD_UNIT_ANGULAR_VELOCITY, 0.0, -INFINITY, INFINITY,
-                         0, NULL, "shaft speed at t = 0" },
+                                       N_("angular velocity scale of the tanh that replaces sgn(w)") },
+  [MF_INITIAL_SPEED] = { "initial_speed", N_("Initial speed"), HYD_UNIT_ANGULAR_VELOCITY, 0.0, -INFINITY, INFINITY,
+                         0, NULL, N_("shaft speed at t = 0") },
 };
 
 static const HydVarInfo motor_fixed_states[] = {
-  { "theta", HYD_UNIT_ANGLE, "shaft angle" },
-  { "w", HYD_UNIT_ANGULAR_VELOCITY, "shaft speed, positive for flow from A to B" },
+  { "theta", HYD_UNIT_ANGLE, N_("shaft angle") },
+  { "w", HYD_UNIT_ANGULAR_VELOCITY, N_("shaft speed, positive for flow from A to B") },
 };
 
 static const HydVarInfo motor_fixed_outputs[] = {
-  { "torque", HYD_UNIT_TORQUE, "hydraulic torque D·(p_A − p_B)" },
-  { "power", HYD_UNIT_POWER, "shaft power of the hydraulic torque, D·(p_A − p_B)·w" },
+  { "torque", HYD_UNIT_TORQUE, N_("hydraulic torque D·(p_A − p_B)") },
+  { "power", HYD_UNIT_POWER, N_("shaft power of the hydraulic torque, D·(p_A − p_B)·w") },
 };
 
 static gboolean
@@ -610,14 +611,14 @@ motor_fixed_eval (const HydComp *comp, const HydEvalIn *in, HydEvalOut *out)
 
 const HydComponentType hyd_motor_fixed_type = {
   .id = "motor_fixed",
-  .label = "Hydraulic motor",
+  .label = N_("Hydraulic motor"),
   .category = HYD_CATEGORY_ACTUATORS,
-  .iso_symbol = "hydraulic motor, fixed displacement, two directions",
+  .iso_symbol = N_("hydraulic motor, fixed displacement, two directions"),
   .description =
-    "Fixed-displacement hydraulic motor driving a rotary inertia. Flow "
-    "q_A = −q_B = D·w + leakage·(p_A − p_B); shaft: J·ẇ = D·(p_A − p_B) − b·w "
-    "− T_C·tanh(w/w_ε) − T_load(t), θ̇ = w: an ideal displacement machine with "
-    "laminar leakage and tanh-smoothed Coulomb friction (research seed-000 §1.9).",
+    N_("Fixed-displacement hydraulic motor driving a rotary inertia. Flow "
+       "q_A = −q_B = D·w + leakage·(p_A − p_B); shaft: J·ẇ = D·(p_A − p_B) − b·w "
+       "− T_C·tanh(w/w_ε) − T_load(t), θ̇ = w: an ideal displacement machine with "
+       "laminar leakage and tanh-smoothed Coulomb friction (research seed-000 §1.9)."),
   .ports = motor_fixed_ports,
   .n_ports = G_N_ELEMENTS (motor_fixed_ports),
   .params = motor_fixed_params,

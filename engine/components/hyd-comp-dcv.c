@@ -9,6 +9,7 @@
  * the sign of u). The spool follows the command, or, with a time constant
  * τ > 0, the state `spool` with τ·u̇ = command − u (seed-000 §1.7). */
 #include "hyd-component.h"
+#include "hyd-i18n.h"
 #include "hyd-smooth.h"
 
 typedef enum {
@@ -67,72 +68,72 @@ enum { P3_P, P3_A, P3_T };
 enum { P2_A, P2_B };
 
 static const HydPortInfo dcv4_ports[] = {
-  { "P", HYD_DOMAIN_HYDRAULIC, FALSE, "Pressure (supply)" },
-  { "T", HYD_DOMAIN_HYDRAULIC, FALSE, "Tank (return)" },
-  { "A", HYD_DOMAIN_HYDRAULIC, FALSE, "Work port A" },
-  { "B", HYD_DOMAIN_HYDRAULIC, FALSE, "Work port B" },
+  { "P", HYD_DOMAIN_HYDRAULIC, FALSE, N_("Pressure (supply)") },
+  { "T", HYD_DOMAIN_HYDRAULIC, FALSE, N_("Tank (return)") },
+  { "A", HYD_DOMAIN_HYDRAULIC, FALSE, N_("Work port A") },
+  { "B", HYD_DOMAIN_HYDRAULIC, FALSE, N_("Work port B") },
 };
 
 static const HydPortInfo dcv3_ports[] = {
-  { "P", HYD_DOMAIN_HYDRAULIC, FALSE, "Pressure (supply)" },
-  { "A", HYD_DOMAIN_HYDRAULIC, FALSE, "Work port A" },
-  { "T", HYD_DOMAIN_HYDRAULIC, FALSE, "Tank (return)" },
+  { "P", HYD_DOMAIN_HYDRAULIC, FALSE, N_("Pressure (supply)") },
+  { "A", HYD_DOMAIN_HYDRAULIC, FALSE, N_("Work port A") },
+  { "T", HYD_DOMAIN_HYDRAULIC, FALSE, N_("Tank (return)") },
 };
 
 static const HydPortInfo dcv2_ports[] = {
-  { "A", HYD_DOMAIN_HYDRAULIC, FALSE, "Inlet (positive flow A→B)" },
-  { "B", HYD_DOMAIN_HYDRAULIC, FALSE, "Outlet" },
+  { "A", HYD_DOMAIN_HYDRAULIC, FALSE, N_("Inlet (positive flow A→B)") },
+  { "B", HYD_DOMAIN_HYDRAULIC, FALSE, N_("Outlet") },
 };
 
-static const char *const actuation_choices[] = { "lever", "solenoid", NULL };
-static const char *const centre_choices[] = { "closed", "open", "tandem", "float", NULL };
+static const char *const actuation_choices[] = { N_("lever"), N_("solenoid"), NULL };
+static const char *const centre_choices[] = { N_("closed"), N_("open"), N_("tandem"), N_("float"), NULL };
 
 #define DCV_FLOW_PARAMS \
-  { "nominal_flow", "Nominal flow", HYD_UNIT_FLOW, 6.667e-4, 0.0, INFINITY, \
-    HYD_PARAM_MIN_EXCLUSIVE, NULL, "Flow of each fully open path at the nominal pressure drop" }, \
-  { "nominal_pressure_drop", "Nominal pressure drop", HYD_UNIT_PRESSURE, 5e5, 0.0, INFINITY, \
-    HYD_PARAM_MIN_EXCLUSIVE, NULL, "Pressure drop at which a fully open path passes the nominal flow" }
+  { "nominal_flow", N_("Nominal flow"), HYD_UNIT_FLOW, 6.667e-4, 0.0, INFINITY, \
+    HYD_PARAM_MIN_EXCLUSIVE, NULL, N_("Flow of each fully open path at the nominal pressure drop") }, \
+  { "nominal_pressure_drop", N_("Nominal pressure drop"), HYD_UNIT_PRESSURE, 5e5, 0.0, INFINITY, \
+    HYD_PARAM_MIN_EXCLUSIVE, NULL, N_("Pressure drop at which a fully open path passes the nominal flow") }
 
 #define DCV_SPOOL_PARAMS \
-  { "actuation", "Actuation", HYD_UNIT_NONE, 0.0, 0.0, 1.0, HYD_PARAM_ENUM, actuation_choices, \
-    "How the spool is operated (symbol and GUI handling only)" }, \
-  { "spool_time_constant", "Spool time constant", HYD_UNIT_TIME, 0.0, 0.0, INFINITY, 0, NULL, \
-    "First-order lag of the spool behind the command (0 = follows at once)" }, \
-  { "leakage_fraction", "Leakage fraction", HYD_UNIT_NONE, 0.0, 0.0, 1.0, \
-    HYD_PARAM_MAX_EXCLUSIVE, NULL, "Area of a closed metering path as a fraction of the full area" }
+  { "actuation", N_("Actuation"), HYD_UNIT_NONE, 0.0, 0.0, 1.0, HYD_PARAM_ENUM, actuation_choices, \
+    N_("How the spool is operated (symbol and GUI handling only)") }, \
+  { "spool_time_constant", N_("Spool time constant"), HYD_UNIT_TIME, 0.0, 0.0, INFINITY, 0, NULL, \
+    N_("First-order lag of the spool behind the command (0 = follows at once)") }, \
+  { "leakage_fraction", N_("Leakage fraction"), HYD_UNIT_NONE, 0.0, 0.0, 1.0, \
+    HYD_PARAM_MAX_EXCLUSIVE, NULL, N_("Area of a closed metering path as a fraction of the full area") }
 
 static const HydParamInfo dcv_4_3_params[] = {
   DCV_FLOW_PARAMS,
-  { "command", "Command", HYD_UNIT_NONE, 0.0, -1.0, 1.0, HYD_PARAM_PROFILE, NULL,
-    "Spool command: +1 opens P→A and B→T, −1 opens P→B and A→T, 0 is the centre" },
+  { "command", N_("Command"), HYD_UNIT_NONE, 0.0, -1.0, 1.0, HYD_PARAM_PROFILE, NULL,
+    N_("Spool command: +1 opens P→A and B→T, −1 opens P→B and A→T, 0 is the centre") },
   DCV_SPOOL_PARAMS,
-  { "centre", "Centre position", HYD_UNIT_NONE, 0.0, 0.0, 3.0, HYD_PARAM_ENUM, centre_choices,
-    "Paths of the centre position: closed, open (all ports), tandem (P–T) or float (A, B–T)" },
+  { "centre", N_("Centre position"), HYD_UNIT_NONE, 0.0, 0.0, 3.0, HYD_PARAM_ENUM, centre_choices,
+    N_("Paths of the centre position: closed, open (all ports), tandem (P–T) or float (A, B–T)") },
 };
 
 static const HydParamInfo dcv_4_2_params[] = {
   DCV_FLOW_PARAMS,
-  { "command", "Command", HYD_UNIT_NONE, 0.0, 0.0, 1.0, HYD_PARAM_PROFILE, NULL,
-    "Spool command: 0 connects P→B and A→T, 1 connects P→A and B→T" },
+  { "command", N_("Command"), HYD_UNIT_NONE, 0.0, 0.0, 1.0, HYD_PARAM_PROFILE, NULL,
+    N_("Spool command: 0 connects P→B and A→T, 1 connects P→A and B→T") },
   DCV_SPOOL_PARAMS,
 };
 
 static const HydParamInfo dcv_3_2_params[] = {
   DCV_FLOW_PARAMS,
-  { "command", "Command", HYD_UNIT_NONE, 0.0, 0.0, 1.0, HYD_PARAM_PROFILE, NULL,
-    "Spool command: 0 connects A→T, 1 connects P→A" },
+  { "command", N_("Command"), HYD_UNIT_NONE, 0.0, 0.0, 1.0, HYD_PARAM_PROFILE, NULL,
+    N_("Spool command: 0 connects A→T, 1 connects P→A") },
   DCV_SPOOL_PARAMS,
 };
 
 static const HydParamInfo dcv_2_2_params[] = {
   DCV_FLOW_PARAMS,
-  { "command", "Command", HYD_UNIT_NONE, 0.0, 0.0, 1.0, HYD_PARAM_PROFILE, NULL,
-    "Spool command: 0 closed, 1 open A→B" },
+  { "command", N_("Command"), HYD_UNIT_NONE, 0.0, 0.0, 1.0, HYD_PARAM_PROFILE, NULL,
+    N_("Spool command: 0 closed, 1 open A→B") },
   DCV_SPOOL_PARAMS,
 };
 
 static const HydVarInfo spool_state[] = {
-  { "spool", HYD_UNIT_NONE, "Spool position u" },
+  { "spool", HYD_UNIT_NONE, N_("Spool position u") },
 };
 
 /* ---------------------------------------------------------------------------
@@ -232,7 +233,7 @@ dcv_setup (HydComp *comp, GError **error)
     hyd_comp_set_states (comp, 0, NULL);
 
   hyd_comp_set_outputs (comp, 0, NULL);
-  hyd_comp_add_output (comp, "spool", HYD_UNIT_NONE, "Spool position u");
+  hyd_comp_add_output (comp, "spool", HYD_UNIT_NONE, N_("Spool position u"));
   for (guint i = 0; i < priv->n_pairs; i++)
     {
       const DcvPair *pair = &priv->pairs[i];
@@ -350,21 +351,21 @@ dcv_eval (const HydComp *comp, const HydEvalIn *in, HydEvalOut *out)
     out->out[0] = u;
 }
 
-#define DCV_AREA_LAW \
-  "A_XY = a·(λ_XY + (1 − λ_XY)·Σ f_c(u)), a passing nominal_flow at " \
-  "nominal_pressure_drop, λ = leakage_fraction on metering paths; each pair " \
-  "is an orifice (Esqué eq. 3.7). Spool u = command, or τ·u̇ = command − u " \
-  "when spool_time_constant τ > 0 (seed 000 §1.7)."
-
+/* Each description ends with the area law of all four valves (spelt out in
+ * each, so that it reaches the translation template whole). */
 const HydComponentType hyd_dcv_4_3_type = {
   .id = "dcv_4_3",
-  .label = "4/3 directional valve",
+  .label = N_("4/3 directional valve"),
   .category = HYD_CATEGORY_VALVES,
-  .iso_symbol = "4/3 directional control valve (three envelopes, centre per `centre`, spring-centred, lever or solenoid operator)",
-  .description = "4/3 directional valve: f_PA = f_BT = open01(u), f_PB = f_AT = "
-                 "open01(−u); centre contributions c(u) = open01(1 − 16u²) on "
-                 "P–A, P–B, A–T, B–T (open), P–T (tandem), A–T and B–T (float), "
-                 "none (closed). " DCV_AREA_LAW,
+  .iso_symbol = N_("4/3 directional control valve (three envelopes, centre per `centre`, spring-centred, lever or solenoid operator)"),
+  .description = N_("4/3 directional valve: f_PA = f_BT = open01(u), f_PB = f_AT = "
+                    "open01(−u); centre contributions c(u) = open01(1 − 16u²) on "
+                    "P–A, P–B, A–T, B–T (open), P–T (tandem), A–T and B–T (float), "
+                    "none (closed). "
+                    "A_XY = a·(λ_XY + (1 − λ_XY)·Σ f_c(u)), a passing nominal_flow at "
+                    "nominal_pressure_drop, λ = leakage_fraction on metering paths; each pair "
+                    "is an orifice (Esqué eq. 3.7). Spool u = command, or τ·u̇ = command − u "
+                    "when spool_time_constant τ > 0 (seed 000 §1.7)."),
   .ports = dcv4_ports,
   .n_ports = G_N_ELEMENTS (dcv4_ports),
   .params = dcv_4_3_params,
@@ -377,11 +378,15 @@ const HydComponentType hyd_dcv_4_3_type = {
 
 const HydComponentType hyd_dcv_4_2_type = {
   .id = "dcv_4_2",
-  .label = "4/2 directional valve",
+  .label = N_("4/2 directional valve"),
   .category = HYD_CATEGORY_VALVES,
-  .iso_symbol = "4/2 directional control valve (two envelopes, spring return, lever or solenoid operator)",
-  .description = "4/2 directional valve: f_PA = f_BT = open01(u), f_PB = f_AT = "
-                 "open01(1 − u). " DCV_AREA_LAW,
+  .iso_symbol = N_("4/2 directional control valve (two envelopes, spring return, lever or solenoid operator)"),
+  .description = N_("4/2 directional valve: f_PA = f_BT = open01(u), f_PB = f_AT = "
+                    "open01(1 − u). "
+                    "A_XY = a·(λ_XY + (1 − λ_XY)·Σ f_c(u)), a passing nominal_flow at "
+                    "nominal_pressure_drop, λ = leakage_fraction on metering paths; each pair "
+                    "is an orifice (Esqué eq. 3.7). Spool u = command, or τ·u̇ = command − u "
+                    "when spool_time_constant τ > 0 (seed 000 §1.7)."),
   .ports = dcv4_ports,
   .n_ports = G_N_ELEMENTS (dcv4_ports),
   .params = dcv_4_2_params,
@@ -394,11 +399,14 @@ const HydComponentType hyd_dcv_4_2_type = {
 
 const HydComponentType hyd_dcv_3_2_type = {
   .id = "dcv_3_2",
-  .label = "3/2 directional valve",
+  .label = N_("3/2 directional valve"),
   .category = HYD_CATEGORY_VALVES,
-  .iso_symbol = "3/2 directional control valve (two envelopes, spring return, lever or solenoid operator)",
-  .description = "3/2 directional valve: f_PA = open01(u), f_AT = open01(1 − u). "
-                 DCV_AREA_LAW,
+  .iso_symbol = N_("3/2 directional control valve (two envelopes, spring return, lever or solenoid operator)"),
+  .description = N_("3/2 directional valve: f_PA = open01(u), f_AT = open01(1 − u). "
+                    "A_XY = a·(λ_XY + (1 − λ_XY)·Σ f_c(u)), a passing nominal_flow at "
+                    "nominal_pressure_drop, λ = leakage_fraction on metering paths; each pair "
+                    "is an orifice (Esqué eq. 3.7). Spool u = command, or τ·u̇ = command − u "
+                    "when spool_time_constant τ > 0 (seed 000 §1.7)."),
   .ports = dcv3_ports,
   .n_ports = G_N_ELEMENTS (dcv3_ports),
   .params = dcv_3_2_params,
@@ -411,11 +419,14 @@ const HydComponentType hyd_dcv_3_2_type = {
 
 const HydComponentType hyd_dcv_2_2_type = {
   .id = "dcv_2_2",
-  .label = "2/2 directional valve",
+  .label = N_("2/2 directional valve"),
   .category = HYD_CATEGORY_VALVES,
-  .iso_symbol = "2/2 directional control valve, normally closed (two envelopes, spring return, lever or solenoid operator)",
-  .description = "2/2 directional valve, normally closed: f_AB = open01(u). "
-                 DCV_AREA_LAW,
+  .iso_symbol = N_("2/2 directional control valve, normally closed (two envelopes, spring return, lever or solenoid operator)"),
+  .description = N_("2/2 directional valve, normally closed: f_AB = open01(u). "
+                    "A_XY = a·(λ_XY + (1 − λ_XY)·Σ f_c(u)), a passing nominal_flow at "
+                    "nominal_pressure_drop, λ = leakage_fraction on metering paths; each pair "
+                    "is an orifice (Esqué eq. 3.7). Spool u = command, or τ·u̇ = command − u "
+                    "when spool_time_constant τ > 0 (seed 000 §1.7)."),
   .ports = dcv2_ports,
   .n_ports = G_N_ELEMENTS (dcv2_ports),
   .params = dcv_2_2_params,

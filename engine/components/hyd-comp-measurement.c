@@ -4,16 +4,17 @@
  * system compiler computes the meter's reading from the node balance of its
  * A side. */
 #include "hyd-component.h"
+#include "hyd-i18n.h"
 
 /* -------------------------------------------------------- pressure_gauge */
 
 static const HydPortInfo pressure_gauge_ports[] = {
-  { "P", HYD_DOMAIN_HYDRAULIC, FALSE, "measured pressure (takes no flow, adds no volume)" },
-  { "S", HYD_DOMAIN_SIGNAL, TRUE, "signal output: the measured pressure" },
+  { "P", HYD_DOMAIN_HYDRAULIC, FALSE, N_("measured pressure (takes no flow, adds no volume)") },
+  { "S", HYD_DOMAIN_SIGNAL, TRUE, N_("signal output: the measured pressure") },
 };
 
 static const HydVarInfo pressure_gauge_outputs[] = {
-  { "p", HYD_UNIT_PRESSURE, "pressure at P" },
+  { "p", HYD_UNIT_PRESSURE, N_("pressure at P") },
 };
 
 static gboolean
@@ -33,12 +34,12 @@ pressure_gauge_eval (const HydComp *comp, const HydEvalIn *in, HydEvalOut *out)
 
 const HydComponentType hyd_pressure_gauge_type = {
   .id = "pressure_gauge",
-  .label = "Pressure gauge",
+  .label = N_("Pressure gauge"),
   .category = HYD_CATEGORY_MEASUREMENT,
-  .iso_symbol = "pressure gauge (manometer)",
+  .iso_symbol = N_("pressure gauge (manometer)"),
   .description =
-    "Ideal manometer: reads the gauge pressure p of the node at P, takes no "
-    "flow and adds no volume. The optional signal port S carries the reading.",
+    N_("Ideal manometer: reads the gauge pressure p of the node at P, takes no "
+       "flow and adds no volume. The optional signal port S carries the reading."),
   .ports = pressure_gauge_ports,
   .n_ports = G_N_ELEMENTS (pressure_gauge_ports),
   .boundary_param = -1,
@@ -49,14 +50,14 @@ const HydComponentType hyd_pressure_gauge_type = {
 /* ------------------------------------------------------------ flow_meter */
 
 static const HydPortInfo flow_meter_ports[] = {
-  { "A", HYD_DOMAIN_HYDRAULIC, FALSE, "inlet: positive reading for flow from A to B" },
-  { "B", HYD_DOMAIN_HYDRAULIC, FALSE, "outlet" },
+  { "A", HYD_DOMAIN_HYDRAULIC, FALSE, N_("inlet: positive reading for flow from A to B") },
+  { "B", HYD_DOMAIN_HYDRAULIC, FALSE, N_("outlet") },
 };
 
 static const guint flow_meter_joined[][2] = { { 0, 1 } };
 
 static const HydVarInfo flow_meter_outputs[] = {
-  { "q", HYD_UNIT_FLOW, "flow through the meter, A to B" },
+  { "q", HYD_UNIT_FLOW, N_("flow through the meter, A to B") },
 };
 
 static gboolean
@@ -76,14 +77,14 @@ flow_meter_eval (const HydComp *comp, const HydEvalIn *in, HydEvalOut *out)
 
 const HydComponentType hyd_flow_meter_type = {
   .id = "flow_meter",
-  .label = "Flow meter",
+  .label = N_("Flow meter"),
   .category = HYD_CATEGORY_MEASUREMENT,
-  .iso_symbol = "flow meter",
+  .iso_symbol = N_("flow meter"),
   .description =
-    "Ideal flow meter: joins A and B into one node (no pressure drop) and "
-    "reports the flow q from its A side to its B side, computed from the node "
-    "balance of the A side: q = −Σ q̂ − Σ V̇ − C·ṗ over the components reachable "
-    "from A without passing through the meter.",
+    N_("Ideal flow meter: joins A and B into one node (no pressure drop) and "
+       "reports the flow q from its A side to its B side, computed from the node "
+       "balance of the A side: q = −Σ q̂ − Σ V̇ − C·ṗ over the components reachable "
+       "from A without passing through the meter."),
   .ports = flow_meter_ports,
   .n_ports = G_N_ELEMENTS (flow_meter_ports),
   .joined_ports = flow_meter_joined,

@@ -8,18 +8,19 @@
  * the pumps are ideal flow sources (research/seed-000 §1.5: an ideal pump plus
  * laminar leakage, Q = V_p·n_D − C_L·Δp). */
 #include "hyd-component.h"
+#include "hyd-i18n.h"
 
 /* ---------------------------------------------------------------------------
  * tank
  * ------------------------------------------------------------------------- */
 
 static const HydPortInfo tank_ports[] = {
-  { "T", HYD_DOMAIN_HYDRAULIC, FALSE, "Reservoir connection" },
+  { "T", HYD_DOMAIN_HYDRAULIC, FALSE, N_("Reservoir connection") },
 };
 
 static const HydParamInfo tank_params[] = {
-  { "pressure", "Pressure", HYD_UNIT_PRESSURE, 0.0, -1e5, 1e9, 0, NULL,
-    "Gauge pressure of the reservoir (0 = vented to atmosphere)" },
+  { "pressure", N_("Pressure"), HYD_UNIT_PRESSURE, 0.0, -1e5, 1e9, 0, NULL,
+    N_("Gauge pressure of the reservoir (0 = vented to atmosphere)") },
 };
 
 static gboolean
@@ -38,12 +39,12 @@ boundary_eval (const HydComp *comp, const HydEvalIn *in, HydEvalOut *out)
 
 const HydComponentType hyd_tank_type = {
   .id = "tank",
-  .label = "Tank",
+  .label = N_("Tank"),
   .category = HYD_CATEGORY_SOURCES,
-  .iso_symbol = "open tank (reservoir vented to atmosphere)",
-  .description = "Reservoir. Its port prescribes the pressure of its node "
-                 "(a boundary node, 0 Pa gauge by default); the flow into the "
-                 "tank is reported at T.q.",
+  .iso_symbol = N_("open tank (reservoir vented to atmosphere)"),
+  .description = N_("Reservoir. Its port prescribes the pressure of its node "
+                    "(a boundary node, 0 Pa gauge by default); the flow into the "
+                    "tank is reported at T.q."),
   .ports = tank_ports,
   .n_ports = G_N_ELEMENTS (tank_ports),
   .params = tank_params,
@@ -58,12 +59,12 @@ const HydComponentType hyd_tank_type = {
  * ------------------------------------------------------------------------- */
 
 static const HydPortInfo pressure_source_ports[] = {
-  { "P", HYD_DOMAIN_HYDRAULIC, FALSE, "Pressure connection" },
+  { "P", HYD_DOMAIN_HYDRAULIC, FALSE, N_("Pressure connection") },
 };
 
 static const HydParamInfo pressure_source_params[] = {
-  { "pressure", "Pressure", HYD_UNIT_PRESSURE, 1e7, -1e5, 1e9, HYD_PARAM_PROFILE, NULL,
-    "Gauge pressure imposed on the node at P" },
+  { "pressure", N_("Pressure"), HYD_UNIT_PRESSURE, 1e7, -1e5, 1e9, HYD_PARAM_PROFILE, NULL,
+    N_("Gauge pressure imposed on the node at P") },
 };
 
 static gboolean
@@ -72,19 +73,19 @@ pressure_source_setup (HydComp *comp, GError **error)
   /* `flow` is filled by the compiler: −q_P of the boundary port. */
   hyd_comp_set_outputs (comp, 0, NULL);
   hyd_comp_add_output (comp, "flow", HYD_UNIT_FLOW,
-                       "Flow delivered into the circuit (positive when delivering)");
+                       N_("Flow delivered into the circuit (positive when delivering)"));
   hyd_comp_use_dense_pattern (comp);
   return TRUE;
 }
 
 const HydComponentType hyd_pressure_source_type = {
   .id = "pressure_source",
-  .label = "Pressure source",
+  .label = N_("Pressure source"),
   .category = HYD_CATEGORY_SOURCES,
-  .iso_symbol = "pressure source (circle with filled triangle, hydraulic)",
-  .description = "Ideal pressure source: its port prescribes the pressure of "
-                 "its node (a boundary node), p_P = pressure(t). Output flow is "
-                 "the flow it delivers into the circuit.",
+  .iso_symbol = N_("pressure source (circle with filled triangle, hydraulic)"),
+  .description = N_("Ideal pressure source: its port prescribes the pressure of "
+                    "its node (a boundary node), p_P = pressure(t). Output flow is "
+                    "the flow it delivers into the circuit."),
   .ports = pressure_source_ports,
   .n_ports = G_N_ELEMENTS (pressure_source_ports),
   .params = pressure_source_params,
@@ -101,16 +102,16 @@ const HydComponentType hyd_pressure_source_type = {
 enum { FS_FLOW };
 
 static const HydPortInfo flow_source_ports[] = {
-  { "P", HYD_DOMAIN_HYDRAULIC, FALSE, "Delivery connection" },
+  { "P", HYD_DOMAIN_HYDRAULIC, FALSE, N_("Delivery connection") },
 };
 
 static const HydParamInfo flow_source_params[] = {
-  { "flow", "Flow", HYD_UNIT_FLOW, 1e-3, -1.0, 1.0, HYD_PARAM_PROFILE, NULL,
-    "Flow delivered from the reservoir into P" },
+  { "flow", N_("Flow"), HYD_UNIT_FLOW, 1e-3, -1.0, 1.0, HYD_PARAM_PROFILE, NULL,
+    N_("Flow delivered from the reservoir into P") },
 };
 
 static const HydVarInfo flow_outputs[] = {
-  { "flow", HYD_UNIT_FLOW, "Flow delivered into the circuit" },
+  { "flow", HYD_UNIT_FLOW, N_("Flow delivered into the circuit") },
 };
 
 static gboolean
@@ -136,11 +137,11 @@ flow_source_eval (const HydComp *comp, const HydEvalIn *in, HydEvalOut *out)
 
 const HydComponentType hyd_flow_source_type = {
   .id = "flow_source",
-  .label = "Flow source",
+  .label = N_("Flow source"),
   .category = HYD_CATEGORY_SOURCES,
-  .iso_symbol = "flow source (circle with filled triangle and flow arrow)",
-  .description = "Ideal flow source from the reservoir into P: q_P = −flow(t), "
-                 "whatever the pressure (seed 000 §1.5).",
+  .iso_symbol = N_("flow source (circle with filled triangle and flow arrow)"),
+  .description = N_("Ideal flow source from the reservoir into P: q_P = −flow(t), "
+                    "whatever the pressure (seed 000 §1.5)."),
   .ports = flow_source_ports,
   .n_ports = G_N_ELEMENTS (flow_source_ports),
   .params = flow_source_params,
@@ -167,19 +168,19 @@ enum {
 enum { PUMP_S, PUMP_P };
 
 static const HydPortInfo pump_ports[] = {
-  { "S", HYD_DOMAIN_HYDRAULIC, FALSE, "Suction" },
-  { "P", HYD_DOMAIN_HYDRAULIC, FALSE, "Pressure (delivery)" },
+  { "S", HYD_DOMAIN_HYDRAULIC, FALSE, N_("Suction") },
+  { "P", HYD_DOMAIN_HYDRAULIC, FALSE, N_("Pressure (delivery)") },
 };
 
 #define PUMP_COMMON_PARAMS \
-  { "displacement", "Displacement", HYD_UNIT_DISPLACEMENT, 1.6e-6, 0.0, INFINITY, \
-    HYD_PARAM_MIN_EXCLUSIVE, NULL, "Volume displaced per radian of shaft rotation" }, \
-  { "speed", "Speed", HYD_UNIT_ANGULAR_VELOCITY, 157.0, -1e4, 1e4, HYD_PARAM_PROFILE, NULL, \
-    "Shaft speed set by the prime mover" }, \
-  { "leakage", "Leakage coefficient", HYD_UNIT_LEAKAGE, 0.0, 0.0, INFINITY, 0, NULL, \
-    "Laminar leakage from P back to S per pascal of Δp_PS" }, \
-  { "hydromechanical_efficiency", "Hydromechanical efficiency", HYD_UNIT_NONE, 1.0, 0.0, 1.0, \
-    HYD_PARAM_MIN_EXCLUSIVE, NULL, "Ratio of ideal to actual shaft torque" }
+  { "displacement", N_("Displacement"), HYD_UNIT_DISPLACEMENT, 1.6e-6, 0.0, INFINITY, \
+    HYD_PARAM_MIN_EXCLUSIVE, NULL, N_("Volume displaced per radian of shaft rotation") }, \
+  { "speed", N_("Speed"), HYD_UNIT_ANGULAR_VELOCITY, 157.0, -1e4, 1e4, HYD_PARAM_PROFILE, NULL, \
+    N_("Shaft speed set by the prime mover") }, \
+  { "leakage", N_("Leakage coefficient"), HYD_UNIT_LEAKAGE, 0.0, 0.0, INFINITY, 0, NULL, \
+    N_("Laminar leakage from P back to S per pascal of Δp_PS") }, \
+  { "hydromechanical_efficiency", N_("Hydromechanical efficiency"), HYD_UNIT_NONE, 1.0, 0.0, 1.0, \
+    HYD_PARAM_MIN_EXCLUSIVE, NULL, N_("Ratio of ideal to actual shaft torque") }
 
 static const HydParamInfo fixed_pump_params[] = {
   PUMP_COMMON_PARAMS,
@@ -187,14 +188,14 @@ static const HydParamInfo fixed_pump_params[] = {
 
 static const HydParamInfo variable_pump_params[] = {
   PUMP_COMMON_PARAMS,
-  { "fraction", "Displacement fraction", HYD_UNIT_NONE, 1.0, -1.0, 1.0, HYD_PARAM_PROFILE, NULL,
-    "Swash-plate setting: effective displacement = fraction·displacement" },
+  { "fraction", N_("Displacement fraction"), HYD_UNIT_NONE, 1.0, -1.0, 1.0, HYD_PARAM_PROFILE, NULL,
+    N_("Swash-plate setting: effective displacement = fraction·displacement") },
 };
 
 static const HydVarInfo pump_outputs[] = {
-  { "flow", HYD_UNIT_FLOW, "Delivered flow q_d = D·ω − leakage·Δp_PS" },
-  { "torque", HYD_UNIT_TORQUE, "Shaft torque D·Δp_PS/η_hm" },
-  { "power", HYD_UNIT_POWER, "Shaft power torque·ω" },
+  { "flow", HYD_UNIT_FLOW, N_("Delivered flow q_d = D·ω − leakage·Δp_PS") },
+  { "torque", HYD_UNIT_TORQUE, N_("Shaft torque D·Δp_PS/η_hm") },
+  { "power", HYD_UNIT_POWER, N_("Shaft power torque·ω") },
 };
 
 static gboolean
@@ -247,12 +248,12 @@ pump_eval (const HydComp *comp, const HydEvalIn *in, HydEvalOut *out)
 
 const HydComponentType hyd_fixed_pump_type = {
   .id = "fixed_pump",
-  .label = "Fixed-displacement pump",
+  .label = N_("Fixed-displacement pump"),
   .category = HYD_CATEGORY_PUMPS,
-  .iso_symbol = "fixed-displacement pump, one direction of flow, with prime mover (circle, filled triangle)",
-  .description = "Fixed-displacement pump driven at a set speed: delivered flow "
-                 "q_d = D·ω − leakage·Δp_PS, q_P = −q_d, q_S = +q_d; shaft torque "
-                 "D·Δp_PS/η_hm (seed 000 §1.5, ideal pump with laminar leakage).",
+  .iso_symbol = N_("fixed-displacement pump, one direction of flow, with prime mover (circle, filled triangle)"),
+  .description = N_("Fixed-displacement pump driven at a set speed: delivered flow "
+                    "q_d = D·ω − leakage·Δp_PS, q_P = −q_d, q_S = +q_d; shaft torque "
+                    "D·Δp_PS/η_hm (seed 000 §1.5, ideal pump with laminar leakage)."),
   .ports = pump_ports,
   .n_ports = G_N_ELEMENTS (pump_ports),
   .params = fixed_pump_params,
@@ -264,13 +265,13 @@ const HydComponentType hyd_fixed_pump_type = {
 
 const HydComponentType hyd_variable_pump_type = {
   .id = "variable_pump",
-  .label = "Variable-displacement pump",
+  .label = N_("Variable-displacement pump"),
   .category = HYD_CATEGORY_PUMPS,
-  .iso_symbol = "variable-displacement pump, one direction of flow, with prime mover (circle, filled triangle, sloping arrow)",
-  .description = "Variable-displacement pump driven at a set speed: D_eff = "
-                 "fraction·D, delivered flow q_d = D_eff·ω − leakage·Δp_PS, "
-                 "q_P = −q_d, q_S = +q_d; shaft torque D_eff·Δp_PS/η_hm "
-                 "(seed 000 §1.5).",
+  .iso_symbol = N_("variable-displacement pump, one direction of flow, with prime mover (circle, filled triangle, sloping arrow)"),
+  .description = N_("Variable-displacement pump driven at a set speed: D_eff = "
+                    "fraction·D, delivered flow q_d = D_eff·ω − leakage·Δp_PS, "
+                    "q_P = −q_d, q_S = +q_d; shaft torque D_eff·Δp_PS/η_hm "
+                    "(seed 000 §1.5)."),
   .ports = pump_ports,
   .n_ports = G_N_ELEMENTS (pump_ports),
   .params = variable_pump_params,

@@ -6,6 +6,7 @@
  * distributed line has internal pressure states, and it keeps a sparse
  * (banded) local pattern so that a line of 100000 segments stays O(N). */
 #include "hyd-component.h"
+#include "hyd-i18n.h"
 #include "hyd-smooth.h"
 
 #include <math.h>
@@ -19,20 +20,20 @@ enum {
 };
 
 static const HydPortInfo volume_ports[] = {
-  { "P", HYD_DOMAIN_HYDRAULIC, FALSE, "connection" },
-  { "P2", HYD_DOMAIN_HYDRAULIC, TRUE, "second connection to the same volume" },
-  { "P3", HYD_DOMAIN_HYDRAULIC, TRUE, "third connection to the same volume" },
-  { "P4", HYD_DOMAIN_HYDRAULIC, TRUE, "fourth connection to the same volume" },
+  { "P", HYD_DOMAIN_HYDRAULIC, FALSE, N_("connection") },
+  { "P2", HYD_DOMAIN_HYDRAULIC, TRUE, N_("second connection to the same volume") },
+  { "P3", HYD_DOMAIN_HYDRAULIC, TRUE, N_("third connection to the same volume") },
+  { "P4", HYD_DOMAIN_HYDRAULIC, TRUE, N_("fourth connection to the same volume") },
 };
 
 static const guint volume_joined[][2] = { { 0, 1 }, { 0, 2 }, { 0, 3 } };
 
 static const HydParamInfo volume_params[VOL_N_PARAMS] = {
-  [VOL_VOLUME] = { "volume", "Volume", HYD_UNIT_VOLUME, 1e-3, 0.0, INFINITY,
-                   HYD_PARAM_MIN_EXCLUSIVE, NULL, "oil volume added to the node" },
-  [VOL_INITIAL_PRESSURE] = { "initial_pressure", "Initial pressure", HYD_UNIT_PRESSURE, 0.0,
+  [VOL_VOLUME] = { "volume", N_("Volume"), HYD_UNIT_VOLUME, 1e-3, 0.0, INFINITY,
+                   HYD_PARAM_MIN_EXCLUSIVE, NULL, N_("oil volume added to the node") },
+  [VOL_INITIAL_PRESSURE] = { "initial_pressure", N_("Initial pressure"), HYD_UNIT_PRESSURE, 0.0,
                              -HYD_P_ATM, INFINITY, HYD_PARAM_OPTIONAL, NULL,
-                             "pressure of the node at t = 0 (unset: the node's or the simulation's)" },
+                             N_("pressure of the node at t = 0 (unset: the node's or the simulation's)") },
 };
 
 static gboolean
@@ -62,13 +63,13 @@ volume_eval (const HydComp *comp, const HydEvalIn *in, HydEvalOut *out)
 
 const HydComponentType hyd_volume_type = {
   .id = "volume",
-  .label = "Volume",
+  .label = N_("Volume"),
   .category = HYD_CATEGORY_STORAGE,
-  .iso_symbol = "none in ISO 1219-1 (house symbol: rounded box marked V)",
+  .iso_symbol = N_("none in ISO 1219-1 (house symbol: rounded box marked V)"),
   .description =
-    "A fixed hydraulic volume (receiver, manifold, chamber) added to the node of "
-    "its ports P…P4, which are one node. The node pressure follows "
-    "(V/B(p))·ṗ = Σq (Esqué 2008 eq. 3.3).",
+    N_("A fixed hydraulic volume (receiver, manifold, chamber) added to the node of "
+       "its ports P…P4, which are one node. The node pressure follows "
+       "(V/B(p))·ṗ = Σq (Esqué 2008 eq. 3.3)."),
   .ports = volume_ports,
   .n_ports = G_N_ELEMENTS (volume_ports),
   .params = volume_params,
@@ -95,25 +96,25 @@ enum {
 #define ACC_RAMP_H 5e3
 
 static const HydPortInfo accumulator_ports[] = {
-  { "P", HYD_DOMAIN_HYDRAULIC, FALSE, "oil connection" },
+  { "P", HYD_DOMAIN_HYDRAULIC, FALSE, N_("oil connection") },
 };
 
 static const HydParamInfo accumulator_params[ACC_N_PARAMS] = {
-  [ACC_PRECHARGE_PRESSURE] = { "precharge_pressure", "Precharge pressure", HYD_UNIT_PRESSURE, 5e6,
+  [ACC_PRECHARGE_PRESSURE] = { "precharge_pressure", N_("Precharge pressure"), HYD_UNIT_PRESSURE, 5e6,
                                0.0, INFINITY, HYD_PARAM_MIN_EXCLUSIVE, NULL,
-                               "gauge gas pressure with no oil inside" },
-  [ACC_GAS_VOLUME] = { "gas_volume", "Gas volume", HYD_UNIT_VOLUME, 1e-3, 0.0, INFINITY,
-                       HYD_PARAM_MIN_EXCLUSIVE, NULL, "total gas volume at precharge" },
-  [ACC_POLYTROPIC_EXPONENT] = { "polytropic_exponent", "Polytropic exponent", HYD_UNIT_NONE, 1.4,
+                               N_("gauge gas pressure with no oil inside") },
+  [ACC_GAS_VOLUME] = { "gas_volume", N_("Gas volume"), HYD_UNIT_VOLUME, 1e-3, 0.0, INFINITY,
+                       HYD_PARAM_MIN_EXCLUSIVE, NULL, N_("total gas volume at precharge") },
+  [ACC_POLYTROPIC_EXPONENT] = { "polytropic_exponent", N_("Polytropic exponent"), HYD_UNIT_NONE, 1.4,
                                 1.0, 1.67, 0, NULL,
-                                "exponent n of P·V^n = const (1 isothermal, 1.4 adiabatic)" },
-  [ACC_INITIAL_PRESSURE] = { "initial_pressure", "Initial pressure", HYD_UNIT_PRESSURE, 0.0,
+                                N_("exponent n of P·V^n = const (1 isothermal, 1.4 adiabatic)") },
+  [ACC_INITIAL_PRESSURE] = { "initial_pressure", N_("Initial pressure"), HYD_UNIT_PRESSURE, 0.0,
                              -HYD_P_ATM, INFINITY, HYD_PARAM_OPTIONAL, NULL,
-                             "pressure of the node at t = 0 (unset: the node's or the simulation's)" },
+                             N_("pressure of the node at t = 0 (unset: the node's or the simulation's)") },
 };
 
 static const HydVarInfo accumulator_outputs[] = {
-  { "oil_volume", HYD_UNIT_VOLUME, "oil stored in the accumulator" },
+  { "oil_volume", HYD_UNIT_VOLUME, N_("oil stored in the accumulator") },
 };
 
 static gboolean
@@ -182,14 +183,14 @@ accumulator_eval (const HydComp *comp, const HydEvalIn *in, HydEvalOut *out)
 
 const HydComponentType hyd_accumulator_type = {
   .id = "accumulator",
-  .label = "Accumulator",
+  .label = N_("Accumulator"),
   .category = HYD_CATEGORY_STORAGE,
-  .iso_symbol = "gas-charged accumulator",
+  .iso_symbol = N_("gas-charged accumulator"),
   .description =
-    "Gas-charged (bladder) accumulator. The gas follows P·V_g^n = P0·V0^n "
-    "(absolute pressures); the oil volume V_oil = V0 − V_g is taken above the "
-    "precharge pressure, blended in over the 5 kPa below it by a C² ramp. It "
-    "adds the compliance C = ∂V_oil/∂p to its node.",
+    N_("Gas-charged (bladder) accumulator. The gas follows P·V_g^n = P0·V0^n "
+       "(absolute pressures); the oil volume V_oil = V0 − V_g is taken above the "
+       "precharge pressure, blended in over the 5 kPa below it by a C² ramp. It "
+       "adds the compliance C = ∂V_oil/∂p to its node."),
   .ports = accumulator_ports,
   .n_ports = G_N_ELEMENTS (accumulator_ports),
   .params = accumulator_params,
@@ -219,29 +220,29 @@ typedef enum {
   LINE_MODEL_TLM,
 } LineModel;
 
-static const char *const line_models[] = { "volume", "inertia", "distributed", "tlm", NULL };
+static const char *const line_models[] = { N_("volume"), N_("inertia"), N_("distributed"), N_("tlm"), NULL };
 
 static const HydPortInfo line_ports[] = {
-  { "A", HYD_DOMAIN_HYDRAULIC, FALSE, "first end" },
-  { "B", HYD_DOMAIN_HYDRAULIC, FALSE, "second end" },
+  { "A", HYD_DOMAIN_HYDRAULIC, FALSE, N_("first end") },
+  { "B", HYD_DOMAIN_HYDRAULIC, FALSE, N_("second end") },
 };
 
 static const HydParamInfo line_params[LINE_N_PARAMS] = {
-  [LINE_LENGTH] = { "length", "Length", HYD_UNIT_LENGTH, 2.0, 0.0, INFINITY,
-                    HYD_PARAM_MIN_EXCLUSIVE, NULL, "length of the pipe or hose" },
-  [LINE_DIAMETER] = { "diameter", "Inner diameter", HYD_UNIT_LENGTH, 0.01, 0.0, INFINITY,
-                      HYD_PARAM_MIN_EXCLUSIVE, NULL, "inner diameter of the pipe or hose" },
-  [LINE_WALL_BULK_MODULUS] = { "wall_bulk_modulus", "Wall bulk modulus", HYD_UNIT_PRESSURE, 0.0,
+  [LINE_LENGTH] = { "length", N_("Length"), HYD_UNIT_LENGTH, 2.0, 0.0, INFINITY,
+                    HYD_PARAM_MIN_EXCLUSIVE, NULL, N_("length of the pipe or hose") },
+  [LINE_DIAMETER] = { "diameter", N_("Inner diameter"), HYD_UNIT_LENGTH, 0.01, 0.0, INFINITY,
+                      HYD_PARAM_MIN_EXCLUSIVE, NULL, N_("inner diameter of the pipe or hose") },
+  [LINE_WALL_BULK_MODULUS] = { "wall_bulk_modulus", N_("Wall bulk modulus"), HYD_UNIT_PRESSURE, 0.0,
                                0.0, INFINITY, 0, NULL,
-                               "effective bulk modulus of the wall (0 = rigid); adds V/B_wall compliance" },
-  [LINE_MINOR_LOSS_COEFFICIENT] = { "minor_loss_coefficient", "Minor loss coefficient", HYD_UNIT_NONE, 0.0,
+                               N_("effective bulk modulus of the wall (0 = rigid); adds V/B_wall compliance") },
+  [LINE_MINOR_LOSS_COEFFICIENT] = { "minor_loss_coefficient", N_("Minor loss coefficient"), HYD_UNIT_NONE, 0.0,
                                     0.0, INFINITY, 0, NULL,
-                                    "ξ of the turbulent losses (bends, fittings) over the whole line" },
-  [LINE_SEGMENTS] = { "segments", "Segments", HYD_UNIT_NONE, 10.0, 2.0, 100000.0,
-                      HYD_PARAM_INTEGER, NULL, "number of segments of the distributed model" },
-  [LINE_MODEL] = { "model", "Model", HYD_UNIT_NONE, LINE_MODEL_VOLUME, 0.0, 3.0,
+                                    N_("ξ of the turbulent losses (bends, fittings) over the whole line") },
+  [LINE_SEGMENTS] = { "segments", N_("Segments"), HYD_UNIT_NONE, 10.0, 2.0, 100000.0,
+                      HYD_PARAM_INTEGER, NULL, N_("number of segments of the distributed model") },
+  [LINE_MODEL] = { "model", N_("Model"), HYD_UNIT_NONE, LINE_MODEL_VOLUME, 0.0, 3.0,
                    HYD_PARAM_ENUM, line_models,
-                   "volume (quasi-static), inertia (one flow state), distributed (segments), tlm" },
+                   N_("volume (quasi-static), inertia (one flow state), distributed (segments), tlm") },
 };
 
 /* Room for a state name of the distributed model, "q100000" or "p99999". */
@@ -295,8 +296,8 @@ line_model (const HydComp *comp)
 }
 
 static const HydVarInfo line_outputs[] = {
-  { "q_A", HYD_UNIT_FLOW, "flow entering the line at A" },
-  { "q_B", HYD_UNIT_FLOW, "flow entering the line at B (minus the flow leaving at B)" },
+  { "q_A", HYD_UNIT_FLOW, N_("flow entering the line at A") },
+  { "q_B", HYD_UNIT_FLOW, N_("flow entering the line at B (minus the flow leaving at B)") },
 };
 
 static gboolean
@@ -313,7 +314,7 @@ line_setup (HydComp *comp, GError **error)
   switch (priv->model)
     {
     case LINE_MODEL_INERTIA:
-      hyd_comp_add_state (comp, "q", HYD_UNIT_FLOW, "flow through the line, A to B");
+      hyd_comp_add_state (comp, "q", HYD_UNIT_FLOW, N_("flow through the line, A to B"));
       hyd_comp_use_dense_pattern (comp);
       break;
 
@@ -325,8 +326,8 @@ line_setup (HydComp *comp, GError **error)
         /* The 2N − 1 states in one allocation, their names in one buffer
          * owned by priv rather than interned: 2·10⁵ interned names would
          * stay forever in GLib's quark table, which grows by copying. */
-        const char *q_desc = g_intern_static_string ("flow through a segment, A to B");
-        const char *p_desc = g_intern_static_string ("pressure between two segments");
+        const char *q_desc = g_intern_static_string (N_("flow through a segment, A to B"));
+        const char *p_desc = g_intern_static_string (N_("pressure between two segments"));
         g_free (comp->states);
         comp->n_states = comp->states_cap = 2 * N - 1;
         comp->states = g_new (HydVarInfo, comp->n_states);
@@ -548,16 +549,16 @@ line_eval (const HydComp *comp, const HydEvalIn *in, HydEvalOut *out)
 
 const HydComponentType hyd_line_type = {
   .id = "line",
-  .label = "Line",
+  .label = N_("Line"),
   .category = HYD_CATEGORY_STORAGE,
-  .iso_symbol = "working line (house: line with two segment ticks; hose arc when flexible)",
+  .iso_symbol = N_("working line (house: line with two segment ticks; hose arc when flexible)"),
   .description =
-    "Pipe or hose between A and B with laminar (Hagen–Poiseuille) losses "
-    "K_L = 128νρL/(πD⁴) and minor losses K_T = 8ρξ/(π²D⁴) (Esqué 2008 eq. 3.4). "
-    "volume: half the line volume at each end, q = 2Δp/(K_L + √(K_L² + 4K_T|Δp|)); "
-    "inertia: (ρL/A)·q̇ = Δp − K_L·q − K_T·q·|q| (eqs. 3.5–3.6); distributed and "
-    "tlm: N such segments with N − 1 internal volumes. A wall bulk modulus > 0 "
-    "adds the compliance V/B_wall of every line volume.",
+    N_("Pipe or hose between A and B with laminar (Hagen–Poiseuille) losses "
+       "K_L = 128νρL/(πD⁴) and minor losses K_T = 8ρξ/(π²D⁴) (Esqué 2008 eq. 3.4). "
+       "volume: half the line volume at each end, q = 2Δp/(K_L + √(K_L² + 4K_T|Δp|)); "
+       "inertia: (ρL/A)·q̇ = Δp − K_L·q − K_T·q·|q| (eqs. 3.5–3.6); distributed and "
+       "tlm: N such segments with N − 1 internal volumes. A wall bulk modulus > 0 "
+       "adds the compliance V/B_wall of every line volume."),
   .ports = line_ports,
   .n_ports = G_N_ELEMENTS (line_ports),
   .params = line_params,

@@ -8,6 +8,7 @@
  * with respect to whatever moves A. Area fractions limited to [0, 1] use
  * open01 so that a closed valve has exactly zero flow. */
 #include "hyd-component.h"
+#include "hyd-i18n.h"
 #include "hyd-smooth.h"
 
 /* Every valve here has two hydraulic ports, the inlet first: rows and
@@ -37,18 +38,34 @@ circle_area (double d)
 }
 
 static const HydVarInfo q_output[] = {
-  { "q", HYD_UNIT_FLOW, "Flow through the valve, positive from the first port to the second" },
+  { "q", HYD_UNIT_FLOW, N_("Flow through the valve, positive from the first port to the second") },
 };
 
 static const HydVarInfo q_opening_outputs[] = {
-  { "q", HYD_UNIT_FLOW, "Flow through the valve, positive from the first port to the second" },
-  { "opening", HYD_UNIT_NONE, "Open-area fraction" },
+  { "q", HYD_UNIT_FLOW, N_("Flow through the valve, positive from the first port to the second") },
+  { "opening", HYD_UNIT_NONE, N_("Open-area fraction") },
 };
 
 static gboolean
 q_output_setup (HydComp *comp, GError **error)
 {
   hyd_comp_set_outputs (comp, G_N_ELEMENTS (q_output), q_output);
+  hyd_comp_use_dense_pattern (comp);
+  return TRUE;
+}
+
+/* Orifice and throttle (extension, docs/circuit-format.md): q, and `laminar`,
+ * 1 while the flow is in the laminar branch of the orifice law (the canvas
+ * marks it: a student sees where the quadratic law no longer holds). */
+static const HydVarInfo q_laminar_outputs[] = {
+  { "q", HYD_UNIT_FLOW, N_("Flow through the valve, positive from the first port to the second") },
+  { "laminar", HYD_UNIT_NONE, N_("1 while the flow is in the laminar branch of the orifice law, else 0") },
+};
+
+static gboolean
+q_laminar_setup (HydComp *comp, GError **error)
+{
+  hyd_comp_set_outputs (comp, G_N_ELEMENTS (q_laminar_outputs), q_laminar_outputs);
   hyd_comp_use_dense_pattern (comp);
   return TRUE;
 }
@@ -68,16 +85,16 @@ q_opening_setup (HydComp *comp, GError **error)
 enum { OR_DIAMETER, OR_CD };
 
 static const HydPortInfo ab_ports[] = {
-  { "A", HYD_DOMAIN_HYDRAULIC, FALSE, "Inlet (positive flow A→B)" },
-  { "B", HYD_DOMAIN_HYDRAULIC, FALSE, "Outlet" },
+  { "A", HYD_DOMAIN_HYDRAULIC, FALSE, N_("Inlet (positive flow A→B)") },
+  { "B", HYD_DOMAIN_HYDRAULIC, FALSE, N_("Outlet") },
 };
 
 static const HydParamInfo orifice_params[] = {
-  { "diameter", "Diameter", HYD_UNIT_LENGTH, 2e-3, 0.0, INFINITY, HYD_PARAM_MIN_EXCLUSIVE, NULL,
-    "Bore of the restrictor" },
-  { "discharge_coefficient", "Discharge coefficient", HYD_UNIT_NONE, 0.7, 0.0, 1.0,
+  { "diameter", N_("Diameter"), HYD_UNIT_LENGTH, 2e-3, 0.0, INFINITY, HYD_PARAM_MIN_EXCLUSIVE, NULL,
+    N_("Bore of the restrictor") },
+  { "discharge_coefficient", N_("Discharge coefficient"), HYD_UNIT_NONE, 0.7, 0.0, 1.0,
     HYD_PARAM_MIN_EXCLUSIVE | HYD_PARAM_FLUID_CD, NULL,
-    "C_d of the restrictor (default: the fluid's)" },
+    N_("C_d of the restrictor (default: the fluid's)") },
 };
 
 static void
@@ -91,23 +108,27 @@ orifice_eval (const HydComp *comp, const HydEvalIn *in, HydEvalOut *out)
 
   two_port_write (comp, out, q, dqdp, -dqdp);
   if (out->out)
-    out->out[0] = q;
+    {
+      out->out[0] = q;
+      out->out[1] = hyd_orifice_is_laminar (&c, in->p[PORT_IN] - in->p[PORT_OUT],
+                                            circle_area (comp->par[OR_DIAMETER]));
+    }
 }
 
 const HydComponentType hyd_orifice_type = {
   .id = "orifice",
-  .label = "Orifice",
+  .label = N_("Orifice"),
   .category = HYD_CATEGORY_VALVES,
-  .iso_symbol = "fixed orifice (restrictor, viscosity-independent: short constriction)",
-  .description = "Fixed restrictor: q_A = orifice(Δp_AB, πd²/4) = −q_B, the "
-                 "two-regime law (turbulent C_d·A·√(2|Δp|/ρ), laminar quadratic "
-                 "below Δp_tr; Esqué eq. 3.7).",
+  .iso_symbol = N_("fixed orifice (restrictor, viscosity-independent: short constriction)"),
+  .description = N_("Fixed restrictor: q_A = orifice(Δp_AB, πd²/4) = −q_B, the "
+                    "two-regime law (turbulent C_d·A·√(2|Δp|/ρ), laminar quadratic "
+                    "below Δp_tr; Esqué eq. 3.7)."),
   .ports = ab_ports,
   .n_ports = G_N_ELEMENTS (ab_ports),
   .params = orifice_params,
   .n_params = G_N_ELEMENTS (orifice_params),
   .boundary_param = -1,
-  .setup = q_output_setup,
+  .setup = q_laminar_setup,
   .eval = orifice_eval,
 };
 
@@ -118,10 +139,10 @@ const HydComponentType hyd_orifice_type = {
 enum { TV_MAX_DIAMETER, TV_OPENING };
 
 static const HydParamInfo throttle_params[] = {
-  { "max_diameter", "Maximum diameter", HYD_UNIT_LENGTH, 4e-3, 0.0, INFINITY,
-    HYD_PARAM_MIN_EXCLUSIVE, NULL, "Bore when fully open" },
-  { "opening", "Opening", HYD_UNIT_NONE, 1.0, 0.0, 1.0, HYD_PARAM_PROFILE, NULL,
-    "Needle setting: open area = opening × full area" },
+  { "max_diameter", N_("Maximum diameter"), HYD_UNIT_LENGTH, 4e-3, 0.0, INFINITY,
+    HYD_PARAM_MIN_EXCLUSIVE, NULL, N_("Bore when fully open") },
+  { "opening", N_("Opening"), HYD_UNIT_NONE, 1.0, 0.0, 1.0, HYD_PARAM_PROFILE, NULL,
+    N_("Needle setting: open area = opening × full area") },
 };
 
 static void
@@ -142,22 +163,26 @@ throttle_eval (const HydComp *comp, const HydEvalIn *in, HydEvalOut *out)
       out->q_t[PORT_OUT] = -q_t;
     }
   if (out->out)
-    out->out[0] = q;
+    {
+      out->out[0] = q;
+      out->out[1] = hyd_orifice_is_laminar (&c, in->p[PORT_IN] - in->p[PORT_OUT],
+                                            comp->par[TV_OPENING] * a_full);
+    }
 }
 
 const HydComponentType hyd_throttle_valve_type = {
   .id = "throttle_valve",
-  .label = "Throttle valve",
+  .label = N_("Throttle valve"),
   .category = HYD_CATEGORY_VALVES,
-  .iso_symbol = "adjustable restrictor (throttle with sloping arrow)",
-  .description = "Adjustable restrictor (needle valve): A = opening·π·max_diameter²/4, "
-                 "q_A = orifice(Δp_AB, A) = −q_B (Esqué eq. 3.7).",
+  .iso_symbol = N_("adjustable restrictor (throttle with sloping arrow)"),
+  .description = N_("Adjustable restrictor (needle valve): A = opening·π·max_diameter²/4, "
+                    "q_A = orifice(Δp_AB, A) = −q_B (Esqué eq. 3.7)."),
   .ports = ab_ports,
   .n_ports = G_N_ELEMENTS (ab_ports),
   .params = throttle_params,
   .n_params = G_N_ELEMENTS (throttle_params),
   .boundary_param = -1,
-  .setup = q_output_setup,
+  .setup = q_laminar_setup,
   .eval = throttle_eval,
 };
 
@@ -168,20 +193,20 @@ const HydComponentType hyd_throttle_valve_type = {
 enum { CV_CRACKING, CV_RANGE, CV_DIAMETER, CV_LEAK_DIAMETER };
 
 static const HydParamInfo check_params[] = {
-  { "cracking_pressure", "Cracking pressure", HYD_UNIT_PRESSURE, 5e4, 0.0, INFINITY, 0, NULL,
-    "Δp_AB at which the valve starts to open" },
-  { "opening_range", "Opening range", HYD_UNIT_PRESSURE, 2e5, 0.0, INFINITY,
-    HYD_PARAM_MIN_EXCLUSIVE, NULL, "Rise of Δp_AB above cracking that opens the valve fully" },
-  { "diameter", "Diameter", HYD_UNIT_LENGTH, 1e-2, 0.0, INFINITY, HYD_PARAM_MIN_EXCLUSIVE, NULL,
-    "Bore when fully open" },
-  { "leakage_diameter", "Leakage diameter", HYD_UNIT_LENGTH, 0.0, 0.0, INFINITY, 0, NULL,
-    "Bore of an always-open leakage path (0 = tight seat)" },
+  { "cracking_pressure", N_("Cracking pressure"), HYD_UNIT_PRESSURE, 5e4, 0.0, INFINITY, 0, NULL,
+    N_("Δp_AB at which the valve starts to open") },
+  { "opening_range", N_("Opening range"), HYD_UNIT_PRESSURE, 2e5, 0.0, INFINITY,
+    HYD_PARAM_MIN_EXCLUSIVE, NULL, N_("Rise of Δp_AB above cracking that opens the valve fully") },
+  { "diameter", N_("Diameter"), HYD_UNIT_LENGTH, 1e-2, 0.0, INFINITY, HYD_PARAM_MIN_EXCLUSIVE, NULL,
+    N_("Bore when fully open") },
+  { "leakage_diameter", N_("Leakage diameter"), HYD_UNIT_LENGTH, 0.0, 0.0, INFINITY, 0, NULL,
+    N_("Bore of an always-open leakage path (0 = tight seat)") },
 };
 
 static gboolean
 check_setup (HydComp *comp, GError **error)
 {
-  hyd_comp_add_event (comp, "cracking", "Δp_AB crosses the cracking pressure: the ball lifts or seats");
+  hyd_comp_add_event (comp, "cracking", N_("Δp_AB crosses the cracking pressure: the ball lifts or seats"));
   return q_opening_setup (comp, error);
 }
 
@@ -219,13 +244,13 @@ check_eval (const HydComp *comp, const HydEvalIn *in, HydEvalOut *out)
 
 const HydComponentType hyd_check_valve_type = {
   .id = "check_valve",
-  .label = "Check valve",
+  .label = N_("Check valve"),
   .category = HYD_CATEGORY_VALVES,
-  .iso_symbol = "non-return valve, spring-loaded (ball on seat with spring), free flow A→B",
-  .description = "Non-return valve with free flow A→B: A = open01((Δp_AB − "
-                 "cracking_pressure)/opening_range)·πd²/4 + π·d_leak²/4, "
-                 "q_A = orifice(Δp_AB, A) = −q_B (Esqué eq. 3.7). Closed "
-                 "exactly below cracking unless it has a leakage bore.",
+  .iso_symbol = N_("non-return valve, spring-loaded (ball on seat with spring), free flow A→B"),
+  .description = N_("Non-return valve with free flow A→B: A = open01((Δp_AB − "
+                    "cracking_pressure)/opening_range)·πd²/4 + π·d_leak²/4, "
+                    "q_A = orifice(Δp_AB, A) = −q_B (Esqué eq. 3.7). Closed "
+                    "exactly below cracking unless it has a leakage bore."),
   .ports = ab_ports,
   .n_ports = G_N_ELEMENTS (ab_ports),
   .params = check_params,
@@ -244,31 +269,31 @@ enum { RV_CRACKING, RV_OVERRIDE, RV_NOMINAL_FLOW, RV_OMEGA, RV_ZETA };
 enum { RV_S, RV_SDOT };
 
 static const HydPortInfo relief_ports[] = {
-  { "P", HYD_DOMAIN_HYDRAULIC, FALSE, "Inlet (protected line)" },
-  { "T", HYD_DOMAIN_HYDRAULIC, FALSE, "Outlet to tank" },
+  { "P", HYD_DOMAIN_HYDRAULIC, FALSE, N_("Inlet (protected line)") },
+  { "T", HYD_DOMAIN_HYDRAULIC, FALSE, N_("Outlet to tank") },
 };
 
 static const HydParamInfo relief_params[] = {
-  { "cracking_pressure", "Cracking pressure", HYD_UNIT_PRESSURE, 1e7, 0.0, INFINITY,
-    HYD_PARAM_MIN_EXCLUSIVE, NULL, "Δp_PT at which the valve starts to open" },
-  { "override_pressure", "Override pressure", HYD_UNIT_PRESSURE, 1e6, 0.0, INFINITY,
-    HYD_PARAM_MIN_EXCLUSIVE, NULL, "Rise of Δp_PT above cracking that passes the nominal flow" },
-  { "nominal_flow", "Nominal flow", HYD_UNIT_FLOW, 1.667e-3, 0.0, INFINITY,
-    HYD_PARAM_MIN_EXCLUSIVE, NULL, "Flow at cracking + override pressure" },
-  { "natural_frequency", "Natural frequency", HYD_UNIT_FREQUENCY, 0.0, 0.0, INFINITY, 0, NULL,
-    "Poppet natural frequency ω (0 = static valve, no states)" },
-  { "damping_ratio", "Damping ratio", HYD_UNIT_NONE, 0.7, 0.0, INFINITY,
-    HYD_PARAM_MIN_EXCLUSIVE, NULL, "Poppet damping ratio ζ (dynamic valve)" },
+  { "cracking_pressure", N_("Cracking pressure"), HYD_UNIT_PRESSURE, 1e7, 0.0, INFINITY,
+    HYD_PARAM_MIN_EXCLUSIVE, NULL, N_("Δp_PT at which the valve starts to open") },
+  { "override_pressure", N_("Override pressure"), HYD_UNIT_PRESSURE, 1e6, 0.0, INFINITY,
+    HYD_PARAM_MIN_EXCLUSIVE, NULL, N_("Rise of Δp_PT above cracking that passes the nominal flow") },
+  { "nominal_flow", N_("Nominal flow"), HYD_UNIT_FLOW, 1.667e-3, 0.0, INFINITY,
+    HYD_PARAM_MIN_EXCLUSIVE, NULL, N_("Flow at cracking + override pressure") },
+  { "natural_frequency", N_("Natural frequency"), HYD_UNIT_FREQUENCY, 0.0, 0.0, INFINITY, 0, NULL,
+    N_("Poppet natural frequency ω (0 = static valve, no states)") },
+  { "damping_ratio", N_("Damping ratio"), HYD_UNIT_NONE, 0.7, 0.0, INFINITY,
+    HYD_PARAM_MIN_EXCLUSIVE, NULL, N_("Poppet damping ratio ζ (dynamic valve)") },
 };
 
 static const HydVarInfo relief_states[] = {
-  { "s", HYD_UNIT_NONE, "Poppet opening coordinate (area = soft_ramp(s)·A_nom)" },
-  { "sdot", HYD_UNIT_FLOW_RATE_PER_S, "Rate of the opening coordinate" },
+  { "s", HYD_UNIT_NONE, N_("Poppet opening coordinate (area = soft_ramp(s)·A_nom)") },
+  { "sdot", HYD_UNIT_FLOW_RATE_PER_S, N_("Rate of the opening coordinate") },
 };
 
 static const HydVarInfo relief_outputs[] = {
-  { "q", HYD_UNIT_FLOW, "Relieved flow P→T" },
-  { "opening", HYD_UNIT_NONE, "Opening A/A_nom" },
+  { "q", HYD_UNIT_FLOW, N_("Relieved flow P→T") },
+  { "opening", HYD_UNIT_NONE, N_("Opening A/A_nom") },
 };
 
 static gboolean
@@ -285,7 +310,7 @@ relief_setup (HydComp *comp, GError **error)
   else
     hyd_comp_set_states (comp, 0, NULL);
   hyd_comp_set_outputs (comp, G_N_ELEMENTS (relief_outputs), relief_outputs);
-  hyd_comp_add_event (comp, "cracking", "the valve starts to open or closes");
+  hyd_comp_add_event (comp, "cracking", N_("the valve starts to open or closes"));
   hyd_comp_use_dense_pattern (comp);
   return TRUE;
 }
@@ -385,17 +410,17 @@ relief_eval (const HydComp *comp, const HydEvalIn *in, HydEvalOut *out)
 
 const HydComponentType hyd_relief_valve_type = {
   .id = "relief_valve",
-  .label = "Pressure relief valve",
+  .label = N_("Pressure relief valve"),
   .category = HYD_CATEGORY_VALVES,
-  .iso_symbol = "pressure relief valve, direct-acting (normally closed square, arrow offset, adjustable spring, pilot from P)",
-  .description = "Direct-acting relief valve P→T. z = (Δp_PT − cracking)/override; "
-                 "A_nom passes nominal_flow at Δp_nom = cracking + override. "
-                 "Static (natural_frequency 0): A = soft_ramp(z, 0.01)·A_nom, so "
-                 "q = nominal_flow·s·√(Δp_PT/Δp_nom) when turbulent. Dynamic "
-                 "(Esqué §3.2.4, Handroos–Vilenius): states s, sdot with "
-                 "s̈ = ω²(σ(z) − s) − 2ζω·ṡ, σ = soft_ramp(z + 0.1, 0.1) − 0.05, "
-                 "A = soft_ramp(s, 0.01)·A_nom; equilibrium = the static valve. "
-                 "q = orifice(Δp_PT, A).",
+  .iso_symbol = N_("pressure relief valve, direct-acting (normally closed square, arrow offset, adjustable spring, pilot from P)"),
+  .description = N_("Direct-acting relief valve P→T. z = (Δp_PT − cracking)/override; "
+                    "A_nom passes nominal_flow at Δp_nom = cracking + override. "
+                    "Static (natural_frequency 0): A = soft_ramp(z, 0.01)·A_nom, so "
+                    "q = nominal_flow·s·√(Δp_PT/Δp_nom) when turbulent. Dynamic "
+                    "(Esqué §3.2.4, Handroos–Vilenius): states s, sdot with "
+                    "s̈ = ω²(σ(z) − s) − 2ζω·ṡ, σ = soft_ramp(z + 0.1, 0.1) − 0.05, "
+                    "A = soft_ramp(s, 0.01)·A_nom; equilibrium = the static valve. "
+                    "q = orifice(Δp_PT, A)."),
   .ports = relief_ports,
   .n_ports = G_N_ELEMENTS (relief_ports),
   .params = relief_params,
@@ -414,17 +439,17 @@ const HydComponentType hyd_relief_valve_type = {
 enum { PRV_SETPOINT, PRV_RANGE, PRV_DIAMETER };
 
 static const HydPortInfo prv_ports[] = {
-  { "P", HYD_DOMAIN_HYDRAULIC, FALSE, "Inlet (supply)" },
-  { "A", HYD_DOMAIN_HYDRAULIC, FALSE, "Outlet (regulated)" },
+  { "P", HYD_DOMAIN_HYDRAULIC, FALSE, N_("Inlet (supply)") },
+  { "A", HYD_DOMAIN_HYDRAULIC, FALSE, N_("Outlet (regulated)") },
 };
 
 static const HydParamInfo prv_params[] = {
-  { "setpoint", "Set pressure", HYD_UNIT_PRESSURE, 5e6, 0.0, INFINITY,
-    HYD_PARAM_MIN_EXCLUSIVE, NULL, "Outlet pressure at which the valve closes" },
-  { "regulation_range", "Regulation range", HYD_UNIT_PRESSURE, 5e5, 0.0, INFINITY,
-    HYD_PARAM_MIN_EXCLUSIVE, NULL, "Fall of p_A below the setpoint that opens the valve fully" },
-  { "diameter", "Diameter", HYD_UNIT_LENGTH, 6e-3, 0.0, INFINITY,
-    HYD_PARAM_MIN_EXCLUSIVE, NULL, "Bore when fully open" },
+  { "setpoint", N_("Set pressure"), HYD_UNIT_PRESSURE, 5e6, 0.0, INFINITY,
+    HYD_PARAM_MIN_EXCLUSIVE, NULL, N_("Outlet pressure at which the valve closes") },
+  { "regulation_range", N_("Regulation range"), HYD_UNIT_PRESSURE, 5e5, 0.0, INFINITY,
+    HYD_PARAM_MIN_EXCLUSIVE, NULL, N_("Fall of p_A below the setpoint that opens the valve fully") },
+  { "diameter", N_("Diameter"), HYD_UNIT_LENGTH, 6e-3, 0.0, INFINITY,
+    HYD_PARAM_MIN_EXCLUSIVE, NULL, N_("Bore when fully open") },
 };
 
 static void
@@ -454,12 +479,12 @@ prv_eval (const HydComp *comp, const HydEvalIn *in, HydEvalOut *out)
 
 const HydComponentType hyd_pressure_reducing_valve_type = {
   .id = "pressure_reducing_valve",
-  .label = "Pressure-reducing valve",
+  .label = N_("Pressure-reducing valve"),
   .category = HYD_CATEGORY_VALVES,
-  .iso_symbol = "pressure-reducing valve, direct-acting (normally open square, pilot from A, adjustable spring)",
-  .description = "Direct-acting pressure-reducing valve P→A regulating p_A: "
-                 "A = open01((setpoint − p_A)/regulation_range)·πd²/4, "
-                 "q_P = orifice(Δp_PA, A) = −q_A (Esqué eq. 3.7).",
+  .iso_symbol = N_("pressure-reducing valve, direct-acting (normally open square, pilot from A, adjustable spring)"),
+  .description = N_("Direct-acting pressure-reducing valve P→A regulating p_A: "
+                    "A = open01((setpoint − p_A)/regulation_range)·πd²/4, "
+                    "q_P = orifice(Δp_PA, A) = −q_A (Esqué eq. 3.7)."),
   .ports = prv_ports,
   .n_ports = G_N_ELEMENTS (prv_ports),
   .params = prv_params,
@@ -476,11 +501,11 @@ const HydComponentType hyd_pressure_reducing_valve_type = {
 enum { FCV_SET_FLOW, FCV_DIAMETER };
 
 static const HydParamInfo fcv_params[] = {
-  { "set_flow", "Set flow", HYD_UNIT_FLOW, 1.667e-4, 0.0, INFINITY,
+  { "set_flow", N_("Set flow"), HYD_UNIT_FLOW, 1.667e-4, 0.0, INFINITY,
     HYD_PARAM_PROFILE | HYD_PARAM_MIN_EXCLUSIVE, NULL,
-    "Flow the pressure compensator holds A→B" },
-  { "diameter", "Diameter", HYD_UNIT_LENGTH, 8e-3, 0.0, INFINITY,
-    HYD_PARAM_MIN_EXCLUSIVE, NULL, "Bore of the uncompensated path" },
+    N_("Flow the pressure compensator holds A→B") },
+  { "diameter", N_("Diameter"), HYD_UNIT_LENGTH, 8e-3, 0.0, INFINITY,
+    HYD_PARAM_MIN_EXCLUSIVE, NULL, N_("Bore of the uncompensated path") },
 };
 
 static void
@@ -512,12 +537,12 @@ fcv_eval (const HydComp *comp, const HydEvalIn *in, HydEvalOut *out)
 
 const HydComponentType hyd_flow_control_valve_type = {
   .id = "flow_control_valve",
-  .label = "Flow control valve",
+  .label = N_("Flow control valve"),
   .category = HYD_CATEGORY_VALVES,
-  .iso_symbol = "2-way flow control valve, pressure-compensated (restrictor with compensator arrow and sloping arrow)",
-  .description = "Pressure-compensated 2-way flow control valve A→B: "
-                 "q_A = set_flow·tanh(q_o/set_flow) = −q_B, with q_o = "
-                 "orifice(Δp_AB, πd²/4) the uncompensated flow (Esqué eq. 3.7).",
+  .iso_symbol = N_("2-way flow control valve, pressure-compensated (restrictor with compensator arrow and sloping arrow)"),
+  .description = N_("Pressure-compensated 2-way flow control valve A→B: "
+                    "q_A = set_flow·tanh(q_o/set_flow) = −q_B, with q_o = "
+                    "orifice(Δp_AB, πd²/4) the uncompensated flow (Esqué eq. 3.7)."),
   .ports = ab_ports,
   .n_ports = G_N_ELEMENTS (ab_ports),
   .params = fcv_params,

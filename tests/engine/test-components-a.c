@@ -427,7 +427,7 @@ test_orifice_values (void)
                                       "discharge_coefficient", "0.62", NULL);
   HydOrificeCoeffs c = default_coeffs ();
   double area = G_PI * 4e-6 / 4.0;
-  double p[2] = { 1.1e6, 1e5 }, q[2], out[1];
+  double p[2] = { 1.1e6, 1e5 }, q[2], out[2];
 
   hyd_test_eval (comp, 0.0, p, NULL, q, NULL, out);
   double expect = 0.62 * area * sqrt (2.0 * 1e6 / c.rho);
@@ -1033,6 +1033,27 @@ test_dcv_spool_state (void)
   hyd_comp_free (comp);
 }
 
+/* The `laminar` output (extension): 1 below Δp_tr, 0 above, for both the
+ * fixed orifice and the throttle. */
+static void
+test_laminar_output (void)
+{
+  const char *types[] = { "orifice", "throttle_valve" };
+  for (guint k = 0; k < G_N_ELEMENTS (types); k++)
+    {
+      HydComp *comp = hyd_test_make_comp (types[k], NULL, NULL);
+      g_assert_cmpuint (comp->n_outputs, ==, 2);
+      g_assert_cmpstr (comp->outputs[1].name, ==, "laminar");
+      double q[2], out[2];
+      double low[2] = { 10.0, 0.0 }, high[2] = { 5e6, 0.0 };
+      hyd_test_eval (comp, 0.0, low, NULL, q, NULL, out);
+      g_assert_cmpfloat (out[1], ==, 1.0);
+      hyd_test_eval (comp, 0.0, high, NULL, q, NULL, out);
+      g_assert_cmpfloat (out[1], ==, 0.0);
+      hyd_comp_free (comp);
+    }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1077,5 +1098,6 @@ main (int argc, char **argv)
   g_test_add_func ("/engine/components/dcv_2_2/leakage-exactness", test_dcv_leakage_and_exactness);
   g_test_add_func ("/engine/components/dcv_4_3/spool-state", test_dcv_spool_state);
 
+  g_test_add_func ("/engine/components/orifice/laminar-output", test_laminar_output);
   return g_test_run ();
 }
