@@ -59,6 +59,13 @@ for _ in $(seq 50); do
 done
 [ -s "$E2E_TMP/display" ] || { echo "SKIP: Xvfb did not start"; exit 77; }
 export DISPLAY=":$(cat "$E2E_TMP/display")"
+# Under load the server may announce its number before it takes connections:
+# wait until a client really gets through.
+for _ in $(seq 100); do
+  xdotool getmouselocation >/dev/null 2>&1 && break
+  sleep 0.1
+done
+xdotool getmouselocation >/dev/null 2>&1 || { echo "SKIP: Xvfb does not answer"; exit 77; }
 
 e2e_shot () { # name
   command -v import >/dev/null 2>&1 || return 0
