@@ -804,125 +804,114 @@ boundary_profile (const SysComp *sc)
   return k >= 0 ? sc->prof[k] : NULL;
 }
 
+/* What a component is to the lint's search for a flow path. */
+typedef enum {
+  REACH_BLOCKS,   /* the search does not pass it */
+  REACH_PASSES,   /* flow passes it to its other ports' nodes */
+  REACH_FOUND,    /* what the search looks for */
+} ReachVerdict;
+
+typedef ReachVerdict (*ReachJudge) (const char *type_id);
+
+/* Breadth-first over the nodes from start, through the components judge lets
+ * pass (never through component skip); TRUE when it meets one judged FOUND,
+ * or a boundary node when boundary_found. */
+static gboolean
+reaches (HydSystem *sys, int start, int skip, ReachJudge judge, gboolean boundary_found)
+{
+  g_autofree gboolean *seen = g_new0 (gboolean, sys->n_nodes);
+  GQueue queue = G_QUEUE_INIT;
+  g_queue_push_tail (&queue, GINT_TO_POINTER (start));
+  seen[start] = TRUE;
+  gboolean found = FALSE;
+  while (!g_queue_is_empty (&queue) && !found)
+    {
+      int nd = GPOINTER_TO_INT (g_queue_pop_head (&queue));
+      if (boundary_found && sys->nodes[nd].boundary)
+        found = TRUE;
+      for (guint j = 0; j < sys->n_comps && !found; j++)
+        {
+          SysComp *sc = &sys->comps[j];
+          guint np = sc->comp->type->n_ports;
+          gboolean touches = FALSE;
+          for (guint X = 0; X < np; X++)
+            touches = touches || sc->port_node[X] == nd;
+          if (!touches || (int) j == skip)
+            continue;
+          ReachVerdict v = judge (sc->comp->type->id);
+          if (v == REACH_FOUND)
+            found = TRUE;
+          if (v != REACH_PASSES)
+            continue;
+          for (guint X = 0; X < np; X++)
+            {
+              int m = sc->port_node[X];
+              if (m >= 0 && !seen[m])
+                {
+                  seen[m] = TRUE;
+                  g_queue_push_tail (&queue, GINT_TO_POINTER (m));
+                }
+            }
+        }
+    }
+  g_queue_clear (&queue);
+  return found;
+}
+
+/* A pump's delivery: a relief valve, a pressure source or an accumulator
+ * limits it; flow passes everything with two or more ports except a
+ * cylinder (its chambers are dead ends). */
+static ReachVerdict
+judge_relief_path (const char *t)
+{
+  if (strcmp (t, "relief_valve") == 0 || strcmp (t, "pressure_source") == 0
+      || strcmp (t, "accumulator") == 0)
+    return REACH_FOUND;
+  return g_str_has_prefix (t, "cylinder") ? REACH_BLOCKS : REACH_PASSES;
+}
+
+/* A cylinder chamber: lines and meters are only conduits; volumes, gauges,
+ * accumulators and chambers store oil; anything else can pass flow. */
+static ReachVerdict
+judge_flow_path (const char *t)
+{
+  if (strcmp (t, "line") == 0 || strcmp (t, "flow_meter") == 0)
+    return REACH_PASSES;
+  if (strcmp (t, "volume") == 0 || strcmp (t, "accumulator") == 0
+      || strcmp (t, "pressure_gauge") == 0 || g_str_has_prefix (t, "cylinder"))
+    return REACH_BLOCKS;
+  return REACH_FOUND;
+}
+
 static void
 lint (HydSystem *sys)
 {
-  /* A pump whose delivery cannot reach a relief valve or a pressure source
-   * through the circuit builds pressure without limit when its path closes. */
   for (guint i = 0; i < sys->n_comps; i++)
     {
-      const char *tid = sys->comps[i].comp->type->id;
-      if (strcmp (tid, "fixed_pump") != 0 && strcmp (tid, "variable_pump") != 0)
-        continue;
-      int start = sys->comps[i].port_node[1];
-      if (start < 0)
-        continue;
-      gboolean *seen = g_new0 (gboolean, sys->n_nodes);
-      GQueue queue = G_QUEUE_INIT;
-      g_queue_push_tail (&queue, GINT_TO_POINTER (start));
-      seen[start] = TRUE;
-      gboolean found = FALSE;
-      while (!g_queue_is_empty (&queue) && !found)
+      const HydComp *c = sys->comps[i].comp;
+      const char *tid = c->type->id;
+      /* a pump whose path closes builds pressure without limit */
+      if (strcmp (tid, "fixed_pump") == 0 || strcmp (tid, "variable_pump") == 0)
         {
-          int nd = GPOINTER_TO_INT (g_queue_pop_head (&queue));
-          for (guint j = 0; j < sys->n_comps && !found; j++)
-            {
-              SysComp *sc = &sys->comps[j];
-              const char *t = sc->comp->type->id;
-              guint np = sc->comp->type->n_ports;
-              gboolean touches = FALSE;
-              for (guint X = 0; X < np; X++)
-                if (sc->port_node[X] == nd)
-                  touches = TRUE;
-              if (!touches || j == i)
-                continue;
-              if (strcmp (t, "relief_valve") == 0 || strcmp (t, "pressure_source") == 0
-                  || strcmp (t, "accumulator") == 0)
-                found = TRUE;
-              /* flow passes through everything with two or more ports except
-               * a cylinder (its chambers are dead ends) */
-              if (g_str_has_prefix (t, "cylinder"))
-                continue;
-              for (guint X = 0; X < np; X++)
-                {
-                  int m = sc->port_node[X];
-                  if (m >= 0 && !seen[m])
-                    {
-                      seen[m] = TRUE;
-                      g_queue_push_tail (&queue, GINT_TO_POINTER (m));
-                    }
-                }
-            }
-        }
-      g_queue_clear (&queue);
-      g_free (seen);
-      if (!found)
-        g_ptr_array_add (sys->warnings,
-                         g_strdup_printf ("%s: the pump has no relief path (no relief valve "
-                                          "or accumulator reachable from %s.P)",
-                                          sys->comps[i].comp->id, sys->comps[i].comp->id));
-    }
-
-  /* A cylinder chamber whose node reaches no component that can pass flow
-   * (only volumes, gauges, accumulators and other chambers, through lines and
-   * meters) is blocked in every valve position: that side is locked. */
-  for (guint i = 0; i < sys->n_comps; i++)
-    {
-      const HydComponentType *ct = sys->comps[i].comp->type;
-      if (!g_str_has_prefix (ct->id, "cylinder"))
-        continue;
-      for (guint X = 0; X < ct->n_ports; X++)
-        {
-          int start = sys->comps[i].port_node[X];
-          if (start < 0)
-            continue;
-          gboolean *seen = g_new0 (gboolean, sys->n_nodes);
-          GQueue queue = G_QUEUE_INIT;
-          g_queue_push_tail (&queue, GINT_TO_POINTER (start));
-          seen[start] = TRUE;
-          gboolean passes = FALSE;
-          while (!g_queue_is_empty (&queue) && !passes)
-            {
-              int nd = GPOINTER_TO_INT (g_queue_pop_head (&queue));
-              if (sys->nodes[nd].boundary)
-                passes = TRUE;
-              for (guint j = 0; j < sys->n_comps && !passes; j++)
-                {
-                  SysComp *sc = &sys->comps[j];
-                  const char *t = sc->comp->type->id;
-                  guint np = sc->comp->type->n_ports;
-                  gboolean touches = FALSE;
-                  for (guint Y = 0; Y < np; Y++)
-                    if (sc->port_node[Y] == nd)
-                      touches = TRUE;
-                  if (!touches)
-                    continue;
-                  gboolean conduit = strcmp (t, "line") == 0 || strcmp (t, "flow_meter") == 0;
-                  gboolean storage = strcmp (t, "volume") == 0 || strcmp (t, "accumulator") == 0
-                                     || strcmp (t, "pressure_gauge") == 0 || g_str_has_prefix (t, "cylinder");
-                  if (!conduit && !storage)
-                    passes = TRUE;
-                  if (conduit)
-                    for (guint Y = 0; Y < np; Y++)
-                      {
-                        int m = sc->port_node[Y];
-                        if (m >= 0 && !seen[m])
-                          {
-                            seen[m] = TRUE;
-                            g_queue_push_tail (&queue, GINT_TO_POINTER (m));
-                          }
-                      }
-                }
-            }
-          g_queue_clear (&queue);
-          g_free (seen);
-          if (!passes)
+          int start = sys->comps[i].port_node[1];
+          if (start >= 0 && !reaches (sys, start, (int) i, judge_relief_path, FALSE))
             g_ptr_array_add (sys->warnings,
-                             g_strdup_printf ("%s.%s is blocked in every valve position: its node "
-                                              "reaches no valve, pump, orifice or tank, so that "
-                                              "side of the piston is hydraulically locked",
-                                              sys->comps[i].comp->id, ct->ports[X].name));
+                             g_strdup_printf ("%s: the pump has no relief path (no relief valve "
+                                              "or accumulator reachable from %s.P)", c->id, c->id));
         }
+      /* a chamber that reaches nothing that passes flow is locked in every
+       * valve position */
+      if (g_str_has_prefix (tid, "cylinder"))
+        for (guint X = 0; X < c->type->n_ports; X++)
+          {
+            int start = sys->comps[i].port_node[X];
+            if (start >= 0 && !reaches (sys, start, -1, judge_flow_path, TRUE))
+              g_ptr_array_add (sys->warnings,
+                               g_strdup_printf ("%s.%s is blocked in every valve position: its node "
+                                                "reaches no valve, pump, orifice or tank, so that "
+                                                "side of the piston is hydraulically locked",
+                                                c->id, c->type->ports[X].name));
+          }
     }
 }
 

@@ -200,8 +200,9 @@ cylinder_double_validate (const HydComp *comp, GError **error)
   return check_initial_position (comp, par[CD_INITIAL_POSITION], par[CD_STROKE], error);
 }
 
+/* Both cylinders: states x, v; volumes depend on x; end-stop events. */
 static gboolean
-cylinder_double_setup (HydComp *comp, GError **error)
+cylinder_setup (HydComp *comp, GError **error)
 {
   static const guint vstates[] = { 0 };
   hyd_comp_set_states (comp, G_N_ELEMENTS (cylinder_states), cylinder_states);
@@ -215,10 +216,16 @@ cylinder_double_setup (HydComp *comp, GError **error)
 
 /* End-stop contact: the stop force starts where x leaves [0, stroke]. */
 static void
+cylinder_end_stop_events (double x, double stroke, double *g)
+{
+  g[0] = x;
+  g[1] = stroke - x;
+}
+
+static void
 cylinder_double_events (const HydComp *comp, const HydEvalIn *in, double *g)
 {
-  g[0] = in->x[0];
-  g[1] = comp->par[CD_STROKE] - in->x[0];
+  cylinder_end_stop_events (in->x[0], comp->par[CD_STROKE], g);
 }
 
 static void
@@ -309,7 +316,7 @@ const HydComponentType hyd_cylinder_double_type = {
   .n_params = G_N_ELEMENTS (cylinder_double_params),
   .boundary_param = -1,
   .validate = cylinder_double_validate,
-  .setup = cylinder_double_setup,
+  .setup = cylinder_setup,
   .init_states = cylinder_double_init_states,
   .eval = cylinder_double_eval,
   .events = cylinder_double_events,
@@ -396,25 +403,10 @@ cylinder_single_validate (const HydComp *comp, GError **error)
   return check_initial_position (comp, comp->par[CS_INITIAL_POSITION], comp->par[CS_STROKE], error);
 }
 
-static gboolean
-cylinder_single_setup (HydComp *comp, GError **error)
-{
-  static const guint vstates[] = { 0 };
-  hyd_comp_set_states (comp, G_N_ELEMENTS (cylinder_states), cylinder_states);
-  hyd_comp_set_outputs (comp, G_N_ELEMENTS (cylinder_outputs), cylinder_outputs);
-  hyd_comp_set_vstates (comp, G_N_ELEMENTS (vstates), vstates);
-  hyd_comp_add_event (comp, "retracted end stop", N_("the piston reaches x = 0"));
-  hyd_comp_add_event (comp, "extended end stop", N_("the piston reaches x = stroke"));
-  hyd_comp_use_dense_pattern (comp);
-  return TRUE;
-}
-
-/* End-stop contact: the stop force starts where x leaves [0, stroke]. */
 static void
 cylinder_single_events (const HydComp *comp, const HydEvalIn *in, double *g)
 {
-  g[0] = in->x[0];
-  g[1] = comp->par[CS_STROKE] - in->x[0];
+  cylinder_end_stop_events (in->x[0], comp->par[CS_STROKE], g);
 }
 
 static void
@@ -491,7 +483,7 @@ const HydComponentType hyd_cylinder_single_type = {
   .n_params = G_N_ELEMENTS (cylinder_single_params),
   .boundary_param = -1,
   .validate = cylinder_single_validate,
-  .setup = cylinder_single_setup,
+  .setup = cylinder_setup,
   .init_states = cylinder_single_init_states,
   .eval = cylinder_single_eval,
   .events = cylinder_single_events,
