@@ -613,32 +613,27 @@ node_port_list (const HydSystem *sys, GArray *ports)
   return g_string_free (s, FALSE);
 }
 
-/* Global port index of "C.P", or a junction (n_ports_total + j); −1 if unknown. */
+/* Global port index of "C.P", or a junction (n_ports_total + j); −1 if
+ * unknown. comp_ids and junction_ids map ids to index + 1: hashed, so that
+ * resolving is linear in the connections (a scan made 10^5 take minutes). */
 static int
-resolve_ref (const HydSystem *sys, const HydCircuit *circuit, const guint *port_offset, const char *ref)
+resolve_ref (const HydSystem *sys, GHashTable *comp_ids, GHashTable *junction_ids,
+             const guint *port_offset, const char *ref)
 {
-  char *cid = NULL, *pname = NULL;
+  g_autofree char *cid = NULL;
+  g_autofree char *pname = NULL;
+  guint i;
+
   if (hyd_circuit_split_port_ref (ref, &cid, &pname))
     {
-      int result = -1;
-      for (guint i = 0; i < sys->n_comps; i++)
-        if (strcmp (sys->comps[i].comp->id, cid) == 0)
-          {
-            int k = hyd_component_type_find_port (sys->comps[i].comp->type, pname);
-            if (k >= 0)
-              result = (int) (port_offset[i] + k);
-          }
-      g_free (cid);
-      g_free (pname);
-      return result;
+      i = GPOINTER_TO_UINT (g_hash_table_lookup (comp_ids, cid));
+      if (i == 0)
+        return -1;
+      int k = hyd_component_type_find_port (sys->comps[i - 1].comp->type, pname);
+      return k >= 0 ? (int) (port_offset[i - 1] + k) : -1;
     }
-  for (guint j = 0; j < circuit->junctions->len; j++)
-    {
-      HydCircuitJunction *jn = g_ptr_array_index (circuit->junctions, j);
-      if (strcmp (jn->id, ref) == 0)
-        return (int) (sys->n_ports_total + j);
-    }
-  return -1;
+  i = GPOINTER_TO_UINT (g_hash_table_lookup (junction_ids, ref));
+  return i > 0 ? (int) (sys->n_ports_total + i - 1) : -1;
 }
 
 static void
@@ -1029,11 +1024,23 @@ build_connectivity (HydSystem *sys, Build *b, GError **error)
     b->parent[k] = k;
   g_autofree gboolean *connected = g_new0 (gboolean, b->n_items + 1);
   b->conn_ends = g_new (int, 2 * circuit->connections->len + 1);
+  /* a duplicated id (refused by validation) resolves as the scans this
+   * replaces did: the last component, the first junction */
+  g_autoptr (GHashTable) comp_ids = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr (GHashTable) junction_ids = g_hash_table_new (g_str_hash, g_str_equal);
+  for (guint i = 0; i < sys->n_comps; i++)
+    g_hash_table_insert (comp_ids, (gpointer) sys->comps[i].comp->id, GUINT_TO_POINTER (i + 1));
+  for (guint j = 0; j < circuit->junctions->len; j++)
+    {
+      HydCircuitJunction *jn = g_ptr_array_index (circuit->junctions, j);
+      if (!g_hash_table_contains (junction_ids, jn->id))
+        g_hash_table_insert (junction_ids, jn->id, GUINT_TO_POINTER (j + 1));
+    }
   for (guint k = 0; k < circuit->connections->len; k++)
     {
       HydCircuitConnection *cn = g_ptr_array_index (circuit->connections, k);
-      int ea = resolve_ref (sys, circuit, b->port_offset, cn->from);
-      int eb = resolve_ref (sys, circuit, b->port_offset, cn->to);
+      int ea = resolve_ref (sys, comp_ids, junction_ids, b->port_offset, cn->from);
+      int eb = resolve_ref (sys, comp_ids, junction_ids, b->port_offset, cn->to);
       if (ea < 0 || eb < 0)
         return set_compile_error (error, HYD_CIRCUIT_ERROR_REFERENCE,
                                   "connection %u (%s → %s): '%s' does not exist", k + 1,
