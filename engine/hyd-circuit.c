@@ -1037,8 +1037,9 @@ hyd_circuit_load_from_data (const char *data, gssize length, const char *filenam
   if (size > HYD_CIRCUIT_MAX_FILE_SIZE)
     {
       set_error (error, HYD_CIRCUIT_ERROR_FILE,
-                 "%s%sthe circuit is %.1f MiB, more than the %d MiB a circuit may have",
-                 prefix, filename ? " " : "", size / 1048576.0, HYD_CIRCUIT_MAX_FILE_SIZE >> 20);
+                 "%s%sthe circuit is %" G_GSIZE_FORMAT " bytes, more than the %d MiB (%d "
+                 "bytes) a circuit may have", prefix, filename ? " " : "", size,
+                 HYD_CIRCUIT_MAX_FILE_SIZE >> 20, HYD_CIRCUIT_MAX_FILE_SIZE);
       return NULL;
     }
 
@@ -1119,8 +1120,9 @@ read_circuit_file (const char *path, gsize *length, GError **error)
     {
       close (fd);
       set_error (error, HYD_CIRCUIT_ERROR_FILE,
-                 "%s is %.1f MiB, more than the %d MiB a circuit file may have", display,
-                 st.st_size / 1048576.0, HYD_CIRCUIT_MAX_FILE_SIZE >> 20);
+                 "%s is %" G_GINT64_FORMAT " bytes, more than the %d MiB (%d bytes) a circuit "
+                 "file may have", display, (gint64) st.st_size,
+                 HYD_CIRCUIT_MAX_FILE_SIZE >> 20, HYD_CIRCUIT_MAX_FILE_SIZE);
       return NULL;
     }
 
@@ -1669,6 +1671,9 @@ param_node_from_string (const char *text)
   if (*value != '\0' && end != NULL && *end == '\0' && isfinite (d))
     return new_double_node (d);
 
+  /* the strict scan first: json-glib recurses once per level of nesting */
+  if (!hyd_json_scan (value, strlen (value), HYD_JSON_MAX_DEPTH, NULL, NULL, NULL))
+    return new_string_node (value);
   parser = json_parser_new ();
   if (json_parser_load_from_data (parser, value, -1, NULL) && json_parser_get_root (parser) != NULL)
     return node_deep_copy (json_parser_get_root (parser));
@@ -1702,6 +1707,20 @@ hyd_circuit_component_set_param_from_string (HydCircuitComponent *component,
   if (hyd_component_type_find_param (type, name) < 0)
     return unknown_param_error (component, type, name, error);
 
+  {
+    g_autofree char *number = g_strstrip (g_strdup (value));
+    char *end = NULL;
+    double d = g_ascii_strtod (number, &end);
+
+    if (*number != '\0' && *end == '\0' && !isfinite (d))
+      {
+        g_autofree char *id = quote (component->id);
+        g_autofree char *quoted = quote (number);
+        return set_error (error, HYD_CIRCUIT_ERROR_PARAM_VALUE,
+                          "component %s, parameter \"%s\": %s is not a finite number (the "
+                          "largest is about 1.8e308)", id, name, quoted);
+      }
+  }
   node = param_node_from_string (value);
   params = object_deep_copy (component->params);
   json_object_set_member (params, name, json_node_copy (node));

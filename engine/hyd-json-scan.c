@@ -6,6 +6,7 @@
  * surrogate pairs: The Unicode Standard 15.0, §3.8. Line and column are
  * computed only for an error, from the byte offset where it starts. */
 #include "hyd-json-scan.h"
+#include "hyd-json-writer.h"
 
 #include <math.h>
 #include <string.h>
@@ -347,9 +348,9 @@ scan_number (Scan *s)
       if (!g_ascii_string_to_signed (text, 10, G_MININT64, G_MAXINT64, NULL, NULL))
         {
           g_autofree char *got = hyd_json_quote_excerpt (text, -1);
-          char suggestion[G_ASCII_DTOSTR_BUF_SIZE];
+          char suggestion[HYD_JSON_DOUBLE_BUF_SIZE];
 
-          g_ascii_formatd (suggestion, sizeof suggestion, "%.17g", g_ascii_strtod (text, NULL));
+          hyd_json_format_double (g_ascii_strtod (text, NULL), suggestion);
           return fail (s, start, "the whole number %s is beyond the 64-bit range "
                        "(±9223372036854775807); write it with an exponent, as %s", got,
                        suggestion);
