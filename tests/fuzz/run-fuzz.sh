@@ -8,13 +8,13 @@
 #   FUZZ_RUNS=10000000 FUZZ_TIME=0 tests/fuzz/run-fuzz.sh   # a long run
 #
 # Environment: FUZZ_RUNS (executions, default 200000), FUZZ_TIME (seconds,
-# default 150; 0 = no limit), FUZZ_BUILD_DIR (default build-fuzz),
+# default 120; 0 = no limit), FUZZ_BUILD_DIR (default build-fuzz),
 # FUZZ_CC (default clang-14), FUZZ_MAX_LEN (bytes, default 65536).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
 runs=${FUZZ_RUNS:-200000}
-time_limit=${FUZZ_TIME:-150}
+time_limit=${FUZZ_TIME:-120}
 dir=${FUZZ_BUILD_DIR:-build-fuzz}
 cc=${FUZZ_CC:-clang-14}
 # Inputs stay below 64 kB: the stack overflow of json-glib's recursive parser
