@@ -355,8 +355,8 @@ cmd_simulate (int argc, char **argv)
   double n_samples = hyd_run_count_samples (&sim);
   if (!(n_samples <= HYD_RUN_MAX_SAMPLES))
     {
-      st = failed ("%s: t_end %g s with output_interval %g s gives %.3g output samples, more than the "
-                   "%.0e a run may report: raise simulation.output_interval (--output-interval) or "
+      st = failed ("%s: t_end %g s with output_interval %g s gives %.0f output samples, more than the "
+                   "%.0f a run may report: raise simulation.output_interval (--output-interval) or "
                    "lower simulation.t_end (--t-end)",
                    hyd_cli_qpath (argv[1]), sim.t_end, sim.output_interval, n_samples, HYD_RUN_MAX_SAMPLES);
       g_array_unref (vars);

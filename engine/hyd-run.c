@@ -220,8 +220,8 @@ hyd_run_execute (HydSystem *sys, const HydRunSpec *spec, HydOdeResult *result, G
           memset (result, 0, sizeof *result);
           result->status = HYD_ODE_BAD_INPUT;
           result->worst_state = -1;
-          result->message = g_strdup_printf ("t_end %g s with output_interval %g s gives %.3g output "
-                                             "samples, more than the %.0e a run may report: raise "
+          result->message = g_strdup_printf ("t_end %g s with output_interval %g s gives %.0f output "
+                                             "samples, more than the %.0f a run may report: raise "
                                              "output_interval or lower t_end",
                                              sim->t_end, sim->output_interval, n_samples,
                                              HYD_RUN_MAX_SAMPLES);
