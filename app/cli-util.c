@@ -23,7 +23,7 @@
 /* Characters a terminal would act on instead of showing: C0 controls (but
  * the newline and tab of a message), DEL, C1 controls (the 8-bit ESC family)
  * and the bidirectional overrides and isolates that reorder what follows
- * (Boucher and Anderson 2021, "Trojan Source", §2). */
+ * (Boucher and Anderson 2021, "Trojan Source: Invisible Vulnerabilities"). */
 static gboolean
 needs_escape (gunichar c, gboolean keep_newlines)
 {

@@ -41,7 +41,12 @@ grep -q "more than the 100000000 a run may report" "$dir/err" || fail "--summary
 run 1 simulate "$circuit" --t-end 10 --output-interval 1e-8 -o "$dir/keep.csv"
 grep -q "t_end 10 s with output_interval 1e-08 s gives 1000000002 output samples" "$dir/err" \
   || fail "options: $(cat "$dir/err")"
-# the cap is not the limit of the other commands' own sampling
+# the run itself refuses it (hyd_run_execute), for render --at as for the GUI
+run 1 render "$dir/huge.bramah" "$dir/keep.svg" --at 1
+grep -q "the simulation to t = 1 s failed: t_end 1 s with output_interval 1e-09 s gives 1000000002 output samples, more than the 100000000 a run may report" "$dir/err" \
+  || fail "render --at: $(cat "$dir/err")"
+[ -e "$dir/keep.svg" ] && fail "render --at: a drawing was written"
+# jacobian-check samples at its own --points, not at the file's interval
 run 0 jacobian-check "$dir/huge.bramah" --points 3
 
 # a CSV larger than the disk: 95 000 001 rows of 20 001 columns are up to
