@@ -669,7 +669,7 @@ print_table_header (void)
 }
 
 static void
-print_row (const BenchCircuit *bc, const BenchRow *row, FILE *csv)
+print_row (const BenchCircuit *bc, const BenchRow *row, HydCliOutput *csv)
 {
   char r[G_ASCII_DTOSTR_BUF_SIZE], e[G_ASCII_DTOSTR_BUF_SIZE], w[G_ASCII_DTOSTR_BUF_SIZE];
   const HydOdeStats *st = &row->stats;
@@ -686,11 +686,11 @@ print_row (const BenchCircuit *bc, const BenchRow *row, FILE *csv)
     return;
   fmt_g (e, "%.6g", row->error);
   fmt_g (w, "%.6g", row->wall_s);
-  fprintf (csv, "%s,%s,%s,%s,%" G_GUINT64_FORMAT ",%" G_GUINT64_FORMAT ",%" G_GUINT64_FORMAT
-           ",%" G_GUINT64_FORMAT ",%" G_GUINT64_FORMAT ",%s,%s\n",
-           bc->name, row->solver, r, e, st->steps, st->rejected, st->f_evals, st->jac_evals,
-           st->lu, w, row->status);
-  fflush (csv);
+  hyd_cli_output_printf (csv, "%s,%s,%s,%s,%" G_GUINT64_FORMAT ",%" G_GUINT64_FORMAT ",%" G_GUINT64_FORMAT
+                         ",%" G_GUINT64_FORMAT ",%" G_GUINT64_FORMAT ",%s,%s\n",
+                         bc->name, row->solver, r, e, st->steps, st->rejected, st->f_evals, st->jac_evals,
+                         st->lu, w, row->status);
+  hyd_cli_output_flush (csv);
 }
 
 /* The wall time CVODE (one variant) needs for an error ≤ e on this circuit:
@@ -1241,22 +1241,23 @@ hyd_cli_bench (int argc, char **argv)
       return EXIT_USAGE;
     }
 
-  FILE *csv = NULL;
+  /* written to a temporary and renamed when complete (docs/cli.md) */
+  HydCliOutput *csv = NULL;
   if (csv_path)
     {
-      csv = g_fopen (csv_path, "w");
+      csv = hyd_cli_output_open (csv_path, &error);
       if (csv == NULL)
         {
-          fprintf (stderr, "bramah-cli: cannot write %s: %s\n", csv_path, g_strerror (errno));
+          hyd_cli_print_error (error->message);
+          g_error_free (error);
           return EXIT_FAILED;
         }
-      fprintf (csv, "%s\n", csv_header);
+      hyd_cli_output_printf (csv, "%s\n", csv_header);
     }
   if (with_cvode && SUNContext_Create (NULL, &sun_ctx) != 0)
     {
       fprintf (stderr, "bramah-cli: cannot create a SUNDIALS context\n");
-      if (csv)
-        fclose (csv);
+      hyd_cli_output_abort (csv);
       return EXIT_FAILED;
     }
 
@@ -1376,14 +1377,24 @@ hyd_cli_bench (int argc, char **argv)
     print_ratios (circuits, rows, solvers, with_cvode, fd, (const double *) rtols->data,
                   rtols->len);
 
-  if (csv && fclose (csv) != 0)
+  if (csv && !hyd_cli_output_commit (csv, &error))
     {
-      fprintf (stderr, "bramah-cli: cannot write %s\n", csv_path);
+      hyd_cli_print_error (error->message);
+      g_clear_error (&error);
       status = EXIT_FAILED;
     }
   if (plot_path && circuits->len > 0)
     {
-      if (!write_plot (plot_path, circuits, rows, &error))
+      /* drawn to a temporary beside the PNG and renamed when complete */
+      HydCliOutput *plot = hyd_cli_output_open_path (plot_path, &error);
+      gboolean ok = plot != NULL && write_plot (hyd_cli_output_write_path (plot), circuits, rows, &error);
+      if (ok)
+        {
+          ok = hyd_cli_output_commit (plot, &error);
+          plot = NULL;
+        }
+      hyd_cli_output_abort (plot);
+      if (!ok)
         {
           hyd_cli_print_error (error->message);
           g_clear_error (&error);

@@ -403,6 +403,19 @@ hyd_cli_output_printf (HydCliOutput *o, const char *fmt, ...)
   return hyd_cli_output_puts (o, text);
 }
 
+gboolean
+hyd_cli_output_flush (HydCliOutput *o)
+{
+  if (o->error)
+    return FALSE;
+  if (fflush (o->file) != 0)
+    {
+      o->error = errno ? errno : EIO;
+      return FALSE;
+    }
+  return TRUE;
+}
+
 int
 hyd_cli_output_error (HydCliOutput *o)
 {
@@ -463,7 +476,7 @@ hyd_cli_output_commit (HydCliOutput *o, GError **error)
       if (fflush (stdout) != 0 && e == 0)
         e = errno ? errno : EIO;
       if (ferror (stdout) && e == 0)
-        e = EIO;
+        e = -1;
       /* reported here: main's last check of stdout need not repeat it */
       clearerr (stdout);
     }
@@ -472,7 +485,7 @@ hyd_cli_output_commit (HydCliOutput *o, GError **error)
       if (fflush (o->file) != 0 && e == 0)
         e = errno ? errno : EIO;
       if (ferror (o->file) && e == 0)
-        e = EIO;
+        e = -1;
       /* the data on disk before the name points at it */
       if (e == 0 && o->tmp && fsync (fileno (o->file)) != 0 && errno != EINVAL)
         e = errno;
@@ -490,8 +503,10 @@ hyd_cli_output_commit (HydCliOutput *o, GError **error)
     }
   if (e != 0)
     {
-      g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (e), "cannot write %s: %s%s",
-                   hyd_cli_output_name (o), g_strerror (e), e == ENOSPC ? " (disk full)" : "");
+      /* e = −1: stdio saw a write fail, and its errno is gone */
+      g_set_error (error, G_FILE_ERROR, e > 0 ? g_file_error_from_errno (e) : G_FILE_ERROR_IO,
+                   "cannot write %s: %s%s", hyd_cli_output_name (o),
+                   e > 0 ? g_strerror (e) : "a write failed", e == ENOSPC ? " (disk full)" : "");
       hyd_cli_output_abort (o);
       return FALSE;
     }

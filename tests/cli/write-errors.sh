@@ -58,6 +58,19 @@ grep -q "cancelled\|output callback" "$dir/err" && fail "-o beyond ulimit -f bla
 cmp -s "$dir/old.csv" "$dir/keep.csv" || fail "-o beyond ulimit -f changed the old CSV"
 ls "$dir" | grep -q 'tmp-' && fail "-o beyond ulimit -f left a temporary: $(ls "$dir")"
 
+# ---- bench --csv and --plot: the same treatment ----
+expect 1 "cannot write /dev/full: No space left on device (disk full)" -- \
+  "$cli" bench --circuit "$circuit" --rtol 1e-4 --repeat 1 --csv /dev/full
+# over old files, which are replaced only when complete
+cp "$dir/old.csv" "$dir/bench.csv"
+cp "$dir/old.csv" "$dir/bench.png"
+"$cli" bench --circuit "$circuit" --rtol 1e-4 --repeat 1 --csv "$dir/bench.csv" --plot "$dir/bench.png" \
+  >"$dir/out" 2>"$dir/err" || fail "bench --csv --plot failed: $(cat "$dir/err")"
+[ "$(head -n 1 "$dir/bench.csv")" = "circuit,solver,rtol,error,steps,rejected,f_evals,jac_evals,lu,wall_s,status" ] \
+  || fail "bench --csv: no header in $(head -n 1 "$dir/bench.csv")"
+[ "$(head -c 4 "$dir/bench.png" | od -An -c | tr -d ' ')" = '211PNG' ] || fail "bench --plot: no PNG"
+ls "$dir" | grep -q 'tmp-' && fail "bench left a temporary: $(ls "$dir")"
+
 # ---- a complete run replaces the file and keeps its mode ----
 chmod 640 "$dir/keep.csv"
 "$cli" simulate "$circuit" -o "$dir/keep.csv" 2>"$dir/err" || fail "simulate -o failed: $(cat "$dir/err")"
