@@ -34,14 +34,58 @@ needs_escape (gunichar c, gboolean keep_newlines)
          || c == 0x2028 || c == 0x2029;
 }
 
+/* One character of text: its code point (or (gunichar) −1 for a byte that
+ * is not UTF-8) and where the next starts. */
+static const char *
+next_char (const char *p, gunichar *c)
+{
+  *c = g_utf8_get_char_validated (p, -1);
+  if (*c == (gunichar) -1 || *c == (gunichar) -2)
+    {
+      *c = (gunichar) -1;
+      return p + 1;
+    }
+  return g_utf8_next_char (p);
+}
+
+static gboolean
+is_space (gunichar c)
+{
+  return c == ' ' || c == '\n' || c == '\t';
+}
+
+/* Characters in the run of non-blank text at p, counted up to limit + 1. */
+static gsize
+word_length (const char *p, gsize limit)
+{
+  gsize n = 0;
+  gunichar c;
+  while (*p && n <= limit)
+    {
+      const char *next = next_char (p, &c);
+      if (is_space (c))
+        break;
+      n++;
+      p = next;
+    }
+  return n;
+}
+
+/* In a message, a run of non-blank text longer than this (a 10 kB id) is
+ * cut to its first HYD_CLI_QUOTE_MAX characters, so that the rest of the
+ * message still says what is wrong. */
+#define WORD_MAX 200
+
 static char *
-escape_text (const char *text, gsize max_chars, gboolean keep_newlines)
+escape_text (const char *text, gsize max_chars, gboolean message)
 {
   if (text == NULL)
     return g_strdup ("(null)");
   GString *out = g_string_new (NULL);
   const char *p = text;
   gsize chars = 0;
+  gboolean word_start = TRUE;
+  gsize keep = G_MAXSIZE;   /* characters of the current word still shown */
   while (*p)
     {
       if (chars >= max_chars)
@@ -49,32 +93,49 @@ escape_text (const char *text, gsize max_chars, gboolean keep_newlines)
           g_string_append (out, "…");
           break;
         }
-      gunichar c = g_utf8_get_char_validated (p, -1);
-      if (c == (gunichar) -1 || c == (gunichar) -2)
+      gunichar c;
+      const char *next = next_char (p, &c);
+      if (message && is_space (c))
         {
-          /* not UTF-8: the byte, escaped */
-          g_string_append_printf (out, "\\x%02x", (guchar) *p);
-          p++;
+          word_start = TRUE;
+          keep = G_MAXSIZE;
         }
-      else
+      else if (message && word_start)
         {
-          const char *next = g_utf8_next_char (p);
-          if (!needs_escape (c, keep_newlines))
-            g_string_append_len (out, p, next - p);
-          else if (c == '\n')
-            g_string_append (out, "\\n");
-          else if (c == '\r')
-            g_string_append (out, "\\r");
-          else if (c == '\t')
-            g_string_append (out, "\\t");
-          else if (c == 0x1b)
-            g_string_append (out, "\\e");
-          else if (c < 0x80)
-            g_string_append_printf (out, "\\x%02x", c);
-          else
-            g_string_append_printf (out, "\\u%04x", c);
+          word_start = FALSE;
+          if (word_length (p, WORD_MAX) > WORD_MAX)
+            keep = HYD_CLI_QUOTE_MAX;
+        }
+      if (keep == 0)
+        {
+          /* the rest of a cut word */
           p = next;
+          continue;
         }
+      if (keep != G_MAXSIZE && --keep == 0)
+        {
+          g_string_append (out, "…");
+          chars++;
+          p = next;
+          continue;
+        }
+      if (c == (gunichar) -1)
+        g_string_append_printf (out, "\\x%02x", (guchar) *p);   /* not UTF-8: the byte */
+      else if (!needs_escape (c, message))
+        g_string_append_len (out, p, next - p);
+      else if (c == '\n')
+        g_string_append (out, "\\n");
+      else if (c == '\r')
+        g_string_append (out, "\\r");
+      else if (c == '\t')
+        g_string_append (out, "\\t");
+      else if (c == 0x1b)
+        g_string_append (out, "\\e");
+      else if (c < 0x80)
+        g_string_append_printf (out, "\\x%02x", c);
+      else
+        g_string_append_printf (out, "\\u%04x", c);
+      p = next;
       chars++;
     }
   return g_string_free (out, FALSE);
@@ -167,7 +228,8 @@ hyd_cli_parse_double (const char *option, const char *text, double min, double m
     return option_error (option, text ? text : "", "is not a number", min, max, flags, unit, FALSE);
   errno = 0;
   double v = g_ascii_strtod (text, &end);
-  if (end == text || *end != '\0' || isnan (v))
+  /* decimal only: g_ascii_strtod would take 0x10 and "infinity" */
+  if (end == text || *end != '\0' || isnan (v) || strpbrk (text, "xXnN") != NULL)
     return option_error (option, text, "is not a number", min, max, flags, unit, FALSE);
   /* 1e999 overflows to ±inf, 1e-999 underflows: out of range either way */
   if (errno == ERANGE || !in_range (v, min, max, flags))

@@ -3,7 +3,8 @@
 # cut (issue 9, item 13). A title, a solver name and an id holding escape
 # sequences (ESC ] 0 ; … BEL sets the terminal's title, ESC [ 2 J clears the
 # screen, U+202E reverses the text that follows) are printed as \e, \x07 and
-# \u202e; a 10 000-character id is not echoed whole.
+# \u202e; a 10 000-character id is cut to 80 characters and the reason
+# after it kept.
 # Usage: terminal-text.sh BRAMAH_CLI CIRCUIT (a circuit whose title is one
 # JSON string line and that has a component "OR1")
 set -u
@@ -56,7 +57,9 @@ st=$?
 [ "$st" -eq 1 ] || fail "check of a long id exited $st, not 1"
 size=$(wc -c <"$dir/err")
 [ "$size" -le 1200 ] || fail "a 10 000-character id gave a $size-byte message"
-grep -q "…" "$dir/err" || fail "the cut message does not end in …: $(head -c 300 "$dir/err")"
+# the id is cut, not the reason after it
+grep -q "OOOOOOOOOO…" "$dir/err" || fail "the id is not cut with …: $(head -c 300 "$dir/err")"
+tail -c 60 "$dir/err" | grep -q '[a-z] [a-z]' || fail "the message lost its end: $(tail -c 300 "$dir/err")"
 
 # the user's own options are escaped too (--vars, --set echo them)
 "$cli" simulate "$circuit" --vars "$(printf 'no\033[2Jsuch')" >"$dir/out" 2>"$dir/err"
