@@ -395,7 +395,8 @@ cmd_simulate (int argc, char **argv)
     }
   else
     {
-      const char *title = circuit->title ? hyd_cli_q (circuit->title) : hyd_cli_qpath (argv[1]);
+      /* a title may be longer than an id: cut at 200 characters */
+      g_autofree char *title = circuit->title ? hyd_cli_quote (circuit->title, 200) : g_strdup (hyd_cli_qpath (argv[1]));
       hyd_cli_output_printf (out, "%s\n%u components, %u nodes, %u states; solver %s, t_end %g s\n\n",
                              title, circuit->components->len,
                              hyd_system_get_n_nodes (sys), hyd_system_get_n_states (sys),

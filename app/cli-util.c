@@ -288,17 +288,34 @@ on_fatal_signal (int sig)
   raise (sig);
 }
 
+static const int fatal_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
+static struct sigaction saved_actions[G_N_ELEMENTS (fatal_signals)];
+
+/* Catch the fatal signals while tmp exists, and give back the actions there
+ * were (tmp NULL). A signal ignored before (nohup, a background job's
+ * SIGINT) stays ignored. */
 static void
 watch_signals (char *tmp)
 {
-  static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
-  pending_tmp = tmp;
-  for (guint i = 0; i < G_N_ELEMENTS (sigs); i++)
+  char *was = pending_tmp;
+  if (tmp != NULL)
+    pending_tmp = tmp;   /* before the handler can run */
+  if (tmp != NULL && was == NULL)
+    for (guint i = 0; i < G_N_ELEMENTS (fatal_signals); i++)
+      {
+        sigaction (fatal_signals[i], NULL, &saved_actions[i]);
+        if (saved_actions[i].sa_handler == SIG_IGN)
+          continue;
+        struct sigaction sa = { 0 };
+        sa.sa_handler = on_fatal_signal;
+        sigemptyset (&sa.sa_mask);
+        sigaction (fatal_signals[i], &sa, NULL);
+      }
+  else if (tmp == NULL && was != NULL)
     {
-      struct sigaction sa = { 0 };
-      sa.sa_handler = tmp ? on_fatal_signal : SIG_DFL;
-      sigemptyset (&sa.sa_mask);
-      sigaction (sigs[i], &sa, NULL);
+      for (guint i = 0; i < G_N_ELEMENTS (fatal_signals); i++)
+        sigaction (fatal_signals[i], &saved_actions[i], NULL);
+      pending_tmp = NULL;
     }
 }
 

@@ -117,5 +117,25 @@ for sig in KILL TERM; do
   rm -f "$dir"/run.tmp-*
 done
 
+# ---- a SIGINT ignored before (nohup, a background job) stays ignored ----
+cp "$dir/old.csv" "$dir/nohup.csv"
+(
+  trap '' INT
+  exec "$cli" simulate "$circuit" -o "$dir/nohup.csv" --t-end 1000 --output-interval 1e-3 2>"$dir/err"
+) &
+pid=$!
+n=0
+until [ "$(find "$dir" -name 'nohup.tmp-*.csv' -size +64k | wc -l)" -ge 1 ]; do
+  n=$((n + 1))
+  [ "$n" -gt 300 ] && { fail "nohup: the run wrote no temporary in 30 s"; break; }
+  sleep 0.1
+done
+kill -s INT "$pid"
+wait "$pid"
+st=$?
+[ "$st" -eq 0 ] || fail "an ignored SIGINT stopped the run (status $st): $(cat "$dir/err")"
+rows=$(($(wc -l <"$dir/nohup.csv") - 1))
+[ "$rows" -eq 1000001 ] || fail "after an ignored SIGINT the CSV has $rows rows, not 1000001"
+
 [ "$fails" -eq 0 ] || { echo "$fails failure(s)"; exit 1; }
 echo ok
