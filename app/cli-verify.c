@@ -71,16 +71,9 @@ hyd_cli_verify (int argc, char **argv)
       return 2;
     }
   double rtol = 1e-6;
-  if (rtol_s)
-    {
-      char *end = NULL;
-      rtol = g_ascii_strtod (rtol_s, &end);
-      if (end == NULL || *end != '\0' || !(rtol > 0 && rtol < 1))
-        {
-          fprintf (stderr, "bramah-cli: --rtol must be in (0, 1), not '%s'\n", rtol_s);
-          return 2;
-        }
-    }
+  if (rtol_s && !hyd_cli_parse_double ("--rtol", rtol_s, 0, 1, HYD_CLI_MIN_EXCLUSIVE | HYD_CLI_MAX_EXCLUSIVE,
+                                       NULL, &rtol))
+    return 2;
 
   guint n_solvers;
   const HydSolverInfo *solvers = hyd_solver_list (&n_solvers);

@@ -195,10 +195,39 @@ merge_note (GString *notes, const char *note)
   g_string_append (notes, note);
 }
 
+double
+hyd_run_count_samples (const HydSimOptions *sim)
+{
+  g_return_val_if_fail (sim != NULL, INFINITY);
+  if (!(sim->output_interval > 0) || !isfinite (sim->t_end))
+    return INFINITY;
+  if (!(sim->t_end > 0))
+    return 1;
+  /* k·Δ < t_end for k = 0 … ceil(t_end/Δ) − 1, then t_end itself; one
+   * more for rounding */
+  return ceil (sim->t_end / sim->output_interval) + 2;
+}
+
 HydOdeStatus
 hyd_run_execute (HydSystem *sys, const HydRunSpec *spec, HydOdeResult *result, GPtrArray *warnings)
 {
   const HydSimOptions *sim = spec->sim;
+  double n_samples = hyd_run_count_samples (sim);
+  if (!(n_samples <= HYD_RUN_MAX_SAMPLES))
+    {
+      if (result != NULL)
+        {
+          memset (result, 0, sizeof *result);
+          result->status = HYD_ODE_BAD_INPUT;
+          result->worst_state = -1;
+          result->message = g_strdup_printf ("t_end %g s with output_interval %g s gives %.0f output "
+                                             "samples, more than the %.0f a run may report: raise "
+                                             "output_interval or lower t_end",
+                                             sim->t_end, sim->output_interval, n_samples,
+                                             HYD_RUN_MAX_SAMPLES);
+        }
+      return HYD_ODE_BAD_INPUT;
+    }
   guint n = hyd_system_get_n_states (sys);
   double *y = g_new (double, n + 1);
   double *atol = g_new (double, n + 1);
