@@ -587,22 +587,6 @@ collect_states (double t, const double *values, guint nv, gpointer user)
   return TRUE;
 }
 
-typedef struct {
-  double err;
-  guint row, col; /* col == n: ∂/∂t */
-  double J, D;
-  double t;
-  HydFdVerdict verdict;
-  gboolean unresolved;
-} Worst;
-
-static int
-cmp_worst (gconstpointer a, gconstpointer b)
-{
-  double x = ((const Worst *) a)->err, y = ((const Worst *) b)->err;
-  return x < y ? 1 : x > y ? -1 : 0;
-}
-
 /* The interval [lo, hi] that contains t (a breakpoint starts the next one). */
 static void
 interval_at (HydSystem *sys, double t, double t_end, double *lo, double *hi)
@@ -688,9 +672,9 @@ check_point (HydSystem *sys, double t, const double *y, double t_end, GArray *en
           HydFdVerdict v = hyd_fd_judge (a, D1[i], D2[i], floor, &err);
           double hj = j < n ? 1e-7 * MAX (fabs (y[j]), scale[j]) : 1e-7 * MAX (fabs (t), 1.0);
           gboolean unresolved = FALSE;
-          if (v == HYD_FD_FAIL && hyd_fd_unresolved (a, hj, noise[i]))
+          if (v == HYD_FD_FAIL && hyd_fd_unresolved (a, D1[i], hj, noise[i]))
             {
-              /* below the rounding level of f_i: no quotient can see it */
+              /* within the rounding level of f_i: no quotient can judge it */
               v = HYD_FD_SEAM;
               unresolved = TRUE;
             }
@@ -700,7 +684,8 @@ check_point (HydSystem *sys, double t, const double *y, double t_end, GArray *en
             (*n_seam)++;
           if (v != HYD_FD_OK || err > 1e-7)
             {
-              Worst w = { v == HYD_FD_OK ? err : MAX (err, 1e-5), i, j, a, D1[i], t, v, unresolved };
+              HydFdEntry w = { v == HYD_FD_OK ? err : MAX (err, HYD_FD_TOL), i, j, a, D1[i], t, v,
+                               unresolved };
               g_array_append_val (entries, w);
             }
         }
@@ -770,7 +755,7 @@ cmd_jacobian_check (int argc, char **argv)
       hyd_ode_result_clear (&res);
     }
 
-  GArray *worst = g_array_new (FALSE, FALSE, sizeof (Worst));
+  GArray *worst = g_array_new (FALSE, FALSE, sizeof (HydFdEntry));
   guint n_fail = 0, n_seam = 0, n_points = 0;
   check_point (sys, 0.0, hyd_system_get_initial_state (sys), sim.t_end, worst, &n_fail, &n_seam);
   n_points++;
@@ -780,21 +765,23 @@ cmd_jacobian_check (int argc, char **argv)
                    &g_array_index (tr.states, double, (gsize) k * n), sim.t_end, worst, &n_fail, &n_seam);
       n_points++;
     }
-  g_array_sort (worst, cmp_worst);
+  g_array_sort (worst, hyd_fd_entry_compare);
   printf ("jacobian-check %s: %u states, %u points, %u entries each (J and ∂f/∂t)\n", argv[1], n,
           n_points, n * (n + 1));
-  guint shown = MIN (worst->len, 12);
+  /* every failing entry (they sort first), then the worst others up to 12 lines */
+  guint shown = MIN (worst->len, MAX (n_fail, 12));
   if (shown)
-    printf ("Worst entries (row ← column, component variable):\n");
+    printf (n_fail ? "Failing entries first, then the worst others (row ← column, component variable):\n"
+                   : "Worst entries (row ← column, component variable):\n");
   for (guint k = 0; k < shown; k++)
     {
-      Worst *w = &g_array_index (worst, Worst, k);
+      HydFdEntry *w = &g_array_index (worst, HydFdEntry, k);
       printf ("  t=%-10.6g %-24s ← %-24s analytic %14.7g  FD %14.7g  err %.2g%s\n", w->t,
               hyd_system_get_state_name (sys, w->row),
               w->col < n ? hyd_system_get_state_name (sys, w->col) : "t",
               w->J, w->D, w->err,
               w->verdict == HYD_FD_FAIL ? "  FAIL"
-              : w->unresolved ? "  unresolved (below rounding)"
+              : w->unresolved ? "  unresolved (within rounding)"
               : w->verdict == HYD_FD_SEAM ? "  seam" : "");
     }
   printf ("Result: %u failing, %u seam entries → %s\n", n_fail, n_seam, n_fail ? "FAIL" : "PASS");
