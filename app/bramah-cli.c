@@ -799,8 +799,9 @@ cmd_jacobian_check (int argc, char **argv)
   g_array_sort (worst, hyd_fd_entry_compare);
   printf ("jacobian-check %s: %u states, %u points, %u entries each (J and ∂f/∂t)\n", argv[1], n,
           n_points, n * (n + 1));
-  /* every failing entry (they sort first), then the worst others up to 12 lines */
-  guint shown = MIN (worst->len, MAX (n_fail, 12));
+  /* the failing entries (they sort first; at most 40), then the worst others
+   * up to 12 lines */
+  guint shown = MIN (worst->len, MAX (MIN (n_fail, 40), 12));
   if (shown)
     printf (n_fail ? "Failing entries first, then the worst others (row ← column, component variable):\n"
                    : "Worst entries (row ← column, component variable):\n");
@@ -815,6 +816,8 @@ cmd_jacobian_check (int argc, char **argv)
               : w->unresolved ? "  unresolved (within rounding)"
               : w->verdict == HYD_FD_SEAM ? "  seam" : "");
     }
+  if (n_fail > shown)
+    printf ("  … and %u more failing entries\n", n_fail - shown);
   printf ("Result: %u failing, %u seam entries → %s\n", n_fail, n_seam, n_fail ? "FAIL" : "PASS");
   g_array_unref (worst);
   g_array_unref (vars);
