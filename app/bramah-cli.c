@@ -788,6 +788,21 @@ cmd_jacobian_check (int argc, char **argv)
       return st;
     }
   guint n = hyd_system_get_n_states (sys);
+  /* a dense n × n Jacobian and the states at the points, within half the
+   * memory available (docs/cli.md) */
+  double need = ((double) n * n + (double) (points + 2) * n) * sizeof (double);
+  guint64 avail;
+  if (hyd_cli_memory_available (&avail) && need > 0.5 * (double) avail)
+    {
+      g_autofree char *need_s = hyd_cli_format_size (need);
+      g_autofree char *avail_s = hyd_cli_format_size ((double) avail);
+      st = failed ("%s: jacobian-check of %u states at %" G_GINT64_FORMAT " points needs %s, more than "
+                   "half the %s of memory available", hyd_cli_qpath (argv[1]), n, points, need_s, avail_s);
+      hyd_system_free (sys);
+      hyd_sim_options_clear (&sim);
+      hyd_circuit_free (circuit);
+      return st;
+    }
 
   /* a trajectory with the circuit's own solver, sampled at the points */
   Trajectory tr = { g_array_new (FALSE, FALSE, sizeof (double)),

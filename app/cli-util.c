@@ -602,3 +602,29 @@ hyd_cli_format_size (double bytes)
     return g_strdup_printf ("%.3g bytes", bytes);
   return g_format_size ((guint64) bytes);
 }
+
+gboolean
+hyd_cli_memory_available (guint64 *bytes)
+{
+  /* MemAvailable counts the page cache the kernel can give back, which
+   * sysconf's free pages do not (Linux ≥ 3.14) */
+  g_autofree char *meminfo = NULL;
+  if (g_file_get_contents ("/proc/meminfo", &meminfo, NULL, NULL))
+    {
+      const char *line = strstr (meminfo, "MemAvailable:");
+      if (line != NULL)
+        {
+          guint64 kb = g_ascii_strtoull (line + strlen ("MemAvailable:"), NULL, 10);
+          if (kb > 0)
+            {
+              *bytes = kb * 1024;
+              return TRUE;
+            }
+        }
+    }
+  long pages = sysconf (_SC_AVPHYS_PAGES), size = sysconf (_SC_PAGESIZE);
+  if (pages <= 0 || size <= 0)
+    return FALSE;
+  *bytes = (guint64) pages * (guint64) size;
+  return TRUE;
+}
