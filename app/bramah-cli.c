@@ -353,12 +353,17 @@ cmd_simulate (int argc, char **argv)
 
   /* the size of the output, before the run (docs/cli.md, Limits) */
   double n_samples = hyd_run_count_samples (&sim);
+  /* every column at most "-1.234567891e-100" and a separator */
+  double csv_bytes = n_samples * 18.0 * vars->len;
   if (!(n_samples <= HYD_RUN_MAX_SAMPLES))
     {
-      st = failed ("%s: t_end %g s with output_interval %g s gives %.0f output samples, more than the "
+      g_autofree char *size = hyd_cli_format_size (csv_bytes);
+      g_autofree char *as_csv = summary ? g_strdup ("") : g_strdup_printf (" (a CSV of up to %s)", size);
+      st = failed ("%s: t_end %g s with output_interval %g s gives %.0f output samples%s, more than the "
                    "%.0f a run may report: raise simulation.output_interval (--output-interval) or "
                    "lower simulation.t_end (--t-end)",
-                   hyd_cli_qpath (argv[1]), sim.t_end, sim.output_interval, n_samples, HYD_RUN_MAX_SAMPLES);
+                   hyd_cli_qpath (argv[1]), sim.t_end, sim.output_interval, n_samples, as_csv,
+                   HYD_RUN_MAX_SAMPLES);
       g_array_unref (vars);
       goto out_sys;
     }
@@ -371,8 +376,6 @@ cmd_simulate (int argc, char **argv)
       goto out_sys;
     }
   guint64 free_bytes;
-  /* every column at most "-1.234567891e-100" and a separator */
-  double csv_bytes = n_samples * 18.0 * vars->len;
   if (!summary && hyd_cli_output_free_space (out, &free_bytes) && csv_bytes > (double) free_bytes)
     {
       g_autofree char *need = hyd_cli_format_size (csv_bytes);
