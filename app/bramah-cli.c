@@ -9,6 +9,7 @@
 #include <locale.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -1017,10 +1018,32 @@ print_main_help (FILE *f)
   fprintf (f, "\n'bramah-cli COMMAND --help' describes each command.\n");
 }
 
+/* What went to stdout must have arrived: `check >/dev/full` fails. At exit,
+ * so that it also covers --help, which GOption prints and then exits. */
+static void
+close_stdout (void)
+{
+  errno = 0;
+  int e = fflush (stdout) != 0 ? errno : 0;
+  gboolean bad = e != 0 || ferror (stdout);
+  if (fclose (stdout) != 0 && !bad)
+    {
+      e = errno;
+      bad = TRUE;
+    }
+  if (bad)
+    {
+      fprintf (stderr, "bramah-cli: cannot write standard output: %s%s\n",
+               e ? g_strerror (e) : "a write failed", e == ENOSPC ? " (disk full)" : "");
+      _exit (EXIT_FAILED);
+    }
+}
+
 int
 main (int argc, char **argv)
 {
   setlocale (LC_ALL, "");
+  atexit (close_stdout);
   if (argc < 2)
     {
       print_main_help (stderr);
@@ -1036,23 +1059,7 @@ main (int argc, char **argv)
       {
         g_autofree char *prg = g_strdup_printf ("bramah-cli %s", commands[i].name);
         g_set_prgname (prg);
-        int st = commands[i].run (argc - 1, argv + 1);
-        /* what went to stdout must have arrived: check >/dev/full fails */
-        errno = 0;
-        int e = fflush (stdout) != 0 ? errno : 0;
-        gboolean bad = e != 0 || ferror (stdout);
-        if (fclose (stdout) != 0 && !bad)
-          {
-            e = errno;
-            bad = TRUE;
-          }
-        if (bad)
-          {
-            fprintf (stderr, "bramah-cli: cannot write standard output: %s%s\n",
-                     e ? g_strerror (e) : "a write failed", e == ENOSPC ? " (disk full)" : "");
-            return EXIT_FAILED;
-          }
-        return st;
+        return commands[i].run (argc - 1, argv + 1);
       }
   fprintf (stderr, "bramah-cli: unknown command '%s'\n", argv[1]);
   print_main_help (stderr);

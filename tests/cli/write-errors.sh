@@ -25,8 +25,8 @@ expect () {
 }
 
 # ---- standard output on a full disk ----
-for cmd in "check" "simulate --summary" "simulate" "describe" "components" "solvers"; do
-  if [ "$cmd" = components ] || [ "$cmd" = solvers ]; then
+for cmd in "check" "simulate --summary" "simulate" "describe" "components" "solvers" "--help"; do
+  if [ "$cmd" = components ] || [ "$cmd" = solvers ] || [ "$cmd" = --help ]; then
     # shellcheck disable=SC2086
     $cli $cmd >/dev/full 2>"$dir/err"
   else
@@ -40,6 +40,13 @@ for cmd in "check" "simulate --summary" "simulate" "describe" "components" "solv
   grep -q "cancelled\|output callback" "$dir/err" && fail "$cmd >/dev/full blames the run: $(cat "$dir/err")"
   [ "$(grep -c . "$dir/err")" -eq 1 ] || fail "$cmd >/dev/full: not one message: $(cat "$dir/err")"
 done
+
+# GOption prints a command's --help itself and exits (GLib flushes, and the
+# errno is gone): the status and the message still say it
+"$cli" simulate --help >/dev/full 2>"$dir/err"
+st=$?
+[ "$st" -eq 1 ] || fail "simulate --help >/dev/full exited $st, not 1"
+grep -q "cannot write standard output" "$dir/err" || fail "simulate --help >/dev/full: $(cat "$dir/err")"
 
 # ---- -o on a full device: named, with the errno ----
 expect 1 "cannot write /dev/full: No space left on device (disk full)" -- "$cli" simulate "$circuit" -o /dev/full
