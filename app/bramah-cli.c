@@ -222,6 +222,13 @@ apply_sets (HydCircuit *circuit, char **sets)
         return usage_error (NULL, "--set takes COMP.PARAM=VALUE, not '%s'", hyd_cli_q (sets[k]));
       g_autofree char *cid = g_strndup (sets[k], dot - sets[k]);
       g_autofree char *pname = g_strndup (dot + 1, eq - dot - 1);
+      /* a number beyond a double (1e999) would reach the parameter as
+       * "not a number": say what it is */
+      char *end = NULL;
+      double num = g_ascii_strtod (eq + 1, &end);
+      if (end != eq + 1 && *end == '\0' && isinf (num) && strpbrk (eq + 1, "nN") == NULL)
+        return usage_error (NULL, "--set %s: '%s' is out of range (a number of magnitude below 1.8e308)",
+                            hyd_cli_q (sets[k]), hyd_cli_q (eq + 1));
       HydCircuitComponent *comp = hyd_circuit_find_component (circuit, cid);
       if (comp == NULL)
         return failed ("--set %s: no component '%s' in the circuit", hyd_cli_q (sets[k]), hyd_cli_q (cid));

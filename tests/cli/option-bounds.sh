@@ -63,6 +63,12 @@ bad --scale 0 "is out of range" render "$circuit" "$dir/x.svg"
 bad --at 1e999 "is out of range (a number in [0, 1e+09] s)" render "$circuit" "$dir/x.svg"
 bad --at -1 "is out of range" render "$circuit" "$dir/x.svg"
 
+# --set with a number beyond a double
+timeout 20 "$cli" simulate "$circuit" --set OR1.diameter=1e999 >/dev/null 2>"$dir/err"
+st=$?
+[ "$st" -eq 2 ] || fail "--set OR1.diameter=1e999 exited $st, not 2"
+grep -qF -- "--set OR1.diameter=1e999: '1e999' is out of range" "$dir/err" || fail "--set 1e999: $(cat "$dir/err")"
+
 # the bounds themselves are accepted
 timeout 60 "$cli" jacobian-check "$circuit" --points 0 >/dev/null 2>"$dir/err" \
   || fail "--points 0 refused: $(cat "$dir/err")"
