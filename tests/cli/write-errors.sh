@@ -78,6 +78,16 @@ cp "$dir/old.csv" "$dir/bench.png"
 [ "$(head -c 4 "$dir/bench.png" | od -An -c | tr -d ' ')" = '211PNG' ] || fail "bench --plot: no PNG"
 ls "$dir" | grep -q 'tmp-' && fail "bench left a temporary: $(ls "$dir")"
 
+# ---- where the temporary cannot go ----
+expect 1 "cannot write $dir/no/such.csv (a temporary in $dir/no): No such file or directory" -- \
+  "$cli" simulate "$circuit" -o "$dir/no/such.csv"
+expect 1 "cannot write $dir: Is a directory" -- "$cli" simulate "$circuit" -o "$dir"
+
+# ---- devices are written in place, never renamed over ----
+"$cli" simulate "$circuit" -o /dev/null 2>"$dir/err" || fail "-o /dev/null failed: $(cat "$dir/err")"
+[ -c /dev/null ] || fail "/dev/null is no longer a device"
+ls /dev | grep -q '^null.tmp-' && fail "-o /dev/null made a temporary in /dev"
+
 # ---- a complete run replaces the file and keeps its mode ----
 chmod 640 "$dir/keep.csv"
 "$cli" simulate "$circuit" -o "$dir/keep.csv" 2>"$dir/err" || fail "simulate -o failed: $(cat "$dir/err")"
