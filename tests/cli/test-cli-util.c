@@ -202,6 +202,13 @@ test_output_rename (void)
   g_assert_error (error, G_FILE_ERROR, G_FILE_ERROR_NOENT);
   g_assert_nonnull (strstr (error->message, "such.csv"));
   g_clear_error (&error);
+  /* a long path is named whole (paths are escaped, not cut at 80) */
+  g_autofree char *deep_dir = g_strnfill (150, 'd');
+  g_autofree char *deep = g_build_filename (dir, deep_dir, "out.csv", NULL);
+  o = hyd_cli_output_open (deep, &error);
+  g_assert_null (o);
+  g_assert_nonnull (strstr (error->message, deep));
+  g_clear_error (&error);
 
   g_unlink (plain);
   g_unlink (path);
