@@ -6,6 +6,7 @@
 #include <glib/gstdio.h>
 #include <lapacke.h>
 #include <errno.h>
+#include <float.h>
 #include <locale.h>
 #include <math.h>
 #include <stdio.h>
@@ -524,6 +525,59 @@ cmd_check (int argc, char **argv)
 
 /* ---------------- describe ---------------- */
 
+/* The eigenvalues of J (n × n, column-major; overwritten) and the stiffness
+ * ratio over the decaying modes. An eigenvalue counts as zero — a
+ * non-decaying mode — when its magnitude is within LAPACK's error bound
+ * n·ε·‖J̃‖/s_i (J̃ the balanced matrix, s_i the reciprocal condition number
+ * of λ_i; Anderson et al., LAPACK Users' Guide, 3rd ed. 1999, §4.8.1): a
+ * conserved quantity (the oil volume of a closed circuit) or a structural
+ * zero (a shaft angle that nothing depends on) gives λ = 0 exactly, which
+ * dgeev returns as ±1e-16·max|λ| and which would otherwise make the ratio
+ * 1e15–1e19. */
+static void
+print_spectrum (double *J, guint n)
+{
+  double *wr = g_new0 (double, n), *wi = g_new0 (double, n);
+  double *vl = g_new (double, (gsize) n * n), *vr = g_new (double, (gsize) n * n);
+  double *scale = g_new (double, n), *rconde = g_new (double, n), *rcondv = g_new (double, n);
+  lapack_int ilo, ihi;
+  double abnrm = 0.0;
+  lapack_int info = LAPACKE_dgeevx (LAPACK_COL_MAJOR, 'B', 'V', 'V', 'E', (lapack_int) n, J,
+                                    (lapack_int) n, wr, wi, vl, (lapack_int) n, vr, (lapack_int) n,
+                                    &ilo, &ihi, scale, &abnrm, rconde, rcondv);
+  if (info == 0)
+    {
+      printf ("Eigenvalues of J at t = 0:\n");
+      double maxre = 0.0, minre = INFINITY;
+      guint n_zero = 0;
+      for (guint i = 0; i < n; i++)
+        {
+          double bound = n * DBL_EPSILON * abnrm / MAX (rconde[i], DBL_MIN);
+          gboolean zero = hypot (wr[i], wi[i]) <= bound;
+          printf ("  %14.6g %+14.6gi%s\n", wr[i], wi[i],
+                  zero && (wr[i] != 0.0 || wi[i] != 0.0) ? "  (zero within rounding)" : "");
+          if (zero)
+            n_zero++;
+          else if (wr[i] < 0)
+            {
+              maxre = MAX (maxre, -wr[i]);
+              minre = MIN (minre, -wr[i]);
+            }
+        }
+      if (minre > 0 && isfinite (minre))
+        printf ("Stiffness ratio (max/min |Re λ| over decaying modes): %.4g\n", maxre / minre);
+      else
+        printf ("Stiffness ratio: undefined (no decaying modes)\n");
+      if (n_zero)
+        printf ("  (%u eigenvalue%s zero, exactly or within rounding: non-decaying, not counted)\n", n_zero,
+                n_zero == 1 ? "" : "s");
+    }
+  else
+    printf ("Eigenvalues: LAPACK dgeevx failed (info %d)\n", (int) info);
+  g_free (wr); g_free (wi); g_free (vl); g_free (vr);
+  g_free (scale); g_free (rconde); g_free (rcondv);
+}
+
 static int
 cmd_describe (int argc, char **argv)
 {
@@ -594,32 +648,9 @@ cmd_describe (int argc, char **argv)
   if (n > 0 && n <= 2000)
     {
       double *J = g_new0 (double, (gsize) n * n);
-      double *wr = g_new0 (double, n), *wi = g_new0 (double, n);
       hyd_system_jacobian (sys, 0.0, y0, J, NULL);
-      lapack_int info = LAPACKE_dgeev (LAPACK_COL_MAJOR, 'N', 'N', (lapack_int) n, J, (lapack_int) n,
-                                       wr, wi, NULL, 1, NULL, 1);
-      if (info == 0)
-        {
-          printf ("Eigenvalues of J at t = 0:\n");
-          double maxre = 0.0, minre = INFINITY;
-          for (guint i = 0; i < n; i++)
-            {
-              printf ("  %14.6g %+14.6gi\n", wr[i], wi[i]);
-              double m = fabs (wr[i]);
-              if (wr[i] < 0)
-                {
-                  maxre = MAX (maxre, m);
-                  minre = MIN (minre, m);
-                }
-            }
-          if (minre > 0 && isfinite (minre))
-            printf ("Stiffness ratio (max/min |Re λ| over decaying modes): %.4g\n", maxre / minre);
-          else
-            printf ("Stiffness ratio: undefined (no decaying modes)\n");
-        }
-      else
-        printf ("Eigenvalues: LAPACK dgeev failed (info %d)\n", (int) info);
-      g_free (J); g_free (wr); g_free (wi);
+      print_spectrum (J, n);
+      g_free (J);
     }
   hyd_system_free (sys);
   hyd_circuit_free (circuit);
@@ -641,22 +672,6 @@ collect_states (double t, const double *values, guint nv, gpointer user)
   g_array_append_val (tr->times, t);
   g_array_append_vals (tr->states, values + 1, tr->n);
   return TRUE;
-}
-
-typedef struct {
-  double err;
-  guint row, col; /* col == n: ∂/∂t */
-  double J, D;
-  double t;
-  HydFdVerdict verdict;
-  gboolean unresolved;
-} Worst;
-
-static int
-cmp_worst (gconstpointer a, gconstpointer b)
-{
-  double x = ((const Worst *) a)->err, y = ((const Worst *) b)->err;
-  return x < y ? 1 : x > y ? -1 : 0;
 }
 
 /* The interval [lo, hi] that contains t (a breakpoint starts the next one). */
@@ -744,9 +759,9 @@ check_point (HydSystem *sys, double t, const double *y, double t_end, GArray *en
           HydFdVerdict v = hyd_fd_judge (a, D1[i], D2[i], floor, &err);
           double hj = j < n ? 1e-7 * MAX (fabs (y[j]), scale[j]) : 1e-7 * MAX (fabs (t), 1.0);
           gboolean unresolved = FALSE;
-          if (v == HYD_FD_FAIL && hyd_fd_unresolved (a, hj, noise[i]))
+          if (v == HYD_FD_FAIL && hyd_fd_unresolved (a, D1[i], hj, noise[i]))
             {
-              /* below the rounding level of f_i: no quotient can see it */
+              /* within the rounding level of f_i: no quotient can judge it */
               v = HYD_FD_SEAM;
               unresolved = TRUE;
             }
@@ -756,7 +771,8 @@ check_point (HydSystem *sys, double t, const double *y, double t_end, GArray *en
             (*n_seam)++;
           if (v != HYD_FD_OK || err > 1e-7)
             {
-              Worst w = { v == HYD_FD_OK ? err : MAX (err, 1e-5), i, j, a, D1[i], t, v, unresolved };
+              HydFdEntry w = { v == HYD_FD_OK ? err : MAX (err, HYD_FD_TOL), i, j, a, D1[i], t, v,
+                               unresolved };
               g_array_append_val (entries, w);
             }
         }
@@ -843,7 +859,7 @@ cmd_jacobian_check (int argc, char **argv)
       hyd_ode_result_clear (&res);
     }
 
-  GArray *worst = g_array_new (FALSE, FALSE, sizeof (Worst));
+  GArray *worst = g_array_new (FALSE, FALSE, sizeof (HydFdEntry));
   guint n_fail = 0, n_seam = 0, n_points = 0;
   check_point (sys, 0.0, hyd_system_get_initial_state (sys), sim.t_end, worst, &n_fail, &n_seam);
   n_points++;
@@ -853,23 +869,28 @@ cmd_jacobian_check (int argc, char **argv)
                    &g_array_index (tr.states, double, (gsize) k * n), sim.t_end, worst, &n_fail, &n_seam);
       n_points++;
     }
-  g_array_sort (worst, cmp_worst);
+  g_array_sort (worst, hyd_fd_entry_compare);
   printf ("jacobian-check %s: %u states, %u points, %u entries each (J and ∂f/∂t)\n", argv[1], n,
           n_points, n * (n + 1));
-  guint shown = MIN (worst->len, 12);
+  /* the failing entries (they sort first; at most 40), then the worst others
+   * up to 12 lines */
+  guint shown = MIN (worst->len, MAX (MIN (n_fail, 40), 12));
   if (shown)
-    printf ("Worst entries (row ← column, component variable):\n");
+    printf (n_fail ? "Failing entries first, then the worst others (row ← column, component variable):\n"
+                   : "Worst entries (row ← column, component variable):\n");
   for (guint k = 0; k < shown; k++)
     {
-      Worst *w = &g_array_index (worst, Worst, k);
+      HydFdEntry *w = &g_array_index (worst, HydFdEntry, k);
       printf ("  t=%-10.6g %-24s ← %-24s analytic %14.7g  FD %14.7g  err %.2g%s\n", w->t,
               hyd_system_get_state_name (sys, w->row),
               w->col < n ? hyd_system_get_state_name (sys, w->col) : "t",
               w->J, w->D, w->err,
               w->verdict == HYD_FD_FAIL ? "  FAIL"
-              : w->unresolved ? "  unresolved (below rounding)"
+              : w->unresolved ? "  unresolved (within rounding)"
               : w->verdict == HYD_FD_SEAM ? "  seam" : "");
     }
+  if (n_fail > shown)
+    printf ("  … and %u more failing entries\n", n_fail - shown);
   printf ("Result: %u failing, %u seam entries → %s\n", n_fail, n_seam, n_fail ? "FAIL" : "PASS");
   g_array_unref (worst);
   g_array_unref (vars);
