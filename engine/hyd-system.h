@@ -19,7 +19,9 @@ G_BEGIN_DECLS
 typedef struct _HydSystem HydSystem;
 
 typedef struct {
-  char *name;          /* "<comp>.<port>.p" of its first port */
+  char *name;          /* "<comp>.<port>.p" of its first port (its pressure variable;
+                          the state is named "<comp>.<port>.psi" for the
+                          cavitation-safe fluids, hyd-fluid.h) */
   GPtrArray *ports;    /* of char* "<comp>.<port>" */
   gboolean boundary;
   int state;           /* state index, or −1 for a boundary node */
@@ -73,7 +75,14 @@ int hyd_system_events (HydSystem *system, double t, const double *y, double *g);
 void hyd_system_get_problem (HydSystem *system, HydOdeProblem *problem);
 
 /* Variables (circuit-format.md, Variable names): t, node pressures by any
- * port alias, port flows, states and outputs. */
+ * port alias, port flows, states and outputs, and "<first port>.void", the
+ * void volume of each non-boundary node in m³ (0 when full, and always 0
+ * for a fluid without a floor), named by any port of the node as well
+ * ("V1.B.void"), not among the default columns. Node pressure variables
+ * report the pressure p = F(ψ), never the state ψ. The node states of the
+ * cavitation-safe models ("<first port>.psi") are found by
+ * hyd_system_find_variable but not counted by hyd_system_get_n_variables:
+ * variables 0 … n_variables − 1 are the listed ones. */
 int hyd_system_find_variable (const HydSystem *system, const char *name);
 guint hyd_system_get_n_variables (const HydSystem *system);
 const char *hyd_system_get_variable_name (const HydSystem *system, guint v);
