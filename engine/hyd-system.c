@@ -1686,6 +1686,36 @@ hyd_system_get_node (const HydSystem *sys, guint i)
   return &sys->node_info[i];
 }
 
+void
+hyd_system_node_voids (HydSystem *sys, double t, const double *y, double *void_volume)
+{
+  eval_all (sys, t, y, NULL, FALSE);
+  for (guint b = 0; b < sys->n_nodes; b++)
+    void_volume[b] = sys->nodes[b].void_volume;
+}
+
+gboolean
+hyd_system_node_cavitating (HydSystem *sys, guint node, const double *y, double *void_volume)
+{
+  g_return_val_if_fail (node < sys->n_nodes, FALSE);
+  const SysNode *nd = &sys->nodes[node];
+  gboolean cav = !nd->boundary && hyd_fluid_has_floor (&sys->fluid)
+                 && y[nd->state] < sys->fluid.vapour_pressure;
+  if (void_volume)
+    {
+      if (nd->boundary || !hyd_fluid_has_floor (&sys->fluid))
+        *void_volume = 0.0;
+      else
+        {
+          /* the node's volume needs its components' states: one evaluation
+           * at the time the current interval's parameters hold */
+          eval_all (sys, sys->t_piece, y, NULL, FALSE);
+          *void_volume = nd->void_volume;
+        }
+    }
+  return cav;
+}
+
 const GArray *
 hyd_system_get_breakpoints (const HydSystem *sys)
 {

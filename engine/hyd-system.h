@@ -47,6 +47,18 @@ void hyd_system_get_atol (const HydSystem *system, const HydSimOptions *options,
 guint hyd_system_get_n_nodes (const HydSystem *system);
 const HydNodeInfo *hyd_system_get_node (const HydSystem *system, guint i);
 
+/* Cavitation (the "cavitating" and "air" fluids, hyd-fluid.h): TRUE when
+ * non-boundary node `node` holds a void at state y, that is when its state ψ
+ * is below the vapour pressure (its pressure is then the vapour pressure);
+ * always FALSE for boundary nodes and for fluids without a floor. When
+ * void_volume is not NULL it receives the void's volume in m³ (0 when full):
+ * that costs one evaluation of the system at y, so for every node at once
+ * use hyd_system_node_voids, or record the "<first port>.void" variables. */
+gboolean hyd_system_node_cavitating (HydSystem *system, guint node, const double *y,
+                                     double *void_volume);
+/* The void volume (m³) of every node at (t, y), void_volume[n_nodes]. */
+void hyd_system_node_voids (HydSystem *system, double t, const double *y, double *void_volume);
+
 /* Sorted, distinct discontinuity times of every profile (all t; the solver
  * keeps those inside (0, t_end)). */
 const GArray *hyd_system_get_breakpoints (const HydSystem *system);
