@@ -1259,8 +1259,8 @@ hyd_circuit_get_fluid (const HydCircuit *circuit, HydFluid *fluid, GError **erro
             {
               g_autofree char *got = describe_node (node);
               return set_error (error, HYD_CIRCUIT_ERROR_SIMULATION,
-                                "fluid: \"bulk_modulus_model\" must be \"constant\", \"tait\" "
-                                "or \"air\" (got %s)", got);
+                                "fluid: \"bulk_modulus_model\" must be \"cavitating\", "
+                                "\"constant\", \"tait\" or \"air\" (got %s)", got);
             }
         }
     }
