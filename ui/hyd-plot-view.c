@@ -8,8 +8,9 @@
  * The session draws into an image surface the view owns (never into GTK's
  * snapshot); the surface becomes a texture that snapshot paints as it is,
  * with the cursor read-out on top.  A render happens when the size, the
- * theme, the traces or the range change, and at most ~30 times a second while
- * a run streams rows in.
+ * theme, the traces or the range change, and while a run streams rows in
+ * on the window's live beat (about 6 times a second, HYD_UI_LIVE_PLOT_US),
+ * in the same frame as the other panes and the schematic.
  *
  * Units.  Traces are converted to engineering display units
  * (hyd-display-units.c).  Traces of different units never share a y axis: the
@@ -34,6 +35,7 @@
 
 #include <glib/gi18n.h>
 #include "hyd-display-units.h"
+#include "hyd-ui-util.h"
 
 #include <math.h>
 #include <string.h>
@@ -1332,10 +1334,24 @@ schedule_render (HydPlotView *self)
   g_source_set_name_by_id (self->render_source, "[hyd-plot-view] render");
 }
 
+/* New rows of a streaming run: re-render on the live beat shared with the
+ * canvas (hyd_ui_live_delay_ms), so every pane and the schematic change in
+ * one frame, a few times a second, however often rows arrive. */
+static void
+schedule_live_render (HydPlotView *self)
+{
+  self->dirty = TRUE;
+  if (self->render_source != 0 || !gtk_widget_get_mapped (GTK_WIDGET (self)))
+    return;
+  self->render_source = g_timeout_add_full (G_PRIORITY_DEFAULT_IDLE - 10, hyd_ui_live_delay_ms (HYD_UI_LIVE_PLOT_US),
+                                            render_timeout_cb, self, NULL);
+  g_source_set_name_by_id (self->render_source, "[hyd-plot-view] live render");
+}
+
 static void
 store_appended_cb (HydTraceStore *store, guint first, guint n, HydPlotView *self)
 {
-  schedule_render (self);
+  schedule_live_render (self);
 }
 
 static void

@@ -10,6 +10,8 @@
 
 /* The real-time factors of the speed choices, in the template's order. */
 static const double speed_factors[] = { 0.0, 1.0, 0.1 };
+/* The speed of a circuit whose file names none: real time. */
+#define SPEED_DEFAULT 1
 
 struct _HydSimBar
 {
@@ -80,8 +82,13 @@ sync_from_document (HydSimBar *self, gboolean with_speed)
 
   if (with_speed)
     {
-      guint speed = 0;
-      for (guint i = 0; i < G_N_ELEMENTS (speed_factors); i++)
+      /* A circuit that does not ask for a speed is watched in real time
+       * (issue 8): "as fast as possible" finishes most examples before
+       * anything is seen. The engine's own default (bramah-cli) stays 0. */
+      const HydCircuit *circuit = hyd_document_get_circuit (self->document);
+      gboolean asked = circuit->simulation && json_object_has_member (circuit->simulation, "real_time_factor");
+      guint speed = SPEED_DEFAULT;
+      for (guint i = 0; asked && i < G_N_ELEMENTS (speed_factors); i++)
         if (fabs (opts.real_time_factor - speed_factors[i]) < 1e-9)
           speed = i;
       gtk_drop_down_set_selected (self->speed_dropdown, speed);

@@ -63,4 +63,12 @@ const HydOdeResult *hyd_simulation_get_result (HydSimulation *self);
  *   "warning" (const char *)
  *   "finished" ()            the run ended (hyd_simulation_get_result) */
 
+/* The live schematic: whether the latest sample `row` (n values, t first)
+ * would change what the schematic shows since the sample it last drew: some
+ * variable moved by more than 0.2 % of the largest magnitude it has had in
+ * the run (less than a pixel of a stroke or a step of the colour scale).
+ * `drawn` (a GArray of double, empty at the start of a run) keeps the sample
+ * drawn and the magnitudes; it takes `row` when TRUE is returned. */
+gboolean hyd_live_sample_changed (GArray *drawn, const double *row, guint n);
+
 G_END_DECLS

@@ -102,11 +102,32 @@ latency_tick_cb (gpointer user_data)
 }
 
 static void
+latency_paint_cb (GdkFrameClock *clock, HydWindow *self)
+{
+  self->latency_frames++;
+}
+
+static void
+latency_disconnect_paint (HydWindow *self)
+{
+  GdkFrameClock *clock = gtk_widget_get_frame_clock (GTK_WIDGET (self));
+  if (self->latency_paint_id && clock)
+    g_signal_handler_disconnect (clock, self->latency_paint_id);
+  self->latency_paint_id = 0;
+}
+
+static void
 latency_start (HydWindow *self)
 {
   if (!g_getenv ("BRAMAH_DEBUG_LATENCY"))
     return;
   g_clear_handle_id (&self->latency_source, g_source_remove);
+  latency_disconnect_paint (self);
+  GdkFrameClock *clock = gtk_widget_get_frame_clock (GTK_WIDGET (self));
+  if (clock)
+    self->latency_paint_id = g_signal_connect (clock, "after-paint", G_CALLBACK (latency_paint_cb), self);
+  self->latency_frames = 0;
+  self->latency_start_us = g_get_monotonic_time ();
   if (self->latency == NULL)
     self->latency = g_array_new (FALSE, FALSE, sizeof (double));
   g_array_set_size (self->latency, 0);
@@ -127,6 +148,8 @@ latency_report (HydWindow *self)
   if (self->latency_source == 0)
     return;
   g_clear_handle_id (&self->latency_source, g_source_remove);
+  latency_disconnect_paint (self);
+  double run_s = (g_get_monotonic_time () - self->latency_start_us) / (double) G_USEC_PER_SEC;
   guint n = self->latency->len;
   if (n == 0)
     return;
@@ -135,8 +158,9 @@ latency_report (HydWindow *self)
   double sum = 0;
   for (guint i = 0; i < n; i++)
     sum += MAX (v[i], 0);
-  printf ("BRAMAH-LATENCY ticks %u mean %.2f p50 %.2f p99 %.2f max %.2f ms\n", n, sum / n, MAX (v[n / 2], 0),
-          MAX (v[MIN (n - 1, (guint) (0.99 * n))], 0), MAX (v[n - 1], 0));
+  printf ("BRAMAH-LATENCY ticks %u mean %.2f p50 %.2f p99 %.2f max %.2f ms frames %u in %.2f s\n", n, sum / n,
+          MAX (v[n / 2], 0), MAX (v[MIN (n - 1, (guint) (0.99 * n))], 0), MAX (v[n - 1], 0), self->latency_frames,
+          run_s);
   fflush (stdout);
 }
 
@@ -236,11 +260,38 @@ simulation_state_changed_cb (HydWindow *self, HydSimulation *simulation)
   apply_state (self);
 }
 
+/* The live beat (hyd_ui_live_delay_ms): however often rows arrive, the
+ * schematic and the status line change at most HYD_UI_LIVE_FRAME_US apart,
+ * in the frame the plots use too. */
+static gboolean
+live_beat_cb (gpointer user_data)
+{
+  HydWindow *self = user_data;
+  self->live_source = 0;
+  HydTraceStore *store = hyd_simulation_get_store (self->simulation);
+  guint n_rows = store ? hyd_trace_store_get_n_rows (store) : 0;
+  guint n = store ? hyd_trace_store_get_n_columns (store) : 0;
+  gboolean changed = TRUE;
+  if (n_rows > 0 && n > 0)
+    {
+      g_autofree double *row = g_new (double, n);
+      for (guint c = 0; c < n; c++)
+        row[c] = hyd_trace_store_get_column (store, c)[n_rows - 1];
+      changed = hyd_live_sample_changed (self->live_drawn, row, n);
+    }
+  if (changed)
+    hyd_canvas_queue_live_redraw (self->canvas);
+  update_status (self, TRUE);
+  return G_SOURCE_REMOVE;
+}
+
 static void
 simulation_samples_cb (HydWindow *self, HydSimulation *simulation)
 {
-  hyd_canvas_queue_live_redraw (self->canvas);
-  update_status (self, FALSE);
+  if (self->live_source == 0)
+    self->live_source = g_timeout_add_full (G_PRIORITY_DEFAULT_IDLE - 10,
+                                            hyd_ui_live_delay_ms (HYD_UI_LIVE_FRAME_US), live_beat_cb, self,
+                                            NULL);
 }
 
 static void
@@ -336,6 +387,7 @@ _hyd_window_run (HydWindow *self)
   g_auto (GStrv) variables = hyd_simulation_dup_variables (self->simulation);
   hyd_plot_panes_set_variables (self->plot_panes, (const char *const *) variables);
   g_hash_table_remove_all (self->lever_last);
+  g_array_set_size (self->live_drawn, 0);
   if (self->probe_mode)
     gtk_label_set_text (self->mode_label, "");
   hyd_canvas_set_live (self->canvas, live_pressure_cb, live_variable_cb, self, NULL);
@@ -557,6 +609,7 @@ void
 _hyd_window_sim_init (HydWindow *self)
 {
   self->simulation = hyd_simulation_new ();
+  self->live_drawn = g_array_new (FALSE, FALSE, sizeof (double));
   g_signal_connect_swapped (self->simulation, "state-changed", G_CALLBACK (simulation_state_changed_cb),
                             self);
   g_signal_connect_swapped (self->simulation, "samples", G_CALLBACK (simulation_samples_cb), self);
@@ -581,6 +634,9 @@ _hyd_window_sim_dispose (HydWindow *self)
 {
   g_clear_handle_id (&self->variables_source, g_source_remove);
   g_clear_handle_id (&self->latency_source, g_source_remove);
+  latency_disconnect_paint (self);
+  g_clear_handle_id (&self->live_source, g_source_remove);
+  g_clear_pointer (&self->live_drawn, g_array_unref);
   g_clear_pointer (&self->latency, g_array_unref);
   if (self->simulation)
     {

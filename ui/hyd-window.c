@@ -423,6 +423,8 @@ describe_geometry (HydWindow *self)
   g_string_append_printf (s, "path %s\n", self->path ? self->path : "");
   GtkWidget *focus = gtk_root_get_focus (GTK_ROOT (self));
   g_string_append_printf (s, "focus %s\n", focus ? G_OBJECT_TYPE_NAME (focus) : "none");
+  GskRenderer *renderer = gtk_native_get_renderer (GTK_NATIVE (self));
+  g_string_append_printf (s, "renderer %s\n", renderer ? G_OBJECT_TYPE_NAME (renderer) : "none");
   append_widget (s, "canvas", GTK_WIDGET (self->canvas));
   append_widget (s, "properties", GTK_WIDGET (self->property_panel));
   append_widget (s, "plots", GTK_WIDGET (self->plot_panes));

@@ -208,6 +208,40 @@ test_compile_error (void)
   g_assert_cmpint (hyd_simulation_get_state (sim), ==, HYD_RUNNER_READY);
 }
 
+/* The live schematic is drawn again only when a sample would change what it
+ * shows (issue 8: bounded work per frame). */
+static void
+test_live_sample_changed (void)
+{
+  g_autoptr (GArray) drawn = g_array_new (FALSE, FALSE, sizeof (double));
+  /* t, a pressure [Pa], a position [m] */
+  double row[3] = { 0.0, 100e5, 0.1 };
+  g_assert_true (hyd_live_sample_changed (drawn, row, 3)); /* the first is drawn */
+  row[0] = 1.0;                                            /* time alone: nothing */
+  g_assert_false (hyd_live_sample_changed (drawn, row, 3));
+  row[1] = 100e5 + 0.1e5;                                  /* 0.1 bar of 100: below 0.2 % */
+  g_assert_false (hyd_live_sample_changed (drawn, row, 3));
+  row[1] = 100e5 + 0.5e5;                                  /* 0.5 bar: drawn */
+  g_assert_true (hyd_live_sample_changed (drawn, row, 3));
+  g_assert_false (hyd_live_sample_changed (drawn, row, 3));
+  row[2] = 0.1 + 1e-3;                                     /* 1 mm of 0.1 m */
+  g_assert_true (hyd_live_sample_changed (drawn, row, 3));
+  /* the tolerance follows the largest magnitude seen, not the latest value:
+   * a pressure that fell to 1 bar after 100 bar moves the colour by 0.2 %
+   * of 100 bar, not of 1 bar */
+  row[1] = 1e5;
+  g_assert_true (hyd_live_sample_changed (drawn, row, 3));
+  row[1] = 1.1e5;
+  g_assert_false (hyd_live_sample_changed (drawn, row, 3));
+  /* a value that becomes NaN is a change; NaN to NaN is not */
+  row[2] = NAN;
+  g_assert_true (hyd_live_sample_changed (drawn, row, 3));
+  g_assert_false (hyd_live_sample_changed (drawn, row, 3));
+  /* a new run (another column count) starts again */
+  double other[2] = { 0.0, 5.0 };
+  g_assert_true (hyd_live_sample_changed (drawn, other, 2));
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -216,5 +250,6 @@ main (int argc, char *argv[])
   g_test_add_func ("/ui/simulation/live-change", test_live_change);
   g_test_add_func ("/ui/simulation/solver-failure", test_solver_failure);
   g_test_add_func ("/ui/simulation/compile-error", test_compile_error);
+  g_test_add_func ("/ui/simulation/live-sample-changed", test_live_sample_changed);
   return g_test_run ();
 }
