@@ -52,6 +52,7 @@ struct _HydCanvas {
   GdkTexture *layer_texture;     /* the view's layer, for GL renderers */
   guint texture_renders;
   HydSymbolStyle style;
+  double pressure_min, pressure_max;  /* the colour scale; max <= min: the style's */
   guint64 serial;
   HydCanvasTool tool;
   guint show_labels : 1;

@@ -128,6 +128,11 @@ style_update (HydCanvas *self)
     hyd_symbol_style_init_dark (&self->style);
   else
     hyd_symbol_style_init_light (&self->style);
+  if (self->pressure_max > self->pressure_min)
+    {
+      self->style.pressure_min = self->pressure_min;
+      self->style.pressure_max = self->pressure_max;
+    }
   hyd_canvas_view_invalidate (&self->view);
   redraw_layer (self);
 }
@@ -442,6 +447,25 @@ hyd_canvas_queue_live_redraw (HydCanvas *self)
 {
   g_return_if_fail (HYD_IS_CANVAS (self));
   redraw_layer (self);
+}
+
+void
+hyd_canvas_set_pressure_range (HydCanvas *self, double p_min, double p_max)
+{
+  g_return_if_fail (HYD_IS_CANVAS (self));
+  if (self->pressure_min == p_min && self->pressure_max == p_max)
+    return;
+  self->pressure_min = p_min;
+  self->pressure_max = p_max;
+  style_update (self);
+}
+
+void
+hyd_canvas_get_style (HydCanvas *self, HydSymbolStyle *style)
+{
+  g_return_if_fail (HYD_IS_CANVAS (self));
+  follow_theme (self);
+  *style = self->style;
 }
 
 /* ---------------------------------------------------------------------------

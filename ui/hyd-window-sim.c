@@ -29,13 +29,77 @@
 
 /* ---- the canvas's live callbacks ---- */
 
+/* A node with a void (the engine's "<port>.void" > 0) cavitates whatever
+ * its pressure: it is shown in the cavitation colour, as one below the
+ * cavitation pressure. */
 static double
 live_pressure_cb (const char *component_id, const char *port, gpointer user_data)
 {
   HydWindow *self = user_data;
+  double volume;
+  if (hyd_simulation_port_void (self->simulation, component_id, port, &volume) && volume > 0)
+    return self->cavitation_pressure - 1e5;
   g_autofree char *name = g_strdup_printf ("%s.%s.p", component_id, port);
   double value;
   return hyd_simulation_lookup (self->simulation, name, &value) ? value : NAN;
+}
+
+/* ---- the pressure legend: the canvas's scale, truthfully ---- */
+
+#define LEGEND_WIDTH 290
+#define LEGEND_CAVITATION_WIDTH 80
+
+void
+_hyd_window_draw_legend (HydWindow *self, GtkDrawingArea *area, cairo_t *cr, int width, int height)
+{
+  HydSymbolStyle style;
+  hyd_canvas_get_style (self->canvas, &style);
+
+  const double bar_x = 8, bar_y = 6, bar_h = 10;
+  const double bar_w = width - 16 - LEGEND_CAVITATION_WIDTH;
+  for (int i = 0; i < (int) bar_w; i++)
+    {
+      double p = style.pressure_min + (style.pressure_max - style.pressure_min) * i / (bar_w - 1);
+      HydRgba c;
+      hyd_symbol_style_pressure_colour (&style, p, &c);
+      hyd_rgba_set_source (cr, &c);
+      cairo_rectangle (cr, bar_x + i, bar_y, 1, bar_h);
+      cairo_fill (cr);
+    }
+  hyd_rgba_set_source (cr, &style.line);
+  cairo_set_line_width (cr, 1);
+  cairo_rectangle (cr, bar_x + 0.5, bar_y + 0.5, bar_w - 1, bar_h - 1);
+  cairo_stroke (cr);
+
+  /* the cavitation swatch */
+  double sw_x = bar_x + bar_w + 14;
+  hyd_rgba_set_source (cr, &style.cavitation);
+  cairo_rectangle (cr, sw_x, bar_y, 24, bar_h);
+  cairo_fill (cr);
+  hyd_rgba_set_source (cr, &style.line);
+  cairo_rectangle (cr, sw_x + 0.5, bar_y + 0.5, 23, bar_h - 1);
+  cairo_stroke (cr);
+
+  PangoLayout *layout = gtk_widget_create_pango_layout (GTK_WIDGET (area), NULL);
+  const double marks[] = { 0, 0.5, 1 };
+  for (guint i = 0; i < G_N_ELEMENTS (marks); i++)
+    {
+      double p = style.pressure_min + (style.pressure_max - style.pressure_min) * marks[i];
+      g_autofree char *number = g_strdup_printf ("%.4g", p * 1e-5);
+      /* the top colour stands for every pressure above the scale */
+      g_autofree char *text = i == 2 ? g_strdup_printf (_("≥ %s bar"), number) : g_strdup (number);
+      pango_layout_set_text (layout, text, -1);
+      int tw, th;
+      pango_layout_get_pixel_size (layout, &tw, &th);
+      double x = bar_x + bar_w * marks[i] - tw * marks[i];
+      cairo_move_to (cr, x, bar_y + bar_h + 2);
+      pango_cairo_show_layout (cr, layout);
+    }
+  /* translators: the legend entry of the colour of cavitating oil */
+  pango_layout_set_text (layout, _("cavitation"), -1);
+  cairo_move_to (cr, sw_x, bar_y + bar_h + 2);
+  pango_cairo_show_layout (cr, layout);
+  g_object_unref (layout);
 }
 
 static gboolean
@@ -200,6 +264,14 @@ update_status (HydWindow *self, gboolean force)
   g_autofree char *status = g_strdup_printf (
       _("t = %s of %s  ·  %s steps (%s rejected)  ·  wall %s  ·  %s"),
       t, t_end, steps, rejected, wall, ratio);
+  g_autofree char *cavitating = hyd_simulation_describe_cavitation (self->simulation, self->cavitation_pressure);
+  if (cavitating)
+    {
+      /* translators: appended to the status line: "cavitation: C1.B (0.26 L)" */
+      g_autofree char *more = g_strdup_printf (_("%s  ·  cavitation: %s"), status, cavitating);
+      g_free (status);
+      status = g_steal_pointer (&more);
+    }
   gtk_label_set_text (self->status_label, status);
 
   const char *what;
@@ -390,6 +462,11 @@ _hyd_window_run (HydWindow *self)
   g_array_set_size (self->live_drawn, 0);
   if (self->probe_mode)
     gtk_label_set_text (self->mode_label, "");
+  /* one pressure scale for the schematic and its legend */
+  hyd_canvas_set_pressure_range (self->canvas, 0, hyd_pressure_scale_max (circuit));
+  HydSymbolStyle style;
+  hyd_canvas_get_style (self->canvas, &style);
+  self->cavitation_pressure = style.cavitation_pressure;
   hyd_canvas_set_live (self->canvas, live_pressure_cb, live_variable_cb, self, NULL);
   latency_start (self);
   gtk_widget_queue_draw (GTK_WIDGET (self->legend_area));
@@ -610,6 +687,8 @@ _hyd_window_sim_init (HydWindow *self)
 {
   self->simulation = hyd_simulation_new ();
   self->live_drawn = g_array_new (FALSE, FALSE, sizeof (double));
+  self->cavitation_pressure = -0.9e5;
+  gtk_drawing_area_set_content_width (self->legend_area, LEGEND_WIDTH);
   g_signal_connect_swapped (self->simulation, "state-changed", G_CALLBACK (simulation_state_changed_cb),
                             self);
   g_signal_connect_swapped (self->simulation, "samples", G_CALLBACK (simulation_samples_cb), self);

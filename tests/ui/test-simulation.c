@@ -242,6 +242,51 @@ test_live_sample_changed (void)
   g_assert_true (hyd_live_sample_changed (drawn, other, 2));
 }
 
+/* One pressure scale for the schematic and its legend (issue 8): 1.2 × the
+ * highest relief setting, rounded up to half a power of ten. */
+static void
+test_pressure_scale (void)
+{
+  g_autoptr (HydCircuit) cylinder = load_example ("cylinder-extend-retract.bramah"); /* relief 100 bar */
+  g_assert_cmpfloat_with_epsilon (hyd_pressure_scale_max (cylinder), 150e5, 1);
+  g_autoptr (HydCircuit) burton = load_example ("burton-two-actuator.bramah"); /* highest relief 210 bar */
+  g_assert_cmpfloat_with_epsilon (hyd_pressure_scale_max (burton), 300e5, 1);
+  g_autoptr (GError) error = NULL;
+  const char *bare = "{ \"format\": \"bramah-circuit\", \"version\": 1, \"components\": ["
+                     "{ \"id\": \"T1\", \"type\": \"tank\", \"position\": [0, 0] } ], \"connections\": [] }";
+  g_autoptr (HydCircuit) none = hyd_circuit_load_from_data (bare, -1, "bare.bramah", &error);
+  g_assert_no_error (error);
+  g_assert_cmpfloat (hyd_pressure_scale_max (none), ==, HYD_PRESSURE_SCALE_DEFAULT);
+  g_assert_cmpfloat (hyd_pressure_scale_max (NULL), ==, HYD_PRESSURE_SCALE_DEFAULT);
+}
+
+/* The status line names cavitating nodes: by their void (litres) when the
+ * engine tracks it, else by a pressure below the cavitation pressure (bar).
+ * The values are made up: the columns as a run with voids would have them. */
+static void
+test_cavitation_describe (void)
+{
+  const char *names[] = { "t", "C1.A.p", "C1.B.p", "PU1.P.p", "C1.B.void", "C1.A.void", "C1.x", "G1.p" };
+  double values[] = { 1.0, 2e5, -0.99e5, -0.95e5, 0.26e-3, 0.0, 0.1, -1e5 };
+  guint n = G_N_ELEMENTS (names);
+  g_autofree char *text = hyd_cavitation_describe (names, values, n, -0.9e5);
+  /* C1.B by its void (its pressure is not repeated), PU1.P (no void
+   * variable) by its pressure; C1.A has a void of 0; G1.p is no node */
+  g_assert_cmpstr (text, ==, "C1.B (0.26 L), PU1.P (-0.95 bar)");
+  values[4] = 0;
+  values[3] = 1e5;
+  g_autofree char *none = hyd_cavitation_describe (names, values, n, -0.9e5);
+  g_assert_null (none);
+  /* without void variables (the engine before it tracks them) */
+  g_autofree char *by_pressure = hyd_cavitation_describe (names, (double[]) { 1, 2e5, -0.99e5, 1e5 }, 4, -0.9e5);
+  g_assert_cmpstr (by_pressure, ==, "C1.B (-0.99 bar)");
+  /* many: four named, then a count */
+  const char *many[] = { "a.A.void", "b.A.void", "c.A.void", "d.A.void", "e.A.void", "f.A.void" };
+  double v[] = { 1e-3, 1e-3, 1e-3, 1e-3, 1e-3, 1e-3 };
+  g_autofree char *six = hyd_cavitation_describe (many, v, 6, -0.9e5);
+  g_assert_cmpstr (six, ==, "a.A (1.0 L), b.A (1.0 L), c.A (1.0 L), d.A (1.0 L) and 2 more");
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -251,5 +296,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/ui/simulation/solver-failure", test_solver_failure);
   g_test_add_func ("/ui/simulation/compile-error", test_compile_error);
   g_test_add_func ("/ui/simulation/live-sample-changed", test_live_sample_changed);
+  g_test_add_func ("/ui/simulation/pressure-scale", test_pressure_scale);
+  g_test_add_func ("/ui/simulation/cavitation-describe", test_cavitation_describe);
   return g_test_run ();
 }
