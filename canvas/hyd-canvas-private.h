@@ -58,6 +58,7 @@ struct _HydCanvas {
   guint show_labels : 1;
   guint dark : 1;
   guint dark_explicit : 1;
+  guint replay : 1;              /* live state shown after a run: editing allowed */
   guint fit_pending : 1;
   guint view_fitted : 1;         /* the view is still the fit: a resize fits again */
   guint pointer_inside : 1;

@@ -179,6 +179,7 @@ struct _HydPlotView
   /* Cursor */
   gboolean cursor_inside;
   double cursor_x, cursor_y;
+  double replay_t;           /* the replay cursor's time, NaN: none */
 
   /* The PLplot stream of the render in progress (−1 when none) */
   PLINT stream;
@@ -1520,6 +1521,27 @@ draw_cursor (HydPlotView *self, cairo_t *cr)
   cairo_restore (cr);
 }
 
+/* The replay cursor: a line at the replayed time across every strip. */
+static void
+draw_replay_cursor (HydPlotView *self, cairo_t *cr)
+{
+  if (self->strips->len == 0 || !(self->plot_right > self->plot_left) || !(self->x1 > self->x0))
+    return;
+  if (self->replay_t < self->x0 || self->replay_t > self->x1)
+    return;
+  double top = g_array_index (self->strips, Strip, 0).top;
+  double bottom = g_array_index (self->strips, Strip, self->strips->len - 1).bottom;
+  double cx = self->plot_left + (self->replay_t - self->x0) / (self->x1 - self->x0) * (self->plot_right - self->plot_left);
+  const Palette *pal = current_palette (self);
+  Rgba line = pal->marker;
+  line.a = 0.9;
+  set_source (cr, &line);
+  cairo_set_line_width (cr, 2.0);
+  cairo_move_to (cr, round (cx), top);
+  cairo_line_to (cr, round (cx), bottom);
+  cairo_stroke (cr);
+}
+
 static void
 hyd_plot_view_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
 {
@@ -1531,6 +1553,12 @@ hyd_plot_view_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
   /* the cache as it is (stretched for a frame while a resize renders) */
   gtk_snapshot_append_texture (snapshot, self->texture,
                                &GRAPHENE_RECT_INIT (0, 0, self->cache_width, self->cache_height));
+  if (isfinite (self->replay_t))
+    {
+      cairo_t *cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, w, h));
+      draw_replay_cursor (self, cr);
+      cairo_destroy (cr);
+    }
   if (self->cursor_inside)
     {
       cairo_t *cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, w, h));
@@ -1694,6 +1722,7 @@ hyd_plot_view_init (HydPlotView *self)
   self->strips = g_array_new (FALSE, FALSE, sizeof (Strip));
   self->autoscale = TRUE;
   self->dirty = TRUE;
+  self->replay_t = NAN;
   self->stream = -1;
 
   GtkEventController *motion = gtk_event_controller_motion_new ();
@@ -2038,4 +2067,21 @@ hyd_plot_view_export (HydPlotView *self, const char *path, GError **error)
   if (w < 200 || h < 150)
     w = h = 0;
   return hyd_plot_view_export_with_size (self, path, w, h, error);
+}
+
+void
+hyd_plot_view_set_replay_time (HydPlotView *self, double t)
+{
+  g_return_if_fail (HYD_IS_PLOT_VIEW (self));
+  if (self->replay_t == t || (isnan (self->replay_t) && isnan (t)))
+    return;
+  self->replay_t = t;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+double
+hyd_plot_view_get_replay_time (HydPlotView *self)
+{
+  g_return_val_if_fail (HYD_IS_PLOT_VIEW (self), NAN);
+  return self->replay_t;
 }

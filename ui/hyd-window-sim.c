@@ -297,17 +297,42 @@ apply_state (HydWindow *self)
   gboolean active = state == HYD_RUNNER_RUNNING || state == HYD_RUNNER_PAUSED;
 
   gtk_widget_set_visible (self->running_banner, active);
-  gtk_widget_set_visible (GTK_WIDGET (self->legend_area), active);
+
   hyd_property_panel_set_running (self->property_panel, active);
   hyd_sim_bar_set_running (self->sim_bar, active);
   hyd_palette_set_sensitive_entries (self->palette, !active);
+  HydTraceStore *store = hyd_simulation_get_store (self->simulation);
+  guint n_rows = store ? hyd_trace_store_get_n_rows (store) : 0;
   if (active)
-    gtk_widget_add_css_class (GTK_WIDGET (self->canvas_overlay), "running");
+    {
+      gtk_widget_add_css_class (GTK_WIDGET (self->canvas_overlay), "running");
+      hyd_canvas_set_replay (self->canvas, FALSE);
+    }
   else
     {
       gtk_widget_remove_css_class (GTK_WIDGET (self->canvas_overlay), "running");
-      /* editing comes back with the end of the run */
-      hyd_canvas_clear_live (self->canvas);
+      /* editing comes back with the end of the run; the schematic keeps
+       * the run's state (its last sample, or the one replayed) until the
+       * circuit is edited or the run reset */
+      if (n_rows > 0 && hyd_simulation_get_runner (self->simulation))
+        hyd_canvas_set_replay (self->canvas, TRUE);
+      else
+        hyd_canvas_clear_live (self->canvas);
+    }
+  gtk_widget_set_visible (GTK_WIDGET (self->legend_area),
+                          active || (n_rows > 0 && hyd_simulation_get_runner (self->simulation)));
+  /* the replay slider: after a run and while one is paused */
+  if (state != HYD_RUNNER_RUNNING && n_rows > 1 && hyd_simulation_get_runner (self->simulation))
+    {
+      const double *t = hyd_trace_store_get_column (store, 0);
+      double shown = hyd_simulation_get_shown_time (self->simulation);
+      hyd_sim_bar_set_replay (self->sim_bar, t[0], t[n_rows - 1], shown);
+    }
+  else
+    {
+      hyd_sim_bar_set_replay (self->sim_bar, NAN, NAN, NAN);
+      hyd_simulation_show_time (self->simulation, NAN);
+      hyd_plot_panes_set_replay_time (self->plot_panes, NAN);
     }
 
   gboolean paused = state == HYD_RUNNER_PAUSED;
@@ -654,7 +679,14 @@ _hyd_window_sim_document_changed (HydWindow *self)
   if (self->simulation == NULL)
     return;
   if (!hyd_simulation_get_active (self->simulation))
-    hyd_canvas_set_highlight (self->canvas, NULL);
+    {
+      hyd_canvas_set_highlight (self->canvas, NULL);
+      /* an edited circuit is no longer the one the run replays */
+      hyd_canvas_clear_live (self->canvas);
+      hyd_sim_bar_set_replay (self->sim_bar, NAN, NAN, NAN);
+      hyd_simulation_show_time (self->simulation, NAN);
+      hyd_plot_panes_set_replay_time (self->plot_panes, NAN);
+    }
   g_clear_handle_id (&self->variables_source, g_source_remove);
   self->variables_source = g_timeout_add_full (G_PRIORITY_LOW, VARIABLES_DELAY_MS, variables_timeout_cb,
                                                self, NULL);
@@ -666,6 +698,18 @@ panel_live_lookup_cb (const char *component, const char *param, double *value, g
 {
   HydWindow *self = user_data;
   return hyd_simulation_get_param (self->simulation, component, param, value);
+}
+
+/* The replay slider moved: the schematic shows the run at that time, and
+ * the plots a cursor there. */
+static void
+replay_cb (HydWindow *self, double t, HydSimBar *bar)
+{
+  if (hyd_simulation_get_store (self->simulation) == NULL)
+    return;
+  hyd_simulation_show_time (self->simulation, t);
+  hyd_plot_panes_set_replay_time (self->plot_panes, hyd_simulation_get_shown_time (self->simulation));
+  hyd_canvas_queue_live_redraw (self->canvas);
 }
 
 static void
@@ -700,6 +744,7 @@ _hyd_window_sim_init (HydWindow *self)
                            G_CONNECT_SWAPPED);
   g_signal_connect_object (self->sim_bar, "notify::keep-ghost", G_CALLBACK (ghost_changed_cb), self,
                            G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->sim_bar, "replay", G_CALLBACK (replay_cb), self, G_CONNECT_SWAPPED);
 
   GtkGesture *click = gtk_gesture_click_new ();
   gtk_gesture_single_set_button (GTK_GESTURE_SINGLE (click), 0);

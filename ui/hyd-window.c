@@ -371,6 +371,7 @@ describe_geometry (HydWindow *self)
   append_widget (s, "canvas", GTK_WIDGET (self->canvas));
   append_widget (s, "properties", GTK_WIDGET (self->property_panel));
   append_widget (s, "plots", GTK_WIDGET (self->plot_panes));
+  append_widget (s, "replay", hyd_sim_bar_get_replay_scale (self->sim_bar));
 
   if (gtk_info_bar_get_revealed (self->info_bar))
     {

@@ -11,7 +11,8 @@
 #    a quiet 2-core machine the run takes about 10–15 %; the frozen plots
 #    came with 100–180 %);
 #  - the window paints at most 20 frames a second over the whole run (the
-#    live beat is 12 a second, HYD_UI_LIVE_FRAME_US).
+#    live beat is 12 a second, HYD_UI_LIVE_FRAME_US);
+#  - after the run, the replay slider is shown.
 . "$(dirname "$0")/e2e-lib.sh"
 unset GSK_RENDERER
 export BRAMAH_DEBUG_LATENCY=1
@@ -68,6 +69,8 @@ awk -v c="$cpu" -v b="$CPU_BOUND" 'BEGIN { exit !(c <= b) }' \
   || fail "the application used $cpu % of one core mid-run (bound $CPU_BOUND %)"
 
 wait_geom "^run finished" 20 || fail "the run did not finish"
+# after the run the replay slider is offered (issue 8)
+wait_geom "^replay " 5 || fail "no replay slider after the run"
 for _ in $(seq 50); do grep -q '^BRAMAH-LATENCY' "$E2E_TMP/app.out" && break; sleep 0.1; done
 line=$(grep '^BRAMAH-LATENCY' "$E2E_TMP/app.out" | tail -n 1)
 [ -n "$line" ] || fail "no frame report"

@@ -287,6 +287,50 @@ test_cavitation_describe (void)
   g_assert_cmpstr (six, ==, "a.A (1.0 L), b.A (1.0 L), c.A (1.0 L), d.A (1.0 L) and 2 more");
 }
 
+/* Replay (issue 8): after a run the schematic can show any sample of it. */
+static void
+test_replay (void)
+{
+  g_autoptr (HydSimulation) sim = hyd_simulation_new ();
+  Counts c = { .loop = g_main_loop_new (NULL, FALSE) };
+  g_signal_connect (sim, "finished", G_CALLBACK (finished_cb), &c);
+  g_autoptr (HydCircuit) circuit = load_example ("cylinder-extend-retract.bramah");
+  run_to_end (sim, circuit, &c);
+  HydTraceStore *store = hyd_simulation_get_store (sim);
+  guint n = hyd_trace_store_get_n_rows (store);
+  int x = hyd_trace_store_find (store, "C1.x");
+  g_assert_cmpint (x, >, 0);
+  const double *t = hyd_trace_store_get_column (store, 0);
+  const double *xs = hyd_trace_store_get_column (store, x);
+  double value;
+  /* following the run: the last sample */
+  g_assert_true (isnan (hyd_simulation_get_shown_time (sim)));
+  g_assert_true (hyd_simulation_lookup (sim, "C1.x", &value));
+  g_assert_cmpfloat (value, ==, xs[n - 1]);
+  /* at 2.0 s: the last sample at or before it (the piston half out) */
+  hyd_simulation_show_time (sim, 2.0);
+  double shown = hyd_simulation_get_shown_time (sim);
+  g_assert_cmpfloat (shown, <=, 2.0);
+  g_assert_cmpfloat (shown, >, 2.0 - 0.0051);
+  guint row = 0;
+  while (row + 1 < n && t[row + 1] <= 2.0)
+    row++;
+  g_assert_true (hyd_simulation_lookup (sim, "C1.x", &value));
+  g_assert_cmpfloat (value, ==, xs[row]);
+  g_assert_cmpfloat (value, >, 0.1);
+  g_assert_cmpfloat (value, <, xs[n - 1] + 0.3);
+  /* a pressure by any port of its node */
+  g_assert_true (hyd_simulation_lookup (sim, "C1.A.p", &value));
+  g_assert_cmpfloat (value, ==, hyd_trace_store_get_column (store, hyd_trace_store_find (store, "C1.A.p"))[row]);
+  /* before the start: the first sample; NaN: the latest again */
+  hyd_simulation_show_time (sim, -1.0);
+  g_assert_cmpfloat (hyd_simulation_get_shown_time (sim), ==, t[0]);
+  hyd_simulation_show_time (sim, NAN);
+  g_assert_true (hyd_simulation_lookup (sim, "C1.x", &value));
+  g_assert_cmpfloat (value, ==, xs[n - 1]);
+  g_main_loop_unref (c.loop);
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -297,6 +341,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/ui/simulation/compile-error", test_compile_error);
   g_test_add_func ("/ui/simulation/live-sample-changed", test_live_sample_changed);
   g_test_add_func ("/ui/simulation/pressure-scale", test_pressure_scale);
+  g_test_add_func ("/ui/simulation/replay", test_replay);
   g_test_add_func ("/ui/simulation/cavitation-describe", test_cavitation_describe);
   return g_test_run ();
 }
