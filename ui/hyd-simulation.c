@@ -224,6 +224,11 @@ hyd_simulation_start (HydSimulation *self, const HydCircuit *circuit, const HydS
     g_clear_object (&self->ghost);
   g_clear_object (&self->store);
   self->store = hyd_trace_store_new (names, units, n);
+  /* the plots span the whole run from its start */
+  HydRunnerProgress progress = { 0 };
+  hyd_runner_get_progress (runner, &progress);
+  if (progress.t_end > 0)
+    hyd_trace_store_set_t_end (self->store, progress.t_end);
 
   g_clear_pointer (&self->circuit, hyd_circuit_free);
   self->circuit = hyd_circuit_copy (circuit);
