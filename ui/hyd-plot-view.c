@@ -255,6 +255,7 @@ typedef struct _Envelope {
   guint n_columns;
   gsize n_done;           /* rows consumed */
   gsize n_inside;         /* of which inside [x0, x1] */
+  guint compactions;      /* the store's thinning count when fed (its rows move then) */
   Column *cols;
 } Envelope;
 
@@ -275,6 +276,7 @@ envelope_reset (Envelope *e, HydTraceStore *store, int column, double x0, double
   e->x0 = x0;
   e->x1 = x1;
   e->n_columns = MAX (n_columns, 1);
+  e->compactions = store ? hyd_trace_store_get_n_compactions (store) : 0;
   e->cols = g_new0 (Column, e->n_columns);
 }
 
@@ -401,7 +403,8 @@ envelope_update (Envelope *e, HydTraceStore *store, int column, double x0, doubl
 {
   guint n = hyd_trace_store_get_n_rows (store);
   if (e->store != store || e->column != column || e->x0 != x0 || e->x1 != x1
-      || e->n_columns != MAX (n_columns, 1) || n < e->n_done)
+      || e->n_columns != MAX (n_columns, 1) || n < e->n_done
+      || e->compactions != hyd_trace_store_get_n_compactions (store))
     envelope_reset (e, store, column, x0, x1, n_columns);
   const double *t = hyd_trace_store_get_column (store, 0);
   const double *y = hyd_trace_store_get_column (store, column);

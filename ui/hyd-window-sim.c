@@ -430,6 +430,21 @@ simulation_finished_cb (HydWindow *self, HydSimulation *simulation)
     }
 }
 
+/* The run outgrew the plots' memory cap (issue 9): say so once. */
+static void
+store_compacted_cb (HydWindow *self, HydTraceStore *store)
+{
+  if (hyd_trace_store_get_n_compactions (store) != 1)
+    return;
+  g_autofree char *size = g_format_size (hyd_trace_store_get_max_bytes (store));
+  g_autofree char *message = g_strdup_printf (
+      _("This run has more samples than the plots keep (%s): older samples are thinned to their minimum and "
+        "maximum, so peaks stay but fine detail goes, and an export of the run has the thinned samples. "
+        "bramah-cli simulate -o writes every sample."),
+      size);
+  _hyd_window_show_message (self, GTK_MESSAGE_INFO, message);
+}
+
 /* ---- run, pause, stop, reset ---- */
 
 void
@@ -479,6 +494,8 @@ _hyd_window_run (HydWindow *self)
     }
 
   _hyd_window_hide_info (self);
+  g_signal_connect_object (hyd_simulation_get_store (self->simulation), "compacted",
+                           G_CALLBACK (store_compacted_cb), self, G_CONNECT_SWAPPED);
   hyd_plot_panes_set_stores (self->plot_panes, hyd_simulation_get_store (self->simulation),
                              hyd_simulation_get_ghost (self->simulation));
   g_auto (GStrv) variables = hyd_simulation_dup_variables (self->simulation);
