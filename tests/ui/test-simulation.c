@@ -3,6 +3,7 @@
  * animation; a second run keeps the first as the ghost; a live change is
  * marked on the plots; reset forgets it all. */
 #include <math.h>
+#include <string.h>
 #include "hyd-simulation.h"
 
 typedef struct {
@@ -322,6 +323,18 @@ test_replay (void)
   /* a pressure by any port of its node */
   g_assert_true (hyd_simulation_lookup (sim, "C1.A.p", &value));
   g_assert_cmpfloat (value, ==, hyd_trace_store_get_column (store, hyd_trace_store_find (store, "C1.A.p"))[row]);
+  /* the void of C1.B's node: known exactly when the engine reports one
+   * ("<first port of the node>.void"), and then the replayed sample's */
+  HydRunner *runner = hyd_simulation_get_runner (sim);
+  int pc = hyd_runner_find_column (runner, "C1.B.p");
+  g_assert_cmpint (pc, >=, 0);
+  const char *node_p = hyd_runner_get_column_name (runner, pc);
+  g_autofree char *void_name = g_strdup_printf ("%.*s.void", (int) strlen (node_p) - 2, node_p);
+  int vc = hyd_trace_store_find (store, void_name);
+  double volume = -1;
+  g_assert_true (hyd_simulation_port_void (sim, "C1", "B", &volume) == (vc >= 0));
+  if (vc >= 0)
+    g_assert_cmpfloat (volume, ==, hyd_trace_store_get_column (store, vc)[row]);
   /* before the start: the first sample; NaN: the latest again */
   hyd_simulation_show_time (sim, -1.0);
   g_assert_cmpfloat (hyd_simulation_get_shown_time (sim), ==, t[0]);
