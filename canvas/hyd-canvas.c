@@ -881,6 +881,13 @@ _hyd_canvas_recall_pose (HydCanvas *self, const char *type)
   self->place_mirror = v ? (v - 1) >= 4 : FALSE;
 }
 
+const char *
+hyd_canvas_get_place_type (HydCanvas *self)
+{
+  g_return_val_if_fail (HYD_IS_CANVAS (self), NULL);
+  return self->place_type;
+}
+
 void
 hyd_canvas_begin_place (HydCanvas *self, const char *type_id)
 {

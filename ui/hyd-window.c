@@ -79,11 +79,33 @@ _hyd_window_update_title (HydWindow *self)
 
 /* ---- the info bar: errors and offers, never a modal dialog ---- */
 
+/* Removes the offer's buttons. This runs inside a button's own "clicked"
+ * (Recover → "could not recover" replaces the offer), so: the window's
+ * default widget, which gtk_info_bar_set_default_response made the Recover
+ * button and which GtkWindow does not hold a reference to, is unset first
+ * (GTK 4.8 otherwise later reads and writes the freed button in
+ * gtk_window_set_default_widget), and each button is kept alive until the
+ * main loop is idle again, past the end of its signal emission. */
+static gboolean
+release_when_idle (gpointer data)
+{
+  return G_SOURCE_REMOVE; /* the destroy notify drops the reference */
+}
+
 static void
 clear_info_buttons (HydWindow *self)
 {
+  GtkWindow *window = GTK_WINDOW (self);
   for (guint i = 0; i < self->info_buttons->len; i++)
-    gtk_info_bar_remove_action_widget (self->info_bar, g_ptr_array_index (self->info_buttons, i));
+    {
+      GtkWidget *button = g_ptr_array_index (self->info_buttons, i);
+      if (gtk_window_get_default_widget (window) == button)
+        gtk_window_set_default_widget (window, NULL);
+      if (gtk_root_get_focus (GTK_ROOT (window)) == button)
+        gtk_root_set_focus (GTK_ROOT (window), NULL);
+      g_idle_add_full (G_PRIORITY_DEFAULT_IDLE, release_when_idle, g_object_ref (button), g_object_unref);
+      gtk_info_bar_remove_action_widget (self->info_bar, button);
+    }
   g_ptr_array_set_size (self->info_buttons, 0);
 }
 
@@ -258,6 +280,22 @@ palette_type_activated_cb (HydWindow *self, const char *type_id)
   g_autofree char *hint = g_strdup_printf (_("Click on the schematic to place a %s (R turns it, Shift+click "
                                              "places another, Esc cancels)"), _(type->label));
   gtk_label_set_text (self->mode_label, hint);
+}
+
+char *
+hyd_window_get_help_topic (HydWindow *self)
+{
+  g_return_val_if_fail (HYD_IS_WINDOW (self), NULL);
+  g_auto (GStrv) ids = hyd_canvas_get_selection (self->canvas);
+  const HydCircuit *circuit = self->document ? hyd_document_get_circuit (self->document) : NULL;
+  for (guint i = 0; circuit && ids && ids[i]; i++)
+    {
+      const HydCircuitComponent *comp = hyd_circuit_find_component (circuit, ids[i]);
+      if (comp && hyd_catalogue_lookup (comp->type))
+        return g_strdup (comp->type);
+    }
+  const char *placing = hyd_canvas_get_place_type (self->canvas);
+  return placing ? g_strdup (placing) : NULL;
 }
 
 static void
