@@ -152,6 +152,15 @@ set_param (ParamRow *row, JsonNode *value)
 
 /* ---- numeric entries ---- */
 
+static gboolean
+is_blank (const char *text)
+{
+  for (; *text; text++)
+    if (!g_ascii_isspace (*text))
+      return FALSE;
+  return TRUE;
+}
+
 static void
 entry_changed_cb (GtkEditable *editable, ParamRow *row)
 {
@@ -968,6 +977,38 @@ find_row (HydPropertyPanel *self, const char *param)
       ParamRow *row = g_ptr_array_index (self->rows, i);
       if (g_strcmp0 (row->info->name, param) == 0)
         return row;
+    }
+  return NULL;
+}
+
+const char *
+hyd_property_panel_commit_entries (HydPropertyPanel *self, char **message)
+{
+  g_return_val_if_fail (HYD_IS_PROPERTY_PANEL (self), NULL);
+  if (self->rows == NULL || self->document == NULL || self->component_id == NULL || self->running)
+    return NULL;
+  for (guint i = 0; i < self->rows->len; i++)
+    {
+      ParamRow *row = g_ptr_array_index (self->rows, i);
+      if (!GTK_IS_ENTRY (row->editor))
+        continue;
+      const char *text = gtk_editable_get_text (GTK_EDITABLE (row->editor));
+      JsonNode *written = written_value (self, row->info);
+      if (*text == '\0' && written && JSON_NODE_HOLDS_OBJECT (written))
+        continue;
+      /* an optional parameter left empty stays unset */
+      if (is_blank (text) && written == NULL && (row->info->flags & HYD_PARAM_OPTIONAL))
+        continue;
+      g_autofree char *why = NULL;
+      if (!hyd_param_value_parse (row->info, text, NULL, &why))
+        {
+          show_message (row, why);
+          if (message)
+            *message = g_steal_pointer (&why);
+          return row->info->name;
+        }
+      /* what the field shows is what runs: commit a valid, unsaved text */
+      commit_entry (row);
     }
   return NULL;
 }

@@ -89,6 +89,10 @@ void _hyd_window_update_title (HydWindow *self);
 gboolean _hyd_window_get_modified (HydWindow *self);
 void _hyd_window_show_message (HydWindow *self, GtkMessageType type, const char *message);
 void _hyd_window_hide_info (HydWindow *self);
+/* Before a run: every field valid (and committed), every value of the
+ * circuit in the editor's range; else the info bar names the parameter in
+ * the user's words, the field is focused, and FALSE. */
+gboolean _hyd_window_check_parameters (HydWindow *self);
 
 /* hyd-window-actions.c */
 void _hyd_window_class_actions_init (GtkWidgetClass *widget_class);

@@ -305,6 +305,10 @@ _hyd_window_run (HydWindow *self)
       return;
     }
 
+  /* a field left red, or a value out of range, stops the run at that field */
+  if (!_hyd_window_check_parameters (self))
+    return;
+
   /* problems the canvas knows first: unconnected ports, wires ending nowhere */
   g_auto (GStrv) problems = hyd_canvas_check (self->canvas);
   if (problems && problems[0])

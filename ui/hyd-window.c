@@ -11,6 +11,7 @@
 #include "hyd-autosave.h"
 #include "hyd-catalogue.h"
 #include "hyd-help.h"
+#include "hyd-param-value.h"
 #include "hyd-symbol-render.h"
 #include "hyd-ui-util.h"
 
@@ -205,6 +206,81 @@ info_bar_response_cb (HydWindow *self, int response, GtkInfoBar *info_bar)
       _hyd_window_hide_info (self);
       break;
     }
+}
+
+/* ---- parameters checked before a run ---- */
+
+/* Point at one parameter: the component selected (the panel shows it), the
+ * field focused, the component highlighted and the info bar saying what is
+ * wrong. */
+static void
+point_at_parameter (HydWindow *self, const char *component, const char *param, const char *message)
+{
+  const char *ids[] = { component, NULL };
+  if (g_strcmp0 (hyd_property_panel_get_component (self->property_panel), component) != 0)
+    hyd_canvas_set_selection (self->canvas, ids);
+  _hyd_window_show_message (self, GTK_MESSAGE_ERROR, message);
+  hyd_canvas_set_highlight (self->canvas, ids);
+  GtkWidget *editor = hyd_property_panel_get_editor (self->property_panel, param);
+  if (editor && gtk_widget_get_visible (editor))
+    gtk_widget_grab_focus (editor);
+}
+
+gboolean
+_hyd_window_check_parameters (HydWindow *self)
+{
+  const HydCircuit *circuit = hyd_document_get_circuit (self->document);
+
+  /* the fields first: what the user typed and sees */
+  g_autofree char *why = NULL;
+  const char *param = hyd_property_panel_commit_entries (self->property_panel, &why);
+  const char *shown = hyd_property_panel_get_component (self->property_panel);
+  if (param && shown)
+    {
+      const HydCircuitComponent *comp = hyd_circuit_find_component (circuit, shown);
+      const HydComponentType *type = comp ? hyd_catalogue_lookup (comp->type) : NULL;
+      int k = type ? hyd_component_type_find_param (type, param) : -1;
+      const HydParamInfo *info = k >= 0 ? &type->params[k] : NULL;
+      g_autofree char *text = g_strdup_printf (
+          /* translators: "Cannot run: the field “Dead volume A” of C1 is not valid: Must be at most
+           * 100000 L. Correct it, or restore the default with the arrow beside it." */
+          _("Cannot run: the field “%s” of %s is not valid: %s. Correct it, or restore the default with the "
+            "arrow beside it."),
+          info ? _(info->label) : param, shown, why);
+      point_at_parameter (self, shown, param, text);
+      return FALSE;
+    }
+
+  /* then every value the circuit holds (a file may bring 1e30 L) */
+  HydFluid fluid;
+  double fluid_cd = hyd_circuit_get_fluid (circuit, &fluid, NULL) ? fluid.discharge_coefficient : 0.7;
+  for (guint i = 0; i < circuit->components->len; i++)
+    {
+      const HydCircuitComponent *comp = g_ptr_array_index (circuit->components, i);
+      const HydComponentType *type = hyd_catalogue_lookup (comp->type);
+      for (guint k = 0; type && k < type->n_params; k++)
+        {
+          const HydParamInfo *info = &type->params[k];
+          JsonNode *written = json_object_has_member (comp->params, info->name)
+                              ? json_object_get_member (comp->params, info->name) : NULL;
+          double value;
+          if ((info->flags & HYD_PARAM_ENUM) || (written && !JSON_NODE_HOLDS_VALUE (written))
+              || !hyd_param_value_get (info, written, fluid_cd, &value) || hyd_param_value_in_range (info, value))
+            continue;
+          g_autofree char *number = hyd_param_value_format (info, value);
+          const char *unit = hyd_param_value_unit (info);
+          g_autofree char *range = hyd_param_value_describe_range (info);
+          g_autofree char *text = g_strdup_printf (
+              /* translators: "Cannot run: “Dead volume A” of C1 is 1e+30 L; it must be between 1e-06 L and
+               * 100000 L." */
+              _("Cannot run: “%s” of %s is %s%s%s; it must be %s."), _(info->label), comp->id,
+              number[0] ? number : _("not a number"), *unit && number[0] ? " " : "", number[0] ? unit : "",
+              range);
+          point_at_parameter (self, comp->id, info->name, text);
+          return FALSE;
+        }
+    }
+  return TRUE;
 }
 
 /* ---- the document ---- */

@@ -3,10 +3,14 @@
  * that fails its check is not run. Skips (77) without a display. */
 #include <glib/gstdio.h>
 #include <gtk/gtk.h>
+#include <math.h>
 #include <string.h>
 #include "hyd-autosave.h"
 #include "hyd-canvas.h"
+#include "hyd-catalogue.h"
 #include "hyd-help.h"
+#include "hyd-param-value.h"
+#include "hyd-property-panel.h"
 #include "hyd-simulation.h"
 #include "hyd-window.h"
 
@@ -244,6 +248,125 @@ test_help_for_selection (void)
   iterate ();
 }
 
+static HydPropertyPanel *
+find_panel (GtkWidget *widget)
+{
+  if (HYD_IS_PROPERTY_PANEL (widget))
+    return HYD_PROPERTY_PANEL (widget);
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child; child = gtk_widget_get_next_sibling (child))
+    {
+      HydPropertyPanel *found = find_panel (child);
+      if (found)
+        return found;
+    }
+  return NULL;
+}
+
+static gboolean
+focus_within (HydWindow *window, GtkWidget *widget)
+{
+  GtkWidget *focus = gtk_root_get_focus (GTK_ROOT (window));
+  return focus && (focus == widget || gtk_widget_is_ancestor (focus, widget));
+}
+
+static double
+written_double (HydDocument *doc, const char *id, const char *param)
+{
+  /* the value in force: as written, or the default */
+  const HydCircuitComponent *c = hyd_circuit_find_component (hyd_document_get_circuit (doc), id);
+  g_assert_nonnull (c);
+  const HydComponentType *type = hyd_catalogue_lookup (c->type);
+  int k = hyd_component_type_find_param (type, param);
+  g_assert_cmpint (k, >=, 0);
+  double v = NAN;
+  g_assert_true (hyd_param_value_get (&type->params[k],
+                                      json_object_has_member (c->params, param)
+                                          ? json_object_get_member (c->params, param) : NULL,
+                                      0.7, &v));
+  return v;
+}
+
+/* Issue 8, item 12: invalid entries stayed red while Run silently used the
+ * old values; a 1e30 L dead volume was accepted. Run refuses, naming the
+ * field in the user's words, and focuses it. */
+static void
+test_run_refuses_invalid_field (void)
+{
+  HydWindow *window = hyd_window_new (NULL);
+  gtk_window_present (GTK_WINDOW (window));
+  g_autofree char *path
+      = g_build_filename (g_getenv ("BRAMAH_EXAMPLES_DIR"), "cylinder-extend-retract.bramah", NULL);
+  g_autoptr (GFile) file = g_file_new_for_path (path);
+  g_assert_true (hyd_window_open_file (window, file));
+  iterate ();
+  HydDocument *doc = hyd_window_get_document (window);
+  HydSimulation *sim = hyd_window_get_simulation (window);
+  HydCanvas *canvas = find_canvas (GTK_WIDGET (window));
+  HydPropertyPanel *panel = find_panel (GTK_WIDGET (window));
+  const char *c1[] = { "C1", NULL };
+  hyd_canvas_set_selection (canvas, c1);
+  iterate ();
+  GtkWidget *dead = hyd_property_panel_get_editor (panel, "dead_volume_a");
+  g_assert_true (GTK_IS_ENTRY (dead));
+  GtkWidget *mass = hyd_property_panel_get_editor (panel, "mass");
+
+  const char *bad[] = { "abc", "-5", "1e99", "1e30" };
+  for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
+    {
+      gtk_editable_set_text (GTK_EDITABLE (dead), bad[i]);
+      gtk_widget_grab_focus (mass); /* the cursor elsewhere */
+      iterate ();
+      gtk_widget_activate_action (GTK_WIDGET (window), "sim.run", NULL);
+      iterate ();
+      g_assert_false (hyd_simulation_get_active (sim));
+      g_assert_null (hyd_simulation_get_store (sim)); /* nothing ran */
+      const char *said = find_label_text (GTK_WIDGET (window), "Cannot run");
+      g_assert_nonnull (said);
+      g_assert_nonnull (strstr (said, "Dead volume A"));
+      g_assert_nonnull (strstr (said, "C1"));
+      g_assert_true (focus_within (window, dead));
+      /* the circuit keeps its value */
+      g_assert_cmpfloat (written_double (doc, "C1", "dead_volume_a"), ==, 5e-5);
+    }
+  /* a valid text not yet committed (F5 with the cursor in the field) is what runs */
+  gtk_editable_set_text (GTK_EDITABLE (dead), "0.06");
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "sim.run", NULL));
+  iterate ();
+  g_assert_cmpfloat_with_epsilon (written_double (doc, "C1", "dead_volume_a"), 6e-5, 1e-15);
+  /* it ran (a fast run may already be over) */
+  HydRunnerState state = hyd_simulation_get_state (sim);
+  g_assert_true (state == HYD_RUNNER_RUNNING || state == HYD_RUNNER_FINISHED);
+  gtk_widget_activate_action (GTK_WIDGET (window), "sim.stop", NULL);
+  gint64 end = g_get_monotonic_time () + 30 * G_USEC_PER_SEC;
+  while (hyd_simulation_get_active (sim) && g_get_monotonic_time () < end)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_false (hyd_simulation_get_active (sim));
+  g_assert_cmpuint (hyd_trace_store_get_n_rows (hyd_simulation_get_store (sim)), >, 0);
+  iterate ();
+
+  /* a value out of range in the circuit itself (as a file brings it), on a
+   * component not shown: the run is refused at that field too */
+  const char *pu1[] = { "PU1", NULL };
+  hyd_canvas_set_selection (canvas, pu1);
+  iterate ();
+  g_autoptr (JsonNode) huge = json_node_init_double (json_node_alloc (), 1e27); /* 1e30 L */
+  g_autoptr (GError) error = NULL;
+  g_assert_true (hyd_document_set_param (doc, "C1", "dead_volume_b", huge, &error));
+  iterate ();
+  gtk_widget_activate_action (GTK_WIDGET (window), "sim.run", NULL);
+  iterate ();
+  g_assert_false (hyd_simulation_get_active (sim));
+  const char *said = find_label_text (GTK_WIDGET (window), "Cannot run");
+  g_assert_nonnull (said);
+  g_assert_nonnull (strstr (said, "Dead volume B"));
+  g_assert_nonnull (strstr (said, "1e+30 L"));
+  g_assert_cmpstr (hyd_property_panel_get_component (panel), ==, "C1");
+  g_assert_true (focus_within (window, hyd_property_panel_get_editor (panel, "dead_volume_b")));
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  iterate ();
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -256,5 +379,6 @@ main (int argc, char *argv[])
   g_test_add_func ("/ui/window/open-and-run", test_open_and_run);
   g_test_add_func ("/ui/window/recover-unloadable", test_recover_unloadable);
   g_test_add_func ("/ui/window/help-for-selection", test_help_for_selection);
+  g_test_add_func ("/ui/window/run-refuses-invalid-field", test_run_refuses_invalid_field);
   return g_test_run ();
 }
