@@ -70,6 +70,7 @@ struct _ParamRow
   double pending_live_value;
   guint live_source;
   gboolean range_set;        /* the slider's span was chosen */
+  gboolean typed;            /* the entry's text was typed and not yet committed */
 };
 
 G_DEFINE_FINAL_TYPE (HydPropertyPanel, hyd_property_panel, GTK_TYPE_WIDGET)
@@ -150,6 +151,8 @@ set_param (ParamRow *row, JsonNode *value)
   return TRUE;
 }
 
+static void sync_rows (HydPropertyPanel *self);
+
 /* ---- numeric entries ---- */
 
 static gboolean
@@ -166,6 +169,7 @@ entry_changed_cb (GtkEditable *editable, ParamRow *row)
 {
   if (row->panel->updating)
     return;
+  row->typed = TRUE;
   const char *text = gtk_editable_get_text (editable);
   g_autofree char *message = NULL;
   /* an empty entry over a profile keeps the profile */
@@ -204,11 +208,13 @@ commit_entry (ParamRow *row)
       if (g_strcmp0 (shown_now, shown_new) == 0)
         {
           show_message (row, NULL);
+          row->typed = FALSE;
           return;
         }
     }
   g_autoptr (JsonNode) node = json_node_init_double (json_node_alloc (), si);
-  set_param (row, node);
+  if (set_param (row, node))
+    row->typed = FALSE;
 }
 
 static void
@@ -250,8 +256,12 @@ dropdown_changed_cb (GtkDropDown *dropdown, GParamSpec *pspec, ParamRow *row)
 static void
 reset_clicked_cb (GtkButton *button, ParamRow *row)
 {
-  if (!row->panel->running)
-    set_param (row, NULL);
+  if (row->panel->running)
+    return;
+  /* the field shows the default again, whatever was typed */
+  row->typed = FALSE;
+  set_param (row, NULL);
+  sync_rows (row->panel);
 }
 
 /* ---- sliders ---- */
@@ -396,13 +406,14 @@ sync_row (HydPropertyPanel *self, ParamRow *row)
             selected = i;
       gtk_drop_down_set_selected (GTK_DROP_DOWN (row->editor), selected);
     }
-  else if (!gtk_widget_has_focus (row->editor) && !gtk_widget_is_focus (row->editor)
-           && !gtk_widget_has_css_class (row->editor, "error"))
+  else
     {
-      GtkWidget *text_widget = gtk_widget_get_first_child (row->editor);
-      gboolean typing = text_widget && gtk_widget_has_focus (text_widget);
-      if (!typing)
+      /* what the user typed and has not committed is left alone; a field
+       * that shows the circuit (even focused, even red because the circuit
+       * held a value out of range) follows it, e.g. after an undo */
+      if (!row->typed)
         {
+          show_message (row, NULL);
           double value;
           if (is_profile)
             {
@@ -415,6 +426,10 @@ sync_row (HydPropertyPanel *self, ParamRow *row)
               g_autofree char *text = hyd_param_value_format (row->info, value);
               gtk_editable_set_text (GTK_EDITABLE (row->editor), text);
               gtk_entry_set_placeholder_text (GTK_ENTRY (row->editor), NULL);
+              /* a value out of range that the circuit holds is shown red */
+              g_autofree char *why = NULL;
+              if (!hyd_param_value_parse (row->info, text, NULL, &why))
+                show_message (row, why);
             }
           else
             {
@@ -982,7 +997,7 @@ find_row (HydPropertyPanel *self, const char *param)
 }
 
 const char *
-hyd_property_panel_commit_entries (HydPropertyPanel *self, char **message)
+hyd_property_panel_check_entries (HydPropertyPanel *self, gboolean commit, char **message)
 {
   g_return_val_if_fail (HYD_IS_PROPERTY_PANEL (self), NULL);
   if (self->rows == NULL || self->document == NULL || self->component_id == NULL || self->running)
@@ -1008,7 +1023,8 @@ hyd_property_panel_commit_entries (HydPropertyPanel *self, char **message)
           return row->info->name;
         }
       /* what the field shows is what runs: commit a valid, unsaved text */
-      commit_entry (row);
+      if (commit)
+        commit_entry (row);
     }
   return NULL;
 }

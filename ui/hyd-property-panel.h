@@ -38,11 +38,11 @@ void hyd_property_panel_refresh_live (HydPropertyPanel *self);
 void hyd_property_panel_show_live_value (HydPropertyPanel *self, const char *component, const char *param,
                                          double value);
 
-/* Before a run: commits every field whose text is valid and differs from
- * the circuit (F5 pressed with the cursor still in a field), and returns the
- * name of the first parameter whose text is not valid (with why in
- * *message, translated), or NULL when every field is fine. */
-const char *hyd_property_panel_commit_entries (HydPropertyPanel *self, char **message);
+/* Before a run (commit TRUE): commits every field whose text is valid and
+ * differs from the circuit (F5 pressed with the cursor still in a field).
+ * Returns the name of the first parameter whose text is not valid (with why
+ * in *message, translated), or NULL when every field is fine. */
+const char *hyd_property_panel_check_entries (HydPropertyPanel *self, gboolean commit, char **message);
 
 /* For tests: the editor widget of a parameter of the shown component (a
  * GtkEntry or a GtkDropDown), its slider (GtkScale, or NULL) and its

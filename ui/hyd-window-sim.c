@@ -321,6 +321,7 @@ _hyd_window_run (HydWindow *self)
                                "delete what it belongs to."),
                              list);
       show_error_with_highlight (self, message);
+      self->info_kind = HYD_INFO_CIRCUIT;
       return;
     }
 
@@ -331,6 +332,7 @@ _hyd_window_run (HydWindow *self)
     {
       g_autofree char *message = g_strdup_printf (_("The circuit cannot run: %s"), error->message);
       show_error_with_highlight (self, message);
+      self->info_kind = HYD_INFO_CIRCUIT;
       return;
     }
 

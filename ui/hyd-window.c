@@ -13,6 +13,7 @@
 #include "hyd-help.h"
 #include "hyd-param-value.h"
 #include "hyd-symbol-render.h"
+#include "hyd-system.h"
 #include "hyd-ui-util.h"
 
 /* How often BRAMAH_DEBUG_GEOMETRY looks for a change of layout. */
@@ -20,6 +21,9 @@
 /* The plot area below the schematic when nothing is remembered. */
 #define DEFAULT_PLOT_AREA_HEIGHT 230
 #define DEFAULT_PRESSURE_MAX 2e7
+/* A bar about a circuit that could not run is checked again this long
+ * after the last edit. */
+#define RECHECK_DELAY_MS 200
 
 G_DEFINE_FINAL_TYPE (HydWindow, hyd_window, GTK_TYPE_APPLICATION_WINDOW)
 
@@ -226,14 +230,17 @@ point_at_parameter (HydWindow *self, const char *component, const char *param, c
     gtk_widget_grab_focus (editor);
 }
 
-gboolean
-_hyd_window_check_parameters (HydWindow *self)
+/* The first parameter problem: a field not valid, or a value of the circuit
+ * out of the editor's range. Returns the message (NULL when none) and the
+ * component and parameter concerned. */
+static char *
+find_parameter_problem (HydWindow *self, gboolean commit, char **component, const char **param_out)
 {
   const HydCircuit *circuit = hyd_document_get_circuit (self->document);
 
   /* the fields first: what the user typed and sees */
   g_autofree char *why = NULL;
-  const char *param = hyd_property_panel_commit_entries (self->property_panel, &why);
+  const char *param = hyd_property_panel_check_entries (self->property_panel, commit, &why);
   const char *shown = hyd_property_panel_get_component (self->property_panel);
   if (param && shown)
     {
@@ -241,14 +248,14 @@ _hyd_window_check_parameters (HydWindow *self)
       const HydComponentType *type = comp ? hyd_catalogue_lookup (comp->type) : NULL;
       int k = type ? hyd_component_type_find_param (type, param) : -1;
       const HydParamInfo *info = k >= 0 ? &type->params[k] : NULL;
-      g_autofree char *text = g_strdup_printf (
+      *component = g_strdup (shown);
+      *param_out = param;
+      return g_strdup_printf (
           /* translators: "Cannot run: the field “Dead volume A” of C1 is not valid: Must be at most
            * 100000 L. Correct it, or restore the default with the arrow beside it." */
           _("Cannot run: the field “%s” of %s is not valid: %s. Correct it, or restore the default with the "
             "arrow beside it."),
           info ? _(info->label) : param, shown, why);
-      point_at_parameter (self, shown, param, text);
-      return FALSE;
     }
 
   /* then every value the circuit holds (a file may bring 1e30 L) */
@@ -270,17 +277,73 @@ _hyd_window_check_parameters (HydWindow *self)
           g_autofree char *number = hyd_param_value_format (info, value);
           const char *unit = hyd_param_value_unit (info);
           g_autofree char *range = hyd_param_value_describe_range (info);
-          g_autofree char *text = g_strdup_printf (
+          *component = g_strdup (comp->id);
+          *param_out = info->name;
+          return g_strdup_printf (
               /* translators: "Cannot run: “Dead volume A” of C1 is 1e+30 L; it must be between 1e-06 L and
                * 100000 L." */
               _("Cannot run: “%s” of %s is %s%s%s; it must be %s."), _(info->label), comp->id,
               number[0] ? number : _("not a number"), *unit && number[0] ? " " : "", number[0] ? unit : "",
               range);
-          point_at_parameter (self, comp->id, info->name, text);
-          return FALSE;
         }
     }
-  return TRUE;
+  return NULL;
+}
+
+gboolean
+_hyd_window_check_parameters (HydWindow *self)
+{
+  g_autofree char *component = NULL;
+  const char *param = NULL;
+  g_autofree char *message = find_parameter_problem (self, TRUE, &component, &param);
+  if (message == NULL)
+    return TRUE;
+  point_at_parameter (self, component, param, message);
+  self->info_kind = HYD_INFO_CIRCUIT;
+  return FALSE;
+}
+
+/* After an edit, a bar that says why the circuit could not run goes once
+ * the circuit is fine (an undo that fixed it), and follows the new first
+ * problem otherwise. */
+static gboolean
+recheck_timeout_cb (gpointer user_data)
+{
+  HydWindow *self = user_data;
+  self->recheck_source = 0;
+  if (self->info_kind != HYD_INFO_CIRCUIT || self->document == NULL
+      || hyd_simulation_get_active (self->simulation))
+    return G_SOURCE_REMOVE;
+
+  g_autofree char *component = NULL;
+  const char *param = NULL;
+  g_autofree char *message = find_parameter_problem (self, FALSE, &component, &param);
+  if (message == NULL)
+    {
+      g_auto (GStrv) problems = hyd_canvas_check (self->canvas);
+      if (problems && problems[0])
+        return G_SOURCE_REMOVE; /* still not connected: the bar stays as it is */
+      g_autoptr (GError) error = NULL;
+      HydSystem *system = hyd_system_compile (hyd_document_get_circuit (self->document), &error);
+      if (system == NULL)
+        return G_SOURCE_REMOVE;
+      hyd_system_free (system);
+      _hyd_window_hide_info (self);
+      return G_SOURCE_REMOVE;
+    }
+  gtk_label_set_text (self->info_label, message);
+  const char *ids[] = { component, NULL };
+  hyd_canvas_set_highlight (self->canvas, ids);
+  return G_SOURCE_REMOVE;
+}
+
+void
+_hyd_window_recheck_soon (HydWindow *self)
+{
+  if (self->info_kind != HYD_INFO_CIRCUIT)
+    return;
+  g_clear_handle_id (&self->recheck_source, g_source_remove);
+  self->recheck_source = g_timeout_add_full (G_PRIORITY_LOW, RECHECK_DELAY_MS, recheck_timeout_cb, self, NULL);
 }
 
 /* ---- the document ---- */
@@ -290,6 +353,7 @@ document_changed_cb (HydWindow *self, HydDocument *document)
 {
   self->edits++;
   _hyd_window_sim_document_changed (self);
+  _hyd_window_recheck_soon (self);
   _hyd_window_update_title (self);
   _hyd_window_actions_update (self);
 }
@@ -800,6 +864,7 @@ hyd_window_dispose (GObject *object)
   _hyd_window_sim_dispose (self);
   _hyd_window_files_dispose (self);
   g_clear_handle_id (&self->geometry_source, g_source_remove);
+  g_clear_handle_id (&self->recheck_source, g_source_remove);
   if (self->document)
     g_signal_handlers_disconnect_by_data (self->document, self);
   g_clear_object (&self->document);

@@ -367,6 +367,89 @@ test_run_refuses_invalid_field (void)
   iterate ();
 }
 
+static GtkInfoBar *
+find_info_bar (GtkWidget *widget)
+{
+  if (GTK_IS_INFO_BAR (widget))
+    return GTK_INFO_BAR (widget);
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child; child = gtk_widget_get_next_sibling (child))
+    {
+      GtkInfoBar *found = find_info_bar (child);
+      if (found)
+        return found;
+    }
+  return NULL;
+}
+
+static void
+iterate_for (guint ms)
+{
+  gint64 end = g_get_monotonic_time () + ms * 1000;
+  while (g_get_monotonic_time () < end)
+    {
+      g_main_context_iteration (NULL, FALSE);
+      g_usleep (2000);
+    }
+}
+
+/* Issue 8, item 18: the error bar stayed after undo had fixed the problem. */
+static void
+test_error_bar_follows_undo (void)
+{
+  HydWindow *window = hyd_window_new (NULL);
+  gtk_window_present (GTK_WINDOW (window));
+  g_autofree char *path
+      = g_build_filename (g_getenv ("BRAMAH_EXAMPLES_DIR"), "cylinder-extend-retract.bramah", NULL);
+  g_autoptr (GFile) file = g_file_new_for_path (path);
+  g_assert_true (hyd_window_open_file (window, file));
+  iterate ();
+  HydDocument *doc = hyd_window_get_document (window);
+  HydSimulation *sim = hyd_window_get_simulation (window);
+  GtkInfoBar *bar = find_info_bar (GTK_WIDGET (window));
+  g_assert_nonnull (bar);
+
+  /* a tank removed: the run is refused, the bar says why */
+  const char *ids[] = { "T1", NULL };
+  hyd_document_remove_items (doc, ids);
+  iterate ();
+  gtk_widget_activate_action (GTK_WIDGET (window), "sim.run", NULL);
+  iterate ();
+  g_assert_false (hyd_simulation_get_active (sim));
+  g_assert_true (gtk_info_bar_get_revealed (bar));
+  /* an edit that does not fix it leaves the bar */
+  g_autoptr (JsonNode) mass = json_node_init_double (json_node_alloc (), 120.0);
+  g_assert_true (hyd_document_set_param (doc, "C1", "mass", mass, NULL));
+  iterate_for (600);
+  g_assert_true (gtk_info_bar_get_revealed (bar));
+  /* undo twice: the tank is back, the bar goes */
+  gtk_widget_activate_action (GTK_WIDGET (window), "doc.undo", NULL);
+  gtk_widget_activate_action (GTK_WIDGET (window), "doc.undo", NULL);
+  iterate_for (600);
+  g_assert_false (gtk_info_bar_get_revealed (bar));
+
+  /* a value out of range: refused, then undone */
+  g_autoptr (JsonNode) huge = json_node_init_double (json_node_alloc (), 1e27);
+  g_assert_true (hyd_document_set_param (doc, "C1", "dead_volume_b", huge, NULL));
+  iterate ();
+  gtk_widget_activate_action (GTK_WIDGET (window), "sim.run", NULL);
+  iterate ();
+  g_assert_true (gtk_info_bar_get_revealed (bar));
+  gtk_widget_activate_action (GTK_WIDGET (window), "doc.undo", NULL);
+  iterate_for (600);
+  g_assert_false (gtk_info_bar_get_revealed (bar));
+  /* and it runs */
+  gtk_widget_activate_action (GTK_WIDGET (window), "sim.run", NULL);
+  iterate ();
+  g_assert_nonnull (hyd_simulation_get_store (sim));
+  gtk_widget_activate_action (GTK_WIDGET (window), "sim.stop", NULL);
+  gint64 end = g_get_monotonic_time () + 30 * G_USEC_PER_SEC;
+  while (hyd_simulation_get_active (sim) && g_get_monotonic_time () < end)
+    g_main_context_iteration (NULL, TRUE);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  iterate ();
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -380,5 +463,6 @@ main (int argc, char *argv[])
   g_test_add_func ("/ui/window/recover-unloadable", test_recover_unloadable);
   g_test_add_func ("/ui/window/help-for-selection", test_help_for_selection);
   g_test_add_func ("/ui/window/run-refuses-invalid-field", test_run_refuses_invalid_field);
+  g_test_add_func ("/ui/window/error-bar-follows-undo", test_error_bar_follows_undo);
   return g_test_run ();
 }
