@@ -482,6 +482,10 @@ operate_lever (HydWindow *self, const HydCircuitComponent *comp)
 static void
 overlay_pressed_cb (GtkGestureClick *gesture, int n_press, double x, double y, HydWindow *self)
 {
+  /* the bars over the schematic (info, running) take their own clicks */
+  GtkWidget *picked = gtk_widget_pick (GTK_WIDGET (self->canvas_overlay), x, y, GTK_PICK_DEFAULT);
+  if (picked && picked != GTK_WIDGET (self->canvas) && !gtk_widget_is_ancestor (picked, GTK_WIDGET (self->canvas)))
+    return;
   /* keys go to the schematic once it is clicked (not to a field that had
    * the focus) */
   gtk_widget_grab_focus (GTK_WIDGET (self->canvas));
@@ -494,7 +498,13 @@ overlay_pressed_cb (GtkGestureClick *gesture, int n_press, double x, double y, H
     return;
   const HydCircuitComponent *comp = lever_valve_at (self, out.x, out.y);
   if (comp)
-    operate_lever (self, comp);
+    {
+      operate_lever (self, comp);
+      /* the click throws the lever and nothing else: the schematic does not
+       * select the valve, so the panel keeps the sliders it showed (a drag
+       * meant for the pump's speed must not move the valve) */
+      gtk_gesture_set_state (GTK_GESTURE (gesture), GTK_EVENT_SEQUENCE_CLAIMED);
+    }
 }
 
 /* ---- the variables the plots offer before a run ---- */

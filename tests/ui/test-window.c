@@ -450,6 +450,66 @@ test_error_bar_follows_undo (void)
   iterate ();
 }
 
+/* Issue 8, item 13: at 300 px of window height the schematic disappeared;
+ * the canvas re-zoomed when the info bar appeared, moving the parts under
+ * the pointer; the first part placed on an empty page was zoomed huge. */
+static void
+test_layout_keeps_still (void)
+{
+  HydWindow *window = hyd_window_new (NULL);
+  gtk_window_set_default_size (GTK_WINDOW (window), 1100, 300);
+  gtk_window_present (GTK_WINDOW (window));
+  g_autofree char *path
+      = g_build_filename (g_getenv ("BRAMAH_EXAMPLES_DIR"), "cylinder-extend-retract.bramah", NULL);
+  g_autoptr (GFile) file = g_file_new_for_path (path);
+  g_assert_true (hyd_window_open_file (window, file));
+  iterate_for (1500); /* past the settling of the window */
+  HydCanvas *canvas = find_canvas (GTK_WIDGET (window));
+  g_test_message ("window %d px high: canvas %d px", gtk_widget_get_height (GTK_WIDGET (window)),
+                  gtk_widget_get_height (GTK_WIDGET (canvas)));
+  g_assert_cmpint (gtk_widget_get_height (GTK_WIDGET (window)), <=, 340);
+  g_assert_cmpint (gtk_widget_get_height (GTK_WIDGET (canvas)), >=, 90);
+
+  /* the point of the schematic under a window position, before and after
+   * the info bar comes */
+  graphene_point_t in_canvas = GRAPHENE_POINT_INIT (200, 60), in_window;
+  g_assert_true (gtk_widget_compute_point (GTK_WIDGET (canvas), GTK_WIDGET (window), &in_canvas, &in_window));
+  double x0, y0, zoom0 = hyd_canvas_get_zoom (canvas);
+  hyd_canvas_widget_to_doc (canvas, in_canvas.x, in_canvas.y, &x0, &y0);
+  g_autoptr (GFile) missing = g_file_new_for_path ("/nonexistent/circuit.bramah");
+  g_assert_false (hyd_window_open_file (window, missing)); /* says so in the info bar */
+  iterate_for (800);
+  GtkInfoBar *bar = find_info_bar (GTK_WIDGET (window));
+  g_assert_true (gtk_info_bar_get_revealed (bar));
+  graphene_point_t back;
+  g_assert_true (gtk_widget_compute_point (GTK_WIDGET (window), GTK_WIDGET (canvas), &in_window, &back));
+  double x1, y1;
+  hyd_canvas_widget_to_doc (canvas, back.x, back.y, &x1, &y1);
+  g_assert_cmpfloat (hyd_canvas_get_zoom (canvas), ==, zoom0);
+  g_assert_cmpfloat_with_epsilon (x1, x0, 1.0 / zoom0);
+  g_assert_cmpfloat_with_epsilon (y1, y0, 1.0 / zoom0);
+  gtk_window_destroy (GTK_WINDOW (window));
+  iterate ();
+
+  /* an empty page, one part placed: not blown up past 100 % */
+  window = hyd_window_new (NULL);
+  gtk_window_set_default_size (GTK_WINDOW (window), 1200, 760);
+  gtk_window_present (GTK_WINDOW (window));
+  iterate_for (300);
+  canvas = find_canvas (GTK_WIDGET (window));
+  HydDocument *doc = hyd_window_get_document (window);
+  g_autofree char *id = hyd_document_add_component (doc, "fixed_pump", 200, 200);
+  g_assert_nonnull (id);
+  const char *ids[] = { id, NULL };
+  hyd_canvas_set_selection (canvas, ids);
+  iterate_for (1500);
+  g_assert_cmpfloat (hyd_canvas_get_zoom (canvas), <=, 1.0);
+  hyd_canvas_zoom_to_fit (canvas);
+  g_assert_cmpfloat (hyd_canvas_get_zoom (canvas), <=, 1.0);
+  gtk_window_destroy (GTK_WINDOW (window));
+  iterate ();
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -464,5 +524,6 @@ main (int argc, char *argv[])
   g_test_add_func ("/ui/window/help-for-selection", test_help_for_selection);
   g_test_add_func ("/ui/window/run-refuses-invalid-field", test_run_refuses_invalid_field);
   g_test_add_func ("/ui/window/error-bar-follows-undo", test_error_bar_follows_undo);
+  g_test_add_func ("/ui/window/layout-keeps-still", test_layout_keeps_still);
   return g_test_run ();
 }
