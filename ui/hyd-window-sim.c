@@ -5,6 +5,7 @@
 #define G_LOG_DOMAIN "hyd-window-sim"
 
 #include "bramah-config.h"
+#include "hyd-message.h"
 #include "hyd-window-private.h"
 
 #include <glib/gi18n.h>
@@ -78,8 +79,10 @@ ids_in_message (HydWindow *self, const char *message)
 }
 
 static void
-show_error_with_highlight (HydWindow *self, const char *message)
+show_error_with_highlight (HydWindow *self, const char *engine_message)
 {
+  /* the engine's SI and internal names in the panel's units and words */
+  g_autofree char *message = hyd_message_humanize (hyd_document_get_circuit (self->document), engine_message);
   _hyd_window_show_message (self, GTK_MESSAGE_ERROR, message);
   g_auto (GStrv) ids = ids_in_message (self, message);
   hyd_canvas_set_highlight (self->canvas, ids && ids[0] ? (const char *const *) ids : NULL);
@@ -244,8 +247,9 @@ simulation_samples_cb (HydWindow *self, HydSimulation *simulation)
 }
 
 static void
-simulation_warning_cb (HydWindow *self, const char *message, HydSimulation *simulation)
+simulation_warning_cb (HydWindow *self, const char *engine_message, HydSimulation *simulation)
 {
+  g_autofree char *message = hyd_message_humanize (hyd_document_get_circuit (self->document), engine_message);
   if (!gtk_info_bar_get_revealed (self->info_bar))
     _hyd_window_show_message (self, GTK_MESSAGE_WARNING, message);
   gtk_label_set_text (self->mode_label, message);
