@@ -55,42 +55,51 @@ shown_with_unit (const HydParamInfo *info, double si)
   return *unit ? g_strdup_printf ("%s %s", number, unit) : g_steal_pointer (&number);
 }
 
-/* The largest magnitude, in SI, the editor accepts where the catalogue's
- * range is open: far beyond any fluid-power circuit, and far below the
- * values (1e30 L, 1e99 m) that only a slip of the keyboard produces and
- * that the solver would turn into overflows. */
+/* The largest magnitude the editor accepts where the catalogue's range is
+ * open, in the display unit (so that the range reads round: "at most
+ * 10000 bar"): far beyond any fluid-power circuit, and far below the values
+ * (1e30 L, 1e99 m) that only a slip of the keyboard produces and that the
+ * solver would turn into overflows. */
 static double
-plausible_limit (HydUnit unit)
+plausible_limit_shown (HydUnit unit)
 {
   switch (unit)
     {
-    case HYD_UNIT_PRESSURE: return 1e9;          /* 10 000 bar */
-    case HYD_UNIT_FLOW: return 1.0;              /* 60 000 L/min */
+    case HYD_UNIT_PRESSURE: return 1e4;           /* bar */
+    case HYD_UNIT_FLOW: return 1e5;               /* L/min */
     case HYD_UNIT_POSITION:
-    case HYD_UNIT_LENGTH: return 1e4;            /* 10 km (a long line) */
-    case HYD_UNIT_VELOCITY: return 1e3;          /* m/s */
-    case HYD_UNIT_ANGLE: return 1e6;             /* rad */
-    case HYD_UNIT_ANGULAR_VELOCITY: return 1e4;  /* about 95 000 rpm */
-    case HYD_UNIT_AREA: return 100.0;            /* m² */
-    case HYD_UNIT_VOLUME: return 100.0;          /* 100 000 L */
-    case HYD_UNIT_DISPLACEMENT: return 1e-2;     /* about 63 L/rev */
-    case HYD_UNIT_LEAKAGE: return 1e-6;          /* m³/(s·Pa) */
-    case HYD_UNIT_FORCE: return 1e9;             /* N */
-    case HYD_UNIT_TORQUE: return 1e7;            /* N·m */
-    case HYD_UNIT_POWER: return 1e9;             /* W */
-    case HYD_UNIT_MASS: return 1e7;              /* kg */
-    case HYD_UNIT_INERTIA: return 1e6;           /* kg·m² */
-    case HYD_UNIT_STIFFNESS: return 1e12;        /* N/m */
-    case HYD_UNIT_DAMPING: return 1e9;           /* N·s/m */
-    case HYD_UNIT_ROT_DAMPING: return 1e7;       /* N·m·s/rad */
-    case HYD_UNIT_TIME: return 1e6;              /* s (11.6 days) */
-    case HYD_UNIT_FREQUENCY: return 1e7;         /* rad/s */
-    case HYD_UNIT_DENSITY: return 1e5;           /* kg/m³ */
-    case HYD_UNIT_VISCOSITY: return 1.0;         /* m²/s */
-    case HYD_UNIT_FLOW_RATE_PER_S: return 1e9;   /* 1/s */
+    case HYD_UNIT_LENGTH: return 1e7;             /* mm: 10 km, a long line */
+    case HYD_UNIT_VELOCITY: return 1e3;           /* m/s */
+    case HYD_UNIT_ANGLE: return 1e6;              /* deg */
+    case HYD_UNIT_ANGULAR_VELOCITY: return 1e5;   /* rpm */
+    case HYD_UNIT_AREA: return 1e6;               /* cm² */
+    case HYD_UNIT_VOLUME: return 1e5;             /* L */
+    case HYD_UNIT_DISPLACEMENT: return 1e4;       /* cm³/rev */
+    case HYD_UNIT_LEAKAGE: return 1e3;            /* (L/min)/bar */
+    case HYD_UNIT_FORCE: return 1e6;              /* kN */
+    case HYD_UNIT_TORQUE: return 1e7;             /* N·m */
+    case HYD_UNIT_POWER: return 1e6;              /* kW */
+    case HYD_UNIT_MASS: return 1e7;               /* kg */
+    case HYD_UNIT_INERTIA: return 1e6;            /* kg·m² */
+    case HYD_UNIT_STIFFNESS: return 1e9;          /* N/mm */
+    case HYD_UNIT_DAMPING: return 1e9;            /* N·s/m */
+    case HYD_UNIT_ROT_DAMPING: return 1e7;        /* N·m·s/rad */
+    case HYD_UNIT_TIME: return 1e6;               /* s (11.6 days) */
+    case HYD_UNIT_FREQUENCY: return 1e7;          /* rad/s */
+    case HYD_UNIT_DENSITY: return 1e5;            /* kg/m³ */
+    case HYD_UNIT_VISCOSITY: return 1e6;          /* cSt */
+    case HYD_UNIT_FLOW_RATE_PER_S: return 1e9;    /* 1/s */
     case HYD_UNIT_NONE:
     default: return 1e12;
     }
+}
+
+static double
+plausible_limit (HydUnit unit)
+{
+  /* the magnitude in SI; units with an offset (none today) are not scaled */
+  double shown = plausible_limit_shown (unit);
+  return tidy_si (fabs (hyd_display_to_si (unit, shown) - hyd_display_to_si (unit, 0.0)));
 }
 
 void

@@ -170,6 +170,8 @@ entry_changed_cb (GtkEditable *editable, ParamRow *row)
   if (row->panel->updating)
     return;
   row->typed = TRUE;
+  /* what was typed can always be taken back to the default */
+  gtk_widget_set_sensitive (row->reset, !row->panel->running);
   const char *text = gtk_editable_get_text (editable);
   g_autofree char *message = NULL;
   /* an empty entry over a profile keeps the profile */
@@ -395,7 +397,7 @@ sync_row (HydPropertyPanel *self, ParamRow *row)
   JsonNode *written = written_value (self, row->info);
   gboolean is_profile = written && JSON_NODE_HOLDS_OBJECT (written);
 
-  gtk_widget_set_sensitive (row->reset, written != NULL && !self->running);
+  gtk_widget_set_sensitive (row->reset, (written != NULL || row->typed) && !self->running);
 
   if (GTK_IS_DROP_DOWN (row->editor))
     {
@@ -1043,6 +1045,14 @@ hyd_property_panel_get_slider (HydPropertyPanel *self, const char *param)
   g_return_val_if_fail (HYD_IS_PROPERTY_PANEL (self), NULL);
   ParamRow *row = find_row (self, param);
   return row ? row->scale : NULL;
+}
+
+GtkWidget *
+hyd_property_panel_get_reset (HydPropertyPanel *self, const char *param)
+{
+  g_return_val_if_fail (HYD_IS_PROPERTY_PANEL (self), NULL);
+  ParamRow *row = find_row (self, param);
+  return row ? row->reset : NULL;
 }
 
 GtkWidget *

@@ -50,6 +50,8 @@ const char *hyd_property_panel_check_entries (HydPropertyPanel *self, gboolean c
 GtkWidget *hyd_property_panel_get_editor (HydPropertyPanel *self, const char *param);
 GtkWidget *hyd_property_panel_get_slider (HydPropertyPanel *self, const char *param);
 GtkWidget *hyd_property_panel_get_message (HydPropertyPanel *self, const char *param);
+/* ... and its "restore the default" button. */
+GtkWidget *hyd_property_panel_get_reset (HydPropertyPanel *self, const char *param);
 
 /* Signals:
  *   "live-change" (const char *component, const char *param, double value)

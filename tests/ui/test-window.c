@@ -328,6 +328,16 @@ test_run_refuses_invalid_field (void)
       /* the circuit keeps its value */
       g_assert_cmpfloat (written_double (doc, "C1", "dead_volume_a"), ==, 5e-5);
     }
+  /* the message says to restore the default with the arrow: it is there
+   * (the value was the default, never written) and brings the field back */
+  GtkWidget *reset = hyd_property_panel_get_reset (panel, "dead_volume_a");
+  g_assert_true (gtk_widget_get_sensitive (reset));
+  g_signal_emit_by_name (reset, "clicked");
+  iterate ();
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (dead)), ==, "0.05");
+  g_assert_false (gtk_widget_get_visible (hyd_property_panel_get_message (panel, "dead_volume_a")));
+  g_assert_false (gtk_widget_get_sensitive (reset));
+
   /* a valid text not yet committed (F5 with the cursor in the field) is what runs */
   gtk_editable_set_text (GTK_EDITABLE (dead), "0.06");
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "sim.run", NULL));
