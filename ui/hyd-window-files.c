@@ -537,7 +537,7 @@ export_response_cb (GtkNativeDialog *chooser, int response, Export *e)
               if (store)
                 ok = hyd_trace_store_write_csv (store, NULL, path, &error);
               else
-                g_set_error (&error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND, _("There is no run to export"));
+                g_set_error_literal (&error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND, _("There is no run to export"));
             }
             break;
           case EXPORT_PLOT:
