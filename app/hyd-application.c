@@ -109,7 +109,11 @@ static void
 help_action (GSimpleAction *action, GVariant *param, gpointer user_data)
 {
   HydApplication *self = user_data;
-  hyd_help_window_present_for (gtk_application_get_active_window (GTK_APPLICATION (self)), NULL);
+  GtkWindow *window = gtk_application_get_active_window (GTK_APPLICATION (self));
+  /* a window knows what its user looks at: the selected component's page */
+  if (HYD_IS_WINDOW (window) && gtk_widget_activate_action (GTK_WIDGET (window), "win.help", NULL))
+    return;
+  hyd_help_window_present_for (window, NULL);
 }
 
 static void
@@ -146,7 +150,8 @@ hyd_application_startup (GApplication *application)
   static const char *new_window_accels[] = { "<Primary><Shift>n", NULL };
   static const char *close_accels[] = { "<Primary>w", NULL };
   gtk_application_set_accels_for_action (GTK_APPLICATION (self), "app.quit", quit_accels);
-  gtk_application_set_accels_for_action (GTK_APPLICATION (self), "app.help", help_accels);
+  /* F1 is the window's help: the page of the selected component */
+  gtk_application_set_accels_for_action (GTK_APPLICATION (self), "win.help", help_accels);
   gtk_application_set_accels_for_action (GTK_APPLICATION (self), "app.new-window", new_window_accels);
   gtk_application_set_accels_for_action (GTK_APPLICATION (self), "window.close", close_accels);
 

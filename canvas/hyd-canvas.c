@@ -687,10 +687,24 @@ hyd_canvas_size_allocate (GtkWidget *widget, int width, int height, int baseline
   self->view.width = width;
   self->view.height = height;
   self->view.scale = gtk_widget_get_scale_factor (widget);
-  /* until the user pans or zooms, the circuit stays fitted and centred
-   * as the window finds its size */
-  if ((self->fit_pending || (self->view_fitted && resized)) && width > 0 && height > 0)
-    hyd_canvas_zoom_to_fit (self);
+
+  /* while the window finds its size, the circuit stays fitted and centred */
+  if ((self->fit_pending
+       || (self->view_fitted && resized && g_get_monotonic_time () - self->fit_time < HYD_CANVAS_FIT_SETTLE_US))
+      && width > 0 && height > 0)
+    {
+      hyd_canvas_zoom_to_fit (self);
+      return;
+    }
+  /* later (the panel beside it grows, the plots below take more room): the
+   * same zoom and origin, so every part stays where it is on the screen and
+   * nothing moves under the pointer (the info and running bars float over
+   * the schematic and never resize it) */
+  if (resized)
+    {
+      self->view_fitted = FALSE;
+      _hyd_canvas_view_changed (self);
+    }
 }
 
 static void
@@ -776,6 +790,7 @@ hyd_canvas_zoom_to_fit (HydCanvas *self)
     }
   self->fit_pending = FALSE;
   self->view_fitted = TRUE;
+  self->fit_time = g_get_monotonic_time ();
   self->view.width = w;
   self->view.height = h;
   HydRect r;
@@ -791,7 +806,17 @@ hyd_canvas_zoom_to_fit (HydCanvas *self)
       hyd_schematic_get_bounds (c, &opts, &r);
       have = TRUE;
     }
-  if (have)
+  if (have && h > HYD_CANVAS_FIT_TOP_INSET + 4 * HYD_CANVAS_FIT_MARGIN)
+    {
+      /* fitted below a strip at the top, where the info and running bars
+       * float: they never cover the circuit as first shown */
+      self->view.height = h - HYD_CANVAS_FIT_TOP_INSET;
+      hyd_canvas_view_fit (&self->view, &r, HYD_CANVAS_FIT_MARGIN, HYD_CANVAS_FIT_MAX_ZOOM);
+      self->view.height = h;
+      self->view.oy -= HYD_CANVAS_FIT_TOP_INSET / self->view.zoom;
+      hyd_canvas_view_align (&self->view);
+    }
+  else if (have)
     hyd_canvas_view_fit (&self->view, &r, HYD_CANVAS_FIT_MARGIN, HYD_CANVAS_FIT_MAX_ZOOM);
   else
     {
@@ -923,6 +948,13 @@ _hyd_canvas_recall_pose (HydCanvas *self, const char *type)
   /* symbols are drawn the way textbooks show them: upright by default */
   self->place_rotation = v ? ((v - 1) % 4) * 90 : 0;
   self->place_mirror = v ? (v - 1) >= 4 : FALSE;
+}
+
+const char *
+hyd_canvas_get_place_type (HydCanvas *self)
+{
+  g_return_val_if_fail (HYD_IS_CANVAS (self), NULL);
+  return self->place_type;
 }
 
 void

@@ -31,6 +31,8 @@ HydDocument *hyd_canvas_get_document (HydCanvas *self);
 void hyd_canvas_set_tool (HydCanvas *self, HydCanvasTool tool);
 HydCanvasTool hyd_canvas_get_tool (HydCanvas *self);
 void hyd_canvas_begin_place (HydCanvas *self, const char *type_id);
+/* The type the armed place tool places, or NULL. */
+const char *hyd_canvas_get_place_type (HydCanvas *self);
 
 /* Selection (component and junction ids). "selection-changed" is emitted. */
 GStrv hyd_canvas_get_selection (HydCanvas *self);

@@ -101,6 +101,23 @@ hyd_autosave_write (const char *directory, guint pid, guint serial, const char *
   return g_steal_pointer (&path);
 }
 
+guint
+hyd_autosave_parse_interval (const char *text)
+{
+  if (text == NULL || *text == '\0')
+    return HYD_AUTOSAVE_INTERVAL_SECONDS;
+  guint64 value = 0;
+  g_autoptr (GError) error = NULL;
+  /* bounded parse: 4294967296 must not wrap to 0 (a busy autosave loop) */
+  if (!g_ascii_string_to_unsigned (text, 10, 1, HYD_AUTOSAVE_INTERVAL_MAX_SECONDS, &value, &error))
+    {
+      g_warning ("BRAMAH_AUTOSAVE_INTERVAL=%s ignored (%s): autosaving every %d s", text, error->message,
+                 HYD_AUTOSAVE_INTERVAL_SECONDS);
+      return HYD_AUTOSAVE_INTERVAL_SECONDS;
+    }
+  return (guint) value;
+}
+
 void
 hyd_autosave_remove (const char *path)
 {

@@ -13,6 +13,15 @@
 G_BEGIN_DECLS
 
 #define HYD_AUTOSAVE_INTERVAL_SECONDS 30
+/* The longest interval BRAMAH_AUTOSAVE_INTERVAL may ask for: one day. */
+#define HYD_AUTOSAVE_INTERVAL_MAX_SECONDS 86400
+
+/* The autosave interval in seconds from BRAMAH_AUTOSAVE_INTERVAL's text: a
+ * whole number from 1 to HYD_AUTOSAVE_INTERVAL_MAX_SECONDS. NULL, empty,
+ * zero, negative, out of range or not a number give the default
+ * (HYD_AUTOSAVE_INTERVAL_SECONDS) and, except for NULL or empty, a
+ * warning that says so. */
+guint hyd_autosave_parse_interval (const char *text);
 
 typedef struct {
   char *path;         /* the autosaved circuit */

@@ -380,7 +380,7 @@ hyd_simulation_set_param (HydSimulation *self, const char *component, const char
   g_return_val_if_fail (HYD_IS_SIMULATION (self), FALSE);
   if (!hyd_simulation_get_active (self))
     {
-      g_set_error (error, HYD_CIRCUIT_ERROR, HYD_CIRCUIT_ERROR_SIMULATION, _("No simulation is running"));
+      g_set_error_literal (error, HYD_CIRCUIT_ERROR, HYD_CIRCUIT_ERROR_SIMULATION, _("No simulation is running"));
       return FALSE;
     }
   const HydParamInfo *info = find_param_info (self, component, param);

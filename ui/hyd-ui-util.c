@@ -74,12 +74,19 @@ hyd_ui_format_seconds (double seconds)
   return g_strdup_printf (_("%.1f s"), seconds);
 }
 
+const char *
+hyd_ui_locale_dir (void)
+{
+  return hyd_running_uninstalled () ? BRAMAH_BUILD_LOCALE_DIR : LOCALEDIR;
+}
+
 GSettings *
 hyd_ui_settings_new (void)
 {
   GSettingsSchemaSource *source = g_settings_schema_source_get_default ();
   g_autoptr (GSettingsSchema) schema = source ? g_settings_schema_source_lookup (source, APP_ID, TRUE) : NULL;
-  if (schema == NULL && g_file_test (BRAMAH_BUILD_SCHEMA_DIR "/gschemas.compiled", G_FILE_TEST_EXISTS))
+  if (schema == NULL && hyd_running_uninstalled ()
+      && g_file_test (BRAMAH_BUILD_SCHEMA_DIR "/gschemas.compiled", G_FILE_TEST_EXISTS))
     {
       /* an uninstalled build: the schema compiled in the build tree */
       g_autoptr (GSettingsSchemaSource) build_source =

@@ -19,6 +19,10 @@ GtkWidget *hyd_ui_symbol_preview_new (const char *type_id, int width, int height
  * is neither installed nor in the build tree: the window then starts with
  * its defaults and remembers nothing, rather than failing. */
 GSettings *hyd_ui_settings_new (void);
+/* Where the translations are read: the installed locale directory, or the
+ * catalogues meson compiled in the build tree when running uninstalled
+ * (hyd_running_uninstalled). */
+const char *hyd_ui_locale_dir (void);
 
 /* "1.234 s", with fewer decimals as the time grows. */
 char *hyd_ui_format_seconds (double seconds);

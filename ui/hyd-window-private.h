@@ -18,6 +18,7 @@ typedef enum {
   HYD_INFO_NONE,
   HYD_INFO_MESSAGE,      /* a plain message with a close button */
   HYD_INFO_RECOVERY,     /* recover / discard autosaves */
+  HYD_INFO_CIRCUIT,      /* why the circuit could not run: checked again after edits */
 } HydInfoKind;
 
 /* Info bar responses. */
@@ -67,6 +68,7 @@ struct _HydWindow
   guint64 autosaved_edits;   /* edits when the last autosave was written */
   guint geometry_source;
   guint variables_source;    /* the plots' variable list follows edits */
+  guint recheck_source;      /* HYD_INFO_CIRCUIT checked again after edits */
   char *last_geometry;
   GPtrArray *info_buttons;   /* of GtkWidget* (borrowed): the info bar's buttons */
   GHashTable *lever_last;    /* component id → last non-zero lever position (int) */
@@ -95,6 +97,13 @@ void _hyd_window_update_title (HydWindow *self);
 gboolean _hyd_window_get_modified (HydWindow *self);
 void _hyd_window_show_message (HydWindow *self, GtkMessageType type, const char *message);
 void _hyd_window_hide_info (HydWindow *self);
+/* Before a run: every field valid (and committed), every value of the
+ * circuit in the editor's range; else the info bar names the parameter in
+ * the user's words, the field is focused, and FALSE. */
+gboolean _hyd_window_check_parameters (HydWindow *self);
+/* After an edit: a HYD_INFO_CIRCUIT bar is checked again, and hidden once
+ * the circuit can run. */
+void _hyd_window_recheck_soon (HydWindow *self);
 
 /* hyd-window-actions.c */
 void _hyd_window_class_actions_init (GtkWidgetClass *widget_class);

@@ -5,6 +5,7 @@
 #define G_LOG_DOMAIN "hyd-window-sim"
 
 #include "bramah-config.h"
+#include "hyd-message.h"
 #include "hyd-window-private.h"
 
 #include <glib/gi18n.h>
@@ -142,8 +143,10 @@ ids_in_message (HydWindow *self, const char *message)
 }
 
 static void
-show_error_with_highlight (HydWindow *self, const char *message)
+show_error_with_highlight (HydWindow *self, const char *engine_message)
 {
+  /* the engine's SI and internal names in the panel's units and words */
+  g_autofree char *message = hyd_message_humanize (hyd_document_get_circuit (self->document), engine_message);
   _hyd_window_show_message (self, GTK_MESSAGE_ERROR, message);
   g_auto (GStrv) ids = ids_in_message (self, message);
   hyd_canvas_set_highlight (self->canvas, ids && ids[0] ? (const char *const *) ids : NULL);
@@ -392,8 +395,9 @@ simulation_samples_cb (HydWindow *self, HydSimulation *simulation)
 }
 
 static void
-simulation_warning_cb (HydWindow *self, const char *message, HydSimulation *simulation)
+simulation_warning_cb (HydWindow *self, const char *engine_message, HydSimulation *simulation)
 {
+  g_autofree char *message = hyd_message_humanize (hyd_document_get_circuit (self->document), engine_message);
   if (!gtk_info_bar_get_revealed (self->info_bar))
     _hyd_window_show_message (self, GTK_MESSAGE_WARNING, message);
   gtk_label_set_text (self->mode_label, message);
@@ -468,6 +472,10 @@ _hyd_window_run (HydWindow *self)
       return;
     }
 
+  /* a field left red, or a value out of range, stops the run at that field */
+  if (!_hyd_window_check_parameters (self))
+    return;
+
   /* problems the canvas knows first: unconnected ports, wires ending nowhere */
   g_auto (GStrv) problems = hyd_canvas_check (self->canvas);
   if (problems && problems[0])
@@ -480,6 +488,7 @@ _hyd_window_run (HydWindow *self)
                                "delete what it belongs to."),
                              list);
       show_error_with_highlight (self, message);
+      self->info_kind = HYD_INFO_CIRCUIT;
       return;
     }
 
@@ -490,6 +499,7 @@ _hyd_window_run (HydWindow *self)
     {
       g_autofree char *message = g_strdup_printf (_("The circuit cannot run: %s"), error->message);
       show_error_with_highlight (self, message);
+      self->info_kind = HYD_INFO_CIRCUIT;
       return;
     }
 
@@ -647,6 +657,10 @@ operate_lever (HydWindow *self, const HydCircuitComponent *comp)
 static void
 overlay_pressed_cb (GtkGestureClick *gesture, int n_press, double x, double y, HydWindow *self)
 {
+  /* the bars over the schematic (info, running) take their own clicks */
+  GtkWidget *picked = gtk_widget_pick (GTK_WIDGET (self->canvas_overlay), x, y, GTK_PICK_DEFAULT);
+  if (picked && picked != GTK_WIDGET (self->canvas) && !gtk_widget_is_ancestor (picked, GTK_WIDGET (self->canvas)))
+    return;
   /* keys go to the schematic once it is clicked (not to a field that had
    * the focus) */
   gtk_widget_grab_focus (GTK_WIDGET (self->canvas));
@@ -659,7 +673,13 @@ overlay_pressed_cb (GtkGestureClick *gesture, int n_press, double x, double y, H
     return;
   const HydCircuitComponent *comp = lever_valve_at (self, out.x, out.y);
   if (comp)
-    operate_lever (self, comp);
+    {
+      operate_lever (self, comp);
+      /* the click throws the lever and nothing else: the schematic does not
+       * select the valve, so the panel keeps the sliders it showed (a drag
+       * meant for the pump's speed must not move the valve) */
+      gtk_gesture_set_state (GTK_GESTURE (gesture), GTK_EVENT_SEQUENCE_CLAIMED);
+    }
 }
 
 /* ---- the variables the plots offer before a run ---- */

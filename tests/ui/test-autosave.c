@@ -115,6 +115,26 @@ test_no_folder (void)
   g_assert_cmpuint (none->len, ==, 0);
 }
 
+/* Issue 9, item 15: BRAMAH_AUTOSAVE_INTERVAL is parsed with bounds;
+ * 4294967296 wrapped to 0 (a busy autosave loop). */
+static void
+test_interval (void)
+{
+  g_assert_cmpuint (hyd_autosave_parse_interval (NULL), ==, HYD_AUTOSAVE_INTERVAL_SECONDS);
+  g_assert_cmpuint (hyd_autosave_parse_interval (""), ==, HYD_AUTOSAVE_INTERVAL_SECONDS);
+  g_assert_cmpuint (hyd_autosave_parse_interval ("1"), ==, 1);
+  g_assert_cmpuint (hyd_autosave_parse_interval ("2"), ==, 2);
+  g_assert_cmpuint (hyd_autosave_parse_interval ("86400"), ==, 86400);
+  const char *bad[] = { "4294967296", "4294967297", "18446744073709551616", "0", "-1", "86401", "abc", "5s",
+                        " 5", "1e3" };
+  for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
+    {
+      g_test_expect_message ("hyd-autosave", G_LOG_LEVEL_WARNING, "*BRAMAH_AUTOSAVE_INTERVAL*");
+      g_assert_cmpuint (hyd_autosave_parse_interval (bad[i]), ==, HYD_AUTOSAVE_INTERVAL_SECONDS);
+      g_test_assert_expected_messages ();
+    }
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -123,5 +143,6 @@ main (int argc, char *argv[])
   g_test_add_func ("/ui/autosave/names", test_names);
   g_test_add_func ("/ui/autosave/write-list-remove", test_write_list_remove);
   g_test_add_func ("/ui/autosave/no-folder", test_no_folder);
+  g_test_add_func ("/ui/autosave/interval", test_interval);
   return g_test_run ();
 }
