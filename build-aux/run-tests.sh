@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Sets everything up and runs every test: the normal build (warnings are
-# errors; GUI tests inside a virtual X server) and the engine again under
-# AddressSanitizer + UndefinedBehaviorSanitizer.
+# errors; GUI tests inside a virtual X server) and the engine, symbol and
+# example suites again under AddressSanitizer + UndefinedBehaviorSanitizer
+# (a build without the GUI).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash build-aux/setup.sh
@@ -43,7 +44,7 @@ export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 export G_SLICE=always-malloc
 configure build-sanitize -Dgui=false -Dbuildtype=debug -Db_sanitize=address,undefined -Db_lundef=false -Dwerror=true
 meson compile -C build-sanitize
-run_suite build-sanitize --suite engine --suite examples || status=1
+run_suite build-sanitize --suite engine --suite symbols --suite examples || status=1
 
 echo
 echo "Summary: ${total_ok} passed, ${total_fail} failed"
