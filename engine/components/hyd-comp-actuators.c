@@ -509,8 +509,9 @@ static const HydPortInfo motor_fixed_ports[] = {
 };
 
 static const HydParamInfo motor_fixed_params[MF_N_PARAMS] = {
-  [MF_DISPLACEMENT] = { "displacement", N_("Displacement"), HYD_UNIT_DISPLACEMENT, 1.6e-6, 0.0, INFINITY,
-                        HYD_PARAM_MIN_EXCLUSIVE, NULL, N_("volume swept per radian of shaft rotation") },
+  [MF_DISPLACEMENT] = { "displacement", N_("Displacement"), HYD_UNIT_DISPLACEMENT,
+                        10e-6 / (2.0 * G_PI) /* 10 cm³/rev */, 0.0, INFINITY, HYD_PARAM_MIN_EXCLUSIVE, NULL,
+                        N_("volume swept per shaft revolution (the file gives it per radian, in m³/rad)") },
   [MF_INERTIA] = { "inertia", N_("Inertia"), HYD_UNIT_INERTIA, 0.05, 0.0, INFINITY,
                    HYD_PARAM_MIN_EXCLUSIVE, NULL, N_("moment of inertia of the motor and its load") },
   [MF_VISCOUS_FRICTION] = { "viscous_friction", N_("Viscous friction"), HYD_UNIT_ROT_DAMPING, 0.01, 0.0, INFINITY,

@@ -89,7 +89,7 @@ static const char *const actuation_choices[] = { N_("lever"), N_("solenoid"), NU
 static const char *const centre_choices[] = { N_("closed"), N_("open"), N_("tandem"), N_("float"), NULL };
 
 #define DCV_FLOW_PARAMS \
-  { "nominal_flow", N_("Nominal flow"), HYD_UNIT_FLOW, 6.667e-4, 0.0, INFINITY, \
+  { "nominal_flow", N_("Nominal flow"), HYD_UNIT_FLOW, 40e-3 / 60.0 /* 40 L/min */, 0.0, INFINITY, \
     HYD_PARAM_MIN_EXCLUSIVE, NULL, N_("Flow of each fully open path at the nominal pressure drop") }, \
   { "nominal_pressure_drop", N_("Nominal pressure drop"), HYD_UNIT_PRESSURE, 5e5, 0.0, INFINITY, \
     HYD_PARAM_MIN_EXCLUSIVE, NULL, N_("Pressure drop at which a fully open path passes the nominal flow") }

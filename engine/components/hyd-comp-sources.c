@@ -173,9 +173,11 @@ static const HydPortInfo pump_ports[] = {
 };
 
 #define PUMP_COMMON_PARAMS \
-  { "displacement", N_("Displacement"), HYD_UNIT_DISPLACEMENT, 1.6e-6, 0.0, INFINITY, \
-    HYD_PARAM_MIN_EXCLUSIVE, NULL, N_("Volume displaced per radian of shaft rotation") }, \
-  { "speed", N_("Speed"), HYD_UNIT_ANGULAR_VELOCITY, 157.0, -1e4, 1e4, HYD_PARAM_PROFILE, NULL, \
+  { "displacement", N_("Displacement"), HYD_UNIT_DISPLACEMENT, 10e-6 / (2.0 * G_PI) /* 10 cm³/rev */, \
+    0.0, INFINITY, HYD_PARAM_MIN_EXCLUSIVE, NULL, \
+    N_("Volume displaced per shaft revolution (the file gives it per radian, in m³/rad)") }, \
+  { "speed", N_("Speed"), HYD_UNIT_ANGULAR_VELOCITY, 50.0 * G_PI /* 1500 rpm */, -1e4, 1e4, \
+    HYD_PARAM_PROFILE, NULL, \
     N_("Shaft speed set by the prime mover") }, \
   { "leakage", N_("Leakage coefficient"), HYD_UNIT_LEAKAGE, 0.0, 0.0, INFINITY, 0, NULL, \
     N_("Laminar leakage from P back to S per pascal of Δp_PS") }, \

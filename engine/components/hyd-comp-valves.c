@@ -278,7 +278,7 @@ static const HydParamInfo relief_params[] = {
     HYD_PARAM_MIN_EXCLUSIVE, NULL, N_("Δp_PT at which the valve starts to open") },
   { "override_pressure", N_("Override pressure"), HYD_UNIT_PRESSURE, 1e6, 0.0, INFINITY,
     HYD_PARAM_MIN_EXCLUSIVE, NULL, N_("Rise of Δp_PT above cracking that passes the nominal flow") },
-  { "nominal_flow", N_("Nominal flow"), HYD_UNIT_FLOW, 1.667e-3, 0.0, INFINITY,
+  { "nominal_flow", N_("Nominal flow"), HYD_UNIT_FLOW, 100e-3 / 60.0 /* 100 L/min */, 0.0, INFINITY,
     HYD_PARAM_MIN_EXCLUSIVE, NULL, N_("Flow at cracking + override pressure") },
   { "natural_frequency", N_("Natural frequency"), HYD_UNIT_FREQUENCY, 0.0, 0.0, INFINITY, 0, NULL,
     N_("Poppet natural frequency ω (0 = static valve, no states)") },
@@ -501,7 +501,7 @@ const HydComponentType hyd_pressure_reducing_valve_type = {
 enum { FCV_SET_FLOW, FCV_DIAMETER };
 
 static const HydParamInfo fcv_params[] = {
-  { "set_flow", N_("Set flow"), HYD_UNIT_FLOW, 1.667e-4, 0.0, INFINITY,
+  { "set_flow", N_("Set flow"), HYD_UNIT_FLOW, 10e-3 / 60.0 /* 10 L/min */, 0.0, INFINITY,
     HYD_PARAM_PROFILE | HYD_PARAM_MIN_EXCLUSIVE, NULL,
     N_("Flow the pressure compensator holds A→B") },
   { "diameter", N_("Diameter"), HYD_UNIT_LENGTH, 8e-3, 0.0, INFINITY,
