@@ -6,10 +6,12 @@
 #include <glib/gstdio.h>
 #include <lapacke.h>
 #include <errno.h>
+#include <float.h>
 #include <locale.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli-commands.h"
 #include "hyd-catalogue.h"
@@ -31,7 +33,7 @@ usage_error (GOptionContext *ctx, const char *fmt, ...)
   va_start (ap, fmt);
   char *msg = g_strdup_vprintf (fmt, ap);
   va_end (ap);
-  fprintf (stderr, "bramah-cli: %s\n", msg);
+  hyd_cli_print_error (msg);
   if (ctx)
     fprintf (stderr, "Try '%s --help'.\n", g_get_prgname ());
   g_free (msg);
@@ -48,7 +50,7 @@ failed (const char *fmt, ...)
   va_start (ap, fmt);
   char *msg = g_strdup_vprintf (fmt, ap);
   va_end (ap);
-  fprintf (stderr, "bramah-cli: %s\n", msg);
+  hyd_cli_print_error (msg);
   g_free (msg);
   return EXIT_FAILED;
 }
@@ -92,23 +94,21 @@ static void
 print_warnings (GPtrArray *warnings)
 {
   for (guint i = 0; warnings && i < warnings->len; i++)
-    fprintf (stderr, "warning: %s\n", (const char *) g_ptr_array_index (warnings, i));
+    {
+      g_autofree char *safe = hyd_cli_sanitize_message (g_ptr_array_index (warnings, i));
+      fprintf (stderr, "warning: %s\n", safe);
+    }
 }
 
-static gboolean
-parse_double_arg (const char *s, double *v)
-{
-  char *end = NULL;
-  if (s == NULL || *s == '\0')
-    return FALSE;
-  *v = g_ascii_strtod (s, &end);
-  return end && *end == '\0' && isfinite (*v);
-}
+/* The ranges of the numeric options (docs/cli.md): wide, but finite. */
+#define MAX_TIME 1e9        /* s: --t-end, --fixed-step, --output-interval */
+#define MAX_ATOL 1e10       /* SI: Pa, m, m³/s, ... */
+#define MAX_POINTS 10000    /* jacobian-check --points */
 
 /* ---------------- simulate ---------------- */
 
 typedef struct {
-  FILE *out;
+  HydCliOutput *out;
   GString *line;
   gboolean summary;   /* accumulate min/max/final instead of writing rows */
   guint n;
@@ -140,7 +140,8 @@ write_row (double t, const double *values, guint n, gpointer user)
       g_string_append (w->line, fmt_num (buf, values[k]));
     }
   g_string_append_c (w->line, '\n');
-  return fputs (w->line->str, w->out) >= 0;
+  /* a failed write stops the run; cmd_simulate names the file and errno */
+  return hyd_cli_output_puts (w->out, w->line->str);
 }
 
 /* Apply --t-end, --rtol, ... and --set to a loaded circuit's options. */
@@ -151,33 +152,35 @@ apply_sim_overrides (HydSimOptions *sim, const char *solver, const char *t_end, 
   double v;
   if (t_end)
     {
-      if (!parse_double_arg (t_end, &v) || v <= 0)
-        return usage_error (NULL, "--t-end must be a number > 0, not '%s'", t_end);
+      if (!hyd_cli_parse_double ("--t-end", t_end, 0, MAX_TIME, HYD_CLI_MIN_EXCLUSIVE, "s", &v))
+        return EXIT_USAGE;
       hyd_sim_options_set_t_end (sim, v);
     }
   if (rtol)
     {
-      if (!parse_double_arg (rtol, &v) || v <= 0 || v >= 1)
-        return usage_error (NULL, "--rtol must be in (0, 1), not '%s'", rtol);
+      if (!hyd_cli_parse_double ("--rtol", rtol, 0, 1, HYD_CLI_MIN_EXCLUSIVE | HYD_CLI_MAX_EXCLUSIVE,
+                                 NULL, &v))
+        return EXIT_USAGE;
       sim->rtol = v;
     }
   if (atol)
     {
-      if (!parse_double_arg (atol, &v) || v <= 0)
-        return usage_error (NULL, "--atol must be a number > 0, not '%s'", atol);
+      if (!hyd_cli_parse_double ("--atol", atol, 0, MAX_ATOL, HYD_CLI_MIN_EXCLUSIVE, "(SI)", &v))
+        return EXIT_USAGE;
       for (int k = 0; k < HYD_ATOL_N_KINDS; k++)
         sim->atol[k] = v;
     }
   if (fixed_step)
     {
-      if (!parse_double_arg (fixed_step, &v) || v <= 0)
-        return usage_error (NULL, "--fixed-step must be a number > 0, not '%s'", fixed_step);
+      if (!hyd_cli_parse_double ("--fixed-step", fixed_step, 0, MAX_TIME, HYD_CLI_MIN_EXCLUSIVE, "s", &v))
+        return EXIT_USAGE;
       sim->fixed_step = v;
     }
   if (output_interval)
     {
-      if (!parse_double_arg (output_interval, &v) || v <= 0)
-        return usage_error (NULL, "--output-interval must be a number > 0, not '%s'", output_interval);
+      if (!hyd_cli_parse_double ("--output-interval", output_interval, 0, MAX_TIME, HYD_CLI_MIN_EXCLUSIVE,
+                                 "s", &v))
+        return EXIT_USAGE;
       sim->output_interval = v;
       sim->output_interval_set = TRUE;
     }
@@ -190,7 +193,7 @@ apply_sim_overrides (HydSimOptions *sim, const char *solver, const char *t_end, 
           GString *ids = g_string_new (NULL);
           for (guint k = 0; k < n; k++)
             g_string_append_printf (ids, "%s%s", k ? ", " : "", list[k].id);
-          int st = usage_error (NULL, "unknown solver '%s' (this build has: %s)", solver, ids->str);
+          int st = usage_error (NULL, "unknown solver '%s' (this build has: %s)", hyd_cli_q (solver), ids->str);
           g_string_free (ids, TRUE);
           return st;
         }
@@ -216,15 +219,15 @@ apply_sets (HydCircuit *circuit, char **sets)
       const char *eq = strchr (sets[k], '=');
       const char *dot = eq ? memchr (sets[k], '.', eq - sets[k]) : NULL;
       if (eq == NULL || dot == NULL)
-        return usage_error (NULL, "--set takes COMP.PARAM=VALUE, not '%s'", sets[k]);
+        return usage_error (NULL, "--set takes COMP.PARAM=VALUE, not '%s'", hyd_cli_q (sets[k]));
       g_autofree char *cid = g_strndup (sets[k], dot - sets[k]);
       g_autofree char *pname = g_strndup (dot + 1, eq - dot - 1);
       HydCircuitComponent *comp = hyd_circuit_find_component (circuit, cid);
       if (comp == NULL)
-        return failed ("--set %s: no component '%s' in the circuit", sets[k], cid);
+        return failed ("--set %s: no component '%s' in the circuit", hyd_cli_q (sets[k]), hyd_cli_q (cid));
       if (!hyd_circuit_component_set_param_from_string (comp, pname, eq + 1, &fluid, &error))
         {
-          int st = failed ("--set %s: %s", sets[k], error->message);
+          int st = failed ("--set %s: %s", hyd_cli_q (sets[k]), error->message);
           g_error_free (error);
           return st;
         }
@@ -251,7 +254,7 @@ resolve_vars (HydSystem *sys, const char *spec, int *status)
       if (v < 0)
         {
           *status = failed ("--vars: unknown variable '%s' (see 'bramah-cli describe' for the "
-                            "states; ports give <comp>.<port>.p and .q, outputs <comp>.<output>)", nm);
+                            "states; ports give <comp>.<port>.p and .q, outputs <comp>.<output>)", hyd_cli_q (nm));
           g_array_unref (vars);
           return NULL;
         }
@@ -325,7 +328,7 @@ cmd_simulate (int argc, char **argv)
     {
       if (g_strcmp0 (events, "on") != 0 && g_strcmp0 (events, "off") != 0)
         {
-          st = usage_error (ctx, "--events takes on or off, not '%s'", events);
+          st = usage_error (ctx, "--events takes on or off, not '%s'", hyd_cli_q (events));
           goto out_sim;
         }
       sim.events = g_strcmp0 (events, "on") == 0;
@@ -333,7 +336,7 @@ cmd_simulate (int argc, char **argv)
   if (hyd_solver_lookup (sim.solver) == NULL)
     {
       st = failed ("%s: simulation.solver '%s' is not a solver this build has (bramah-cli solvers)",
-                   argv[1], sim.solver);
+                   hyd_cli_qpath (argv[1]), hyd_cli_q (sim.solver));
       goto out_sim;
     }
 
@@ -349,25 +352,56 @@ cmd_simulate (int argc, char **argv)
   if (!vars)
     goto out_sys;
 
-  FILE *out = stdout;
-  if (output && (out = g_fopen (output, "w")) == NULL)
+  /* the size of the output, before the run (docs/cli.md, Limits) */
+  double n_samples = hyd_run_count_samples (&sim);
+  if (!(n_samples <= HYD_RUN_MAX_SAMPLES))
     {
-      st = failed ("cannot write %s: %s", output, g_strerror (errno));
+      st = failed ("%s: t_end %g s with output_interval %g s gives %.0f output samples, more than the "
+                   "%.0f a run may report: raise simulation.output_interval (--output-interval) or "
+                   "lower simulation.t_end (--t-end)",
+                   hyd_cli_qpath (argv[1]), sim.t_end, sim.output_interval, n_samples, HYD_RUN_MAX_SAMPLES);
+      g_array_unref (vars);
+      goto out_sys;
+    }
+  HydCliOutput *out = hyd_cli_output_open (output, &error);
+  if (out == NULL)
+    {
+      st = failed ("%s", error->message);
+      g_error_free (error);
+      g_array_unref (vars);
+      goto out_sys;
+    }
+  guint64 free_bytes;
+  /* every column at most "-1.234567891e-100" and a separator */
+  double csv_bytes = n_samples * 18.0 * vars->len;
+  if (!summary && hyd_cli_output_free_space (out, &free_bytes) && csv_bytes > (double) free_bytes)
+    {
+      g_autofree char *need = hyd_cli_format_size (csv_bytes);
+      g_autofree char *have = hyd_cli_format_size ((double) free_bytes);
+      st = failed ("%s: the CSV would take up to %s (%.0f rows of %u columns: t_end %g s, "
+                   "output_interval %g s) but %s has only %s free: raise simulation.output_interval "
+                   "(--output-interval), lower simulation.t_end (--t-end) or choose fewer --vars",
+                   hyd_cli_qpath (argv[1]), need, n_samples, vars->len, sim.t_end, sim.output_interval,
+                   hyd_cli_output_name (out), have);
+      hyd_cli_output_abort (out);
       g_array_unref (vars);
       goto out_sys;
     }
   if (!summary)
     {
       for (guint k = 0; k < vars->len; k++)
-        fprintf (out, "%s%s", k ? "," : "", hyd_system_get_variable_name (sys, g_array_index (vars, int, k)));
-      fputc ('\n', out);
+        hyd_cli_output_printf (out, "%s%s", k ? "," : "",
+                               hyd_system_get_variable_name (sys, g_array_index (vars, int, k)));
+      hyd_cli_output_puts (out, "\n");
     }
   else
     {
-      const char *title = circuit->title ? circuit->title : argv[1];
-      fprintf (out, "%s\n%u components, %u nodes, %u states; solver %s, t_end %g s\n\n", title,
-               circuit->components->len, hyd_system_get_n_nodes (sys), hyd_system_get_n_states (sys),
-               sim.solver, sim.t_end);
+      /* a title may be longer than an id: cut at 200 characters */
+      g_autofree char *title = circuit->title ? hyd_cli_quote (circuit->title, 200) : g_strdup (hyd_cli_qpath (argv[1]));
+      hyd_cli_output_printf (out, "%s\n%u components, %u nodes, %u states; solver %s, t_end %g s\n\n",
+                             title, circuit->components->len,
+                             hyd_system_get_n_nodes (sys), hyd_system_get_n_states (sys),
+                             hyd_cli_q (sim.solver), sim.t_end);
     }
 
   CsvWriter w = { out, g_string_new (NULL), summary, vars->len,
@@ -378,31 +412,43 @@ cmd_simulate (int argc, char **argv)
   };
   HydOdeResult res = { 0 };
   GPtrArray *warnings = g_ptr_array_new_with_free_func (g_free);
-  HydOdeStatus status = hyd_run_execute (sys, &spec, &res, warnings);
+  HydOdeStatus status = hyd_cli_output_error (out) ? HYD_ODE_CANCELLED
+                                                   : hyd_run_execute (sys, &spec, &res, warnings);
   print_warnings (warnings);
   g_ptr_array_unref (warnings);
   if (summary)
     {
-      fprintf (out, "%-28s %14s %14s %14s  %s\n", "variable", "min", "max", "final", "unit");
+      hyd_cli_output_printf (out, "%-28s %14s %14s %14s  %s\n", "variable", "min", "max", "final", "unit");
       for (guint k = 1; k < vars->len; k++)
         {
           int v = g_array_index (vars, int, k);
-          fprintf (out, "%-28s %14.6g %14.6g %14.6g  %s\n", hyd_system_get_variable_name (sys, v),
-                   w.min[k], w.max[k], w.last[k], hyd_unit_symbol (hyd_system_get_variable_unit (sys, v)));
+          hyd_cli_output_printf (out, "%-28s %14.6g %14.6g %14.6g  %s\n",
+                                 hyd_cli_q (hyd_system_get_variable_name (sys, v)),
+                                 w.min[k], w.max[k], w.last[k],
+                                 hyd_unit_symbol (hyd_system_get_variable_unit (sys, v)));
         }
-      fprintf (out, "\n%" G_GUINT64_FORMAT " samples up to t = %g s\n", w.rows, w.rows ? w.last[0] : 0.0);
+      hyd_cli_output_printf (out, "\n%" G_GUINT64_FORMAT " samples up to t = %g s\n", w.rows,
+                             w.rows ? w.last[0] : 0.0);
     }
   g_free (w.min); g_free (w.max); g_free (w.last);
   g_string_free (w.line, TRUE);
-  if (out != stdout && fclose (out) != 0)
-    st = failed ("cannot write %s", output);
-  else if (out == stdout)
-    fflush (stdout);
+  /* A failed write stopped the run (CANCELLED): say so, not "cancelled". A
+   * run that failed otherwise keeps the CSV written so far (docs/cli.md). */
+  gboolean write_failed = hyd_cli_output_error (out) != 0;
+  if (!hyd_cli_output_commit (out, &error))
+    {
+      st = failed ("%s", error->message);
+      g_error_free (error);
+      write_failed = TRUE;
+    }
   if (res.note)
-    fprintf (stderr, "note: %s\n", res.note);
+    {
+      g_autofree char *note = hyd_cli_sanitize_message (res.note);
+      fprintf (stderr, "note: %s\n", note);
+    }
   if (stats)
     print_stats (&res);
-  if (status != HYD_ODE_SUCCESS)
+  if (status != HYD_ODE_SUCCESS && !write_failed)
     st = failed ("simulation failed (%s): %s", hyd_ode_status_name (status),
                  res.message ? res.message : "no detail");
   hyd_ode_result_clear (&res);
@@ -443,7 +489,7 @@ cmd_check (int argc, char **argv)
     }
   if (hyd_solver_lookup (sim.solver) == NULL)
     st = failed ("%s: simulation.solver '%s' is not a solver this build has (bramah-cli solvers)",
-                 argv[1], sim.solver);
+                 hyd_cli_qpath (argv[1]), hyd_cli_q (sim.solver));
   hyd_sim_options_clear (&sim);
   if (st)
     {
@@ -459,7 +505,7 @@ cmd_check (int argc, char **argv)
       return st;
     }
   print_warnings (hyd_system_get_warnings (sys));
-  printf ("%s: OK — %u components, %u nodes, %u states\n", argv[1], circuit->components->len,
+  printf ("%s: OK — %u components, %u nodes, %u states\n", hyd_cli_qpath (argv[1]), circuit->components->len,
           hyd_system_get_n_nodes (sys), hyd_system_get_n_states (sys));
   hyd_system_free (sys);
   hyd_circuit_free (circuit);
@@ -467,6 +513,59 @@ cmd_check (int argc, char **argv)
 }
 
 /* ---------------- describe ---------------- */
+
+/* The eigenvalues of J (n × n, column-major; overwritten) and the stiffness
+ * ratio over the decaying modes. An eigenvalue counts as zero — a
+ * non-decaying mode — when its magnitude is within LAPACK's error bound
+ * n·ε·‖J̃‖/s_i (J̃ the balanced matrix, s_i the reciprocal condition number
+ * of λ_i; Anderson et al., LAPACK Users' Guide, 3rd ed. 1999, §4.8.1): a
+ * conserved quantity (the oil volume of a closed circuit) or a structural
+ * zero (a shaft angle that nothing depends on) gives λ = 0 exactly, which
+ * dgeev returns as ±1e-16·max|λ| and which would otherwise make the ratio
+ * 1e15–1e19. */
+static void
+print_spectrum (double *J, guint n)
+{
+  double *wr = g_new0 (double, n), *wi = g_new0 (double, n);
+  double *vl = g_new (double, (gsize) n * n), *vr = g_new (double, (gsize) n * n);
+  double *scale = g_new (double, n), *rconde = g_new (double, n), *rcondv = g_new (double, n);
+  lapack_int ilo, ihi;
+  double abnrm = 0.0;
+  lapack_int info = LAPACKE_dgeevx (LAPACK_COL_MAJOR, 'B', 'V', 'V', 'E', (lapack_int) n, J,
+                                    (lapack_int) n, wr, wi, vl, (lapack_int) n, vr, (lapack_int) n,
+                                    &ilo, &ihi, scale, &abnrm, rconde, rcondv);
+  if (info == 0)
+    {
+      printf ("Eigenvalues of J at t = 0:\n");
+      double maxre = 0.0, minre = INFINITY;
+      guint n_zero = 0;
+      for (guint i = 0; i < n; i++)
+        {
+          double bound = n * DBL_EPSILON * abnrm / MAX (rconde[i], DBL_MIN);
+          gboolean zero = hypot (wr[i], wi[i]) <= bound;
+          printf ("  %14.6g %+14.6gi%s\n", wr[i], wi[i],
+                  zero && (wr[i] != 0.0 || wi[i] != 0.0) ? "  (zero within rounding)" : "");
+          if (zero)
+            n_zero++;
+          else if (wr[i] < 0)
+            {
+              maxre = MAX (maxre, -wr[i]);
+              minre = MIN (minre, -wr[i]);
+            }
+        }
+      if (minre > 0 && isfinite (minre))
+        printf ("Stiffness ratio (max/min |Re λ| over decaying modes): %.4g\n", maxre / minre);
+      else
+        printf ("Stiffness ratio: undefined (no decaying modes)\n");
+      if (n_zero)
+        printf ("  (%u eigenvalue%s zero, exactly or within rounding: non-decaying, not counted)\n", n_zero,
+                n_zero == 1 ? "" : "s");
+    }
+  else
+    printf ("Eigenvalues: LAPACK dgeevx failed (info %d)\n", (int) info);
+  g_free (wr); g_free (wi); g_free (vl); g_free (vr);
+  g_free (scale); g_free (rconde); g_free (rcondv);
+}
 
 static int
 cmd_describe (int argc, char **argv)
@@ -538,32 +637,9 @@ cmd_describe (int argc, char **argv)
   if (n > 0 && n <= 2000)
     {
       double *J = g_new0 (double, (gsize) n * n);
-      double *wr = g_new0 (double, n), *wi = g_new0 (double, n);
       hyd_system_jacobian (sys, 0.0, y0, J, NULL);
-      lapack_int info = LAPACKE_dgeev (LAPACK_COL_MAJOR, 'N', 'N', (lapack_int) n, J, (lapack_int) n,
-                                       wr, wi, NULL, 1, NULL, 1);
-      if (info == 0)
-        {
-          printf ("Eigenvalues of J at t = 0:\n");
-          double maxre = 0.0, minre = INFINITY;
-          for (guint i = 0; i < n; i++)
-            {
-              printf ("  %14.6g %+14.6gi\n", wr[i], wi[i]);
-              double m = fabs (wr[i]);
-              if (wr[i] < 0)
-                {
-                  maxre = MAX (maxre, m);
-                  minre = MIN (minre, m);
-                }
-            }
-          if (minre > 0 && isfinite (minre))
-            printf ("Stiffness ratio (max/min |Re λ| over decaying modes): %.4g\n", maxre / minre);
-          else
-            printf ("Stiffness ratio: undefined (no decaying modes)\n");
-        }
-      else
-        printf ("Eigenvalues: LAPACK dgeev failed (info %d)\n", (int) info);
-      g_free (J); g_free (wr); g_free (wi);
+      print_spectrum (J, n);
+      g_free (J);
     }
   hyd_system_free (sys);
   hyd_circuit_free (circuit);
@@ -585,22 +661,6 @@ collect_states (double t, const double *values, guint nv, gpointer user)
   g_array_append_val (tr->times, t);
   g_array_append_vals (tr->states, values + 1, tr->n);
   return TRUE;
-}
-
-typedef struct {
-  double err;
-  guint row, col; /* col == n: ∂/∂t */
-  double J, D;
-  double t;
-  HydFdVerdict verdict;
-  gboolean unresolved;
-} Worst;
-
-static int
-cmp_worst (gconstpointer a, gconstpointer b)
-{
-  double x = ((const Worst *) a)->err, y = ((const Worst *) b)->err;
-  return x < y ? 1 : x > y ? -1 : 0;
 }
 
 /* The interval [lo, hi] that contains t (a breakpoint starts the next one). */
@@ -688,9 +748,9 @@ check_point (HydSystem *sys, double t, const double *y, double t_end, GArray *en
           HydFdVerdict v = hyd_fd_judge (a, D1[i], D2[i], floor, &err);
           double hj = j < n ? 1e-7 * MAX (fabs (y[j]), scale[j]) : 1e-7 * MAX (fabs (t), 1.0);
           gboolean unresolved = FALSE;
-          if (v == HYD_FD_FAIL && hyd_fd_unresolved (a, hj, noise[i]))
+          if (v == HYD_FD_FAIL && hyd_fd_unresolved (a, D1[i], hj, noise[i]))
             {
-              /* below the rounding level of f_i: no quotient can see it */
+              /* within the rounding level of f_i: no quotient can judge it */
               v = HYD_FD_SEAM;
               unresolved = TRUE;
             }
@@ -700,7 +760,8 @@ check_point (HydSystem *sys, double t, const double *y, double t_end, GArray *en
             (*n_seam)++;
           if (v != HYD_FD_OK || err > 1e-7)
             {
-              Worst w = { v == HYD_FD_OK ? err : MAX (err, 1e-5), i, j, a, D1[i], t, v, unresolved };
+              HydFdEntry w = { v == HYD_FD_OK ? err : MAX (err, HYD_FD_TOL), i, j, a, D1[i], t, v,
+                               unresolved };
               g_array_append_val (entries, w);
             }
         }
@@ -712,9 +773,10 @@ check_point (HydSystem *sys, double t, const double *y, double t_end, GArray *en
 static int
 cmd_jacobian_check (int argc, char **argv)
 {
-  int points = 5;
+  g_autofree char *points_s = NULL;
   GOptionEntry entries[] = {
-    { "points", 0, 0, G_OPTION_ARG_INT, &points, "States along the trajectory to check (default 5)", "N" },
+    { "points", 0, 0, G_OPTION_ARG_STRING, &points_s,
+      "States along the trajectory to check, 0 to 10000 (default 5)", "N" },
     { NULL }
   };
   g_autoptr (GOptionContext) ctx = g_option_context_new ("CIRCUIT — compare the analytic Jacobian with finite differences");
@@ -724,8 +786,9 @@ cmd_jacobian_check (int argc, char **argv)
     return st;
   if (argc != 2)
     return usage_error (ctx, "jacobian-check takes one CIRCUIT file");
-  if (points < 0)
-    return usage_error (ctx, "--points must be ≥ 0");
+  gint64 points = 5;
+  if (points_s && !hyd_cli_parse_int ("--points", points_s, 0, MAX_POINTS, &points))
+    return EXIT_USAGE;
   HydCircuit *circuit = load_circuit (argv[1], &st);
   if (!circuit)
     return st;
@@ -770,7 +833,7 @@ cmd_jacobian_check (int argc, char **argv)
       hyd_ode_result_clear (&res);
     }
 
-  GArray *worst = g_array_new (FALSE, FALSE, sizeof (Worst));
+  GArray *worst = g_array_new (FALSE, FALSE, sizeof (HydFdEntry));
   guint n_fail = 0, n_seam = 0, n_points = 0;
   check_point (sys, 0.0, hyd_system_get_initial_state (sys), sim.t_end, worst, &n_fail, &n_seam);
   n_points++;
@@ -780,23 +843,28 @@ cmd_jacobian_check (int argc, char **argv)
                    &g_array_index (tr.states, double, (gsize) k * n), sim.t_end, worst, &n_fail, &n_seam);
       n_points++;
     }
-  g_array_sort (worst, cmp_worst);
+  g_array_sort (worst, hyd_fd_entry_compare);
   printf ("jacobian-check %s: %u states, %u points, %u entries each (J and ∂f/∂t)\n", argv[1], n,
           n_points, n * (n + 1));
-  guint shown = MIN (worst->len, 12);
+  /* the failing entries (they sort first; at most 40), then the worst others
+   * up to 12 lines */
+  guint shown = MIN (worst->len, MAX (MIN (n_fail, 40), 12));
   if (shown)
-    printf ("Worst entries (row ← column, component variable):\n");
+    printf (n_fail ? "Failing entries first, then the worst others (row ← column, component variable):\n"
+                   : "Worst entries (row ← column, component variable):\n");
   for (guint k = 0; k < shown; k++)
     {
-      Worst *w = &g_array_index (worst, Worst, k);
+      HydFdEntry *w = &g_array_index (worst, HydFdEntry, k);
       printf ("  t=%-10.6g %-24s ← %-24s analytic %14.7g  FD %14.7g  err %.2g%s\n", w->t,
               hyd_system_get_state_name (sys, w->row),
               w->col < n ? hyd_system_get_state_name (sys, w->col) : "t",
               w->J, w->D, w->err,
               w->verdict == HYD_FD_FAIL ? "  FAIL"
-              : w->unresolved ? "  unresolved (below rounding)"
+              : w->unresolved ? "  unresolved (within rounding)"
               : w->verdict == HYD_FD_SEAM ? "  seam" : "");
     }
+  if (n_fail > shown)
+    printf ("  … and %u more failing entries\n", n_fail - shown);
   printf ("Result: %u failing, %u seam entries → %s\n", n_fail, n_seam, n_fail ? "FAIL" : "PASS");
   g_array_unref (worst);
   g_array_unref (vars);
@@ -971,7 +1039,23 @@ main (int argc, char **argv)
       {
         g_autofree char *prg = g_strdup_printf ("bramah-cli %s", commands[i].name);
         g_set_prgname (prg);
-        return commands[i].run (argc - 1, argv + 1);
+        int st = commands[i].run (argc - 1, argv + 1);
+        /* what went to stdout must have arrived: check >/dev/full fails */
+        errno = 0;
+        int e = fflush (stdout) != 0 ? errno : 0;
+        gboolean bad = e != 0 || ferror (stdout);
+        if (fclose (stdout) != 0 && !bad)
+          {
+            e = errno;
+            bad = TRUE;
+          }
+        if (bad)
+          {
+            fprintf (stderr, "bramah-cli: cannot write standard output: %s%s\n",
+                     e ? g_strerror (e) : "a write failed", e == ENOSPC ? " (disk full)" : "");
+            return EXIT_FAILED;
+          }
+        return st;
       }
   fprintf (stderr, "bramah-cli: unknown command '%s'\n", argv[1]);
   print_main_help (stderr);

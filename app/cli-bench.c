@@ -669,7 +669,7 @@ print_table_header (void)
 }
 
 static void
-print_row (const BenchCircuit *bc, const BenchRow *row, FILE *csv)
+print_row (const BenchCircuit *bc, const BenchRow *row, HydCliOutput *csv)
 {
   char r[G_ASCII_DTOSTR_BUF_SIZE], e[G_ASCII_DTOSTR_BUF_SIZE], w[G_ASCII_DTOSTR_BUF_SIZE];
   const HydOdeStats *st = &row->stats;
@@ -686,11 +686,11 @@ print_row (const BenchCircuit *bc, const BenchRow *row, FILE *csv)
     return;
   fmt_g (e, "%.6g", row->error);
   fmt_g (w, "%.6g", row->wall_s);
-  fprintf (csv, "%s,%s,%s,%s,%" G_GUINT64_FORMAT ",%" G_GUINT64_FORMAT ",%" G_GUINT64_FORMAT
-           ",%" G_GUINT64_FORMAT ",%" G_GUINT64_FORMAT ",%s,%s\n",
-           bc->name, row->solver, r, e, st->steps, st->rejected, st->f_evals, st->jac_evals,
-           st->lu, w, row->status);
-  fflush (csv);
+  hyd_cli_output_printf (csv, "%s,%s,%s,%s,%" G_GUINT64_FORMAT ",%" G_GUINT64_FORMAT ",%" G_GUINT64_FORMAT
+                         ",%" G_GUINT64_FORMAT ",%" G_GUINT64_FORMAT ",%s,%s\n",
+                         bc->name, row->solver, r, e, st->steps, st->rejected, st->f_evals, st->jac_evals,
+                         st->lu, w, row->status);
+  hyd_cli_output_flush (csv);
 }
 
 /* The wall time CVODE (one variant) needs for an error ≤ e on this circuit:
@@ -1022,16 +1022,24 @@ write_plot (const char *path, GPtrArray *circuits, GPtrArray *rows, GError **err
 
 /* ---- options -------------------------------------------------------------- */
 
+/* Tolerances in one --rtol or --cvode-rtol list. */
+#define MAX_RTOLS 50
+
 static gboolean
-parse_rtols (const char *spec, GArray *out)
+parse_rtols (const char *option, const char *spec, GArray *out)
 {
   g_auto (GStrv) parts = g_strsplit (spec, ",", -1);
+  guint n = g_strv_length (parts);
+  if (n > MAX_RTOLS)
+    {
+      fprintf (stderr, "bramah-cli: %s: %u tolerances, at most %d\n", option, n, MAX_RTOLS);
+      return FALSE;
+    }
   for (guint i = 0; parts[i]; i++)
     {
       char *p = g_strstrip (parts[i]);
-      char *end = NULL;
-      double v = g_ascii_strtod (p, &end);
-      if (*p == '\0' || end == NULL || *end != '\0' || !(v > 0.0 && v < 1.0))
+      double v;
+      if (!hyd_cli_parse_double (option, p, 0, 1, HYD_CLI_MIN_EXCLUSIVE | HYD_CLI_MAX_EXCLUSIVE, NULL, &v))
         return FALSE;
       g_array_append_val (out, v);
     }
@@ -1125,7 +1133,7 @@ hyd_cli_bench (int argc, char **argv)
   g_autofree char *solver_spec = NULL, *rtol_spec = NULL, *cv_rtol_spec = NULL, *against = NULL;
   g_autofree char *csv_path = NULL, *plot_path = NULL;
   g_autofree char *events = NULL, *clock_name = NULL;
-  int repeat = 3;
+  g_autofree char *repeat_s = NULL;
   gboolean fd = FALSE, fixed_atol = FALSE;
   GOptionEntry entries[] = {
     { "circuit", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &circuit_files,
@@ -1139,8 +1147,8 @@ hyd_cli_bench (int argc, char **argv)
     { "cvode-rtol", 0, 0, G_OPTION_ARG_STRING, &cv_rtol_spec,
       "CVODE's tolerances, when they should reach further than --rtol (default: the --rtol list)",
       "LIST" },
-    { "repeat", 0, 0, G_OPTION_ARG_INT, &repeat,
-      "Runs per case; the wall time is their median (default 3)", "N" },
+    { "repeat", 0, 0, G_OPTION_ARG_STRING, &repeat_s,
+      "Runs per case, 1 to 1000; the wall time is their median (default 3)", "N" },
     { "csv", 0, 0, G_OPTION_ARG_FILENAME, &csv_path, "Write the rows as CSV to FILE", "FILE" },
     { "plot", 0, 0, G_OPTION_ARG_FILENAME, &plot_path,
       "Draw the work-precision diagram (error vs wall time) to FILE.png", "FILE.png" },
@@ -1166,7 +1174,8 @@ hyd_cli_bench (int argc, char **argv)
   GError *error = NULL;
   if (!g_option_context_parse (ctx, &argc, &argv, &error))
     {
-      fprintf (stderr, "bramah-cli: %s\nTry '%s --help'.\n", error->message, g_get_prgname ());
+      hyd_cli_print_error (error->message);
+      fprintf (stderr, "Try '%s --help'.\n", g_get_prgname ());
       g_error_free (error);
       return EXIT_USAGE;
     }
@@ -1175,11 +1184,10 @@ hyd_cli_bench (int argc, char **argv)
       fprintf (stderr, "bramah-cli: bench takes no positional arguments (use --circuit FILE)\n");
       return EXIT_USAGE;
     }
-  if (repeat < 1)
-    {
-      fprintf (stderr, "bramah-cli: --repeat must be ≥ 1\n");
-      return EXIT_USAGE;
-    }
+  gint64 repeat64 = 3;
+  if (repeat_s && !hyd_cli_parse_int ("--repeat", repeat_s, 1, 1000, &repeat64))
+    return EXIT_USAGE;
+  int repeat = (int) repeat64;
   gboolean with_cvode = against != NULL;
   if (with_cvode && strcmp (against, "cvode") != 0)
     {
@@ -1188,18 +1196,10 @@ hyd_cli_bench (int argc, char **argv)
     }
   g_autoptr (GArray) rtols = g_array_new (FALSE, FALSE, sizeof (double));
   g_autoptr (GArray) cv_rtols = g_array_new (FALSE, FALSE, sizeof (double));
-  if (!parse_rtols (rtol_spec ? rtol_spec : "1e-4,1e-5,1e-6,1e-7,1e-8", rtols))
-    {
-      fprintf (stderr, "bramah-cli: --rtol takes a comma-separated list of numbers in (0, 1), "
-               "not '%s'\n", rtol_spec);
-      return EXIT_USAGE;
-    }
-  if (cv_rtol_spec && !parse_rtols (cv_rtol_spec, cv_rtols))
-    {
-      fprintf (stderr, "bramah-cli: --cvode-rtol takes a comma-separated list of numbers in (0, 1), "
-               "not '%s'\n", cv_rtol_spec);
-      return EXIT_USAGE;
-    }
+  if (!parse_rtols ("--rtol", rtol_spec ? rtol_spec : "1e-4,1e-5,1e-6,1e-7,1e-8", rtols))
+    return EXIT_USAGE;
+  if (cv_rtol_spec && !parse_rtols ("--cvode-rtol", cv_rtol_spec, cv_rtols))
+    return EXIT_USAGE;
   if (cv_rtols->len == 0)
     g_array_append_vals (cv_rtols, rtols->data, rtols->len);
   /* Loosest first: the work-precision curves (and their interpolation)
@@ -1241,22 +1241,23 @@ hyd_cli_bench (int argc, char **argv)
       return EXIT_USAGE;
     }
 
-  FILE *csv = NULL;
+  /* written to a temporary and renamed when complete (docs/cli.md) */
+  HydCliOutput *csv = NULL;
   if (csv_path)
     {
-      csv = g_fopen (csv_path, "w");
+      csv = hyd_cli_output_open (csv_path, &error);
       if (csv == NULL)
         {
-          fprintf (stderr, "bramah-cli: cannot write %s: %s\n", csv_path, g_strerror (errno));
+          hyd_cli_print_error (error->message);
+          g_error_free (error);
           return EXIT_FAILED;
         }
-      fprintf (csv, "%s\n", csv_header);
+      hyd_cli_output_printf (csv, "%s\n", csv_header);
     }
   if (with_cvode && SUNContext_Create (NULL, &sun_ctx) != 0)
     {
       fprintf (stderr, "bramah-cli: cannot create a SUNDIALS context\n");
-      if (csv)
-        fclose (csv);
+      hyd_cli_output_abort (csv);
       return EXIT_FAILED;
     }
 
@@ -1272,7 +1273,7 @@ hyd_cli_bench (int argc, char **argv)
         bc->events = strcmp (events, "on") == 0;
       if (bc == NULL || !compute_reference (bc, &error))
         {
-          fprintf (stderr, "bramah-cli: %s\n", error->message);
+          hyd_cli_print_error (error->message);
           g_clear_error (&error);
           bench_circuit_free (bc);
           status = EXIT_FAILED;
@@ -1376,16 +1377,26 @@ hyd_cli_bench (int argc, char **argv)
     print_ratios (circuits, rows, solvers, with_cvode, fd, (const double *) rtols->data,
                   rtols->len);
 
-  if (csv && fclose (csv) != 0)
+  if (csv && !hyd_cli_output_commit (csv, &error))
     {
-      fprintf (stderr, "bramah-cli: cannot write %s\n", csv_path);
+      hyd_cli_print_error (error->message);
+      g_clear_error (&error);
       status = EXIT_FAILED;
     }
   if (plot_path && circuits->len > 0)
     {
-      if (!write_plot (plot_path, circuits, rows, &error))
+      /* drawn to a temporary beside the PNG and renamed when complete */
+      HydCliOutput *plot = hyd_cli_output_open_path (plot_path, &error);
+      gboolean ok = plot != NULL && write_plot (hyd_cli_output_write_path (plot), circuits, rows, &error);
+      if (ok)
         {
-          fprintf (stderr, "bramah-cli: %s\n", error->message);
+          ok = hyd_cli_output_commit (plot, &error);
+          plot = NULL;
+        }
+      hyd_cli_output_abort (plot);
+      if (!ok)
+        {
+          hyd_cli_print_error (error->message);
           g_clear_error (&error);
           status = EXIT_FAILED;
         }

@@ -1,6 +1,78 @@
-/* cli-commands.h — bramah-cli commands that live in their own files. */
+/* cli-commands.h — bramah-cli commands that live in their own files, and the
+ * helpers they share (cli-util.c). */
 #pragma once
+
+#include <glib.h>
+#include <stdio.h>
 
 int hyd_cli_verify (int argc, char **argv);  /* cli-verify.c */
 int hyd_cli_bench (int argc, char **argv);   /* cli-bench.c */
 int hyd_cli_render (int argc, char **argv);  /* cli-render.c */
+
+/* ---- text from a circuit file, for the terminal ----
+ * A file's ids, titles and solver names reach the terminal only through
+ * these: control characters (ESC, CR, ...), C1 controls, bidirectional
+ * overrides and bytes that are not UTF-8 are shown escaped (\e, \x07,
+ * \u202e, \xff), and long strings are cut with "…". */
+#define HYD_CLI_QUOTE_MAX 80      /* characters of one quoted string */
+#define HYD_CLI_MESSAGE_MAX 1000  /* characters of one message */
+#define HYD_CLI_PATH_MAX 4096     /* characters of a path the user typed */
+
+/* One string (an id, a title): newlines escaped too. Free the result. */
+char *hyd_cli_quote (const char *text, gsize max_chars);
+/* The same, cut at HYD_CLI_QUOTE_MAX, in a buffer that lives for the next
+ * 15 calls: for the arguments of one printf. */
+const char *hyd_cli_q (const char *text);
+/* A path from the command line: escaped, cut only at HYD_CLI_PATH_MAX. */
+const char *hyd_cli_qpath (const char *path);
+/* A whole message (an engine error, a warning): newlines and tabs kept. */
+char *hyd_cli_sanitize_message (const char *text);
+/* "bramah-cli: MESSAGE\n" on stderr, sanitized. */
+void hyd_cli_print_error (const char *message);
+
+/* ---- numeric options ----
+ * Each prints "bramah-cli: --OPTION: 'TEXT' is out of range (a number in
+ * [MIN, MAX] UNIT)" or "... is not a number (...)" and returns FALSE. */
+enum {
+  HYD_CLI_MIN_EXCLUSIVE = 1 << 0,
+  HYD_CLI_MAX_EXCLUSIVE = 1 << 1,
+};
+gboolean hyd_cli_parse_double (const char *option, const char *text, double min, double max,
+                               guint flags, const char *unit, double *value);
+gboolean hyd_cli_parse_int (const char *option, const char *text, gint64 min, gint64 max,
+                            gint64 *value);
+
+/* ---- output files ----
+ * A named output is written to NAME.tmp-XXXXXX.EXT in the same directory
+ * and renamed over NAME only when everything was written and flushed; a
+ * failure, a cancel or SIGINT/SIGTERM/SIGHUP removes the temporary. An
+ * existing file keeps its mode; a symbolic link keeps pointing at its
+ * target, which is replaced. Devices and FIFOs (/dev/null) are written in
+ * place. NULL path: standard output. */
+typedef struct _HydCliOutput HydCliOutput;
+
+HydCliOutput *hyd_cli_output_open (const char *path, GError **error);
+/* For a writer that opens the file itself (render's exporter): write to
+ * hyd_cli_output_write_path, then commit. */
+HydCliOutput *hyd_cli_output_open_path (const char *path, GError **error);
+FILE *hyd_cli_output_file (HydCliOutput *o);
+const char *hyd_cli_output_write_path (HydCliOutput *o);
+/* The name for messages: the path as given (quoted), or "standard output". */
+const char *hyd_cli_output_name (HydCliOutput *o);
+/* Writes that remember the first failure's errno (then refuse more). */
+gboolean hyd_cli_output_puts (HydCliOutput *o, const char *text);
+gboolean hyd_cli_output_printf (HydCliOutput *o, const char *fmt, ...) G_GNUC_PRINTF (2, 3);
+gboolean hyd_cli_output_flush (HydCliOutput *o);
+int hyd_cli_output_error (HydCliOutput *o);
+/* Free bytes for an unprivileged user on the output's file system; FALSE
+ * for a pipe, a terminal or a device. */
+gboolean hyd_cli_output_free_space (HydCliOutput *o, guint64 *bytes);
+/* Flush, check, close and rename into place; frees o. On failure the
+ * temporary is removed and the error says what and why ("No space left on
+ * device (disk full)"). */
+gboolean hyd_cli_output_commit (HydCliOutput *o, GError **error);
+/* Close and remove the temporary; frees o (NULL is fine). */
+void hyd_cli_output_abort (HydCliOutput *o);
+
+/* "1.2 GB"; newly allocated. */
+char *hyd_cli_format_size (double bytes);

@@ -185,7 +185,8 @@ hyd_cli_render (int argc, char **argv)
   GError *error = NULL;
   if (!g_option_context_parse (ctx, &argc, &argv, &error))
     {
-      fprintf (stderr, "bramah-cli: %s\nTry '%s --help'.\n", error->message, g_get_prgname ());
+      hyd_cli_print_error (error->message);
+      fprintf (stderr, "Try '%s --help'.\n", g_get_prgname ());
       g_error_free (error);
       return 2;
     }
@@ -197,34 +198,20 @@ hyd_cli_render (int argc, char **argv)
     }
 
   double scale = 1.0;
-  if (scale_s)
-    {
-      char *end = NULL;
-      scale = g_ascii_strtod (scale_s, &end);
-      if (end == scale_s || *end != '\0' || !(scale > 0 && scale <= 100))
-        {
-          fprintf (stderr, "bramah-cli: --scale must be a number in (0, 100], not '%s'\n", scale_s);
-          return 2;
-        }
-    }
+  if (scale_s && !hyd_cli_parse_double ("--scale", scale_s, 0, 100, HYD_CLI_MIN_EXCLUSIVE, NULL, &scale))
+    return 2;
 
   double at = -1;
-  if (at_s)
-    {
-      char *end = NULL;
-      at = g_ascii_strtod (at_s, &end);
-      if (end == at_s || *end != '\0' || !(at >= 0 && isfinite (at)))
-        {
-          fprintf (stderr, "bramah-cli: --at must be a time in seconds, not '%s'\n", at_s);
-          return 2;
-        }
-    }
+  /* the same bound as simulate --t-end (docs/cli.md) */
+  if (at_s && !hyd_cli_parse_double ("--at", at_s, 0, 1e9, 0, "s", &at))
+    return 2;
 
   const char *out = argv[2];
   g_autofree char *lower = g_ascii_strdown (out, -1);
   if (!g_str_has_suffix (lower, ".svg") && !g_str_has_suffix (lower, ".pdf") && !g_str_has_suffix (lower, ".png"))
     {
-      fprintf (stderr, "bramah-cli: the output file must end in .svg, .pdf or .png, not '%s'\n", out);
+      fprintf (stderr, "bramah-cli: the output file must end in .svg, .pdf or .png, not '%s'\n",
+               hyd_cli_qpath (out));
       return 2;
     }
 
@@ -236,7 +223,7 @@ hyd_cli_render (int argc, char **argv)
     opts.flags &= ~(HYD_SCHEMATIC_SHOW_IDS | HYD_SCHEMATIC_SHOW_NAMES);
   else if (labels && strcmp (labels, "all") != 0)
     {
-      fprintf (stderr, "bramah-cli: --labels must be all, ids or none, not '%s'\n", labels);
+      fprintf (stderr, "bramah-cli: --labels must be all, ids or none, not '%s'\n", hyd_cli_q (labels));
       return 2;
     }
   /* light is the exporter's own choice: the screen theme for PNG, print
@@ -250,21 +237,21 @@ hyd_cli_render (int argc, char **argv)
     }
   else if (theme && strcmp (theme, "light") != 0)
     {
-      fprintf (stderr, "bramah-cli: --theme must be light or dark, not '%s'\n", theme);
+      fprintf (stderr, "bramah-cli: --theme must be light or dark, not '%s'\n", hyd_cli_q (theme));
       return 2;
     }
 
   g_autoptr (HydCircuit) circuit = hyd_circuit_load_from_file (argv[1], &error);
   if (circuit == NULL)
     {
-      fprintf (stderr, "bramah-cli: %s\n", error->message);
+      hyd_cli_print_error (error->message);
       g_error_free (error);
       return 1;
     }
   opts.library = hyd_symbol_library_get_default (&error);
   if (opts.library == NULL)
     {
-      fprintf (stderr, "bramah-cli: %s\n", error->message);
+      hyd_cli_print_error (error->message);
       g_error_free (error);
       return 1;
     }
@@ -273,7 +260,7 @@ hyd_cli_render (int argc, char **argv)
     {
       if (!simulate_moment (circuit, opts.library, at, &moment, &error))
         {
-          fprintf (stderr, "bramah-cli: %s\n", error->message);
+          hyd_cli_print_error (error->message);
           g_error_free (error);
           moment_clear (&moment);
           return 1;
@@ -294,11 +281,29 @@ hyd_cli_render (int argc, char **argv)
       opts.component_state = moment_state;
       opts.user_data = &moment;
     }
-  gboolean ok = hyd_schematic_export (circuit, out, scale, &opts, &error);
+  /* drawn to a temporary beside OUT and renamed over it when complete: a
+   * failed export leaves OUT as it was (no empty file) */
+  HydCliOutput *target = hyd_cli_output_open_path (out, &error);
+  gboolean ok = target != NULL
+                && hyd_schematic_export (circuit, hyd_cli_output_write_path (target), scale, &opts, &error);
   moment_clear (&moment);
+  if (ok)
+    {
+      ok = hyd_cli_output_commit (target, &error);
+      target = NULL;
+    }
+  if (!ok && target != NULL)
+    {
+      /* the exporter names the file it wrote: the user's is OUT */
+      g_auto (GStrv) parts = g_strsplit (error->message, hyd_cli_output_write_path (target), -1);
+      g_autofree char *message = g_strjoinv (out, parts);
+      g_free (error->message);
+      error->message = g_steal_pointer (&message);
+    }
+  hyd_cli_output_abort (target);
   if (!ok)
     {
-      fprintf (stderr, "bramah-cli: %s\n", error->message);
+      hyd_cli_print_error (error->message);
       g_error_free (error);
       return 1;
     }

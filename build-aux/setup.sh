@@ -12,6 +12,7 @@ packages=(
   libplplot-dev plplot-driver-cairo
   desktop-file-utils appstream
   xvfb xauth xdotool imagemagick fonts-dejavu-core
+  clang-14 libclang-rt-14-dev
 )
 
 missing=()

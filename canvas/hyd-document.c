@@ -670,6 +670,18 @@ hyd_document_add_connection (HydDocument *doc, const char *from, const char *to,
                    "a wire cannot start and end on %s", from);
       return -1;
     }
+  /* the loader refuses a second wire between the same two ends */
+  for (guint k = 0; k < doc->circuit->connections->len; k++)
+    {
+      const HydCircuitConnection *old = g_ptr_array_index (doc->circuit->connections, k);
+      if ((strcmp (old->from, from) == 0 && strcmp (old->to, to) == 0)
+          || (strcmp (old->from, to) == 0 && strcmp (old->to, from) == 0))
+        {
+          g_set_error (error, HYD_CIRCUIT_ERROR, HYD_CIRCUIT_ERROR_REFERENCE,
+                       "a wire between %s and %s exists already", from, to);
+          return -1;
+        }
+    }
   g_autoptr (GHashTable) seen_a = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   g_autoptr (GHashTable) seen_b = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   int da = end_domain (doc, from, seen_a), db = end_domain (doc, to, seen_b);

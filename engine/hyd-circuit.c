@@ -9,12 +9,19 @@
  * the same second pass. Saving builds a JsonNode tree in the canonical key
  * order and writes it with hyd-json-writer, so save → load → save gives the
  * same bytes. */
+#define _GNU_SOURCE /* O_TMPFILE */
 #include "hyd-circuit.h"
 #include "hyd-catalogue.h"
+#include "hyd-json-scan.h"
 #include "hyd-json-writer.h"
 
+#include <errno.h>
+#include <fcntl.h>
+#include <glib/gstdio.h>
 #include <math.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #define MAX_ID_LENGTH 32
 
@@ -117,6 +124,13 @@ node_is_null (JsonNode *node)
   return node != NULL && JSON_NODE_TYPE (node) == JSON_NODE_NULL;
 }
 
+/* Text from the file, quoted and cut for a message ("C1", "a very lo…"). */
+static char *
+quote (const char *text)
+{
+  return hyd_json_quote_excerpt (text ? text : "", -1);
+}
+
 #define NUMBER_TEXT_SIZE HYD_JSON_DOUBLE_BUF_SIZE
 
 /* A number for messages: ten significant digits are enough to recognise the
@@ -163,7 +177,11 @@ describe_node (JsonNode *node)
     case JSON_NODE_VALUE:
     default:
       if (json_node_get_value_type (node) == G_TYPE_STRING)
-        return g_strdup_printf ("\"%s\"", json_node_get_string (node));
+        return quote (json_node_get_string (node));
+      if (json_node_get_value_type (node) == G_TYPE_DOUBLE)
+        return g_strdup (json_node_get_double (node) > 0 ? "a number beyond 1.8e308"
+                         : json_node_get_double (node) < 0 ? "a number below -1.8e308"
+                         : "not a number");
       if (json_node_get_value_type (node) == G_TYPE_BOOLEAN)
         return g_strdup (json_node_get_boolean (node) ? "true" : "false");
       return g_strdup ("a value");
@@ -622,7 +640,8 @@ read_component (JsonNode *node, guint index, GError **error)
                    "components[%u]: \"id\" is missing or not a string", index);
         return NULL;
       }
-    where = g_strdup_printf ("component \"%s\"", id);
+    g_autofree char *quoted = quote (id);
+    where = g_strdup_printf ("component %s", quoted);
   }
   if (node_get_string (json_object_get_member (object, "type")) == NULL)
     {
@@ -647,10 +666,15 @@ read_component (JsonNode *node, guint index, GError **error)
       else if (strcmp (key, "rotation") == 0)
         {
           double r = 0;
+          /* compared as a double: a cast of 1e300 to int is undefined */
           if (!node_get_number (value, &r) || (r != 0 && r != 90 && r != 180 && r != 270))
-            ok = set_error (error, HYD_CIRCUIT_ERROR_FORMAT,
-                            "%s: \"rotation\" must be 0, 90, 180 or 270", where);
-          c->rotation = (int) r;
+            {
+              g_autofree char *got = describe_node (value);
+              ok = set_error (error, HYD_CIRCUIT_ERROR_FORMAT,
+                              "%s: \"rotation\" must be 0, 90, 180 or 270 (got %s)", where, got);
+            }
+          else
+            c->rotation = (int) r;
           c->has_rotation = ok;
         }
       else if (strcmp (key, "mirror") == 0)
@@ -701,7 +725,10 @@ read_junction (JsonNode *node, guint index, GError **error)
                  "junctions[%u]: \"id\" is missing or not a string", index);
       return NULL;
     }
-  where = g_strdup_printf ("junction \"%s\"", id);
+  {
+    g_autofree char *quoted = quote (id);
+    where = g_strdup_printf ("junction %s", quoted);
+  }
 
   j = junction_new ();
   members = json_object_get_members (object);
@@ -757,8 +784,10 @@ read_route (JsonNode *node, const char *where, GArray **route, GError **error)
 static char *
 connection_where (guint index, const char *from, const char *to)
 {
-  return g_strdup_printf ("connections[%u] (from \"%s\" to \"%s\")", index,
-                          from ? from : "?", to ? to : "?");
+  g_autofree char *f = from ? quote (from) : g_strdup ("?");
+  g_autofree char *t = to ? quote (to) : g_strdup ("?");
+
+  return g_strdup_printf ("connections[%u] (from %s to %s)", index, f, t);
 }
 
 static HydCircuitConnection *
@@ -993,31 +1022,52 @@ hyd_circuit_load_from_data (const char *data, gssize length, const char *filenam
   g_autoptr(JsonParser) parser = NULL;
   g_autoptr(HydCircuit) circuit = NULL;
   g_autoptr(GError) local_error = NULL;
+  g_autofree char *prefix = filename ? g_strdup_printf ("%s:", filename) : g_strdup ("");
+  g_autofree char *message = NULL;
+  guint line = 0, column = 0;
+  gsize size;
   JsonNode *root;
 
-  g_return_val_if_fail (data != NULL || length == 0, NULL);
+  g_return_val_if_fail (data != NULL || length <= 0, NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
+  if (data == NULL)
+    data = "";
+  size = length < 0 ? strlen (data) : (gsize) length;
+  if (size > HYD_CIRCUIT_MAX_FILE_SIZE)
+    {
+      set_error (error, HYD_CIRCUIT_ERROR_FILE,
+                 "%s%sthe circuit is %" G_GSIZE_FORMAT " bytes, more than the %d MiB (%d "
+                 "bytes) a circuit may have", prefix, filename ? " " : "", size,
+                 HYD_CIRCUIT_MAX_FILE_SIZE >> 20, HYD_CIRCUIT_MAX_FILE_SIZE);
+      return NULL;
+    }
+
+  /* json-glib is lenient and recursive: refuse what it would misread, and
+   * nesting that would exhaust its stack, before it parses. */
+  if (!hyd_json_scan (data, size, HYD_JSON_MAX_DEPTH, &line, &column, &message))
+    {
+      set_error (error, HYD_CIRCUIT_ERROR_PARSE, "%s%u:%u: Parse error: %s", prefix, line, column,
+                 message);
+      return NULL;
+    }
+
   parser = json_parser_new ();
-  if (!json_parser_load_from_data (parser, data ? data : "", length, &local_error))
+  if (!json_parser_load_from_data (parser, data, (gssize) size, &local_error))
     {
       /* json-glib says "<data>:LINE:COL: Parse error: …"; name the file. */
-      const char *message = local_error->message;
-      if (g_str_has_prefix (message, "<data>:"))
-        set_error (error, HYD_CIRCUIT_ERROR_PARSE, "%s%s", filename ? filename : "",
-                   message + strlen (filename ? "<data>" : "<data>:"));
-      else if (filename != NULL)
-        set_error (error, HYD_CIRCUIT_ERROR_PARSE, "%s: %s", filename, message);
+      const char *text = local_error->message;
+      if (g_str_has_prefix (text, "<data>:"))
+        set_error (error, HYD_CIRCUIT_ERROR_PARSE, "%s%s", prefix, text + strlen ("<data>:"));
       else
-        set_error (error, HYD_CIRCUIT_ERROR_PARSE, "%s", message);
+        set_error (error, HYD_CIRCUIT_ERROR_PARSE, "%s%s%s", prefix, filename ? " " : "", text);
       return NULL;
     }
 
   root = json_parser_get_root (parser);
   if (root == NULL)
     {
-      set_error (error, HYD_CIRCUIT_ERROR_PARSE, "%s%s1:1: the file is empty",
-                 filename ? filename : "", filename ? ":" : "");
+      set_error (error, HYD_CIRCUIT_ERROR_PARSE, "%s1:1: the file is empty", prefix);
       return NULL;
     }
 
@@ -1029,6 +1079,95 @@ hyd_circuit_load_from_data (const char *data, gssize length, const char *filenam
   return g_steal_pointer (&circuit);
 }
 
+/* Reads a regular file of at most HYD_CIRCUIT_MAX_FILE_SIZE bytes; refuses
+ * directories, FIFOs and devices before reading (a FIFO would block, and
+ * /dev/urandom never ends). */
+static char *
+read_circuit_file (const char *path, gsize *length, GError **error)
+{
+  g_autofree char *data = NULL;
+  g_autofree char *display = g_filename_display_name (path);
+  struct stat st;
+  gsize size, got = 0;
+  int fd;
+
+  fd = g_open (path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY, 0);
+  if (fd < 0)
+    {
+      int saved = errno;
+      g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (saved),
+                   "cannot open %s: %s", display, g_strerror (saved));
+      return NULL;
+    }
+  if (fstat (fd, &st) != 0)
+    {
+      int saved = errno;
+      close (fd);
+      g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (saved),
+                   "cannot read %s: %s", display, g_strerror (saved));
+      return NULL;
+    }
+  if (!S_ISREG (st.st_mode))
+    {
+      close (fd);
+      set_error (error, HYD_CIRCUIT_ERROR_FILE, "%s is %s, not a circuit file", display,
+                 S_ISDIR (st.st_mode) ? "a folder" : S_ISFIFO (st.st_mode) ? "a pipe (FIFO)"
+                 : S_ISCHR (st.st_mode) || S_ISBLK (st.st_mode) ? "a device"
+                 : S_ISSOCK (st.st_mode) ? "a socket" : "not a regular file");
+      return NULL;
+    }
+  if (st.st_size > HYD_CIRCUIT_MAX_FILE_SIZE)
+    {
+      close (fd);
+      set_error (error, HYD_CIRCUIT_ERROR_FILE,
+                 "%s is %" G_GINT64_FORMAT " bytes, more than the %d MiB (%d bytes) a circuit "
+                 "file may have", display, (gint64) st.st_size,
+                 HYD_CIRCUIT_MAX_FILE_SIZE >> 20, HYD_CIRCUIT_MAX_FILE_SIZE);
+      return NULL;
+    }
+
+  /* The file may grow while it is read: read at most one byte beyond the limit. */
+  size = (gsize) st.st_size;
+  data = g_malloc (size + 1);
+  for (;;)
+    {
+      gssize n;
+
+      if (got == size)
+        {
+          if (size > HYD_CIRCUIT_MAX_FILE_SIZE)
+            break;
+          size = MIN (MAX (2 * size, 4096), (gsize) HYD_CIRCUIT_MAX_FILE_SIZE + 1);
+          data = g_realloc (data, size + 1);
+        }
+      n = read (fd, data + got, size - got);
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n < 0)
+        {
+          int saved = errno;
+          close (fd);
+          g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (saved),
+                       "cannot read %s: %s", display, g_strerror (saved));
+          return NULL;
+        }
+      if (n == 0)
+        break;
+      got += (gsize) n;
+    }
+  close (fd);
+  if (got > HYD_CIRCUIT_MAX_FILE_SIZE)
+    {
+      set_error (error, HYD_CIRCUIT_ERROR_FILE,
+                 "%s grew beyond the %d MiB a circuit file may have while it was read",
+                 display, HYD_CIRCUIT_MAX_FILE_SIZE >> 20);
+      return NULL;
+    }
+  data[got] = '\0';
+  *length = got;
+  return g_steal_pointer (&data);
+}
+
 HydCircuit *
 hyd_circuit_load_from_file (const char *path, GError **error)
 {
@@ -1037,7 +1176,8 @@ hyd_circuit_load_from_file (const char *path, GError **error)
 
   g_return_val_if_fail (path != NULL, NULL);
 
-  if (!g_file_get_contents (path, &data, &length, error))
+  data = read_circuit_file (path, &length, error);
+  if (data == NULL)
     return NULL;
   return hyd_circuit_load_from_data (data, (gssize) length, path, error);
 }
@@ -1169,9 +1309,10 @@ read_atol (JsonNode *node, double *atol, GError **error)
               g_autoptr(GString) kinds = g_string_new (NULL);
               for (guint k = 0; k < HYD_ATOL_N_KINDS; k++)
                 g_string_append_printf (kinds, "%s%s", k ? ", " : "", hyd_atol_kind_name (k));
+              g_autofree char *quoted = quote (key);
               return set_error (error, HYD_CIRCUIT_ERROR_SIMULATION,
-                                "simulation: \"atol\": unknown kind of state \"%s\" (kinds: %s)",
-                                key, kinds->str);
+                                "simulation: \"atol\": unknown kind of state %s (kinds: %s)",
+                                quoted, kinds->str);
             }
           if (!node_get_number (json_object_get_member (object, key), &v) || !(v > 0))
             {
@@ -1312,15 +1453,17 @@ unknown_param_error (const HydCircuitComponent *component, const HydComponentTyp
                      const char *name, GError **error)
 {
   g_autofree char *names = NULL;
+  g_autofree char *id = quote (component->id);
+  g_autofree char *quoted = quote (name);
 
   if (type->n_params == 0)
     return set_error (error, HYD_CIRCUIT_ERROR_UNKNOWN_PARAM,
-                      "component \"%s\" (%s): unknown parameter \"%s\" (it has no parameters)",
-                      component->id, type->id, name);
+                      "component %s (%s): unknown parameter %s (it has no parameters)",
+                      id, type->id, quoted);
   names = param_names (type);
   return set_error (error, HYD_CIRCUIT_ERROR_UNKNOWN_PARAM,
-                    "component \"%s\" (%s): unknown parameter \"%s\" (valid: %s)",
-                    component->id, type->id, name, names);
+                    "component %s (%s): unknown parameter %s (valid: %s)",
+                    id, type->id, quoted, names);
 }
 
 static char *
@@ -1459,9 +1602,12 @@ hyd_circuit_component_resolve_params (const HydCircuitComponent *component,
 
   type = hyd_catalogue_lookup (component->type);
   if (type == NULL)
-    return set_error (error, HYD_CIRCUIT_ERROR_UNKNOWN_TYPE,
-                      "component \"%s\": unknown type \"%s\"", component->id,
-                      component->type ? component->type : "");
+    {
+      g_autofree char *id = quote (component->id);
+      g_autofree char *type_name = quote (component->type);
+      return set_error (error, HYD_CIRCUIT_ERROR_UNKNOWN_TYPE,
+                        "component %s: unknown type %s", id, type_name);
+    }
   if (fluid == NULL)
     {
       hyd_fluid_init_default (&default_fluid);
@@ -1525,6 +1671,9 @@ param_node_from_string (const char *text)
   if (*value != '\0' && end != NULL && *end == '\0' && isfinite (d))
     return new_double_node (d);
 
+  /* the strict scan first: json-glib recurses once per level of nesting */
+  if (!hyd_json_scan (value, strlen (value), HYD_JSON_MAX_DEPTH, NULL, NULL, NULL))
+    return new_string_node (value);
   parser = json_parser_new ();
   if (json_parser_load_from_data (parser, value, -1, NULL) && json_parser_get_root (parser) != NULL)
     return node_deep_copy (json_parser_get_root (parser));
@@ -1549,12 +1698,29 @@ hyd_circuit_component_set_param_from_string (HydCircuitComponent *component,
 
   type = hyd_catalogue_lookup (component->type);
   if (type == NULL)
-    return set_error (error, HYD_CIRCUIT_ERROR_UNKNOWN_TYPE,
-                      "component \"%s\": unknown type \"%s\"", component->id,
-                      component->type ? component->type : "");
+    {
+      g_autofree char *id = quote (component->id);
+      g_autofree char *type_name = quote (component->type);
+      return set_error (error, HYD_CIRCUIT_ERROR_UNKNOWN_TYPE,
+                        "component %s: unknown type %s", id, type_name);
+    }
   if (hyd_component_type_find_param (type, name) < 0)
     return unknown_param_error (component, type, name, error);
 
+  {
+    g_autofree char *number = g_strstrip (g_strdup (value));
+    char *end = NULL;
+    double d = g_ascii_strtod (number, &end);
+
+    if (*number != '\0' && *end == '\0' && !isfinite (d))
+      {
+        g_autofree char *id = quote (component->id);
+        g_autofree char *quoted = quote (number);
+        return set_error (error, HYD_CIRCUIT_ERROR_PARAM_VALUE,
+                          "component %s, parameter \"%s\": %s is not a finite number (the "
+                          "largest is about 1.8e308)", id, name, quoted);
+      }
+  }
   node = param_node_from_string (value);
   params = object_deep_copy (component->params);
   json_object_set_member (params, name, json_node_copy (node));
@@ -1592,10 +1758,13 @@ check_id (GHashTable *ids, const char *kind, const char *id, GError **error)
   const char *other;
 
   if (id == NULL || !id_is_valid (id))
-    return set_error (error, HYD_CIRCUIT_ERROR_ID,
-                      "%s id \"%s\" is not valid: an id starts with a letter, has only "
-                      "letters, digits and '_', and at most %d characters",
-                      kind, id ? id : "", MAX_ID_LENGTH);
+    {
+      g_autofree char *quoted = quote (id);
+      return set_error (error, HYD_CIRCUIT_ERROR_ID,
+                        "%s id %s is not valid: an id starts with a letter, has only "
+                        "letters, digits and '_', and at most %d characters",
+                        kind, quoted, MAX_ID_LENGTH);
+    }
   other = g_hash_table_lookup (ids, id);
   if (other != NULL && strcmp (other, kind) == 0)
     return set_error (error, HYD_CIRCUIT_ERROR_ID,
@@ -1630,6 +1799,8 @@ typedef struct {
   const HydCircuit *circuit;
   guint *port_offset; /* [n_components + 1] */
   guint n_port_vertices;
+  GHashTable *components; /* id → index + 1 (the first of a duplicated id) */
+  GHashTable *junctions;  /* id → index + 1 */
 } EndIndex;
 
 static char *
@@ -1657,61 +1828,90 @@ resolve_end (const EndIndex *index, guint conn_index, const HydCircuitConnection
              const char *ref, guint *vertex, GError **error)
 {
   const HydCircuit *circuit = index->circuit;
-  g_autofree char *where = connection_where (conn_index, conn->from, conn->to);
   g_autofree char *comp_id = NULL;
   g_autofree char *port_name = NULL;
+  g_autofree char *where = NULL;
+  g_autofree char *quoted_ref = NULL;
+  gpointer found;
 
   if (hyd_circuit_split_port_ref (ref, &comp_id, &port_name))
     {
-      for (guint c = 0; c < circuit->components->len; c++)
-        {
-          HydCircuitComponent *comp = g_ptr_array_index (circuit->components, c);
-          const HydComponentType *type;
-          int port;
+      g_autofree char *quoted_comp = NULL;
+      HydCircuitComponent *comp;
+      const HydComponentType *type;
+      guint c;
+      int port;
 
-          if (strcmp (comp->id, comp_id) != 0)
-            continue;
+      found = g_hash_table_lookup (index->components, comp_id);
+      if (found != NULL)
+        {
+          c = GPOINTER_TO_UINT (found) - 1;
+          comp = g_ptr_array_index (circuit->components, c);
           type = hyd_catalogue_lookup (comp->type);
           port = hyd_component_type_find_port (type, port_name);
-          if (port < 0)
+          if (port >= 0)
             {
-              g_autoptr(GString) ports = g_string_new (NULL);
-              for (guint p = 0; p < type->n_ports; p++)
-                g_string_append_printf (ports, "%s%s", p ? ", " : "", type->ports[p].name);
-              return set_error (error, HYD_CIRCUIT_ERROR_REFERENCE,
-                                "%s: component \"%s\" (%s) has no port \"%s\" (ports: %s)",
-                                where, comp_id, type->id, port_name, ports->str);
+              *vertex = index->port_offset[c] + (guint) port;
+              return TRUE;
             }
-          *vertex = index->port_offset[c] + port;
-          return TRUE;
+          {
+            g_autoptr(GString) ports = g_string_new (NULL);
+            g_autofree char *quoted_port = quote (port_name);
+
+            for (guint p = 0; p < type->n_ports; p++)
+              g_string_append_printf (ports, "%s%s", p ? ", " : "", type->ports[p].name);
+            where = connection_where (conn_index, conn->from, conn->to);
+            quoted_comp = quote (comp_id);
+            return set_error (error, HYD_CIRCUIT_ERROR_REFERENCE,
+                              "%s: component %s (%s) has no port %s (ports: %s)",
+                              where, quoted_comp, type->id, quoted_port, ports->str);
+          }
         }
+      where = connection_where (conn_index, conn->from, conn->to);
+      quoted_comp = quote (comp_id);
+      quoted_ref = quote (ref);
       return set_error (error, HYD_CIRCUIT_ERROR_REFERENCE,
-                        "%s: no component \"%s\" (in \"%s\")", where, comp_id, ref);
+                        "%s: no component %s (in %s)", where, quoted_comp, quoted_ref);
     }
 
-  for (guint j = 0; j < circuit->junctions->len; j++)
+  found = g_hash_table_lookup (index->junctions, ref);
+  if (found != NULL)
     {
-      HydCircuitJunction *junction = g_ptr_array_index (circuit->junctions, j);
-      if (strcmp (junction->id, ref) == 0)
-        {
-          *vertex = index->n_port_vertices + j;
-          return TRUE;
-        }
+      *vertex = index->n_port_vertices + GPOINTER_TO_UINT (found) - 1;
+      return TRUE;
     }
-  if (hyd_circuit_find_component (circuit, ref) != NULL)
+  where = connection_where (conn_index, conn->from, conn->to);
+  quoted_ref = quote (ref);
+  if (g_hash_table_contains (index->components, ref))
     return set_error (error, HYD_CIRCUIT_ERROR_REFERENCE,
                       "%s: \"%s\" is a component; name one of its ports as \"%s.PORT\"",
                       where, ref, ref);
   return set_error (error, HYD_CIRCUIT_ERROR_REFERENCE,
-                    "%s: no junction \"%s\" (a component port is written \"COMP.PORT\")",
-                    where, ref);
+                    "%s: no junction %s (a component port is written \"COMP.PORT\")",
+                    where, quoted_ref);
+}
+
+static void
+index_ids (GHashTable *table, GPtrArray *items, gsize id_offset)
+{
+  for (guint i = 0; i < items->len; i++)
+    {
+      const char *id = G_STRUCT_MEMBER (const char *, g_ptr_array_index (items, i), id_offset);
+
+      if (id != NULL && !g_hash_table_contains (table, id))
+        g_hash_table_insert (table, (gpointer) id, GUINT_TO_POINTER (i + 1));
+    }
 }
 
 static gboolean
 check_connections (const HydCircuit *circuit, GError **error)
 {
-  EndIndex index = { circuit, NULL, 0 };
+  EndIndex index = { circuit, NULL, 0, NULL, NULL };
   g_autofree guint *port_offset = g_new0 (guint, circuit->components->len + 1);
+  g_autoptr(GHashTable) components = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr(GHashTable) junctions = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr(GHashTable) pairs = g_hash_table_new (g_int64_hash, g_int64_equal);
+  g_autofree gint64 *pair_keys = g_new (gint64, MAX (circuit->connections->len, 1));
   g_autofree guint *parent = NULL;
   g_autofree int *domain = NULL;
   g_autofree guint *witness = NULL;
@@ -1726,6 +1926,11 @@ check_connections (const HydCircuit *circuit, GError **error)
     }
   index.port_offset = port_offset;
   index.n_port_vertices = port_offset[circuit->components->len];
+  /* hashed: a scan per end made 10^5 components take minutes */
+  index_ids (components, circuit->components, G_STRUCT_OFFSET (HydCircuitComponent, id));
+  index_ids (junctions, circuit->junctions, G_STRUCT_OFFSET (HydCircuitJunction, id));
+  index.components = components;
+  index.junctions = junctions;
   n_vertices = index.n_port_vertices + circuit->junctions->len;
 
   parent = g_new (guint, MAX (n_vertices, 1));
@@ -1753,9 +1958,32 @@ check_connections (const HydCircuit *circuit, GError **error)
       HydCircuitConnection *conn = g_ptr_array_index (circuit->connections, i);
       guint a, b, ra, rb;
 
+      gpointer first;
+
       if (!resolve_end (&index, i, conn, conn->from, &a, error)
           || !resolve_end (&index, i, conn, conn->to, &b, error))
         return FALSE;
+
+      if (a == b)
+        {
+          g_autofree char *where = connection_where (i, conn->from, conn->to);
+          g_autofree char *end = vertex_name (&index, a);
+          return set_error (error, HYD_CIRCUIT_ERROR_REFERENCE,
+                            "%s: connects %s to itself", where, end);
+        }
+      pair_keys[i] = ((gint64) MIN (a, b) << 32) | MAX (a, b);
+      first = g_hash_table_lookup (pairs, &pair_keys[i]);
+      if (first != NULL)
+        {
+          g_autofree char *where = connection_where (i, conn->from, conn->to);
+          g_autofree char *end_a = vertex_name (&index, a);
+          g_autofree char *end_b = vertex_name (&index, b);
+          return set_error (error, HYD_CIRCUIT_ERROR_REFERENCE,
+                            "%s: a second connection between %s and %s (the first is "
+                            "connections[%u]); remove one of them", where, end_a, end_b,
+                            GPOINTER_TO_UINT (first) - 1);
+        }
+      g_hash_table_insert (pairs, &pair_keys[i], GUINT_TO_POINTER (i + 1));
 
       ra = sets_find (&sets, a);
       rb = sets_find (&sets, b);
@@ -1805,6 +2033,23 @@ check_layout (const HydCircuit *circuit, GError **error)
                             "%s: \"diameter\" must be > 0 (got %s)", where,
                             number_text (conn->diameter, buf));
         }
+      /* hyd-system.c's hose volume π·d²·L/4: a 1e308 diameter passed this
+       * check and failed at t = 0 as a "nonfinite" Jacobian */
+      {
+        double len = conn->has_length ? conn->length : 0.5;
+        double dia = conn->has_diameter ? conn->diameter : 0.01;
+
+        if (!isfinite (G_PI * dia * dia / 4.0 * len))
+          {
+            char len_text[NUMBER_TEXT_SIZE];
+
+            where = connection_where (i, conn->from, conn->to);
+            return set_error (error, HYD_CIRCUIT_ERROR_PARAM_RANGE,
+                              "%s: \"diameter\" %s m and \"length\" %s m give a hose volume "
+                              "π·d²·L/4 beyond the largest number (1.8e308 m³)", where,
+                              number_text (dia, buf), number_text (len, len_text));
+          }
+      }
       if (conn->has_initial_pressure && !(conn->initial_pressure >= -HYD_P_ATM))
         {
           where = connection_where (i, conn->from, conn->to);
@@ -2039,15 +2284,224 @@ hyd_circuit_to_data (const HydCircuit *circuit, gsize *length)
   return hyd_json_to_string (root, length);
 }
 
+static gboolean
+save_error (GError **error, int errsv, const char *path, const char *doing)
+{
+  g_autofree char *display = g_filename_display_name (path);
+
+  g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (errsv), "cannot save %s: %s: %s",
+               display, doing, errsv == ENOSPC || errsv == EDQUOT
+               ? "the disk is full (or the quota is used up)" : g_strerror (errsv));
+  return FALSE;
+}
+
+/* The file a save writes: path, or the file its chain of symbolic links ends
+ * at, so that saving through a link keeps the link. */
+static char *
+save_target (const char *path, GError **error)
+{
+  g_autofree char *target = g_strdup (path);
+
+  for (guint hops = 0; hops < 40; hops++)
+    {
+      g_autofree char *link = NULL;
+      g_autofree char *dir = NULL;
+      struct stat st;
+
+      if (lstat (target, &st) != 0 || !S_ISLNK (st.st_mode))
+        return g_steal_pointer (&target);
+      link = g_file_read_link (target, error);
+      if (link == NULL)
+        return NULL;
+      if (g_path_is_absolute (link))
+        {
+          g_free (target);
+          target = g_steal_pointer (&link);
+          continue;
+        }
+      dir = g_path_get_dirname (target);
+      g_free (target);
+      target = g_build_filename (dir, link, NULL);
+    }
+  save_error (error, ELOOP, path, "following its links");
+  return NULL;
+}
+
+static gboolean
+write_all (int fd, const char *data, gsize length)
+{
+  while (length > 0)
+    {
+      gssize n = write (fd, data, MIN (length, (gsize) G_MAXSSIZE));
+
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n < 0)
+        return FALSE;
+      data += n;
+      length -= (gsize) n;
+    }
+  return TRUE;
+}
+
+/* A name in dir for the new text, ".NAME.XXXXXX": given to an O_TMPFILE
+ * file (which has no name while it is written, so a crash leaves nothing
+ * behind) only once it is complete, then renamed over the target. */
+static char *
+temporary_name (const char *dir, const char *base)
+{
+  static const char letters[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+  char suffix[7];
+
+  for (guint i = 0; i < 6; i++)
+    suffix[i] = letters[g_random_int_range (0, sizeof letters - 1)];
+  suffix[6] = '\0';
+  return g_strdup_printf ("%s/.%s.%s", dir, base, suffix);
+}
+
+/* Writes data to fd, gives it the mode (and owner, where the system allows)
+ * of the file it replaces, and flushes it to the disk. */
+static gboolean
+fill_file (int fd, const char *data, gsize length, const struct stat *old)
+{
+  if (!write_all (fd, data, length))
+    return FALSE;
+  if (old != NULL)
+    {
+      if (fchmod (fd, old->st_mode & 07777) != 0)
+        return FALSE;
+      /* only root may give a file away: a failure here is no error */
+      if (fchown (fd, old->st_uid, old->st_gid) != 0)
+        errno = 0;
+    }
+  return fsync (fd) == 0;
+}
+
+/* The new text under a temporary name in dir; NULL with errno on failure.
+ * With O_TMPFILE the file has no name while it is written, so a crash then
+ * leaves nothing behind; it is named only once complete. */
+static char *
+write_temporary (const char *dir, const char *base, const char *data, gsize length,
+                 const struct stat *old)
+{
+  g_autofree char *temp = NULL;
+  int fd, errsv;
+
+#ifdef O_TMPFILE
+  fd = open (dir, O_TMPFILE | O_WRONLY | O_CLOEXEC, 0666);
+  if (fd >= 0)
+    {
+      g_autofree char *proc = g_strdup_printf ("/proc/self/fd/%d", fd);
+
+      if (!fill_file (fd, data, length, old))
+        {
+          errsv = errno;
+          close (fd);
+          errno = errsv;
+          return NULL;
+        }
+      for (guint tries = 0; tries < 100; tries++)
+        {
+          g_free (temp);
+          temp = temporary_name (dir, base);
+          if (linkat (AT_FDCWD, proc, AT_FDCWD, temp, AT_SYMLINK_FOLLOW) == 0)
+            {
+              if (close (fd) == 0)
+                return g_steal_pointer (&temp);
+              errsv = errno;
+              g_unlink (temp);
+              errno = errsv;
+              return NULL;
+            }
+          if (errno != EEXIST)
+            break;
+        }
+      /* no /proc: write it again under a name */
+      close (fd);
+    }
+  else if (errno != EOPNOTSUPP && errno != EISDIR && errno != EINVAL)
+    return NULL;
+#endif
+
+  g_free (temp);
+  temp = g_strdup_printf ("%s/.%s.XXXXXX", dir, base);
+  fd = g_mkstemp_full (temp, O_WRONLY | O_CLOEXEC, 0666);
+  if (fd < 0)
+    return NULL;
+  if (!fill_file (fd, data, length, old) || close (fd) != 0)
+    {
+      errsv = errno;
+      close (fd);
+      g_unlink (temp);
+      errno = errsv;
+      return NULL;
+    }
+  return g_steal_pointer (&temp);
+}
+
+/* Replaces target with data atomically: a reader sees the old file or the
+ * new one, never a part, and a failure leaves no temporary behind. */
+static gboolean
+replace_file (const char *target, const char *data, gsize length, GError **error)
+{
+  g_autofree char *dir = g_path_get_dirname (target);
+  g_autofree char *base = g_path_get_basename (target);
+  g_autofree char *temp = NULL;
+  gboolean exists;
+  struct stat st;
+  int fd, errsv;
+
+  exists = stat (target, &st) == 0;
+  if (exists && !S_ISREG (st.st_mode))
+    {
+      g_autofree char *display = g_filename_display_name (target);
+      return set_error (error, HYD_CIRCUIT_ERROR_FILE, "cannot save %s: it is %s, not a file",
+                        display, S_ISDIR (st.st_mode) ? "a folder" : "a pipe, device or socket");
+    }
+
+  temp = write_temporary (dir, base, data, length, exists ? &st : NULL);
+  if (temp == NULL)
+    return save_error (error, errno, target, "writing the new file");
+  if (rename (temp, target) != 0)
+    {
+      errsv = errno;
+      g_unlink (temp);
+      return save_error (error, errsv, target, "replacing the old file");
+    }
+
+  /* the rename reaches the disk with the folder */
+  fd = open (dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd >= 0)
+    {
+      if (fsync (fd) != 0)
+        errno = 0;
+      close (fd);
+    }
+  return TRUE;
+}
+
 gboolean
 hyd_circuit_save_to_file (const HydCircuit *circuit, const char *path, GError **error)
 {
   g_autofree char *data = NULL;
+  g_autofree char *target = NULL;
   gsize length;
 
   g_return_val_if_fail (circuit != NULL, FALSE);
   g_return_val_if_fail (path != NULL, FALSE);
 
   data = hyd_circuit_to_data (circuit, &length);
-  return g_file_set_contents (path, data, (gssize) length, error);
+  /* never write a file that the reader would refuse */
+  if (length > HYD_CIRCUIT_MAX_FILE_SIZE)
+    {
+      g_autofree char *display = g_filename_display_name (path);
+      return set_error (error, HYD_CIRCUIT_ERROR_FILE,
+                        "cannot save %s: the circuit would be %.1f MiB, more than the %d MiB "
+                        "a circuit file may have; nothing was written", display,
+                        length / 1048576.0, HYD_CIRCUIT_MAX_FILE_SIZE >> 20);
+    }
+  target = save_target (path, error);
+  if (target == NULL)
+    return FALSE;
+  return replace_file (target, data, length, error);
 }

@@ -38,7 +38,13 @@ typedef enum {
   HYD_CIRCUIT_ERROR_INITIAL_PRESSURE, /* conflicting initial pressures */
   HYD_CIRCUIT_ERROR_FLOW_METER,     /* bypassed meter, or boundary on both sides */
   HYD_CIRCUIT_ERROR_SIMULATION,     /* bad fluid or simulation setting */
+  HYD_CIRCUIT_ERROR_FILE,           /* not a regular file, or larger than HYD_CIRCUIT_MAX_FILE_SIZE */
 } HydCircuitErrorCode;
+
+/* The largest circuit file (and saved text) this reader accepts, in bytes.
+ * json-glib's tree takes about 60 times the text's size in memory, so this
+ * bounds a load to about 2 GB; 10^5 components take about 17 MiB. */
+#define HYD_CIRCUIT_MAX_FILE_SIZE (32 << 20)
 
 typedef struct {
   char *id;

@@ -31,9 +31,21 @@ hyd_fd_judge (double J, double d1, double d2, double floor, double *err)
 }
 
 gboolean
-hyd_fd_unresolved (double J, double h, double row_noise)
+hyd_fd_unresolved (double J, double D1, double h, double row_noise)
 {
-  return fabs (J) * h < row_noise;
+  return fabs (J) * h < row_noise || fabs (J - D1) * h <= row_noise;
+}
+
+int
+hyd_fd_entry_compare (gconstpointer a, gconstpointer b)
+{
+  const HydFdEntry *x = a, *y = b;
+  gboolean fx = x->verdict == HYD_FD_FAIL, fy = y->verdict == HYD_FD_FAIL;
+  if (fx != fy)
+    return fx ? -1 : 1;
+  if (x->err != y->err)
+    return x->err < y->err ? 1 : -1;
+  return 0;
 }
 
 double

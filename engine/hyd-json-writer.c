@@ -58,30 +58,58 @@ hyd_json_format_double (double value, char buf[HYD_JSON_DOUBLE_BUF_SIZE])
   return buf;
 }
 
+/* Writes only what hyd_json_scan accepts: valid UTF-8 passes through, every
+ * control character is escaped, and a byte that is not part of valid UTF-8
+ * (a string built in memory; a loaded one is always valid) becomes U+FFFD,
+ * the replacement character. */
 static void
 write_string (GString *out, const char *str)
 {
+  const char *p = str;
+
   g_string_append_c (out, '"');
-  for (const char *p = str; *p != '\0'; p++)
+  while (*p != '\0')
     {
       guchar c = (guchar) *p;
 
       switch (c)
         {
-        case '"': g_string_append (out, "\\\""); break;
-        case '\\': g_string_append (out, "\\\\"); break;
-        case '\n': g_string_append (out, "\\n"); break;
-        case '\r': g_string_append (out, "\\r"); break;
-        case '\t': g_string_append (out, "\\t"); break;
-        case '\b': g_string_append (out, "\\b"); break;
-        case '\f': g_string_append (out, "\\f"); break;
+        case '"': g_string_append (out, "\\\""); p++; continue;
+        case '\\': g_string_append (out, "\\\\"); p++; continue;
+        case '\n': g_string_append (out, "\\n"); p++; continue;
+        case '\r': g_string_append (out, "\\r"); p++; continue;
+        case '\t': g_string_append (out, "\\t"); p++; continue;
+        case '\b': g_string_append (out, "\\b"); p++; continue;
+        case '\f': g_string_append (out, "\\f"); p++; continue;
         default:
-          /* UTF-8 sequences pass through unchanged. */
-          if (c < 0x20 || c == 0x7f)
-            g_string_append_printf (out, "\\u%04x", c);
-          else
-            g_string_append_c (out, (char) c);
           break;
+        }
+      if (c < 0x20 || c == 0x7f)
+        {
+          g_string_append_printf (out, "\\u%04x", c);
+          p++;
+        }
+      else if (c < 0x80)
+        {
+          g_string_append_c (out, (char) c);
+          p++;
+        }
+      else
+        {
+          /* at most 4 bytes: the string ends at its NUL in any case */
+          gunichar u = g_utf8_get_char_validated (p, -1);
+
+          if (u == (gunichar) -1 || u == (gunichar) -2)
+            {
+              g_string_append (out, "\xef\xbf\xbd");
+              p++;
+            }
+          else
+            {
+              const char *next = g_utf8_next_char (p);
+              g_string_append_len (out, p, next - p);
+              p = next;
+            }
         }
     }
   g_string_append_c (out, '"');
@@ -97,7 +125,13 @@ write_value (GString *out, JsonNode *node)
   else if (type == G_TYPE_DOUBLE)
     {
       char buf[HYD_JSON_DOUBLE_BUF_SIZE];
-      g_string_append (out, hyd_json_format_double (json_node_get_double (node), buf));
+      double value = json_node_get_double (node);
+
+      /* JSON has no infinity or NaN, and a reader refuses 1e999 */
+      if (isfinite (value))
+        g_string_append (out, hyd_json_format_double (value, buf));
+      else
+        g_string_append (out, "null");
     }
   else if (type == G_TYPE_BOOLEAN)
     g_string_append (out, json_node_get_boolean (node) ? "true" : "false");

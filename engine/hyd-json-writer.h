@@ -20,7 +20,10 @@ G_BEGIN_DECLS
  * for NaN and ±1e999 for infinities. */
 char *hyd_json_format_double (double value, char buf[HYD_JSON_DOUBLE_BUF_SIZE]);
 
-/* Appends the JSON text of node to out, nested at indent levels (no newline). */
+/* Appends the JSON text of node to out, nested at indent levels (no newline).
+ * It writes only what hyd_json_scan accepts: a number that is not finite is
+ * written as null, a string's control characters as escapes, and a byte of
+ * a string that is not valid UTF-8 as U+FFFD. */
 void hyd_json_write_node (GString *out, JsonNode *node, guint indent);
 
 /* The JSON text of node, ending with a newline. length may be NULL. */

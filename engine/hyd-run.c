@@ -49,6 +49,9 @@ typedef struct {
   gboolean *below_vapour;
   double vapour;
   GPtrArray *warnings;
+  GArray *limits;         /* of HydFlowLimit (relief valves), checked per sample */
+  gboolean *over_limit;   /* [limits->len] already reported */
+  double *limit_values;
   gboolean stopped;
   /* integrations separated by changes */
   guint n;
@@ -129,6 +132,34 @@ apply_changes (RunState *rs, double t)
   g_ptr_array_set_size (rs->requests, 0);
 }
 
+/* A relief valve passing far more than its nominal flow (hyd-system.c,
+ * hyd_system_get_flow_limits) is worth a warning, once per valve. */
+static void
+check_flow_limits (RunState *rs, double t, const double *y)
+{
+  GArray *lim = rs->limits;
+  if (lim->len == 0 || rs->warnings == NULL)
+    return;
+  g_autofree int *vars = g_new (int, lim->len);
+  for (guint k = 0; k < lim->len; k++)
+    vars[k] = g_array_index (lim, HydFlowLimit, k).var;
+  hyd_system_eval_variables (rs->sys, t, y, vars, lim->len, rs->limit_values);
+  for (guint k = 0; k < lim->len; k++)
+    {
+      const HydFlowLimit *l = &g_array_index (lim, HydFlowLimit, k);
+      double q = fabs (rs->limit_values[k]);
+      if (rs->over_limit[k] || !(q > l->limit))
+        continue;
+      rs->over_limit[k] = TRUE;
+      g_ptr_array_add (rs->warnings,
+                       g_strdup_printf ("%s: the relief valve passes %.3g L/min at t = %.4g s, "
+                                        "%.2g times its nominal flow of %.3g L/min; a valve of that "
+                                        "rating cannot open so far (raise nominal_flow, or limit "
+                                        "the opening with max_opening)",
+                                        l->component, q * 6e4, t, q / l->nominal, l->nominal * 6e4));
+    }
+}
+
 static gboolean
 on_output (double t, const double *y, gpointer user)
 {
@@ -168,6 +199,7 @@ on_output (double t, const double *y, gpointer user)
                                           "pressure %.4g Pa at t = %.6g s",
                                           ni->name, y[ni->state], rs->vapour, t));
     }
+  check_flow_limits (rs, t, y);
   if (rs->spec->progress != NULL)
     {
       *rs->spec->progress = rs->done;
@@ -195,10 +227,39 @@ merge_note (GString *notes, const char *note)
   g_string_append (notes, note);
 }
 
+double
+hyd_run_count_samples (const HydSimOptions *sim)
+{
+  g_return_val_if_fail (sim != NULL, INFINITY);
+  if (!(sim->output_interval > 0) || !isfinite (sim->t_end))
+    return INFINITY;
+  if (!(sim->t_end > 0))
+    return 1;
+  /* k·Δ < t_end for k = 0 … ceil(t_end/Δ) − 1, then t_end itself; one
+   * more for rounding */
+  return ceil (sim->t_end / sim->output_interval) + 2;
+}
+
 HydOdeStatus
 hyd_run_execute (HydSystem *sys, const HydRunSpec *spec, HydOdeResult *result, GPtrArray *warnings)
 {
   const HydSimOptions *sim = spec->sim;
+  double n_samples = hyd_run_count_samples (sim);
+  if (!(n_samples <= HYD_RUN_MAX_SAMPLES))
+    {
+      if (result != NULL)
+        {
+          memset (result, 0, sizeof *result);
+          result->status = HYD_ODE_BAD_INPUT;
+          result->worst_state = -1;
+          result->message = g_strdup_printf ("t_end %g s with output_interval %g s gives %.0f output "
+                                             "samples, more than the %.0f a run may report: raise "
+                                             "output_interval or lower t_end",
+                                             sim->t_end, sim->output_interval, n_samples,
+                                             HYD_RUN_MAX_SAMPLES);
+        }
+      return HYD_ODE_BAD_INPUT;
+    }
   guint n = hyd_system_get_n_states (sys);
   double *y = g_new (double, n + 1);
   double *atol = g_new (double, n + 1);
@@ -212,6 +273,9 @@ hyd_run_execute (HydSystem *sys, const HydRunSpec *spec, HydOdeResult *result, G
   rs.below_vapour = g_new0 (gboolean, hyd_system_get_n_nodes (sys) + 1);
   rs.warnings = warnings;
   rs.vapour = hyd_system_get_fluid (sys)->vapour_pressure;
+  rs.limits = hyd_system_get_flow_limits (sys);
+  rs.over_limit = g_new0 (gboolean, rs.limits->len + 1);
+  rs.limit_values = g_new0 (double, rs.limits->len + 1);
   rs.n = n;
   rs.t_end = sim->t_end;
   rs.tol = 1e-9 * sim->output_interval;
@@ -290,6 +354,9 @@ hyd_run_execute (HydSystem *sys, const HydRunSpec *spec, HydOdeResult *result, G
   g_free (rs.y_restart);
   g_free (rs.values);
   g_free (rs.below_vapour);
+  g_array_unref (rs.limits);
+  g_free (rs.over_limit);
+  g_free (rs.limit_values);
   g_free (y);
   g_free (atol);
   return status;

@@ -66,11 +66,24 @@ typedef struct {
                                 kept up to date before every sample call */
 } HydRunSpec;
 
+/* The most output samples one run reports (10^8): a bound that a file's
+ * output_interval and t_end cannot exceed, whoever consumes the samples
+ * (a CSV of 10^8 rows of a few columns is already gigabytes). Callers that
+ * store or write samples check their own budget (memory, free disk space)
+ * with hyd_run_count_samples before the run. */
+#define HYD_RUN_MAX_SAMPLES 1e8
+
+/* An upper bound of the samples a run of `sim` reports: the grid points
+ * k·output_interval before t_end, and t_end (changes and breakpoints add
+ * none). INFINITY when output_interval is not > 0 (every step). */
+double hyd_run_count_samples (const HydSimOptions *sim);
+
 /* Integrate sys from its initial state. Warnings (vapour pressure reached,
  * a requested change refused, ...) are appended to `warnings` (may be NULL).
  * The result holds the status, statistics (summed over the integrations
  * that changes separate) and a message naming the time and the state on
- * failure. A change modifies sys: run a fresh compile to start over. */
+ * failure. A run of more than HYD_RUN_MAX_SAMPLES samples does not start:
+ * HYD_ODE_BAD_INPUT, with a message naming output_interval and t_end. A change modifies sys: run a fresh compile to start over. */
 HydOdeStatus hyd_run_execute (HydSystem *sys, const HydRunSpec *spec,
                               HydOdeResult *result, GPtrArray *warnings);
 

@@ -613,32 +613,27 @@ node_port_list (const HydSystem *sys, GArray *ports)
   return g_string_free (s, FALSE);
 }
 
-/* Global port index of "C.P", or a junction (n_ports_total + j); −1 if unknown. */
+/* Global port index of "C.P", or a junction (n_ports_total + j); −1 if
+ * unknown. comp_ids and junction_ids map ids to index + 1: hashed, so that
+ * resolving is linear in the connections (a scan made 10^5 take minutes). */
 static int
-resolve_ref (const HydSystem *sys, const HydCircuit *circuit, const guint *port_offset, const char *ref)
+resolve_ref (const HydSystem *sys, GHashTable *comp_ids, GHashTable *junction_ids,
+             const guint *port_offset, const char *ref)
 {
-  char *cid = NULL, *pname = NULL;
+  g_autofree char *cid = NULL;
+  g_autofree char *pname = NULL;
+  guint i;
+
   if (hyd_circuit_split_port_ref (ref, &cid, &pname))
     {
-      int result = -1;
-      for (guint i = 0; i < sys->n_comps; i++)
-        if (strcmp (sys->comps[i].comp->id, cid) == 0)
-          {
-            int k = hyd_component_type_find_port (sys->comps[i].comp->type, pname);
-            if (k >= 0)
-              result = (int) (port_offset[i] + k);
-          }
-      g_free (cid);
-      g_free (pname);
-      return result;
+      i = GPOINTER_TO_UINT (g_hash_table_lookup (comp_ids, cid));
+      if (i == 0)
+        return -1;
+      int k = hyd_component_type_find_port (sys->comps[i - 1].comp->type, pname);
+      return k >= 0 ? (int) (port_offset[i - 1] + k) : -1;
     }
-  for (guint j = 0; j < circuit->junctions->len; j++)
-    {
-      HydCircuitJunction *jn = g_ptr_array_index (circuit->junctions, j);
-      if (strcmp (jn->id, ref) == 0)
-        return (int) (sys->n_ports_total + j);
-    }
-  return -1;
+  i = GPOINTER_TO_UINT (g_hash_table_lookup (junction_ids, ref));
+  return i > 0 ? (int) (sys->n_ports_total + i - 1) : -1;
 }
 
 static void
@@ -883,6 +878,113 @@ judge_flow_path (const char *t)
   return REACH_FOUND;
 }
 
+/* A parameter's largest magnitude over the run: its profile's range, or
+ * its value. */
+static double
+param_max_abs (const SysComp *sc, const char *name)
+{
+  int k = hyd_component_type_find_param (sc->comp->type, name);
+  if (k < 0)
+    return 0.0;
+  if (sc->prof[k] != NULL)
+    {
+      double lo, hi;
+      hyd_profile_get_range (sc->prof[k], &lo, &hi);
+      return MAX (fabs (lo), fabs (hi));
+    }
+  return fabs (sc->comp->par[k]);
+}
+
+static double
+param_value (const SysComp *sc, const char *name)
+{
+  int k = hyd_component_type_find_param (sc->comp->type, name);
+  return k >= 0 ? sc->comp->par[k] : NAN;
+}
+
+/* The tank whose boundary node n is, or NULL. */
+static const HydComp *
+node_tank (const HydSystem *sys, int n)
+{
+  if (n < 0 || !sys->nodes[n].boundary)
+    return NULL;
+  const GArray *ports = sys->nodes[n].ports;
+  for (guint k = 0; k < ports->len; k++)
+    {
+      const HydComp *c = sys->comps[sys->port_comp[g_array_index (ports, guint, k)]].comp;
+      if (strcmp (c->type->id, "tank") == 0)
+        return c;
+    }
+  return NULL;
+}
+
+/* A check valve fed from a tank (a make-up or anti-cavitation valve) has at
+ * most p_tank − p_vapour (about 1 bar) across it: the B side cannot go lower.
+ * If cracking + opening range exceeds that, it can never open fully and
+ * the B side sits near the vapour pressure instead of near tank pressure. */
+static void
+lint_makeup_check_valve (HydSystem *sys, const SysComp *sc)
+{
+  const HydComp *tank = node_tank (sys, sc->port_node[0]);
+  if (tank == NULL)
+    return;
+  const HydProfile *bp = sys->nodes[sc->port_node[0]].bprof;
+  double lo = 0.0, hi = 0.0;
+  if (bp != NULL)
+    hyd_profile_get_range (bp, &lo, &hi);
+  double available = hi - sys->fluid.vapour_pressure;
+  double crack = param_value (sc, "cracking_pressure");
+  double range = param_value (sc, "opening_range");
+  if (crack + range <= available)
+    return;
+  g_ptr_array_add (sys->warnings,
+                   g_strdup_printf ("%s: this check valve takes oil from tank %s but can never open "
+                                    "fully: it needs %.3g bar (cracking %.3g bar + opening range "
+                                    "%.3g bar), and the tank can push at most %.3g bar before the "
+                                    "%s.B side reaches the vapour pressure. As a make-up "
+                                    "(anti-cavitation) valve use a low cracking pressure and "
+                                    "opening range, e.g. 0.1 bar + 0.3 bar",
+                                    sc->comp->id, tank->id, (crack + range) / 1e5, crack / 1e5,
+                                    range / 1e5, available / 1e5, sc->comp->id));
+}
+
+/* The relief valves on a pump's (or flow source's) own line must pass all
+ * its delivery when the circuit takes none (every valve closed, a cylinder
+ * at its stop). */
+static void
+lint_relief_rating (HydSystem *sys, const SysComp *pump)
+{
+  gboolean source = strcmp (pump->comp->type->id, "flow_source") == 0;
+  int node = pump->port_node[source ? 0 : 1];
+  if (node < 0)
+    return;
+  double q_pump = source ? param_max_abs (pump, "flow")
+                         : param_max_abs (pump, "displacement") * param_max_abs (pump, "speed");
+  if (strcmp (pump->comp->type->id, "variable_pump") == 0)
+    q_pump *= param_max_abs (pump, "fraction");
+  double q_rated = 0.0;
+  g_autoptr (GString) ids = g_string_new (NULL);
+  for (guint j = 0; j < sys->n_comps; j++)
+    {
+      const SysComp *sc = &sys->comps[j];
+      if (strcmp (sc->comp->type->id, "relief_valve") != 0 || sc->port_node[0] != node)
+        continue;
+      q_rated += param_value (sc, "nominal_flow");
+      g_string_append_printf (ids, "%s%s", ids->len ? ", " : "", sc->comp->id);
+    }
+  if (ids->len == 0 || q_rated >= q_pump * (1.0 - 1e-6))
+    return;
+  g_ptr_array_add (sys->warnings,
+                   g_strdup_printf ("%s: the relief valve on the line of %s %s is rated for "
+                                    "%.3g L/min (nominal_flow) but it delivers up to %.3g "
+                                    "L/min; when the circuit takes no oil the valve must pass all "
+                                    "of it, %.2g times its rating. Raise nominal_flow to at least "
+                                    "%.3g L/min",
+                                    ids->str, source ? "flow source" : "pump", pump->comp->id,
+                                    q_rated * 6e4, q_pump * 6e4,
+                                    q_pump / q_rated, q_pump * 6e4));
+}
+
 static void
 lint (HydSystem *sys)
 {
@@ -898,7 +1000,12 @@ lint (HydSystem *sys)
             g_ptr_array_add (sys->warnings,
                              g_strdup_printf ("%s: the pump has no relief path (no relief valve "
                                               "or accumulator reachable from %s.P)", c->id, c->id));
+          lint_relief_rating (sys, &sys->comps[i]);
         }
+      if (strcmp (tid, "flow_source") == 0)
+        lint_relief_rating (sys, &sys->comps[i]);
+      if (strcmp (tid, "check_valve") == 0)
+        lint_makeup_check_valve (sys, &sys->comps[i]);
       /* a chamber that reaches nothing that passes flow is locked in every
        * valve position */
       if (g_str_has_prefix (tid, "cylinder"))
@@ -913,6 +1020,31 @@ lint (HydSystem *sys)
                                                 c->id, c->type->ports[X].name));
           }
     }
+}
+
+/* Run checks (hyd-run.c): a relief valve passing more than
+ * HYD_RELIEF_OVERFLOW times its nominal flow is used far beyond its rating
+ * (its opening is not limited above unless max_opening is set). */
+GArray *
+hyd_system_get_flow_limits (const HydSystem *sys)
+{
+  GArray *limits = g_array_new (FALSE, FALSE, sizeof (HydFlowLimit));
+  for (guint i = 0; i < sys->n_comps; i++)
+    {
+      const SysComp *sc = &sys->comps[i];
+      if (strcmp (sc->comp->type->id, "relief_valve") != 0)
+        continue;
+      g_autofree char *name = g_strdup_printf ("%s.q", sc->comp->id);
+      HydFlowLimit l = {
+        .var = hyd_system_find_variable (sys, name),
+        .nominal = param_value (sc, "nominal_flow"),
+        .component = sc->comp->id,
+      };
+      l.limit = HYD_RELIEF_OVERFLOW * l.nominal;
+      if (l.var >= 0)
+        g_array_append_val (limits, l);
+    }
+  return limits;
 }
 
 /* What compiling needs between its stages and drops afterwards. */
@@ -1029,11 +1161,23 @@ build_connectivity (HydSystem *sys, Build *b, GError **error)
     b->parent[k] = k;
   g_autofree gboolean *connected = g_new0 (gboolean, b->n_items + 1);
   b->conn_ends = g_new (int, 2 * circuit->connections->len + 1);
+  /* a duplicated id (refused by validation) resolves as the scans this
+   * replaces did: the last component, the first junction */
+  g_autoptr (GHashTable) comp_ids = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr (GHashTable) junction_ids = g_hash_table_new (g_str_hash, g_str_equal);
+  for (guint i = 0; i < sys->n_comps; i++)
+    g_hash_table_insert (comp_ids, (gpointer) sys->comps[i].comp->id, GUINT_TO_POINTER (i + 1));
+  for (guint j = 0; j < circuit->junctions->len; j++)
+    {
+      HydCircuitJunction *jn = g_ptr_array_index (circuit->junctions, j);
+      if (!g_hash_table_contains (junction_ids, jn->id))
+        g_hash_table_insert (junction_ids, jn->id, GUINT_TO_POINTER (j + 1));
+    }
   for (guint k = 0; k < circuit->connections->len; k++)
     {
       HydCircuitConnection *cn = g_ptr_array_index (circuit->connections, k);
-      int ea = resolve_ref (sys, circuit, b->port_offset, cn->from);
-      int eb = resolve_ref (sys, circuit, b->port_offset, cn->to);
+      int ea = resolve_ref (sys, comp_ids, junction_ids, b->port_offset, cn->from);
+      int eb = resolve_ref (sys, comp_ids, junction_ids, b->port_offset, cn->to);
       if (ea < 0 || eb < 0)
         return set_compile_error (error, HYD_CIRCUIT_ERROR_REFERENCE,
                                   "connection %u (%s → %s): '%s' does not exist", k + 1,

@@ -35,6 +35,18 @@ const HydFluid *hyd_system_get_fluid (const HydSystem *system);
 /* Warnings found while compiling (hydraulic lint, ignored settings). */
 GPtrArray *hyd_system_get_warnings (const HydSystem *system); /* of char* */
 
+/* A flow a run should warn about once it exceeds `limit` (m³/s, either
+ * direction): a relief valve passing more than HYD_RELIEF_OVERFLOW times its
+ * nominal flow. */
+#define HYD_RELIEF_OVERFLOW 1.5
+typedef struct {
+  int var;                 /* variable index (hyd_system_eval_variables) */
+  double limit;
+  double nominal;          /* the rating the limit derives from */
+  const char *component;   /* id; lives as long as the system */
+} HydFlowLimit;
+GArray *hyd_system_get_flow_limits (const HydSystem *system); /* of HydFlowLimit; unref */
+
 guint hyd_system_get_n_states (const HydSystem *system);
 const char *hyd_system_get_state_name (const HydSystem *system, guint i);
 HydUnit hyd_system_get_state_unit (const HydSystem *system, guint i);

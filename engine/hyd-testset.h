@@ -8,6 +8,15 @@
 
 G_BEGIN_DECLS
 
+/* The tolerances a problem is run with: atol = atol_ratio·rtol, or the
+ * fixed atol_abs when atol_ratio is 0 (E5, whose components are ~1e-22:
+ * no multiple of rtol suits them). `source` says where they come from. */
+typedef struct {
+  double atol_ratio;
+  double atol_abs;
+  const char *source;
+} HydTestTolerances;
+
 typedef struct {
   const char *id;            /* "hires" */
   const char *name;          /* "HIRES" */
@@ -19,7 +28,11 @@ typedef struct {
   /* Exact solution at any t, where one is known; else NULL. */
   void (*exact) (double t, double *y);
   HydOdeProblem problem;     /* stateless: may be used from several threads */
+  HydTestTolerances tol;     /* what the test set prescribes */
 } HydTestProblem;
+
+/* The atol of problem p at relative tolerance rtol (the prescribed rule). */
+double hyd_testset_atol (const HydTestProblem *p, double rtol);
 
 /* The stiff set run by `bramah-cli verify`: HIRES, Van der Pol (μ = 1000),
  * ROBER, OREGO, E5, POLLU, in that order. */

@@ -1160,8 +1160,16 @@ hyd_schematic_export (const HydCircuit *circuit, const char *path, double scale,
         }
     }
   cairo_surface_destroy (surface);
-  if (f && fclose (f) != 0 && status == CAIRO_STATUS_SUCCESS)
-    status = CAIRO_STATUS_WRITE_ERROR;
+  if (f)
+    {
+      /* a write that failed inside stdio's buffer shows only in ferror:
+       * cairo's PDF surface does not always report its stream's error */
+      gboolean bad = ferror (f) != 0;
+      if (fclose (f) != 0)
+        bad = TRUE;
+      if (bad && status == CAIRO_STATUS_SUCCESS)
+        status = CAIRO_STATUS_WRITE_ERROR;
+    }
   if (status != CAIRO_STATUS_SUCCESS)
     {
       g_set_error (error, HYD_SYMBOL_ERROR, HYD_SYMBOL_ERROR_EXPORT, "%s: %s", path,

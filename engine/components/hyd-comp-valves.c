@@ -265,7 +265,7 @@ const HydComponentType hyd_check_valve_type = {
  * relief_valve
  * ------------------------------------------------------------------------- */
 
-enum { RV_CRACKING, RV_OVERRIDE, RV_NOMINAL_FLOW, RV_OMEGA, RV_ZETA };
+enum { RV_CRACKING, RV_OVERRIDE, RV_NOMINAL_FLOW, RV_OMEGA, RV_ZETA, RV_MAX_OPENING };
 enum { RV_S, RV_SDOT };
 
 static const HydPortInfo relief_ports[] = {
@@ -284,6 +284,9 @@ static const HydParamInfo relief_params[] = {
     N_("Poppet natural frequency ω (0 = static valve, no states)") },
   { "damping_ratio", N_("Damping ratio"), HYD_UNIT_NONE, 0.7, 0.0, INFINITY,
     HYD_PARAM_MIN_EXCLUSIVE, NULL, N_("Poppet damping ratio ζ (dynamic valve)") },
+  /* extension (docs/circuit-format.md): unset keeps the contract's valve */
+  { "max_opening", N_("Maximum opening"), HYD_UNIT_NONE, 1.0, 1.0, INFINITY, HYD_PARAM_OPTIONAL, NULL,
+    N_("Largest opening A/A_nom the poppet reaches (unset = not limited)") },
 };
 
 static const HydVarInfo relief_states[] = {
@@ -346,6 +349,25 @@ relief_init_states (const HydComp *comp, const double *p0, double *x0)
   x0[RV_SDOT] = 0.0;
 }
 
+/* The open-area fraction of an opening coordinate x: soft_ramp(x, 0.01), and
+ * with max_opening M set, soft_ramp(x, 0.01) − soft_ramp(x − M, 0.01), which
+ * is the same up to x = M and exactly M from x = M + 0.01 on (C¹). */
+static double
+relief_area_fraction (const HydComp *comp, double x, double *d_dx)
+{
+  double d1, d2;
+  double v = hyd_soft_ramp (x, HYD_SMOOTH_EPS, &d1);
+  double m = comp->par[RV_MAX_OPENING];
+  if (isnan (m))
+    {
+      *d_dx = d1;
+      return v;
+    }
+  v -= hyd_soft_ramp (x - m, HYD_SMOOTH_EPS, &d2);
+  *d_dx = d1 - d2;
+  return v;
+}
+
 static void
 relief_eval (const HydComp *comp, const HydEvalIn *in, HydEvalOut *out)
 {
@@ -360,8 +382,9 @@ relief_eval (const HydComp *comp, const HydEvalIn *in, HydEvalOut *out)
 
   if (!relief_is_dynamic (comp))
     {
-      /* Static: A = soft_ramp(z, 0.01)·A_nom, not limited above. */
-      double open = hyd_soft_ramp (z, HYD_SMOOTH_EPS, &dopen);
+      /* Static: A = soft_ramp(z, 0.01)·A_nom, not limited above unless
+       * max_opening is set (extension). */
+      double open = relief_area_fraction (comp, z, &dopen);
       double q = hyd_orifice_flow (&c, dp, open * a_nom, &dqdp, &dqda);
       double dq = dqdp + dqda * a_nom * dopen / po;
       two_port_write (comp, out, q, dq, -dq);
@@ -382,7 +405,7 @@ relief_eval (const HydComp *comp, const HydEvalIn *in, HydEvalOut *out)
   double sdot = in->x[RV_SDOT];
   double dsigma;
   double sigma = relief_sigma (z, &dsigma);
-  double open = hyd_soft_ramp (s, HYD_SMOOTH_EPS, &dopen);
+  double open = relief_area_fraction (comp, s, &dopen);
   double q = hyd_orifice_flow (&c, dp, open * a_nom, &dqdp, &dqda);
   guint np = comp->type->n_ports;
 

@@ -265,6 +265,16 @@ test_rejected_edits (void)
   g_assert_cmpint (hyd_document_add_connection (doc, "C1.A", "C9.B", NULL, 0, &error), <, 0);
   g_assert_error (error, HYD_CIRCUIT_ERROR, HYD_CIRCUIT_ERROR_REFERENCE);
   g_clear_error (&error);
+  /* a second wire between the same ends (either way round) would make a
+   * file the loader refuses */
+  const HydCircuitConnection *first = g_ptr_array_index (hyd_document_get_circuit (doc)->connections, 0);
+  g_autofree char *first_from = g_strdup (first->from), *first_to = g_strdup (first->to);
+  g_assert_cmpint (hyd_document_add_connection (doc, first_from, first_to, NULL, 0, &error), <, 0);
+  g_assert_error (error, HYD_CIRCUIT_ERROR, HYD_CIRCUIT_ERROR_REFERENCE);
+  g_clear_error (&error);
+  g_assert_cmpint (hyd_document_add_connection (doc, first_to, first_from, NULL, 0, &error), <, 0);
+  g_assert_error (error, HYD_CIRCUIT_ERROR, HYD_CIRCUIT_ERROR_REFERENCE);
+  g_clear_error (&error);
   /* a gauge's signal port cannot take a hydraulic wire */
   g_free (hyd_document_add_component (doc, "pressure_gauge", 0, 0));
   g_assert_cmpint (hyd_document_add_connection (doc, "G1.S", "C1.A", NULL, 0, &error), <, 0);

@@ -723,6 +723,81 @@ test_relief_jacobian_dynamic (void)
   hyd_comp_free (comp);
 }
 
+/* max_opening (extension, docs/circuit-format.md): the opening follows the
+ * contract's soft_ramp up to M and is exactly M from M + 0.01 on; the
+ * dynamic valve's equilibrium stays the static valve. */
+static void
+test_relief_max_opening (void)
+{
+  HydComp *free_v = hyd_test_make_comp ("relief_valve", NULL, NULL);
+  HydComp *stat = hyd_test_make_comp ("relief_valve", NULL, "max_opening", "1.5", NULL);
+  HydComp *dyn = hyd_test_make_comp ("relief_valve", NULL, "max_opening", "1.5",
+                                     "natural_frequency", "2000", NULL);
+  double qnom = par_value (stat, "nominal_flow");
+  double pc = par_value (stat, "cracking_pressure");
+  double po = par_value (stat, "override_pressure");
+  int io = output_index (stat, "opening");
+  double q[2], qf[2], out[2], outf[2], x[2], xdot[2];
+
+  g_assert_true (isnan (par_value (free_v, "max_opening")));
+  for (double zz = -0.5; zz <= 6.0; zz += 0.125)
+    {
+      double dp = pc + zz * po;
+      double pp[2] = { dp, 0.0 };
+      hyd_test_eval (stat, 0.0, pp, NULL, q, NULL, out);
+      hyd_test_eval (free_v, 0.0, pp, NULL, qf, NULL, outf);
+      if (zz <= 1.5)
+        {
+          /* unchanged below M */
+          g_assert_cmpfloat (out[io], ==, outf[io]);
+          g_assert_cmpfloat (q[0], ==, qf[0]);
+        }
+      else if (zz >= 1.51)
+        {
+          /* full opening: the nominal area times M */
+          g_assert_cmpfloat_with_epsilon (out[io], 1.5, 1e-14);
+          g_assert_cmpfloat_with_epsilon (q[0] / (qnom * 1.5 * sqrt (dp / (pc + po))), 1.0, 1e-12);
+          g_assert_cmpfloat (q[0], <, qf[0]);
+        }
+      dyn->type->init_states (dyn, pp, x);
+      double qd[2], outd[2];
+      hyd_test_eval (dyn, 0.0, pp, x, qd, xdot, outd);
+      g_assert_cmpfloat_with_epsilon (qd[0], q[0], 1e-12 * MAX (q[0], 1e-12));
+      g_assert_cmpfloat_with_epsilon (outd[io], out[io], 1e-12);
+    }
+  hyd_comp_free (free_v);
+  hyd_comp_free (stat);
+  hyd_comp_free (dyn);
+}
+
+static void
+test_relief_jacobian_max_opening (void)
+{
+  HydComp *stat = hyd_test_make_comp ("relief_valve", NULL, "max_opening", "1.2", NULL);
+  HydComp *dyn = hyd_test_make_comp ("relief_valve", NULL, "max_opening", "1.2",
+                                     "natural_frequency", "3000", "damping_ratio", "0.5", NULL);
+  double pc = par_value (stat, "cracking_pressure");
+  double po = par_value (stat, "override_pressure");
+  GRand *r = g_rand_new_with_seed (36);
+  guint failures = 0;
+
+  for (guint i = 0; i < N_RANDOM; i++)
+    {
+      /* half the points inside the upper seam (M, M + 0.01), the rest around it */
+      double z = (i % 2) ? g_rand_double_range (r, 1.2 + 1e-4, 1.2099)
+                         : g_rand_double_range (r, 0.5, 4.0);
+      double pt = g_rand_double_range (r, -1e5, 1e6);
+      double p[2] = { pt + pc + z * po, pt };
+      failures += check_at (stat, 0.0, p, NULL, "static z=%g", z);
+      double x[2] = { z, g_rand_double_range (r, -200.0, 200.0) };
+      failures += check_at (dyn, 0.0, p, x, "dynamic s=%g", z);
+    }
+  g_assert_cmpuint (failures, ==, 0);
+  g_rand_free (r);
+  hyd_comp_free (stat);
+  hyd_comp_free (dyn);
+}
+
 /* pressure-reducing valve --------------------------------------------------- */
 
 static void
@@ -1081,6 +1156,8 @@ main (int argc, char **argv)
   g_test_add_func ("/engine/components/relief_valve/steady", test_relief_steady);
   g_test_add_func ("/engine/components/relief_valve/jacobian-static", test_relief_jacobian_static);
   g_test_add_func ("/engine/components/relief_valve/jacobian-dynamic", test_relief_jacobian_dynamic);
+  g_test_add_func ("/engine/components/relief_valve/max-opening", test_relief_max_opening);
+  g_test_add_func ("/engine/components/relief_valve/jacobian-max-opening", test_relief_jacobian_max_opening);
   g_test_add_func ("/engine/components/pressure_reducing_valve/values", test_prv_values);
   g_test_add_func ("/engine/components/pressure_reducing_valve/jacobian", test_prv_jacobian);
   g_test_add_func ("/engine/components/flow_control_valve/jacobian", test_fcv);

@@ -527,6 +527,165 @@ test_event_accuracy (void)
   g_array_unref (off.rows);
 }
 
+/* ---- relief valve rating and make-up check valves (issue 8) ---- */
+
+/* flow source Q (m³/s) → node (1 L) → relief valve (nominal Qn) → tank;
+ * extra: more relief parameters as JSON members. */
+static char *
+relief_circuit (double q, double qn, const char *extra)
+{
+  return g_strdup_printf (HEAD "\"simulation\": {\"t_end\": 3, \"output_interval\": 0.01},"
+                          "\"components\": ["
+                          "{\"id\": \"FS1\", \"type\": \"flow_source\", \"params\": {\"flow\": %.17g}},"
+                          "{\"id\": \"V1\", \"type\": \"volume\", \"params\": {\"volume\": 1e-3}},"
+                          "{\"id\": \"RV1\", \"type\": \"relief_valve\", \"params\": {"
+                          "\"cracking_pressure\": 1e7, \"override_pressure\": 1e6, "
+                          "\"nominal_flow\": %.17g%s}},"
+                          "{\"id\": \"T1\", \"type\": \"tank\"}],"
+                          "\"connections\": [{\"from\": \"FS1.P\", \"to\": \"V1.P\"},"
+                          "{\"from\": \"V1.P2\", \"to\": \"RV1.P\"}, {\"from\": \"RV1.T\", \"to\": \"T1.T\"}]}",
+                          q, qn, extra);
+}
+
+static void
+test_lint_relief_rating (void)
+{
+  GError *error = NULL;
+  /* 25 L/min into a valve rated 10 L/min (esque-circuit2 before issue 8) */
+  g_autofree char *low = relief_circuit (25.0 / 6e4, 10.0 / 6e4, "");
+  HydSystem *sys = compile_json (low, &error);
+  g_assert_no_error (error);
+  g_assert_true (has_warning (sys, "RV1: the relief valve on the line of flow source FS1 is "
+                                   "rated for 10 L/min"));
+  hyd_system_free (sys);
+  /* rated for the flow: quiet */
+  g_autofree char *ok = relief_circuit (25.0 / 6e4, 30.0 / 6e4, "");
+  sys = compile_json (ok, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (hyd_system_get_warnings (sys)->len, ==, 0);
+  hyd_system_free (sys);
+
+  /* a pump whose speed profile reaches 3000 rpm: its largest flow counts */
+  const char *json = HEAD "\"components\": ["
+    "{\"id\": \"T1\", \"type\": \"tank\"},"
+    "{\"id\": \"P1\", \"type\": \"fixed_pump\", \"params\": {\"displacement\": 1.6e-6,"
+    " \"speed\": {\"step\": {\"times\": [1], \"values\": [157, 314]}}}},"
+    "{\"id\": \"RV1\", \"type\": \"relief_valve\", \"params\": {\"nominal_flow\": 3.5e-4}}],"
+    "\"connections\": [{\"from\": \"P1.S\", \"to\": \"T1.T\"}, {\"from\": \"P1.P\", \"to\": \"RV1.P\"},"
+    "{\"from\": \"RV1.T\", \"to\": \"T1.T\"}]}";
+  sys = compile_json (json, &error);
+  g_assert_no_error (error);
+  g_assert_true (has_warning (sys, "line of pump P1"));
+  hyd_system_free (sys);
+}
+
+/* tank → CV1 (params) → V1 → O1 → tank */
+static char *
+makeup_circuit (const char *params)
+{
+  return g_strdup_printf (HEAD "\"components\": ["
+                          "{\"id\": \"T1\", \"type\": \"tank\"}, {\"id\": \"CV1\", \"type\": \"check_valve\"%s},"
+                          "{\"id\": \"V1\", \"type\": \"volume\"}, {\"id\": \"O1\", \"type\": \"orifice\"}],"
+                          "\"connections\": [{\"from\": \"T1.T\", \"to\": \"CV1.A\"}, {\"from\": \"CV1.B\", \"to\": \"V1.P\"},"
+                          "{\"from\": \"V1.P2\", \"to\": \"O1.A\"}, {\"from\": \"O1.B\", \"to\": \"T1.T\"}]}",
+                          params);
+}
+
+static void
+test_lint_makeup_check (void)
+{
+  GError *error = NULL;
+  /* the contract's defaults, 0.5 + 2 bar, fed from the tank */
+  g_autofree char *defaults = makeup_circuit ("");
+  HydSystem *sys = compile_json (defaults, &error);
+  g_assert_no_error (error);
+  g_assert_true (has_warning (sys, "CV1: this check valve takes oil from tank T1 but can never "
+                                   "open fully: it needs 2.5 bar"));
+  hyd_system_free (sys);
+  /* a make-up valve: 0.1 + 0.3 bar */
+  g_autofree char *makeup = makeup_circuit (", \"params\": {\"cracking_pressure\": 1e4, "
+                                            "\"opening_range\": 3e4}");
+  sys = compile_json (makeup, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (hyd_system_get_warnings (sys)->len, ==, 0);
+  hyd_system_free (sys);
+  /* the same defaults not fed from a tank: quiet (O1 feeds A from the volume's side) */
+  const char *json = HEAD "\"components\": ["
+    "{\"id\": \"PS1\", \"type\": \"pressure_source\"}, {\"id\": \"O1\", \"type\": \"orifice\"},"
+    "{\"id\": \"V0\", \"type\": \"volume\"}, {\"id\": \"CV1\", \"type\": \"check_valve\"},"
+    "{\"id\": \"V1\", \"type\": \"volume\"}],"
+    "\"connections\": [{\"from\": \"PS1.P\", \"to\": \"O1.A\"}, {\"from\": \"O1.B\", \"to\": \"V0.P\"},"
+    "{\"from\": \"V0.P2\", \"to\": \"CV1.A\"}, {\"from\": \"CV1.B\", \"to\": \"V1.P\"}]}";
+  sys = compile_json (json, &error);
+  g_assert_no_error (error);
+  g_assert_false (has_warning (sys, "check valve takes oil from tank"));
+  hyd_system_free (sys);
+}
+
+/* Runs a circuit to its end; returns the run's warnings and the last value
+ * of variable `var`. */
+static GPtrArray *
+run_warnings (const char *json, const char *var, double *last)
+{
+  GError *error = NULL;
+  g_autoptr (HydCircuit) circuit = hyd_circuit_load_from_data (json, -1, "test.bramah", &error);
+  g_assert_no_error (error);
+  HydSystem *sys = hyd_system_compile (circuit, &error);
+  g_assert_no_error (error);
+  HydSimOptions sim;
+  g_assert_true (hyd_circuit_get_sim_options (circuit, &sim, &error));
+  int v = hyd_system_find_variable (sys, var);
+  g_assert_cmpint (v, >=, 0);
+  Rows r = { g_array_new (FALSE, FALSE, sizeof (double)), 0 };
+  HydRunSpec spec = { .sim = &sim, .vars = &v, .n_vars = 1, .sample = keep_row, .user = &r };
+  GPtrArray *warnings = g_ptr_array_new_with_free_func (g_free);
+  HydOdeResult res = { 0 };
+  g_assert_cmpint (hyd_run_execute (sys, &spec, &res, warnings), ==, HYD_ODE_SUCCESS);
+  *last = g_array_index (r.rows, double, r.rows->len - 1);
+  hyd_ode_result_clear (&res);
+  hyd_sim_options_clear (&sim);
+  g_array_unref (r.rows);
+  hyd_system_free (sys);
+  return warnings;
+}
+
+static gboolean
+any_contains (GPtrArray *w, const char *needle)
+{
+  for (guint k = 0; k < w->len; k++)
+    if (strstr (g_ptr_array_index (w, k), needle))
+      return TRUE;
+  return FALSE;
+}
+
+/* A relief valve passing far more than its rating warns during the run;
+ * with max_opening M it ends as an orifice of M·A_nom: 25 L/min through a
+ * 10 L/min valve (rated at 110 bar) opened at most 1.2 needs
+ * Δp = 110 bar·(25/(10·1.2))² = 477.4 bar. */
+static void
+test_run_relief_overflow (void)
+{
+  double p;
+  g_autofree char *free_v = relief_circuit (25.0 / 6e4, 10.0 / 6e4, "");
+  g_autoptr (GPtrArray) w = run_warnings (free_v, "RV1.P.p", &p);
+  g_assert_true (any_contains (w, "RV1: the relief valve passes"));
+  g_assert_true (any_contains (w, "times its nominal flow of 10 L/min"));
+  /* the contract's unlimited valve: s = 2.36 at about 123.6 bar */
+  g_assert_cmpfloat (p, >, 1.2e7);
+  g_assert_cmpfloat (p, <, 1.25e7);
+
+  g_autofree char *limited = relief_circuit (25.0 / 6e4, 10.0 / 6e4, ", \"max_opening\": 1.2");
+  g_autoptr (GPtrArray) w2 = run_warnings (limited, "RV1.P.p", &p);
+  double dp = 1.1e7 * pow (25.0 / 12.0, 2);
+  g_test_message ("max_opening 1.2: %.6g Pa, closed form %.6g Pa", p, dp);
+  g_assert_cmpfloat (fabs (p - dp) / dp, <, 1e-3);
+  g_assert_true (any_contains (w2, "RV1: the relief valve passes"));
+
+  g_autofree char *rated = relief_circuit (25.0 / 6e4, 30.0 / 6e4, "");
+  g_autoptr (GPtrArray) w3 = run_warnings (rated, "RV1.P.p", &p);
+  g_assert_false (any_contains (w3, "relief valve passes"));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -541,6 +700,9 @@ main (int argc, char **argv)
   g_test_add_func ("/engine/system/error/domain-mismatch", test_domain_mismatch);
   g_test_add_func ("/engine/system/assembled-jacobian", test_assembled_jacobian);
   g_test_add_func ("/engine/system/lint", test_lint);
+  g_test_add_func ("/engine/system/lint/relief-rating", test_lint_relief_rating);
+  g_test_add_func ("/engine/system/lint/makeup-check-valve", test_lint_makeup_check);
+  g_test_add_func ("/engine/system/run/relief-overflow", test_run_relief_overflow);
   g_test_add_func ("/engine/system/events/end-stop-located", test_event_end_stop);
   g_test_add_func ("/engine/system/events/on-off-accuracy", test_event_accuracy);
   return g_test_run ();

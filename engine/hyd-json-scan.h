@@ -1,0 +1,39 @@
+/* hyd-json-scan.h — a strict JSON check before json-glib parses.
+ *
+ * json-glib 1.6 is lenient where a circuit file must not be (it reads 0x10,
+ * 00.002 and .5, ignores a second value after the first, keeps the last of
+ * two equal keys, cuts strings at \u0000, wraps integers beyond 64 bits and
+ * passes lone surrogates through), and its parser recurses once per nesting
+ * level, so deep nesting overflows the stack. This scan runs first, without
+ * recursion and in time linear in the text: it accepts exactly the JSON
+ * texts of RFC 8259 (Bray, 2017) that are valid UTF-8 with a bounded
+ * nesting depth, no duplicate key in an object, no NUL character in a
+ * string, and numbers that json-glib reads as written; anything else is
+ * refused with the line and column where it starts. */
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+/* Deepest nesting of objects and arrays a circuit file may have. Circuits
+ * nest fewer than 10 levels (a profile's points inside a parameter inside a
+ * component); the margin is for unknown keys written by newer programs. */
+#define HYD_JSON_MAX_DEPTH 64
+
+/* Longest excerpt of the text a message quotes, in characters. */
+#define HYD_JSON_EXCERPT_MAX 40
+
+/* Checks that data[0, length) is one JSON value, optionally preceded by a
+ * UTF-8 byte order mark and surrounded by whitespace, nested at most
+ * max_depth levels. On failure returns FALSE and sets *line and *column
+ * (1-based; columns count characters) and *message (owned by the caller). */
+gboolean hyd_json_scan (const char *data, gsize length, guint max_depth,
+                        guint *line, guint *column, char **message);
+
+/* text quoted for a message: in double quotes, control characters and
+ * quotes escaped, invalid UTF-8 shown as \xNN, cut after
+ * HYD_JSON_EXCERPT_MAX characters with "…". length < 0: NUL-terminated. */
+char *hyd_json_quote_excerpt (const char *text, gssize length);
+
+G_END_DECLS
