@@ -10,6 +10,7 @@
 #include <locale.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -222,6 +223,13 @@ apply_sets (HydCircuit *circuit, char **sets)
         return usage_error (NULL, "--set takes COMP.PARAM=VALUE, not '%s'", hyd_cli_q (sets[k]));
       g_autofree char *cid = g_strndup (sets[k], dot - sets[k]);
       g_autofree char *pname = g_strndup (dot + 1, eq - dot - 1);
+      /* a number beyond a double (1e999) would reach the parameter as
+       * "not a number": say what it is */
+      char *end = NULL;
+      double num = g_ascii_strtod (eq + 1, &end);
+      if (end != eq + 1 && *end == '\0' && isinf (num) && strpbrk (eq + 1, "nN") == NULL)
+        return usage_error (NULL, "--set %s: '%s' is out of range (a number of magnitude below 1.8e308)",
+                            hyd_cli_q (sets[k]), hyd_cli_q (eq + 1));
       HydCircuitComponent *comp = hyd_circuit_find_component (circuit, cid);
       if (comp == NULL)
         return failed ("--set %s: no component '%s' in the circuit", hyd_cli_q (sets[k]), hyd_cli_q (cid));
@@ -354,12 +362,17 @@ cmd_simulate (int argc, char **argv)
 
   /* the size of the output, before the run (docs/cli.md, Limits) */
   double n_samples = hyd_run_count_samples (&sim);
+  /* every column at most "-1.234567891e-100" and a separator */
+  double csv_bytes = n_samples * 18.0 * vars->len;
   if (!(n_samples <= HYD_RUN_MAX_SAMPLES))
     {
-      st = failed ("%s: t_end %g s with output_interval %g s gives %.0f output samples, more than the "
+      g_autofree char *size = hyd_cli_format_size (csv_bytes);
+      g_autofree char *as_csv = summary ? g_strdup ("") : g_strdup_printf (" (a CSV of up to %s)", size);
+      st = failed ("%s: t_end %g s with output_interval %g s gives %.0f output samples%s, more than the "
                    "%.0f a run may report: raise simulation.output_interval (--output-interval) or "
                    "lower simulation.t_end (--t-end)",
-                   hyd_cli_qpath (argv[1]), sim.t_end, sim.output_interval, n_samples, HYD_RUN_MAX_SAMPLES);
+                   hyd_cli_qpath (argv[1]), sim.t_end, sim.output_interval, n_samples, as_csv,
+                   HYD_RUN_MAX_SAMPLES);
       g_array_unref (vars);
       goto out_sys;
     }
@@ -372,8 +385,6 @@ cmd_simulate (int argc, char **argv)
       goto out_sys;
     }
   guint64 free_bytes;
-  /* every column at most "-1.234567891e-100" and a separator */
-  double csv_bytes = n_samples * 18.0 * vars->len;
   if (!summary && hyd_cli_output_free_space (out, &free_bytes) && csv_bytes > (double) free_bytes)
     {
       g_autofree char *need = hyd_cli_format_size (csv_bytes);
@@ -804,6 +815,21 @@ cmd_jacobian_check (int argc, char **argv)
       return st;
     }
   guint n = hyd_system_get_n_states (sys);
+  /* a dense n × n Jacobian and the states at the points, within half the
+   * memory available (docs/cli.md) */
+  double need = ((double) n * n + (double) (points + 2) * n) * sizeof (double);
+  guint64 avail;
+  if (hyd_cli_memory_available (&avail) && need > 0.5 * (double) avail)
+    {
+      g_autofree char *need_s = hyd_cli_format_size (need);
+      g_autofree char *avail_s = hyd_cli_format_size ((double) avail);
+      st = failed ("%s: jacobian-check of %u states at %" G_GINT64_FORMAT " points needs %s, more than "
+                   "half the %s of memory available", hyd_cli_qpath (argv[1]), n, points, need_s, avail_s);
+      hyd_system_free (sys);
+      hyd_sim_options_clear (&sim);
+      hyd_circuit_free (circuit);
+      return st;
+    }
 
   /* a trajectory with the circuit's own solver, sampled at the points */
   Trajectory tr = { g_array_new (FALSE, FALSE, sizeof (double)),
@@ -1020,10 +1046,32 @@ print_main_help (FILE *f)
   fprintf (f, "\n'bramah-cli COMMAND --help' describes each command.\n");
 }
 
+/* What went to stdout must have arrived: `check >/dev/full` fails. At exit,
+ * so that it also covers --help, which GOption prints and then exits. */
+static void
+close_stdout (void)
+{
+  errno = 0;
+  int e = fflush (stdout) != 0 ? errno : 0;
+  gboolean bad = e != 0 || ferror (stdout);
+  if (fclose (stdout) != 0 && !bad)
+    {
+      e = errno;
+      bad = TRUE;
+    }
+  if (bad)
+    {
+      fprintf (stderr, "bramah-cli: cannot write standard output: %s%s\n",
+               e ? g_strerror (e) : "a write failed", e == ENOSPC ? " (disk full)" : "");
+      _exit (EXIT_FAILED);
+    }
+}
+
 int
 main (int argc, char **argv)
 {
   setlocale (LC_ALL, "");
+  atexit (close_stdout);
   if (argc < 2)
     {
       print_main_help (stderr);
@@ -1039,23 +1087,7 @@ main (int argc, char **argv)
       {
         g_autofree char *prg = g_strdup_printf ("bramah-cli %s", commands[i].name);
         g_set_prgname (prg);
-        int st = commands[i].run (argc - 1, argv + 1);
-        /* what went to stdout must have arrived: check >/dev/full fails */
-        errno = 0;
-        int e = fflush (stdout) != 0 ? errno : 0;
-        gboolean bad = e != 0 || ferror (stdout);
-        if (fclose (stdout) != 0 && !bad)
-          {
-            e = errno;
-            bad = TRUE;
-          }
-        if (bad)
-          {
-            fprintf (stderr, "bramah-cli: cannot write standard output: %s%s\n",
-                     e ? g_strerror (e) : "a write failed", e == ENOSPC ? " (disk full)" : "");
-            return EXIT_FAILED;
-          }
-        return st;
+        return commands[i].run (argc - 1, argv + 1);
       }
   fprintf (stderr, "bramah-cli: unknown command '%s'\n", argv[1]);
   print_main_help (stderr);

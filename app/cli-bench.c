@@ -252,6 +252,21 @@ bench_circuit_load (const char *path, GError **error)
                    path, k);
       goto fail;
     }
+  /* the reference run and each run are kept whole: two arrays of
+   * samples × states doubles, within half the memory available */
+  double need = 2.0 * (double) (k + 1) * bc->n * sizeof (double);
+  guint64 avail;
+  if (hyd_cli_memory_available (&avail) && need > 0.5 * (double) avail)
+    {
+      g_autofree char *need_s = hyd_cli_format_size (need);
+      g_autofree char *avail_s = hyd_cli_format_size ((double) avail);
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED,
+                   "%s: %" G_GUINT64_FORMAT " output samples of %u states need %s, more than half "
+                   "the %s of memory available: raise simulation.output_interval (%g s) or lower "
+                   "simulation.t_end (%g s)",
+                   path, k + 1, bc->n, need_s, avail_s, bc->out_dt, bc->sim.t_end);
+      goto fail;
+    }
   bc->n_regular = k;
   bc->n_samples = (guint) k + 1;
   return bc;

@@ -74,5 +74,9 @@ gboolean hyd_cli_output_commit (HydCliOutput *o, GError **error);
 /* Close and remove the temporary; frees o (NULL is fine). */
 void hyd_cli_output_abort (HydCliOutput *o);
 
+/* Memory the system can give this process now (MemAvailable); FALSE when
+ * unknown. Commands that keep samples in memory check against it. */
+gboolean hyd_cli_memory_available (guint64 *bytes);
+
 /* "1.2 GB"; newly allocated. */
 char *hyd_cli_format_size (double bytes);

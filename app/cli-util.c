@@ -367,7 +367,7 @@ output_open (const char *path, gboolean open_file, GError **error)
       /* renaming over a file one may not write would replace it anyway */
       int e = errno;
       g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (e), "cannot write %s: %s",
-                   hyd_cli_q (path), g_strerror (e));
+                   hyd_cli_qpath (path), g_strerror (e));
       hyd_cli_output_abort (o);
       return NULL;
     }
@@ -378,7 +378,7 @@ output_open (const char *path, gboolean open_file, GError **error)
         {
           int e = errno;
           g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (e), "cannot write %s: %s",
-                       hyd_cli_q (path), g_strerror (e));
+                       hyd_cli_qpath (path), g_strerror (e));
           hyd_cli_output_abort (o);
           return NULL;
         }
@@ -392,7 +392,7 @@ output_open (const char *path, gboolean open_file, GError **error)
       int e = errno;
       g_autofree char *dir = g_path_get_dirname (o->target);
       g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (e), "cannot write %s (a temporary in %s): %s",
-                   hyd_cli_q (path), hyd_cli_q (dir), g_strerror (e));
+                   hyd_cli_qpath (path), hyd_cli_qpath (dir), g_strerror (e));
       g_clear_pointer (&o->tmp, g_free);
       hyd_cli_output_abort (o);
       return NULL;
@@ -418,7 +418,7 @@ output_open (const char *path, gboolean open_file, GError **error)
           int e = errno;
           close (fd);
           g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (e), "cannot write %s: %s",
-                       hyd_cli_q (path), g_strerror (e));
+                       hyd_cli_qpath (path), g_strerror (e));
           hyd_cli_output_abort (o);
           return NULL;
         }
@@ -456,7 +456,7 @@ hyd_cli_output_write_path (HydCliOutput *o)
 const char *
 hyd_cli_output_name (HydCliOutput *o)
 {
-  return o->path ? hyd_cli_q (o->path) : "standard output";
+  return o->path ? hyd_cli_qpath (o->path) : "standard output";
 }
 
 gboolean
@@ -576,7 +576,7 @@ hyd_cli_output_commit (HydCliOutput *o, GError **error)
     {
       e = errno;
       g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (e), "cannot write %s: renaming %s: %s",
-                   hyd_cli_output_name (o), hyd_cli_q (o->tmp), g_strerror (e));
+                   hyd_cli_output_name (o), hyd_cli_qpath (o->tmp), g_strerror (e));
       hyd_cli_output_abort (o);
       return FALSE;
     }
@@ -601,4 +601,30 @@ hyd_cli_format_size (double bytes)
   if (!isfinite (bytes) || bytes > 1e18)
     return g_strdup_printf ("%.3g bytes", bytes);
   return g_format_size ((guint64) bytes);
+}
+
+gboolean
+hyd_cli_memory_available (guint64 *bytes)
+{
+  /* MemAvailable counts the page cache the kernel can give back, which
+   * sysconf's free pages do not (Linux ≥ 3.14) */
+  g_autofree char *meminfo = NULL;
+  if (g_file_get_contents ("/proc/meminfo", &meminfo, NULL, NULL))
+    {
+      const char *line = strstr (meminfo, "MemAvailable:");
+      if (line != NULL)
+        {
+          guint64 kb = g_ascii_strtoull (line + strlen ("MemAvailable:"), NULL, 10);
+          if (kb > 0)
+            {
+              *bytes = kb * 1024;
+              return TRUE;
+            }
+        }
+    }
+  long pages = sysconf (_SC_AVPHYS_PAGES), size = sysconf (_SC_PAGESIZE);
+  if (pages <= 0 || size <= 0)
+    return FALSE;
+  *bytes = (guint64) pages * (guint64) size;
+  return TRUE;
 }

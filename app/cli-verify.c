@@ -65,7 +65,7 @@ hyd_cli_verify (int argc, char **argv)
   GError *error = NULL;
   if (!g_option_context_parse (ctx, &argc, &argv, &error))
     {
-      fprintf (stderr, "bramah-cli: %s\n", error->message);
+      hyd_cli_print_error (error->message);
       g_error_free (error);
       return 2;
     }

@@ -7,6 +7,7 @@
 #include <glib/gi18n.h>
 #include "hyd-autosave.h"
 #include "hyd-help.h"
+#include "hyd-ui-util.h"
 #include "hyd-window.h"
 
 struct _HydApplication
@@ -131,6 +132,8 @@ hyd_application_startup (GApplication *application)
   HydApplication *self = HYD_APPLICATION (application);
 
   G_APPLICATION_CLASS (hyd_application_parent_class)->startup (application);
+  /* before the first window: cairo on software OpenGL (issue 8) */
+  hyd_ui_choose_renderer (gdk_display_get_default (), NULL);
 
   g_set_application_name ("Bramah");
   gtk_window_set_default_icon_name (APP_ID);

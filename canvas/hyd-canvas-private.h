@@ -52,11 +52,13 @@ struct _HydCanvas {
   GdkTexture *layer_texture;     /* the view's layer, for GL renderers */
   guint texture_renders;
   HydSymbolStyle style;
+  double pressure_min, pressure_max;  /* the colour scale; max <= min: the style's */
   guint64 serial;
   HydCanvasTool tool;
   guint show_labels : 1;
   guint dark : 1;
   guint dark_explicit : 1;
+  guint replay : 1;              /* live state shown after a run: editing allowed */
   guint fit_pending : 1;
   guint view_fitted : 1;         /* the view is still the fit: a resize fits again */
   guint pointer_inside : 1;

@@ -74,10 +74,17 @@ is_live (HydCanvas *self)
   return self->live_pressure != NULL || self->live_variable != NULL;
 }
 
+/* Live and locked: a run is going (not a replay after it). */
+static gboolean
+is_locked (HydCanvas *self)
+{
+  return is_live (self) && !self->replay;
+}
+
 gboolean
 _hyd_canvas_can_edit (HydCanvas *self)
 {
-  return self->document != NULL && !is_live (self);
+  return self->document != NULL && !is_locked (self);
 }
 
 static void
@@ -128,6 +135,11 @@ style_update (HydCanvas *self)
     hyd_symbol_style_init_dark (&self->style);
   else
     hyd_symbol_style_init_light (&self->style);
+  if (self->pressure_max > self->pressure_min)
+    {
+      self->style.pressure_min = self->pressure_min;
+      self->style.pressure_max = self->pressure_max;
+    }
   hyd_canvas_view_invalidate (&self->view);
   redraw_layer (self);
 }
@@ -433,6 +445,7 @@ hyd_canvas_clear_live (HydCanvas *self)
   self->live_variable = NULL;
   self->live_data = NULL;
   self->live_destroy = NULL;
+  self->replay = FALSE;
   _hyd_canvas_update_actions (self);
   redraw_layer (self);
 }
@@ -442,6 +455,37 @@ hyd_canvas_queue_live_redraw (HydCanvas *self)
 {
   g_return_if_fail (HYD_IS_CANVAS (self));
   redraw_layer (self);
+}
+
+void
+hyd_canvas_set_replay (HydCanvas *self, gboolean replay)
+{
+  g_return_if_fail (HYD_IS_CANVAS (self));
+  if (self->replay == !!replay)
+    return;
+  self->replay = !!replay;
+  _hyd_canvas_update_actions (self);
+  _hyd_canvas_update_hover (self);
+  redraw_layer (self);
+}
+
+void
+hyd_canvas_set_pressure_range (HydCanvas *self, double p_min, double p_max)
+{
+  g_return_if_fail (HYD_IS_CANVAS (self));
+  if (self->pressure_min == p_min && self->pressure_max == p_max)
+    return;
+  self->pressure_min = p_min;
+  self->pressure_max = p_max;
+  style_update (self);
+}
+
+void
+hyd_canvas_get_style (HydCanvas *self, HydSymbolStyle *style)
+{
+  g_return_if_fail (HYD_IS_CANVAS (self));
+  follow_theme (self);
+  *style = self->style;
 }
 
 /* ---------------------------------------------------------------------------
@@ -542,7 +586,7 @@ fill_overlay (HydCanvas *self, HydCanvasOverlay *o)
                       &y);
       hyd_symbol_pose_init (&o->ghost_pose, x, y, self->place_rotation, self->place_mirror);
     }
-  if (is_live (self))
+  if (is_locked (self))
     o->message = _("Running — editing locked");
 }
 
@@ -929,7 +973,7 @@ hover_kinds (HydCanvas *self)
     return HYD_CANVAS_HIT_NONE;
   if (self->mode == MODE_WIRE || self->tool == HYD_CANVAS_TOOL_WIRE)
     return HYD_CANVAS_HIT_PORT | HYD_CANVAS_HIT_JUNCTION | HYD_CANVAS_HIT_WIRE;
-  if (is_live (self) && self->tool == HYD_CANVAS_TOOL_SELECT)
+  if (is_locked (self) && self->tool == HYD_CANVAS_TOOL_SELECT)
     return HYD_CANVAS_HIT_COMPONENT | HYD_CANVAS_HIT_WIRE;
   return HYD_CANVAS_HIT_ALL;
 }

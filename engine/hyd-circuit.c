@@ -1259,8 +1259,8 @@ hyd_circuit_get_fluid (const HydCircuit *circuit, HydFluid *fluid, GError **erro
             {
               g_autofree char *got = describe_node (node);
               return set_error (error, HYD_CIRCUIT_ERROR_SIMULATION,
-                                "fluid: \"bulk_modulus_model\" must be \"constant\", \"tait\" "
-                                "or \"air\" (got %s)", got);
+                                "fluid: \"bulk_modulus_model\" must be \"cavitating\", "
+                                "\"constant\", \"tait\" or \"air\" (got %s)", got);
             }
         }
     }
@@ -2368,11 +2368,12 @@ fill_file (int fd, const char *data, gsize length, const struct stat *old)
     return FALSE;
   if (old != NULL)
     {
-      if (fchmod (fd, old->st_mode & 07777) != 0)
-        return FALSE;
-      /* only root may give a file away: a failure here is no error */
+      /* only root may give a file away: that failure is no error; nor is
+       * EPERM from fchmod (setting the set-group-ID bit as a non-member) */
       if (fchown (fd, old->st_uid, old->st_gid) != 0)
         errno = 0;
+      if (fchmod (fd, old->st_mode & 07777) != 0 && errno != EPERM)
+        return FALSE;
     }
   return fsync (fd) == 0;
 }
@@ -2428,10 +2429,17 @@ write_temporary (const char *dir, const char *base, const char *data, gsize leng
   fd = g_mkstemp_full (temp, O_WRONLY | O_CLOEXEC, 0666);
   if (fd < 0)
     return NULL;
-  if (!fill_file (fd, data, length, old) || close (fd) != 0)
+  if (!fill_file (fd, data, length, old))
     {
       errsv = errno;
       close (fd);
+      g_unlink (temp);
+      errno = errsv;
+      return NULL;
+    }
+  if (close (fd) != 0)
+    {
+      errsv = errno;
       g_unlink (temp);
       errno = errsv;
       return NULL;

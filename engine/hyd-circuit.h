@@ -125,15 +125,24 @@ HydCircuit *hyd_circuit_copy (const HydCircuit *circuit);
  * types, parameters (names, kinds, ranges, profiles, cross rules), fluid and
  * simulation settings, connection references and port domains. Messages name
  * the component, parameter, port or junction; JSON syntax errors give
- * line:column. `filename` (may be NULL) prefixes parse errors. */
+ * line:column. `filename` (may be NULL) prefixes parse errors. The text must
+ * be strict JSON (hyd-json-scan.h: UTF-8, at most HYD_JSON_MAX_DEPTH levels,
+ * no duplicate keys, numbers json-glib reads as written) of at most
+ * HYD_CIRCUIT_MAX_FILE_SIZE bytes. */
 HydCircuit *hyd_circuit_load_from_data (const char *data, gssize length,
                                         const char *filename, GError **error);
+/* Refuses what is not a regular file (a folder, a FIFO, a device) and files
+ * larger than HYD_CIRCUIT_MAX_FILE_SIZE before reading them. */
 HydCircuit *hyd_circuit_load_from_file (const char *path, GError **error);
 /* Re-run the load-time validation on an edited document. */
 gboolean hyd_circuit_validate (const HydCircuit *circuit, GError **error);
 
 /* Canonical JSON text (2-space indent, trailing newline). */
 char *hyd_circuit_to_data (const HydCircuit *circuit, gsize *length);
+/* Atomic: a new file in the same folder, flushed, renamed over the old one;
+ * it keeps the old file's mode, and saving through a symbolic link writes
+ * the file the link points to. A failure keeps the old file and leaves no
+ * temporary. A text larger than HYD_CIRCUIT_MAX_FILE_SIZE is not written. */
 gboolean hyd_circuit_save_to_file (const HydCircuit *circuit, const char *path, GError **error);
 
 /* Items of a document, for editors: new (empty, with empty params/extra),

@@ -7,6 +7,7 @@
  * (hyd-runner.c) and a replay of its change log take the same path, so they
  * give the same samples. */
 #include "hyd-run.h"
+#include "hyd-i18n.h"
 
 #include <math.h>
 #include <string.h>
@@ -48,6 +49,12 @@ typedef struct {
   double *values;
   gboolean *below_vapour;
   double vapour;
+  /* cavitation of the floored fluids: per node, the first void episode */
+  gboolean floored;
+  double *voids;          /* [n_nodes] scratch */
+  double *cav_onset;      /* time the first void appeared, NAN before */
+  double *cav_max;        /* the largest void so far, m³ */
+  double *cav_t_max;      /* and when */
   GPtrArray *warnings;
   GArray *limits;         /* of HydFlowLimit (relief valves), checked per sample */
   gboolean *over_limit;   /* [limits->len] already reported */
@@ -132,6 +139,62 @@ apply_changes (RunState *rs, double t)
   g_ptr_array_set_size (rs->requests, 0);
 }
 
+/* "V1.B" of "V1.B.p" */
+static char *
+node_label (const HydNodeInfo *ni)
+{
+  return g_str_has_suffix (ni->name, ".p") ? g_strndup (ni->name, strlen (ni->name) - 2)
+                                            : g_strdup (ni->name);
+}
+
+/* The warning for a node that cavitated: when its first void appeared, at
+ * what pressure, and how large the void grew and when (in the panel's
+ * units: bar, L or cm³). */
+static void
+report_cavitation (RunState *rs, guint b)
+{
+  if (rs->warnings == NULL)
+    return;
+  g_autofree char *label = node_label (hyd_system_get_node (rs->sys, b));
+  double litres = rs->cav_max[b] * 1e3;
+  g_autofree char *size = litres >= 0.1
+                          ? g_strdup_printf (N_("%.3g L"), litres)
+                          : g_strdup_printf (N_("%.3g cm³"), litres * 1e3);
+  g_ptr_array_add (rs->warnings,
+                   g_strdup_printf (N_("%s cavitates at t = %.3g s (vapour pressure %.2f bar; "
+                                       "largest void %s, at t = %.3g s)"),
+                                    label, rs->cav_onset[b], rs->vapour * 1e-5, size,
+                                    rs->cav_t_max[b]));
+}
+
+/* Cavitation of the floored fluids (hyd-fluid.h): a node holds a void while
+ * its state ψ is below the vapour pressure. Per node the time of the first
+ * void and the largest void are kept; the run reports them once, at its end. */
+static void
+track_cavitation (RunState *rs, double t, const double *y)
+{
+  HydSystem *sys = rs->sys;
+  guint nn = hyd_system_get_n_nodes (sys);
+  gboolean any = FALSE;
+  for (guint b = 0; b < nn && !any; b++)
+    any = hyd_system_node_cavitating (sys, b, y, NULL);
+  if (!any)
+    return;
+  hyd_system_node_voids (sys, t, y, rs->voids);
+  for (guint b = 0; b < nn; b++)
+    {
+      if (!hyd_system_node_cavitating (sys, b, y, NULL))
+        continue;
+      if (isnan (rs->cav_onset[b]))
+        rs->cav_onset[b] = t;
+      if (rs->voids[b] > rs->cav_max[b])
+        {
+          rs->cav_max[b] = rs->voids[b];
+          rs->cav_t_max[b] = t;
+        }
+    }
+}
+
 /* A relief valve passing far more than its nominal flow (hyd-system.c,
  * hyd_system_get_flow_limits) is worth a warning, once per valve. */
 static void
@@ -185,20 +248,23 @@ on_output (double t, const double *y, gpointer user)
         }
     }
 
-  /* a node pressure first falling below the vapour pressure is worth a
-   * warning (circuit-format.md, fluid.vapour_pressure) */
-  for (guint b = 0; b < hyd_system_get_n_nodes (sys); b++)
-    {
-      const HydNodeInfo *ni = hyd_system_get_node (sys, b);
-      if (ni->boundary || rs->below_vapour[b] || y[ni->state] >= rs->vapour)
-        continue;
-      rs->below_vapour[b] = TRUE;
-      if (rs->warnings)
-        g_ptr_array_add (rs->warnings,
-                         g_strdup_printf ("node %s: pressure %.4g Pa fell below the vapour "
-                                          "pressure %.4g Pa at t = %.6g s",
-                                          ni->name, y[ni->state], rs->vapour, t));
-    }
+  if (rs->floored)
+    track_cavitation (rs, t, y);
+  else
+    /* a node pressure first falling below the vapour pressure is worth a
+     * warning (circuit-format.md, fluid.vapour_pressure) */
+    for (guint b = 0; b < hyd_system_get_n_nodes (sys); b++)
+      {
+        const HydNodeInfo *ni = hyd_system_get_node (sys, b);
+        if (ni->boundary || rs->below_vapour[b] || y[ni->state] >= rs->vapour)
+          continue;
+        rs->below_vapour[b] = TRUE;
+        if (rs->warnings)
+          g_ptr_array_add (rs->warnings,
+                           g_strdup_printf ("node %s: pressure %.4g Pa fell below the vapour "
+                                            "pressure %.4g Pa at t = %.6g s",
+                                            ni->name, y[ni->state], rs->vapour, t));
+      }
   check_flow_limits (rs, t, y);
   if (rs->spec->progress != NULL)
     {
@@ -273,6 +339,16 @@ hyd_run_execute (HydSystem *sys, const HydRunSpec *spec, HydOdeResult *result, G
   rs.below_vapour = g_new0 (gboolean, hyd_system_get_n_nodes (sys) + 1);
   rs.warnings = warnings;
   rs.vapour = hyd_system_get_fluid (sys)->vapour_pressure;
+  rs.floored = hyd_fluid_has_floor (hyd_system_get_fluid (sys));
+  {
+    guint nn = hyd_system_get_n_nodes (sys);
+    rs.voids = g_new0 (double, nn + 1);
+    rs.cav_onset = g_new (double, nn + 1);
+    rs.cav_max = g_new0 (double, nn + 1);
+    rs.cav_t_max = g_new0 (double, nn + 1);
+    for (guint b = 0; b < nn; b++)
+      rs.cav_onset[b] = NAN;
+  }
   rs.limits = hyd_system_get_flow_limits (sys);
   rs.over_limit = g_new0 (gboolean, rs.limits->len + 1);
   rs.limit_values = g_new0 (double, rs.limits->len + 1);
@@ -348,12 +424,21 @@ hyd_run_execute (HydSystem *sys, const HydRunSpec *spec, HydOdeResult *result, G
       break;
     }
 
+  /* once per run: every node that cavitated */
+  for (guint b = 0; b < hyd_system_get_n_nodes (sys); b++)
+    if (!isnan (rs.cav_onset[b]))
+      report_cavitation (&rs, b);
+
   g_string_free (notes, TRUE);
   hyd_ode_result_clear (&local);
   g_ptr_array_unref (rs.requests);
   g_free (rs.y_restart);
   g_free (rs.values);
   g_free (rs.below_vapour);
+  g_free (rs.voids);
+  g_free (rs.cav_onset);
+  g_free (rs.cav_max);
+  g_free (rs.cav_t_max);
   g_array_unref (rs.limits);
   g_free (rs.over_limit);
   g_free (rs.limit_values);

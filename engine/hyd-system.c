@@ -1,12 +1,18 @@
 /* hyd-system.c — compiling a circuit into an ODE system with analytic J.
  *
- * Node equation (circuit-format.md, Nodes), for a node n with pressure p_n:
- *   C_n·ṗ_n = R_n,  R_n = −Σ_X q̂_X − Σ_X Σ_k (∂V_X/∂y_k)·ẏ_k,
- *   C_n = V_n/B(p_n) + Σ_X C_X(p_n),  V_n = wire volumes + Σ_X V_X(y).
- * So ∂ṗ_n/∂z = (∂R_n/∂z − ṗ_n·∂C_n/∂z)/C_n, assembled by scattering each
- * component's local block (seed 000 §4.4, research §2.4). Boundary node
- * pressures are not states; their time derivative enters ∂f/∂t by the chain
- * rule through the columns that would belong to them. */
+ * Node equation (circuit-format.md, Nodes), for a node n with state ψ_n
+ * (its pressure, or for the cavitation-safe models the pseudo-pressure of
+ * hyd-fluid.h, with p_n = F(ψ_n) what the components see):
+ *   C_n·ψ̇_n = R_n,  R_n = −Σ_X q̂_X − φ(ψ_n)·Σ_X Σ_k (∂V_X/∂y_k)·ẏ_k,
+ *   C_n = V_n·c(ψ_n) + Σ_X C_X(p_n)·F'(ψ_n),  V_n = wire volumes + Σ_X V_X(y),
+ * with c = 1/B(p), φ = 1, F(ψ) = ψ for "constant" and "tait" (the contract's
+ * equation) and the liquid fraction φ and capacity c of a node that may hold
+ * a void otherwise (mass conservation: V·c·ψ̇ + φ·V̇ = Σ q_in).
+ * So ∂ψ̇_n/∂z = (∂R_n/∂z − ψ̇_n·∂C_n/∂z)/C_n, assembled by scattering each
+ * component's local block (Esqué 2008 §4.4), every column of a node's
+ * pressure times F'(ψ) of that node (the chain rule through p = F(ψ)).
+ * Boundary node pressures are not states; their time derivative enters
+ * ∂f/∂t by the chain rule through the columns that would belong to them. */
 #include "hyd-system.h"
 #include "hyd-catalogue.h"
 
@@ -19,6 +25,7 @@ typedef enum {
   VAR_PORT_Q,
   VAR_STATE,
   VAR_OUTPUT,
+  VAR_NODE_VOID,
 } VarKind;
 
 typedef struct {
@@ -58,7 +65,10 @@ typedef struct {
   const HydProfile *bprof;
   int reporter;          /* global port that reports the boundary flow, −1 */
   /* scratch */
-  double p, pdot, V, Csum, dCsum, R, B, dB, C, dCdp, f;
+  double p, pdot, V, Csum, dCsum, R, C, dCdp, f;
+  double Q, Vdot;        /* Σ q̂_X and Σ V̇_X over the node's ports */
+  HydNodeFluid nf;       /* p = F(ψ), F', φ, c ... (identity for boundary nodes) */
+  double void_volume;    /* V·(1 − φ), m³ */
   int diag_pos;          /* position of (state, state) in the CSC values */
 } SysNode;
 
@@ -95,7 +105,9 @@ struct _HydSystem {
   SysMeter *meters;
   /* variables */
   GArray *vars;          /* of Var */
+  guint n_listed_vars;   /* the first n_listed_vars are listed; the rest are found only */
   GHashTable *var_index; /* name → index + 1 */
+  GPtrArray *var_aliases; /* of char*: extra keys of var_index (".void" of other ports) */
   /* pattern */
   guint nnz;
   guint *colptr, *rowind;
@@ -240,6 +252,8 @@ hyd_system_free (HydSystem *sys)
     }
   if (sys->var_index)
     g_hash_table_unref (sys->var_index);
+  if (sys->var_aliases)
+    g_ptr_array_unref (sys->var_aliases);
   g_free (sys->colptr);
   g_free (sys->rowind);
   g_free (sys->f_scratch);
@@ -277,13 +291,21 @@ eval_all (HydSystem *sys, double t, const double *y, double *f, gboolean want_ja
           if (nd->bprof == NULL)
             nd->pdot = 0.0;
           sys->bpdot[nd->bindex] = nd->pdot;
+          /* a prescribed pressure: no void, p itself is the variable */
+          double dB, B = hyd_fluid_bulk_modulus (&sys->fluid, nd->p, &dB);
+          nd->nf = (HydNodeFluid) { .p = nd->p, .dp = 1.0, .phi = 1.0, .phi_full = 1.0,
+                                    .c = 1.0 / B, .dc = -dB / (B * B) };
         }
       else
-        nd->p = y[nd->state];
+        {
+          hyd_fluid_node (&sys->fluid, y[nd->state], &nd->nf);
+          nd->p = nd->nf.p;
+        }
       nd->V = nd->wire_volume;
       nd->Csum = 0.0;
       nd->dCsum = 0.0;
-      nd->R = 0.0;
+      nd->Q = 0.0;
+      nd->Vdot = 0.0;
     }
 
   for (guint i = 0; i < sys->n_comps; i++)
@@ -327,7 +349,8 @@ eval_all (HydSystem *sys, double t, const double *y, double *f, gboolean want_ja
           double rate = 0.0;
           for (guint j = 0; j < nv; j++)
             rate += sc->dV[X * nv + j] * sc->xdot[c->vstates[j]];
-          nd->R -= sc->q[X] + rate;
+          nd->Q += sc->q[X];
+          nd->Vdot += rate;
         }
     }
 
@@ -335,9 +358,12 @@ eval_all (HydSystem *sys, double t, const double *y, double *f, gboolean want_ja
   for (guint b = 0; b < sys->n_nodes; b++)
     {
       SysNode *nd = &sys->nodes[b];
-      nd->B = hyd_fluid_bulk_modulus (&sys->fluid, nd->p, &nd->dB);
-      nd->C = nd->V / nd->B + nd->Csum;
-      nd->dCdp = -nd->V * nd->dB / (nd->B * nd->B) + nd->dCsum;
+      const HydNodeFluid *nf = &nd->nf;
+      /* C = V·c + Σ C_X·F',  ∂C/∂ψ = V·c' + Σ (∂C_X/∂p)·F'² + Σ C_X·F'' */
+      nd->C = nd->V * nf->c + nd->Csum * nf->dp;
+      nd->dCdp = nd->V * nf->dc + nd->dCsum * nf->dp * nf->dp + nd->Csum * nf->d2p;
+      nd->R = -nd->Q - nf->phi_full * nd->Vdot + nf->phi_void * nd->Vdot;
+      nd->void_volume = nd->V * nf->voidf;
       if (nd->boundary)
         {
           nd->f = nd->pdot;
@@ -371,6 +397,19 @@ jac_add (HydSystem *sys, double *J, double *dfdt, guint row, int col, double v)
     dfdt[row] += v * sys->bpdot[col - sys->n];
 }
 
+/* A component's local Jacobian entry e with the chain rule through p = F(ψ)
+ * applied to a node-pressure column (boundary nodes have F' = 1). */
+static inline double
+local_entry (const HydSystem *sys, const SysComp *sc, guint e)
+{
+  const HydComp *c = sc->comp;
+  double v = sc->jac[e];
+  guint jc = c->jcol[e];
+  if (jc < c->type->n_ports && sc->port_node[jc] >= 0)
+    v *= sys->nodes[sc->port_node[jc]].nf.dp;
+  return v;
+}
+
 int
 hyd_system_jacobian (HydSystem *sys, double t, const double *y, double *J, double *dfdt)
 {
@@ -388,9 +427,9 @@ hyd_system_jacobian (HydSystem *sys, double t, const double *y, double *J, doubl
 
       for (guint e = 0; e < c->nnz; e++)
         {
-          double v = sc->jac[e];
-          if (v == 0.0)
+          if (sc->jac[e] == 0.0)
             continue;
+          double v = local_entry (sys, sc, e);
           guint r = c->jrow[e];
           int col = sc->col[c->jcol[e]];
           if (r < np)
@@ -406,15 +445,16 @@ hyd_system_jacobian (HydSystem *sys, double t, const double *y, double *J, doubl
               int jv = sc->vpos[k];
               if (jv < 0)
                 continue;
-              /* volume-rate term: −(∂V_X/∂y_k)·∂ẏ_k/∂z */
+              /* volume-rate term: −φ_n·(∂V_X/∂y_k)·∂ẏ_k/∂z */
               for (guint X = 0; X < np; X++)
                 {
                   int nn = sc->port_node[X];
                   if (nn < 0 || sys->nodes[nn].boundary)
                     continue;
+                  const SysNode *nd = &sys->nodes[nn];
                   double dv = sc->dV[X * nv + jv];
                   if (dv != 0.0)
-                    jac_add (sys, J, dfdt, sys->nodes[nn].state, col, -dv * v / sys->nodes[nn].C);
+                    jac_add (sys, J, dfdt, nd->state, col, -nd->nf.phi * dv * v / nd->C);
                 }
             }
         }
@@ -433,37 +473,37 @@ hyd_system_jacobian (HydSystem *sys, double t, const double *y, double *J, doubl
           guint row = nd->state;
           if (dfdt)
             {
-              double rt = -sc->q_t[X];
+              double rt = 0.0;
               for (guint j = 0; j < nv; j++)
                 rt -= sc->dV[X * nv + j] * sc->x_t[c->vstates[j]];
-              dfdt[row] += rt / nd->C;
+              dfdt[row] += (-sc->q_t[X] + nd->nf.phi * rt) / nd->C;
             }
           for (guint j = 0; j < nv; j++)
             {
               guint sj = c->vstates[j];
               int colj = sc->col[np + sj];
-              /* −(∂²V/∂y_j∂y_k)·ẏ_j and −ṗ·∂C/∂y_k, ∂C/∂y_k = (∂V/∂y_k)/B */
+              /* −φ·(∂²V/∂y_j∂y_k)·ẏ_j and −ψ̇·∂C/∂y_k, ∂C/∂y_k = (∂V/∂y_k)·c */
               for (guint kk = 0; kk < nv; kk++)
                 {
                   double d2 = sc->d2V[(X * nv + j) * nv + kk];
                   if (d2 != 0.0)
                     jac_add (sys, J, dfdt, row, sc->col[np + c->vstates[kk]],
-                             -d2 * sc->xdot[sj] / nd->C);
+                             -nd->nf.phi * d2 * sc->xdot[sj] / nd->C);
                 }
               double dv = sc->dV[X * nv + j];
               if (dv != 0.0)
-                jac_add (sys, J, dfdt, row, colj, -nd->f * (dv / nd->B) / nd->C);
+                jac_add (sys, J, dfdt, row, colj, -nd->f * (dv * nd->nf.c) / nd->C);
             }
         }
     }
 
-  /* −ṗ_n·(∂C_n/∂p_n)/C_n on the diagonal */
+  /* −(ψ̇_n·∂C_n/∂ψ_n + φ'·V̇_n)/C_n on the diagonal */
   for (guint b = 0; b < sys->n_nodes; b++)
     {
       SysNode *nd = &sys->nodes[b];
       if (nd->boundary)
         continue;
-      J[nd->state + (gsize) nd->state * n] -= nd->f * nd->dCdp / nd->C;
+      J[nd->state + (gsize) nd->state * n] -= (nd->f * nd->dCdp + nd->nf.dphi * nd->Vdot) / nd->C;
     }
 
   for (gsize k = 0; k < (gsize) n * n && status == 0; k++)
@@ -503,9 +543,9 @@ hyd_system_jacobian_sparse (HydSystem *sys, double t, const double *y, double *v
 
       for (guint e = 0; e < c->nnz; e++)
         {
-          double v = sc->jac[e];
-          if (v == 0.0)
+          if (sc->jac[e] == 0.0)
             continue;
+          double v = local_entry (sys, sc, e);
           guint r = c->jrow[e];
           int col = sc->col[c->jcol[e]];
           if (r < np)
@@ -522,16 +562,17 @@ hyd_system_jacobian_sparse (HydSystem *sys, double t, const double *y, double *v
               int jv = sc->vpos[k];
               if (jv < 0)
                 continue;
-              /* volume-rate term: −(∂V_X/∂y_k)·∂ẏ_k/∂z */
+              /* volume-rate term: −φ_n·(∂V_X/∂y_k)·∂ẏ_k/∂z */
               for (guint X = 0; X < np; X++)
                 {
                   int nn = sc->port_node[X];
                   if (nn < 0 || sys->nodes[nn].boundary)
                     continue;
+                  const SysNode *nd = &sys->nodes[nn];
                   double dv = sc->dV[X * nv + jv];
                   if (dv != 0.0)
-                    sjac_add (sys, values, dfdt, sys->nodes[nn].state, col,
-                              sc->vrpos[(gsize) e * np + X], -dv * v / sys->nodes[nn].C);
+                    sjac_add (sys, values, dfdt, nd->state, col,
+                              sc->vrpos[(gsize) e * np + X], -nd->nf.phi * dv * v / nd->C);
                 }
             }
         }
@@ -548,10 +589,10 @@ hyd_system_jacobian_sparse (HydSystem *sys, double t, const double *y, double *v
           SysNode *nd = &sys->nodes[nn];
           if (dfdt)
             {
-              double rt = -sc->q_t[X];
+              double rt = 0.0;
               for (guint j = 0; j < nv; j++)
                 rt -= sc->dV[X * nv + j] * sc->x_t[c->vstates[j]];
-              dfdt[nd->state] += rt / nd->C;
+              dfdt[nd->state] += (-sc->q_t[X] + nd->nf.phi * rt) / nd->C;
             }
           for (guint j = 0; j < nv; j++)
             {
@@ -560,11 +601,11 @@ hyd_system_jacobian_sparse (HydSystem *sys, double t, const double *y, double *v
                 {
                   double d2 = sc->d2V[(X * nv + j) * nv + kk];
                   if (d2 != 0.0)
-                    values[sc->xvpos[X * nv + kk]] -= d2 * sc->xdot[sj] / nd->C;
+                    values[sc->xvpos[X * nv + kk]] -= nd->nf.phi * d2 * sc->xdot[sj] / nd->C;
                 }
               double dv = sc->dV[X * nv + j];
               if (dv != 0.0)
-                values[sc->xvpos[X * nv + j]] -= nd->f * (dv / nd->B) / nd->C;
+                values[sc->xvpos[X * nv + j]] -= nd->f * (dv * nd->nf.c) / nd->C;
             }
         }
     }
@@ -573,7 +614,7 @@ hyd_system_jacobian_sparse (HydSystem *sys, double t, const double *y, double *v
     {
       SysNode *nd = &sys->nodes[b];
       if (!nd->boundary)
-        values[nd->diag_pos] -= nd->f * nd->dCdp / nd->C;
+        values[nd->diag_pos] -= (nd->f * nd->dCdp + nd->nf.dphi * nd->Vdot) / nd->C;
     }
 
   for (guint k = 0; k < sys->nnz && status == 0; k++)
@@ -1451,9 +1492,13 @@ layout_states (HydSystem *sys, Build *b)
       ni->initial_pressure = nd->p0;
       if (!nd->boundary)
         {
-          sys->state_names[nd->state] = g_strdup (ni->name);
+          /* the state is the pressure, or the pseudo-pressure ψ of a node
+           * that may hold a void ("<first port>.psi", hyd-fluid.h) */
+          sys->state_names[nd->state] = hyd_fluid_has_floor (&sys->fluid)
+                                        ? g_strdup_printf ("%s.psi", first)
+                                        : g_strdup (ni->name);
           sys->state_units[nd->state] = HYD_UNIT_PRESSURE;
-          sys->y0[nd->state] = nd->p0;
+          sys->y0[nd->state] = hyd_fluid_node_state_for_pressure (&sys->fluid, nd->p0);
         }
     }
   for (guint i = 0; i < sys->n_comps; i++)
@@ -1589,6 +1634,42 @@ build_variables (HydSystem *sys)
           add_var (sys, oname, c->outputs[k].unit, VAR_OUTPUT, (int) i, (int) k);
         }
     }
+
+  /* "<first port>.void": the void volume of every non-boundary node; the
+   * node's other ports name it too, as they name its pressure */
+  for (guint b = 0; b < sys->n_nodes; b++)
+    {
+      SysNode *nd = &sys->nodes[b];
+      if (nd->boundary)
+        continue;
+      g_autofree char *first = port_name (sys, g_array_index (nd->ports, guint, 0));
+      g_autofree char *vname = g_strdup_printf ("%s.void", first);
+      add_var (sys, vname, HYD_UNIT_VOLUME, VAR_NODE_VOID, (int) b, 0);
+      int idx = GPOINTER_TO_INT (g_hash_table_lookup (sys->var_index, vname));
+      for (guint k = 1; k < nd->ports->len; k++)
+        {
+          g_autofree char *pn = port_name (sys, g_array_index (nd->ports, guint, k));
+          char *alias = g_strdup_printf ("%s.void", pn);
+          if (g_hash_table_contains (sys->var_index, alias))
+            {
+              g_free (alias);
+              continue;
+            }
+          g_ptr_array_add (sys->var_aliases, alias);
+          g_hash_table_insert (sys->var_index, alias, GINT_TO_POINTER (idx));
+        }
+    }
+  sys->n_listed_vars = sys->vars->len;
+
+  /* The node states of the cavitation-safe models ("<first port>.psi") are
+   * found, so that tools can record states by name, but not listed: the
+   * pressure and the void are what a user plots. */
+  for (guint b = 0; b < sys->n_nodes; b++)
+    {
+      SysNode *nd = &sys->nodes[b];
+      if (!nd->boundary && hyd_fluid_has_floor (&sys->fluid))
+        add_var (sys, sys->state_names[nd->state], HYD_UNIT_PRESSURE, VAR_STATE, nd->state, 0);
+    }
 }
 
 HydSystem *
@@ -1600,6 +1681,7 @@ hyd_system_compile (const HydCircuit *circuit, GError **error)
   sys->warnings = g_ptr_array_new_with_free_func (g_free);
   sys->vars = g_array_new (FALSE, TRUE, sizeof (Var));
   sys->var_index = g_hash_table_new (g_str_hash, g_str_equal);
+  sys->var_aliases = g_ptr_array_new_with_free_func (g_free);
   sys->breakpoints = g_array_new (FALSE, FALSE, sizeof (double));
 
   Build b = { .circuit = circuit };
@@ -1662,7 +1744,10 @@ hyd_system_events (HydSystem *sys, double t, const double *y, double *g)
       if (nd->boundary)
         nd->p = nd->bprof ? hyd_profile_eval (nd->bprof, t, sys->t_piece, NULL) : 0.0;
       else
-        nd->p = y[nd->state];
+        {
+          hyd_fluid_node (&sys->fluid, y[nd->state], &nd->nf);
+          nd->p = nd->nf.p;
+        }
     }
   for (guint i = 0; i < sys->n_comps; i++)
     {
@@ -1743,6 +1828,36 @@ hyd_system_get_node (const HydSystem *sys, guint i)
 {
   g_return_val_if_fail (i < sys->n_nodes, NULL);
   return &sys->node_info[i];
+}
+
+void
+hyd_system_node_voids (HydSystem *sys, double t, const double *y, double *void_volume)
+{
+  eval_all (sys, t, y, NULL, FALSE);
+  for (guint b = 0; b < sys->n_nodes; b++)
+    void_volume[b] = sys->nodes[b].void_volume;
+}
+
+gboolean
+hyd_system_node_cavitating (HydSystem *sys, guint node, const double *y, double *void_volume)
+{
+  g_return_val_if_fail (node < sys->n_nodes, FALSE);
+  const SysNode *nd = &sys->nodes[node];
+  gboolean cav = !nd->boundary && hyd_fluid_has_floor (&sys->fluid)
+                 && y[nd->state] < sys->fluid.vapour_pressure;
+  if (void_volume)
+    {
+      if (nd->boundary || !hyd_fluid_has_floor (&sys->fluid))
+        *void_volume = 0.0;
+      else
+        {
+          /* the node's volume needs its components' states: one evaluation
+           * at the time the current interval's parameters hold */
+          eval_all (sys, sys->t_piece, y, NULL, FALSE);
+          *void_volume = nd->void_volume;
+        }
+    }
+  return cav;
 }
 
 const GArray *
@@ -1844,7 +1959,7 @@ hyd_system_find_variable (const HydSystem *sys, const char *name)
 guint
 hyd_system_get_n_variables (const HydSystem *sys)
 {
-  return sys->vars->len;
+  return sys->n_listed_vars;
 }
 
 const char *
@@ -1908,8 +2023,9 @@ compute_port_flows (HydSystem *sys)
           if (nn >= 0)
             {
               sys->nodes[nn].R += qx;
+              /* C_X·ṗ, ṗ = F'(ψ)·ψ̇ */
               if (c->own_compliance[X])
-                qx += sc->C[X] * sys->nodes[nn].f;
+                qx += sc->C[X] * sys->nodes[nn].nf.dp * sys->nodes[nn].f;
             }
           sc->pflow[X] = qx;
         }
@@ -1932,9 +2048,12 @@ compute_port_flows (HydSystem *sys)
     }
 }
 
+/* The flow through a meter: what its side of the node takes in, that is
+ * Σ q̂ + φ·Σ V̇ + (V_side·c + Σ C_X·F')·ψ̇ over the side's ports. */
 static double
 meter_flow (HydSystem *sys, const SysMeter *m)
 {
+  const SysNode *nd = &sys->nodes[m->node];
   double sum = 0.0, V = m->side_wire_volume, Cx = 0.0;
   for (guint k = 0; k < m->side->len; k++)
     {
@@ -1942,15 +2061,14 @@ meter_flow (HydSystem *sys, const SysMeter *m)
       SysComp *sc = &sys->comps[sys->port_comp[gp]];
       guint X = sys->port_index[gp];
       guint nv = sc->comp->n_vstates;
-      double qx = sc->q[X];
+      double rate = 0.0;
       for (guint j = 0; j < nv; j++)
-        qx += sc->dV[X * nv + j] * sc->xdot[sc->comp->vstates[j]];
-      sum += qx;
+        rate += sc->dV[X * nv + j] * sc->xdot[sc->comp->vstates[j]];
+      sum += sc->q[X] + nd->nf.phi * rate;
       V += sc->V[X];
       Cx += sc->C[X];
     }
-  const SysNode *nd = &sys->nodes[m->node];
-  double C = V / nd->B + Cx;
+  double C = V * nd->nf.c + Cx * nd->nf.dp;
   double inflow = sum + C * nd->f;
   return m->from_b ? inflow : -inflow;
 }
@@ -1976,6 +2094,9 @@ hyd_system_eval_variables (HydSystem *sys, double t, const double *y,
           break;
         case VAR_NODE_P:
           values[k] = sys->nodes[v->a].p;
+          break;
+        case VAR_NODE_VOID:
+          values[k] = sys->nodes[v->a].void_volume;
           break;
         case VAR_PORT_Q:
           if (sys->comps[v->a].meter >= 0)

@@ -19,7 +19,9 @@ G_BEGIN_DECLS
 typedef struct _HydSystem HydSystem;
 
 typedef struct {
-  char *name;          /* "<comp>.<port>.p" of its first port */
+  char *name;          /* "<comp>.<port>.p" of its first port (its pressure variable;
+                          the state is named "<comp>.<port>.psi" for the
+                          cavitation-safe fluids, hyd-fluid.h) */
   GPtrArray *ports;    /* of char* "<comp>.<port>" */
   gboolean boundary;
   int state;           /* state index, or −1 for a boundary node */
@@ -57,6 +59,18 @@ void hyd_system_get_atol (const HydSystem *system, const HydSimOptions *options,
 guint hyd_system_get_n_nodes (const HydSystem *system);
 const HydNodeInfo *hyd_system_get_node (const HydSystem *system, guint i);
 
+/* Cavitation (the "cavitating" and "air" fluids, hyd-fluid.h): TRUE when
+ * non-boundary node `node` holds a void at state y, that is when its state ψ
+ * is below the vapour pressure (its pressure is then the vapour pressure);
+ * always FALSE for boundary nodes and for fluids without a floor. When
+ * void_volume is not NULL it receives the void's volume in m³ (0 when full):
+ * that costs one evaluation of the system at y, so for every node at once
+ * use hyd_system_node_voids, or record the "<first port>.void" variables. */
+gboolean hyd_system_node_cavitating (HydSystem *system, guint node, const double *y,
+                                     double *void_volume);
+/* The void volume (m³) of every node at (t, y), void_volume[n_nodes]. */
+void hyd_system_node_voids (HydSystem *system, double t, const double *y, double *void_volume);
+
 /* Sorted, distinct discontinuity times of every profile (all t; the solver
  * keeps those inside (0, t_end)). */
 const GArray *hyd_system_get_breakpoints (const HydSystem *system);
@@ -85,7 +99,14 @@ int hyd_system_events (HydSystem *system, double t, const double *y, double *g);
 void hyd_system_get_problem (HydSystem *system, HydOdeProblem *problem);
 
 /* Variables (circuit-format.md, Variable names): t, node pressures by any
- * port alias, port flows, states and outputs. */
+ * port alias, port flows, states and outputs, and "<first port>.void", the
+ * void volume of each non-boundary node in m³ (0 when full, and always 0
+ * for a fluid without a floor), named by any port of the node as well
+ * ("V1.B.void"), not among the default columns. Node pressure variables
+ * report the pressure p = F(ψ), never the state ψ. The node states of the
+ * cavitation-safe models ("<first port>.psi") are found by
+ * hyd_system_find_variable but not counted by hyd_system_get_n_variables:
+ * variables 0 … n_variables − 1 are the listed ones. */
 int hyd_system_find_variable (const HydSystem *system, const char *name);
 guint hyd_system_get_n_variables (const HydSystem *system);
 const char *hyd_system_get_variable_name (const HydSystem *system, guint v);

@@ -383,7 +383,7 @@ smooth_jac (double t, const double *y, double *J, double *dfdt, gpointer user)
  * 1e-10) and E5, as Hairer & Wanner (Solving ODEs II, 2nd ed. 1996, §IV.10)
  * do, with a fixed atol of the size of its small components, 1.7e-24;
  * atol = rtol there lets y2…y4 go negative and E5 then blows up. */
-#define TOL_EQUAL { 1.0, 0.0, "atol = rtol (test set, Mazzia & Magherini 2008)" }
+#define TOL_EQUAL { 1.0, 0.0, "atol = rtol (Bari test set; deTestSet default)" }
 
 static const HydTestProblem testset[] = {
   { "hires", "HIRES", "plant physiology (high irradiance response), 8 states",

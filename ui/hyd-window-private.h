@@ -71,9 +71,15 @@ struct _HydWindow
   GPtrArray *info_buttons;   /* of GtkWidget* (borrowed): the info bar's buttons */
   GHashTable *lever_last;    /* component id → last non-zero lever position (int) */
   gint64 last_status_update;
+  double cavitation_pressure; /* Pa gauge: below it the canvas shows cavitation */
+  guint live_source;         /* the next live beat: canvas and status follow the run */
+  GArray *live_drawn;        /* of double: the sample the schematic shows, then per column its largest |value| */
   guint latency_source;      /* BRAMAH_DEBUG_LATENCY: the main loop's delays during a run */
   gint64 latency_last;
   GArray *latency;           /* of double, ms */
+  guint latency_frames;      /* frames painted during the run */
+  gint64 latency_start_us;
+  gulong latency_paint_id;
 
   HydInfoKind info_kind;
   guint plots_dirty : 1;     /* panes changed since the last save */
@@ -114,6 +120,9 @@ void _hyd_window_update_recent_menu (HydWindow *self);
 
 /* hyd-window-sim.c */
 void _hyd_window_sim_init (HydWindow *self);
+/* The pressure legend over the canvas: the canvas's colour scale and the
+ * cavitation colour. */
+void _hyd_window_draw_legend (HydWindow *self, GtkDrawingArea *area, cairo_t *cr, int width, int height);
 void _hyd_window_sim_dispose (HydWindow *self);
 void _hyd_window_run (HydWindow *self);
 void _hyd_window_set_paused (HydWindow *self, gboolean paused);

@@ -18,7 +18,6 @@
 #define GEOMETRY_INTERVAL_MS 250
 /* The plot area below the schematic when nothing is remembered. */
 #define DEFAULT_PLOT_AREA_HEIGHT 230
-#define DEFAULT_PRESSURE_MAX 2e7
 
 G_DEFINE_FINAL_TYPE (HydWindow, hyd_window, GTK_TYPE_APPLICATION_WINDOW)
 
@@ -321,68 +320,12 @@ plot_export_requested_cb (HydWindow *self, guint pane, const char *format, HydPl
   _hyd_window_export_plot (self, pane, format);
 }
 
-/* ---- the pressure legend over the canvas ---- */
-
-static double
-legend_pressure_max (HydWindow *self)
-{
-  double p_max = 0;
-  const HydCircuit *circuit = self->document ? hyd_document_get_circuit (self->document) : NULL;
-  for (guint i = 0; circuit && i < circuit->components->len; i++)
-    {
-      const HydCircuitComponent *comp = g_ptr_array_index (circuit->components, i);
-      if (g_strcmp0 (comp->type, "relief_valve") != 0)
-        continue;
-      const HydComponentType *type = hyd_catalogue_lookup (comp->type);
-      g_autofree double *values = g_new0 (double, type->n_params + 1);
-      HydFluid fluid;
-      if (!hyd_circuit_get_fluid (circuit, &fluid, NULL)
-          || !hyd_circuit_component_resolve_params (comp, &fluid, values, NULL, NULL))
-        continue;
-      int k = hyd_component_type_find_param (type, "cracking_pressure");
-      if (k >= 0 && isfinite (values[k]))
-        p_max = MAX (p_max, values[k]);
-    }
-  return p_max > 0 ? p_max : DEFAULT_PRESSURE_MAX;
-}
+/* ---- the pressure legend over the canvas (hyd-window-sim.c) ---- */
 
 static void
 legend_draw (GtkDrawingArea *area, cairo_t *cr, int width, int height, gpointer user_data)
 {
-  HydWindow *self = user_data;
-  HydSymbolStyle style;
-  hyd_ui_symbol_style_for_widget (GTK_WIDGET (self->canvas), &style);
-  style.pressure_max = legend_pressure_max (self);
-
-  const double bar_x = 8, bar_y = 6, bar_w = width - 16, bar_h = 10;
-  for (int i = 0; i < (int) bar_w; i++)
-    {
-      double p = style.pressure_min + (style.pressure_max - style.pressure_min) * i / (bar_w - 1);
-      HydRgba c;
-      hyd_symbol_style_pressure_colour (&style, p, &c);
-      hyd_rgba_set_source (cr, &c);
-      cairo_rectangle (cr, bar_x + i, bar_y, 1, bar_h);
-      cairo_fill (cr);
-    }
-  hyd_rgba_set_source (cr, &style.line);
-  cairo_set_line_width (cr, 1);
-  cairo_rectangle (cr, bar_x + 0.5, bar_y + 0.5, bar_w - 1, bar_h - 1);
-  cairo_stroke (cr);
-
-  PangoLayout *layout = gtk_widget_create_pango_layout (GTK_WIDGET (area), NULL);
-  const double marks[] = { 0, 0.5, 1 };
-  for (guint i = 0; i < G_N_ELEMENTS (marks); i++)
-    {
-      double p = style.pressure_min + (style.pressure_max - style.pressure_min) * marks[i];
-      g_autofree char *text = g_strdup_printf ("%.0f%s", p * 1e-5, i == 2 ? _(" bar") : "");
-      pango_layout_set_text (layout, text, -1);
-      int tw, th;
-      pango_layout_get_pixel_size (layout, &tw, &th);
-      double x = bar_x + bar_w * marks[i] - tw * marks[i];
-      cairo_move_to (cr, x, bar_y + bar_h + 2);
-      pango_cairo_show_layout (cr, layout);
-    }
-  g_object_unref (layout);
+  _hyd_window_draw_legend (user_data, area, cr, width, height);
 }
 
 /* ---- BRAMAH_DEBUG_GEOMETRY: where things are, for the end-to-end tests ---- */
@@ -423,9 +366,12 @@ describe_geometry (HydWindow *self)
   g_string_append_printf (s, "path %s\n", self->path ? self->path : "");
   GtkWidget *focus = gtk_root_get_focus (GTK_ROOT (self));
   g_string_append_printf (s, "focus %s\n", focus ? G_OBJECT_TYPE_NAME (focus) : "none");
+  GskRenderer *renderer = gtk_native_get_renderer (GTK_NATIVE (self));
+  g_string_append_printf (s, "renderer %s\n", renderer ? G_OBJECT_TYPE_NAME (renderer) : "none");
   append_widget (s, "canvas", GTK_WIDGET (self->canvas));
   append_widget (s, "properties", GTK_WIDGET (self->property_panel));
   append_widget (s, "plots", GTK_WIDGET (self->plot_panes));
+  append_widget (s, "replay", hyd_sim_bar_get_replay_scale (self->sim_bar));
 
   if (gtk_info_bar_get_revealed (self->info_bar))
     {

@@ -202,6 +202,13 @@ test_output_rename (void)
   g_assert_error (error, G_FILE_ERROR, G_FILE_ERROR_NOENT);
   g_assert_nonnull (strstr (error->message, "such.csv"));
   g_clear_error (&error);
+  /* a long path is named whole (paths are escaped, not cut at 80) */
+  g_autofree char *deep_dir = g_strnfill (150, 'd');
+  g_autofree char *deep = g_build_filename (dir, deep_dir, "out.csv", NULL);
+  o = hyd_cli_output_open (deep, &error);
+  g_assert_null (o);
+  g_assert_nonnull (strstr (error->message, deep));
+  g_clear_error (&error);
 
   g_unlink (plain);
   g_unlink (path);
@@ -229,6 +236,22 @@ test_output_full_device (void)
   g_clear_error (&error);
 }
 
+static void
+test_memory_available (void)
+{
+  guint64 avail = 0;
+  if (!hyd_cli_memory_available (&avail))
+    {
+      g_test_skip ("no /proc/meminfo and no sysconf(_SC_AVPHYS_PAGES)");
+      return;
+    }
+  /* more than a megabyte, less than the machine has */
+  long pages = sysconf (_SC_PHYS_PAGES), size = sysconf (_SC_PAGESIZE);
+  g_assert_cmpuint (avail, >, 1 << 20);
+  if (pages > 0 && size > 0)
+    g_assert_cmpuint (avail, <=, (guint64) pages * (guint64) size);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -240,5 +263,6 @@ main (int argc, char **argv)
   g_test_add_func ("/cli-util/option/int", test_parse_int);
   g_test_add_func ("/cli-util/output/rename", test_output_rename);
   g_test_add_func ("/cli-util/output/full-device", test_output_full_device);
+  g_test_add_func ("/cli-util/memory-available", test_memory_available);
   return g_test_run ();
 }

@@ -25,8 +25,8 @@ expect () {
 }
 
 # ---- standard output on a full disk ----
-for cmd in "check" "simulate --summary" "simulate" "describe" "components" "solvers"; do
-  if [ "$cmd" = components ] || [ "$cmd" = solvers ]; then
+for cmd in "check" "simulate --summary" "simulate" "describe" "components" "solvers" "--help"; do
+  if [ "$cmd" = components ] || [ "$cmd" = solvers ] || [ "$cmd" = --help ]; then
     # shellcheck disable=SC2086
     $cli $cmd >/dev/full 2>"$dir/err"
   else
@@ -40,6 +40,13 @@ for cmd in "check" "simulate --summary" "simulate" "describe" "components" "solv
   grep -q "cancelled\|output callback" "$dir/err" && fail "$cmd >/dev/full blames the run: $(cat "$dir/err")"
   [ "$(grep -c . "$dir/err")" -eq 1 ] || fail "$cmd >/dev/full: not one message: $(cat "$dir/err")"
 done
+
+# GOption prints a command's --help itself and exits (GLib flushes, and the
+# errno is gone): the status and the message still say it
+"$cli" simulate --help >/dev/full 2>"$dir/err"
+st=$?
+[ "$st" -eq 1 ] || fail "simulate --help >/dev/full exited $st, not 1"
+grep -q "cannot write standard output" "$dir/err" || fail "simulate --help >/dev/full: $(cat "$dir/err")"
 
 # ---- -o on a full device: named, with the errno ----
 expect 1 "cannot write /dev/full: No space left on device (disk full)" -- "$cli" simulate "$circuit" -o /dev/full
@@ -70,6 +77,16 @@ cp "$dir/old.csv" "$dir/bench.png"
   || fail "bench --csv: no header in $(head -n 1 "$dir/bench.csv")"
 [ "$(head -c 4 "$dir/bench.png" | od -An -c | tr -d ' ')" = '211PNG' ] || fail "bench --plot: no PNG"
 ls "$dir" | grep -q 'tmp-' && fail "bench left a temporary: $(ls "$dir")"
+
+# ---- where the temporary cannot go ----
+expect 1 "cannot write $dir/no/such.csv (a temporary in $dir/no): No such file or directory" -- \
+  "$cli" simulate "$circuit" -o "$dir/no/such.csv"
+expect 1 "cannot write $dir: Is a directory" -- "$cli" simulate "$circuit" -o "$dir"
+
+# ---- devices are written in place, never renamed over ----
+"$cli" simulate "$circuit" -o /dev/null 2>"$dir/err" || fail "-o /dev/null failed: $(cat "$dir/err")"
+[ -c /dev/null ] || fail "/dev/null is no longer a device"
+ls /dev | grep -q '^null.tmp-' && fail "-o /dev/null made a temporary in /dev"
 
 # ---- a complete run replaces the file and keeps its mode ----
 chmod 640 "$dir/keep.csv"

@@ -1392,7 +1392,9 @@ test_sim_options_defaults (void)
   g_assert_true (hyd_circuit_get_fluid (circuit, &fluid, &error));
   g_assert_cmpfloat (fluid.density, ==, 870);
   g_assert_cmpfloat (fluid.bulk_modulus, ==, 1.5e9);
-  g_assert_cmpint (fluid.bulk_model, ==, HYD_BULK_CONSTANT);
+  /* the cavitation-safe default (circuit-format.md, fluid.bulk_modulus_model) */
+  g_assert_cmpint (fluid.bulk_model, ==, HYD_BULK_CAVITATING);
+  g_assert_cmpfloat (fluid.vapour_pressure, ==, -1e5);
   g_assert_cmpfloat (fluid.discharge_coefficient, ==, 0.7);
 }
 

@@ -5,6 +5,7 @@
 #include <string.h>
 #include "hyd-simulation.h"
 #include "hyd-window.h"
+#include "hyd-ui-util.h"
 
 static gboolean
 idle_once (gpointer data)
@@ -50,6 +51,8 @@ test_open_and_run (void)
 
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "sim.run", NULL));
   g_assert_true (hyd_simulation_get_active (sim));
+  /* a circuit that names no speed runs in real time (issue 8) */
+  g_assert_cmpfloat (hyd_simulation_get_real_time_factor (sim), ==, 1.0);
   gint64 end = g_get_monotonic_time () + 60 * G_USEC_PER_SEC;
   while (hyd_simulation_get_active (sim) && g_get_monotonic_time () < end)
     g_main_context_iteration (NULL, TRUE);
@@ -80,6 +83,25 @@ test_open_and_run (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* Software OpenGL is recognised by its GL_RENDERER string (issue 8). */
+static void
+test_software_gl (void)
+{
+  g_assert_true (hyd_ui_gl_renderer_is_software ("llvmpipe (LLVM 15.0.6, 256 bits)"));
+  g_assert_true (hyd_ui_gl_renderer_is_software ("softpipe"));
+  g_assert_true (hyd_ui_gl_renderer_is_software ("Software Rasterizer"));
+  g_assert_true (hyd_ui_gl_renderer_is_software ("Mesa X11 swrast"));
+  g_assert_false (hyd_ui_gl_renderer_is_software ("Mesa Intel(R) UHD Graphics 620 (KBL GT2)"));
+  g_assert_false (hyd_ui_gl_renderer_is_software ("NVIDIA GeForce GTX 1050/PCIe/SSE2"));
+  g_assert_false (hyd_ui_gl_renderer_is_software ("AMD Radeon RX 580 Series (polaris10, LLVM 15.0.6, DRM 3.49)"));
+  g_assert_false (hyd_ui_gl_renderer_is_software (NULL));
+  /* a renderer asked for is kept */
+  g_setenv ("GSK_RENDERER", "gl", TRUE);
+  g_assert_null (hyd_ui_choose_renderer (gdk_display_get_default (), NULL));
+  g_assert_cmpstr (g_getenv ("GSK_RENDERER"), ==, "gl");
+  g_setenv ("GSK_RENDERER", "cairo", TRUE);
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -90,5 +112,6 @@ main (int argc, char *argv[])
       return 77;
     }
   g_test_add_func ("/ui/window/open-and-run", test_open_and_run);
+  g_test_add_func ("/ui/window/software-gl", test_software_gl);
   return g_test_run ();
 }
