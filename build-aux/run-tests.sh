@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Sets everything up and runs every test: the normal build (warnings are
-# errors; GUI tests inside a virtual X server) and the engine again under
-# AddressSanitizer + UndefinedBehaviorSanitizer, then a bounded libFuzzer
-# run over the loader, compiler and solvers (tests/fuzz/run-fuzz.sh).
+# errors; GUI tests inside a virtual X server), the engine, symbol, example
+# and fuzz-replay suites again under AddressSanitizer +
+# UndefinedBehaviorSanitizer (a build without the GUI), then a bounded
+# libFuzzer run over the loader, compiler and solvers (tests/fuzz/run-fuzz.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash build-aux/setup.sh
@@ -44,7 +45,7 @@ export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 export G_SLICE=always-malloc
 configure build-sanitize -Dgui=false -Dbuildtype=debug -Db_sanitize=address,undefined -Db_lundef=false -Dwerror=true
 meson compile -C build-sanitize
-run_suite build-sanitize --suite engine --suite examples --suite fuzz || status=1
+run_suite build-sanitize --suite engine --suite symbols --suite examples --suite fuzz || status=1
 
 # The fuzz run counts as one test: passed when it ends without a finding.
 if bash tests/fuzz/run-fuzz.sh; then

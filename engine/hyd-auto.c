@@ -2,7 +2,7 @@
  * tolerance, runs it, and says which and why (HydOdeResult.note).
  *
  * The HASP thesis proposed, and did not build, a solver that decides for
- * itself between non-stiff and stiff formulae (research/seed-004 §7.2,
+ * itself between non-stiff and stiff formulae (HASP thesis, Bath, §1.14–1.16, §8.25–8.40,
  * after Petzold's LSODA): a problem is stiff when stability, not accuracy,
  * limits an explicit method's step (§8.39). Done here once per run, at the
  * start, from eigenvalues:
@@ -19,7 +19,7 @@
  *    real stability boundary β) would need h ≈ rtol^(1/p)/s for accuracy
  *    and h ≤ β/ρ for stability. When stability binds by more than
  *    AUTO_COST_RATIO (an implicit step's cost in explicit steps, the M of
- *    Petzold's switching rule, seed-004 eq. 8.49), the problem is stiff:
+ *    Petzold's switching rule, HASP thesis eq. 8.49), the problem is stiff:
  *    rodas4, or radau5 below rtol 1e-7, or bdf for very large systems.
  *  - Fixed-step runs: explicit when fixed_step·ρ is inside dopri5's
  *    stability region, else rodas4; never a multistep method.

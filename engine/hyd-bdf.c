@@ -1,5 +1,5 @@
 /* hyd-bdf.c — `bdf`: variable-order (1–5), variable-step BDF (Gear), the
- * method of HASP (research/seed-004) and of CVODE/DASSL.
+ * method of HASP (HASP thesis, Bath) and of CVODE/DASSL.
  *
  * The fixed-leading-coefficient form on a Nordsieck history, as CVODE
  * (Hindmarsh et al., ACM TOMS 31 (2005) 363; Jackson & Sacks-Davis, ACM TOMS
@@ -873,7 +873,7 @@ static const HydOdeMethod bdf_method = {
     .notes = "fixed-leading-coefficient BDF on a Nordsieck history, order "
              "and step chosen as CVODE (local error held at a tenth of the "
              "tolerance); restarts at order 1 at each breakpoint; the "
-             "method of HASP (seed 004)",
+             "method of HASP (HASP thesis, Bath)",
   },
   .data = NULL,
   /* Read only by the driver's initial-step heuristic, h^order·‖y''‖ ≈ 0.01:

@@ -1,8 +1,8 @@
 /* hyd-expo.c — `expo`, the diagonal exponential predictor–corrector of the
- * HASP thesis ("FOM", research/seed-004 §2).
+ * HASP thesis (Bath; "FOM", §3.2–3.5, §4.8–4.14, App. C).
  *
  * Each state equation is written y_i' = a_i·y_i + b_i with a_i frozen over
- * the step and solved exactly (seed-004 §2.1, eqs. 3.5–3.7):
+ * the step and solved exactly (HASP thesis §3.2–3.5, eqs. 3.5–3.7):
  *
  *   predictor (explicit, a and b at t_n):
  *     y^p = y_n·e^{ah} + (b_n/a)(e^{ah} − 1) = y_n + h·φ1(ah)·f(t_n, y_n)
@@ -10,8 +10,8 @@
  *     y^c = y_n·e^{ah} + h·φ1(ah)·b(y^c),  b(y) = f(t_{n+1}, y) − a·y
  *
  * with φ1(z) = (e^z − 1)/z. Here a_i = J_ii, the diagonal of the analytic
- * Jacobian at the accepted point, and b_i = f_i − a_i·y_i (research/seed-004
- * §10.1): no hand-made (a, b) split per model, the thesis's main obstacle.
+ * Jacobian at the accepted point, and b_i = f_i − a_i·y_i (our choice,
+ * not the thesis's): no hand-made (a, b) split per model, the thesis's main obstacle.
  * Dividing the corrector by e^{ah} gives y^c − y_n = d ∘ f(t_{n+1}, y^c),
  * d_i = (1 − e^{−a_i h})/a_i: backward Euler with a per-row step (§2.4).
  *
@@ -20,7 +20,7 @@
  * That expansion needs |a|·h ≪ 1. A stiff component riding a slow manifold
  * with |a|·h ≳ 1 costs the predictor a lag of about h·y' (b frozen at t_n),
  * which then dominates the estimate: the steps are held near tol/|y'|
- * there (seed-004 §5.3's 2×2 example: 2626 steps at rtol 1e−3, 14047 at
+ * there (the thesis's 2×2 example, §2.56: 2626 steps at rtol 1e−3, 14047 at
  * 1e−4). The estimate is kept as the thesis has it: filtering it through
  * the corrector's damping (as RADAU5 does) let unstable steps through on
  * Robertson.
@@ -131,7 +131,7 @@ expo_workspace_free (gpointer ws)
   g_free (w);
 }
 
-/* φ1(z) = (e^z − 1)/z, accurate near 0 (research/seed-004 §2.1). */
+/* φ1(z) = (e^z − 1)/z, accurate near 0 (HASP thesis §3.2–3.5). */
 static inline double
 phi1 (double z)
 {
@@ -248,7 +248,7 @@ expo_attempt (gpointer ws, HydOdeDriver *d, double t, const double *y,
     }
 
   /* Corrector, eq. 3.7 in the form y − y_n − d ∘ f(t_{n+1}, y) = 0, by
-   * simplified Newton from the predictor (seed-004 §2.5). */
+   * simplified Newton from the predictor (HASP thesis §2.70–2.76, §3.38). */
   memcpy (w->yc, w->yp, n * sizeof (double));
   double dn_old = 0.0, eta = pow (MAX (w->eta, 1e-16), 0.8);
   gboolean converged = FALSE;
@@ -305,7 +305,7 @@ expo_attempt (gpointer ws, HydOdeDriver *d, double t, const double *y,
   return HYD_ATTEMPT_OK;
 }
 
-/* seed-004 App. B, B.3, with err = ERR/TOL/C2² (see expo_attempt). */
+/* HASP thesis App. B, B.3, with err = ERR/TOL/C2² (see expo_attempt). */
 static double
 expo_propose (gpointer ws, HydOdeDriver *d, double h, double err,
               gboolean accepted, gboolean after_reject)
@@ -376,7 +376,7 @@ static const HydOdeMethod expo_method = {
     .implicit = TRUE,
     .adaptive = TRUE,
     .multistep = FALSE,
-    .notes = "the HASP thesis's method (seed 004, \"FOM\"): y' = a·y + b per "
+    .notes = "the HASP thesis's method (Bath, \"FOM\"): y' = a·y + b per "
              "state with a = J_ii, explicit exponential predictor, implicit "
              "corrector by Newton, error (y^c − y^p)/2 and the thesis's step "
              "control; first order",

@@ -1,9 +1,9 @@
-/* hyd-irk.c — the implicit Runge–Kutta methods of seed 002 (Treeaporn
- * 2005; research/seed-002-treeaporn-irk.md §3): Radau IIA of order 3,
+/* hyd-irk.c — the implicit Runge–Kutta methods of Treeaporn (2005,
+ * Tables 1.2, 1.4, 3.1, 4.1): Radau IIA of order 3,
  * Lobatto IIIC of orders 4 and 6 and the Hairer–Wanner SDIRK4, solved
  * properly — the thesis's own code never solved the stage equations
- * (research/seed-002 §7.3) — and with RADAU5-style error estimates instead
- * of the thesis's two-step estimators (§4.7: of the method's own order,
+ * (our reading of his Table 5.1) — and with RADAU5-style error estimates instead
+ * of the thesis's two-step estimators (our check: of the method's own order,
  * they under-report the error; the printed Lobatto IIIC(4) one is of order
  * 2).
  *
@@ -39,10 +39,10 @@
  *    c_1^k/k = 0 for k < s): D = Z1 = Y1 − y, the jump of the first stage
  *    away from y, O(h^s), which sees every part of the local solution.
  *
- * SDIRK4 (HW sdirk4.f METH = 1, the γ = 1/4 method of seed 002 Table 3.1):
+ * SDIRK4 (HW sdirk4.f METH = 1, the γ = 1/4 method of Treeaporn 2005, Table 3.1):
  * the five stages are solved one after the other with one real LU of
  * (1/(hγ))·I − J; err = (I − hγJ)⁻¹·(Z5 − Ẑ) with Ẑ from the order-3
- * embedded weights b̂ of seed 002 Table 3.1 (as sdirk4.f). Dense output:
+ * embedded weights b̂ of Treeaporn's Table 3.1 (as sdirk4.f). Dense output:
  * sdirk4.f CONTS4 (order 3: local error O(h⁴)).
  *
  * Dense output of the fully implicit methods: P(θ) = y + Σ_k d_k(θ)·Z_k
@@ -89,7 +89,7 @@ typedef struct {
   double dense[4][IRK_MAX_S];
 } IrkTable;
 
-/* Radau IIA, 2 stages, order 3 (seed 002 Table 1.2, §3.1). */
+/* Radau IIA, 2 stages, order 3 (Treeaporn 2005, Table 1.2). */
 static const IrkTable radau3_table = {
   .kind = IRK_FULLY_IMPLICIT,
   .s = 2,
@@ -105,7 +105,7 @@ static const IrkTable radau3_table = {
   .times_gamma = TRUE,
 };
 
-/* Lobatto IIIC, 3 stages, order 4 (seed 002 Table 1.4, §3.3). */
+/* Lobatto IIIC, 3 stages, order 4 (Treeaporn 2005, Table 1.4). */
 static const IrkTable lobatto3c4_table = {
   .kind = IRK_FULLY_IMPLICIT,
   .s = 3,
@@ -119,7 +119,7 @@ static const IrkTable lobatto3c4_table = {
   .e = { 1.0, 0.0, 0.0 },
 };
 
-/* Lobatto IIIC, 4 stages, order 6 (seed 002 Table 4.1, §3.4). */
+/* Lobatto IIIC, 4 stages, order 6 (Treeaporn 2005, Table 4.1). */
 #define SQRT5 2.23606797749978969640917366873127624
 static const IrkTable lobatto3c6_table = {
   .kind = IRK_FULLY_IMPLICIT,
@@ -135,7 +135,7 @@ static const IrkTable lobatto3c6_table = {
   .e = { 1.0, 0.0, 0.0, 0.0 },
 };
 
-/* HW SDIRK4, γ = 1/4 (seed 002 Table 3.1, §3.5 = HW II Table IV.6.5 =
+/* HW SDIRK4, γ = 1/4 (Treeaporn 2005, Table 3.1 = HW II Table IV.6.5 =
  * sdirk4.f METH = 1), with the order-3 embedded weights b̂ and sdirk4.f's
  * continuous output (D11 … D45). */
 static const IrkTable sdirk4_table = {
@@ -1068,7 +1068,7 @@ static const HydOdeMethod radau3_method = {
     .implicit = TRUE,
     .adaptive = TRUE,
     .multistep = FALSE,
-    .notes = "seed 002 (Treeaporn): simplified Newton on the transformed "
+    .notes = "Treeaporn (2005): simplified Newton on the transformed "
              "complex system, RADAU5-style filtered estimate of order 2, "
              "collocation dense output; L-stable, stiffly accurate",
   },
@@ -1086,7 +1086,7 @@ static const HydOdeMethod lobatto3c4_method = {
     .implicit = TRUE,
     .adaptive = TRUE,
     .multistep = FALSE,
-    .notes = "seed 002 (Treeaporn): simplified Newton on the transformed "
+    .notes = "Treeaporn (2005): simplified Newton on the transformed "
              "real and complex systems, filtered estimate of order 2 "
              "(not the thesis's eq. 2.163), dense output of order 3; "
              "L-stable, stiffly accurate",
@@ -1105,7 +1105,7 @@ static const HydOdeMethod lobatto3c6_method = {
     .implicit = TRUE,
     .adaptive = TRUE,
     .multistep = FALSE,
-    .notes = "seed 002 (Treeaporn): simplified Newton on two transformed "
+    .notes = "Treeaporn (2005): simplified Newton on two transformed "
              "complex systems, filtered estimate of order 3, dense output "
              "of order 4; L-stable, stiffly accurate",
   },
@@ -1123,7 +1123,7 @@ static const HydOdeMethod sdirk4_method = {
     .implicit = TRUE,
     .adaptive = TRUE,
     .multistep = FALSE,
-    .notes = "Hairer–Wanner SDIRK4 (sdirk4.f, γ = 1/4; seed 002): stages "
+    .notes = "Hairer–Wanner SDIRK4 (sdirk4.f, γ = 1/4; Treeaporn 2005): stages "
              "solved one by one with one real LU, filtered embedded order-3 "
              "estimate, sdirk4.f dense output of order 3",
   },

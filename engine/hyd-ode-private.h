@@ -112,7 +112,7 @@ const HydOdeMethod *const *hyd_ode_family_explicit (guint *n);   /* hyd-explicit
 const HydOdeMethod *const *hyd_ode_family_auto (guint *n);       /* hyd-auto.c */
 
 /* The coefficients of a Rosenbrock method in the Hairer–Wanner transformed
- * form (hyd-rosenbrock.c, research/seed-000 §3.1): method->data of every
+ * form (hyd-rosenbrock.c; Esqué 2008, §4.1): method->data of every
  * member of that family, read by the tests to check the order conditions. */
 #define HYD_ROS_MAX_STAGES 8
 

@@ -1,5 +1,5 @@
 /* hyd-rosenbrock.c — Rosenbrock methods in the Hairer–Wanner transformed
- * form (research/seed-000 §3.1; HW, Solving ODEs II, §IV.7):
+ * form (Esqué 2008, §4.1, eqs. 4.9–4.11; Hairer & Wanner 1996, §IV.7):
  *
  *   (1/(hγ)·I − J)·u_i = f(t + α_i·h, y + Σ_{j<i} a_ij·u_j)
  *                        + Σ_{j<i} (c_ij/h)·u_j + γ_i·h·∂f/∂t
@@ -7,8 +7,8 @@
  *
  * One Jacobian per accepted point, one LU per attempt, s back-substitutions.
  * A method is a HydRosenbrockTable (hyd-ode-private.h); the code below is
- * shared by all. Coefficients are full precision (research/seed-000 §3.5,
- * §3.9); where a source gives the method in the original (α_ij, γ_ij, b, b̂)
+ * shared by all. Coefficients are full precision (from the
+ * sources named at each table); where a source gives the method in the original (α_ij, γ_ij, b, b̂)
  * form, the transformed one is a = αΓ⁻¹, c = diag(1/γ) − Γ⁻¹, m = bᵀΓ⁻¹,
  * computed in 40-digit arithmetic. tests/engine/test-rosenbrock.c checks
  * every table against the order conditions up to order 5. */
@@ -18,7 +18,8 @@
 #include <string.h>
 
 /* RODAS4: HW rodas.f METH = 1 (Hairer & Wanner 1996), full precision
- * (research/seed-000 §3.5). Stiffly accurate, L-stable, 4(3). */
+ * (not the 8–9 digits printed in Esqué 2008, App. A). Stiffly accurate,
+ * L-stable, 4(3). */
 static const HydRosenbrockTable rodas4_table = {
   .s = 6,
   .gamma = 0.25,
@@ -56,7 +57,7 @@ static const HydRosenbrockTable rodas4_table = {
   },
 };
 
-/* RODAS3: Sandu et al. (1997), seed 000 App. A, identical to KPP/FATODE
+/* RODAS3: Sandu et al. (1997), as in Esqué (2008) App. A, identical to KPP/FATODE
  * Rodas3 (exact rationals). Stiffly accurate, L-stable, 3(2); err = u4.
  * Stage 2 is evaluated at (t, y) and reuses f0. */
 static const HydRosenbrockTable rodas3_table = {
@@ -85,7 +86,7 @@ static const HydRosenbrockTable rodas3_table = {
  * 4(3) with a43 = 0 and a4j = a3j, so stage 4 reuses the f of stage 3. */
 
 /* ROS4 L-stable set (ros4.f METH = 6): the thesis's "L-stable 4(3)" ROS4
- * (research/seed-000 §3.5). γ = 0.57282 is the L-stable root 0.5728160…
+ * (Esqué 2008, Tables 5.1/5.3). γ = 0.57282 is the L-stable root 0.5728160…
  * rounded, so |R(∞)| ≈ 1.5e-5 rather than 0. */
 static const HydRosenbrockTable ros4_table = {
   .s = 4,
@@ -199,7 +200,7 @@ static const HydRosenbrockTable shampine_table = {
   .reuse_f = { FALSE, FALSE, FALSE, TRUE },
 };
 
-/* ROS3P, Lang & Verwer (2001), seed 000 App. B: γ = 1/2 + √3/6, so
+/* ROS3P, Lang & Verwer (2001), as in Esqué (2008) App. B: γ = 1/2 + √3/6, so
  * R(∞) = 1 − √3 ≈ −0.732 (A-stable, not L-stable). a = (1/γ, 1/γ, 0),
  * c21 = −1/γ², c32 = −(2 − 1/(2γ))/γ, c31 = −(1 − c32)/γ, m = ((1 + m2)/γ,
  * m2 = (2/3 − 1/(6γ))/γ, 1/(3γ)); stage 3 reuses the f of stage 2.
@@ -256,7 +257,7 @@ static const HydRosenbrockTable ros2_table = {
   .gamma_i = { 1.7071067811865475, -1.7071067811865475 },
 };
 
-/* ROS2p, Piché & Ellman (seed 000 App. B): (I − hγJ)k1 = hf(t, y),
+/* ROS2p, Piché & Ellman (1994), as in Esqué (2008) App. B: (I − hγJ)k1 = hf(t, y),
  * (I − hγJ)k2 = hf(t + a21·h, y + a21·k1), y1 = y + k2, γ = 1 − 1/√2,
  * a21 = (√2 − 1)/2 — L-stable, order 2. The thesis prints no error
  * estimate; ours is the difference to the 1st-order embedded formula
@@ -284,7 +285,7 @@ static const HydRosenbrockTable ros2p_table = {
 };
 
 /* ODE23s, Shampine & Reichelt (1997), the modified Rosenbrock triple of
- * MATLAB (research/seed-000 §3.5): with d = 1/(2 + √2), e32 = 6 + √2,
+ * MATLAB (used by Esqué 2008, Table 5.3): with d = 1/(2 + √2), e32 = 6 + √2,
  * W = I − h·d·J, T = ∂f/∂t,
  *   k1 = W⁻¹(F0 + h·d·T),  F1 = f(t + h/2, y + h·k1/2),
  *   k2 = W⁻¹(F1 − k1) + k1,  y1 = y + h·k2           (order 2, L-stable)
@@ -587,7 +588,7 @@ rosenbrock_attempt (gpointer ws, HydOdeDriver *d, double t, const double *y,
         }
 
       /* Right-hand side of stage i, including the γ_i·h·∂f/∂t term that a
-       * non-autonomous problem needs for the full order (seed-000 §3.1). */
+       * non-autonomous problem needs for the full order (the thesis code, Esqué 2008 App. A/B, omits it). */
       double hg = tab->gamma_i[i] * h;
       for (guint k = 0; k < n; k++)
         {
@@ -734,7 +735,7 @@ static const HydOdeMethod rosenbrock_methods[] = {
                      "dense output of order 3; the default",
                      rodas4_table, 4, 4.0),
   ROSENBROCK_METHOD ("rodas3", "Rosenbrock, stiffly accurate", "3(2)",
-                     "Sandu et al. (1997) RODAS3 (seed 000 App. A), "
+                     "Sandu et al. (1997) RODAS3 (Esqué 2008, App. A), "
                      "L-stable, 3 f evaluations per step",
                      rodas3_table, 3, 3.0),
   ROSENBROCK_METHOD ("ros4", "Rosenbrock", "4(3)",
@@ -755,7 +756,7 @@ static const HydOdeMethod rosenbrock_methods[] = {
                      "R(∞) = 1/3",
                      shampine_table, 4, 4.0),
   ROSENBROCK_METHOD ("ros3p", "Rosenbrock", "3(2)",
-                     "Lang & Verwer (2001) ROS3P (seed 000 App. B); "
+                     "Lang & Verwer (2001) ROS3P (Esqué 2008, App. B); "
                      "A-stable, R(∞) = 1 − √3 ≈ −0.732; error estimate "
                      "from an L-stable FSAL embedded formula",
                      ros3p_table, 3, 3.0),
@@ -764,7 +765,7 @@ static const HydOdeMethod rosenbrock_methods[] = {
                      "error estimate from the 1st-order y + k1",
                      ros2_table, 2, 2.0),
   ROSENBROCK_METHOD ("ros2p", "Rosenbrock", "2",
-                     "Piché & Ellman ROS2p (seed 000 App. B), γ = 1 − 1/√2, "
+                     "Piché & Ellman (1994) ROS2p (Esqué 2008, App. B), γ = 1 − 1/√2, "
                      "L-stable; error estimate from the 1st-order y + k1",
                      ros2p_table, 2, 2.0),
   ROSENBROCK_METHOD ("ode23s", "Rosenbrock triple", "2(3)",

@@ -21,8 +21,8 @@ double hyd_open01 (double z, double eps, double *d_dz);
 /* sgn_smooth(v, v_ε) = tanh(v / v_ε). */
 double hyd_sgn_smooth (double v, double v_eps, double *d_dv);
 
-/* The orifice law (Ellman–Piché two-regime law, Esqué eq. 3.7, Δp_tr per
- * research/seed-000 §1.3 [R]). Flow q through a path of open area A (m²)
+/* The orifice law (Ellman–Piché two-regime law, Esqué 2008, §3.2.4, eq. 3.7,
+ * with Δp_tr reconstructed where the text is garbled). Flow q through a path of open area A (m²)
  * under a pressure drop dp (Pa); C_d, ρ (kg/m³), ν (m²/s), Re_tr.
  * Writes ∂q/∂Δp and ∂q/∂A (either pointer may be NULL). */
 typedef struct {

@@ -1,7 +1,7 @@
 /* hyd-testset.c — the stiff test problems of the Bari IVP test set
  * (F. Mazzia et al., archimede.uniba.it/~testset; as carried in the R package
- * deTestSet), with their reference solutions (research/anchors-mission.md
- * §8.2), and a smooth problem with an exact solution. */
+ * deTestSet), with their reference solutions (ibid.),
+ * and a smooth problem with an exact solution. */
 #include "hyd-testset.h"
 
 #include <math.h>

@@ -1,5 +1,5 @@
 /* hyd-testset.h — standard stiff test problems (Bari "Test Set for IVP
- * Solvers", Mazzia et al.; research/anchors-mission.md §8.2) with analytic
+ * Solvers", Mazzia et al., University of Bari) with analytic
  * Jacobians and reference solutions, and a smooth non-autonomous problem
  * with a known exact solution for order tests. */
 #pragma once

@@ -7,7 +7,7 @@
  * with the convergence control of HW radau5.f (contraction estimate, FNEWT).
  * Backward Euler is L-stable, R(z) = 1/(1 − z); the trapezoidal rule is
  * A-stable but |R(∞)| = 1, so stiff modes ring instead of decaying
- * (research/seed-000 §3.3, Fig. 4.4).
+ * (Esqué 2008, §4.2, Fig. 4.4).
  *
  * Error estimates, for the driver's controller:
  *   backward Euler: the classic (h/2)·(f1 − f0) ≈ −(h²/2)·y'', i.e. half the
@@ -305,7 +305,7 @@ static const HydOdeMethod trapezoid_method = {
     .implicit = TRUE,
     .adaptive = TRUE,
     .multistep = FALSE,
-    .notes = "A-stable, not L-stable: stiff modes ring (seed 000 Fig. 4.4); "
+    .notes = "A-stable, not L-stable: stiff modes ring (Esqué 2008, Fig. 4.4); "
              "Milne-device error estimate; Newton iteration",
   },
   .data = &trapezoid_table,

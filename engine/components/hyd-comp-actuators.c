@@ -1,5 +1,5 @@
 /* hyd-comp-actuators.c — cylinders and the fixed-displacement motor
- * (spec/components.md, Actuators; research/seed-000 §1.8).
+ * (spec/components.md, Actuators; Esqué 2008, §3.2.5, eqs. 3.10–3.11).
  *
  * A cylinder declares its chamber volumes as port volumes that depend on its
  * position state x (circuit-format.md, Nodes): the node equations take the
@@ -31,7 +31,7 @@ typedef struct {
 } CylinderMech;
 
 /* F_f(v) = viscous·v + (F_C + (F_S,eff − F_C)·exp(−(v/v_s)²))·tanh(v/v_ε),
- * F_S,eff = max(static, coulomb): Esqué eq. 3.13 with δ = 2 (seed-000 §1.8). */
+ * F_S,eff = max(static, coulomb): Esqué (2008) eq. 3.13 with δ = 2 (§3.2.5). */
 static double
 cylinder_friction (const CylinderMech *m, double v, double *dF_dv)
 {
@@ -509,8 +509,9 @@ static const HydPortInfo motor_fixed_ports[] = {
 };
 
 static const HydParamInfo motor_fixed_params[MF_N_PARAMS] = {
-  [MF_DISPLACEMENT] = { "displacement", N_("Displacement"), HYD_UNIT_DISPLACEMENT, 1.6e-6, 0.0, INFINITY,
-                        HYD_PARAM_MIN_EXCLUSIVE, NULL, N_("volume swept per radian of shaft rotation") },
+  [MF_DISPLACEMENT] = { "displacement", N_("Displacement"), HYD_UNIT_DISPLACEMENT,
+                        10e-6 / (2.0 * G_PI) /* 10 cm³/rev */, 0.0, INFINITY, HYD_PARAM_MIN_EXCLUSIVE, NULL,
+                        N_("volume swept per shaft revolution (the file gives it per radian, in m³/rad)") },
   [MF_INERTIA] = { "inertia", N_("Inertia"), HYD_UNIT_INERTIA, 0.05, 0.0, INFINITY,
                    HYD_PARAM_MIN_EXCLUSIVE, NULL, N_("moment of inertia of the motor and its load") },
   [MF_VISCOUS_FRICTION] = { "viscous_friction", N_("Viscous friction"), HYD_UNIT_ROT_DAMPING, 0.01, 0.0, INFINITY,
@@ -610,7 +611,7 @@ const HydComponentType hyd_motor_fixed_type = {
     N_("Fixed-displacement hydraulic motor driving a rotary inertia. Flow "
        "q_A = −q_B = D·w + leakage·(p_A − p_B); shaft: J·ẇ = D·(p_A − p_B) − b·w "
        "− T_C·tanh(w/w_ε) − T_load(t), θ̇ = w: an ideal displacement machine with "
-       "laminar leakage and tanh-smoothed Coulomb friction (research seed-000 §1.9)."),
+       "laminar leakage and tanh-smoothed Coulomb friction (built like the cylinder of Esqué 2008, §3.2.5, which has no motor model)."),
   .ports = motor_fixed_ports,
   .n_ports = G_N_ELEMENTS (motor_fixed_ports),
   .params = motor_fixed_params,

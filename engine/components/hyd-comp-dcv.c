@@ -2,12 +2,12 @@
  * dcv_2_2 (spec/components.md, "Directional control valves").
  *
  * A spool valve is an orifice per port pair plus a spool block that sets the
- * pairs' areas (Esqué Fig. 3.4, research/seed-000 §1.7). Each pair XY has
+ * pairs' areas (Esqué 2008, §3.2.4, Fig. 3.4). Each pair XY has
  *   A_XY = a·(λ_XY + (1 − λ_XY)·Σ_c f_c(u)),  a = A_nom (nominal flow at the
  * nominal pressure drop), λ_XY = leakage_fraction on metering pairs, else 0,
  * and the contributions f_c are open01 of the spool position u (no branch on
  * the sign of u). The spool follows the command, or, with a time constant
- * τ > 0, the state `spool` with τ·u̇ = command − u (seed-000 §1.7). */
+ * τ > 0, the state `spool` with τ·u̇ = command − u (a first-order spool). */
 #include "hyd-component.h"
 #include "hyd-i18n.h"
 #include "hyd-smooth.h"
@@ -89,7 +89,7 @@ static const char *const actuation_choices[] = { N_("lever"), N_("solenoid"), NU
 static const char *const centre_choices[] = { N_("closed"), N_("open"), N_("tandem"), N_("float"), NULL };
 
 #define DCV_FLOW_PARAMS \
-  { "nominal_flow", N_("Nominal flow"), HYD_UNIT_FLOW, 6.667e-4, 0.0, INFINITY, \
+  { "nominal_flow", N_("Nominal flow"), HYD_UNIT_FLOW, 40e-3 / 60.0 /* 40 L/min */, 0.0, INFINITY, \
     HYD_PARAM_MIN_EXCLUSIVE, NULL, N_("Flow of each fully open path at the nominal pressure drop") }, \
   { "nominal_pressure_drop", N_("Nominal pressure drop"), HYD_UNIT_PRESSURE, 5e5, 0.0, INFINITY, \
     HYD_PARAM_MIN_EXCLUSIVE, NULL, N_("Pressure drop at which a fully open path passes the nominal flow") }
@@ -339,7 +339,7 @@ dcv_eval (const HydComp *comp, const HydEvalIn *in, HydEvalOut *out)
 
   if (spool_state)
     {
-      /* τ·u̇ = command − u (seed-000 §1.7, first-order spool) */
+      /* τ·u̇ = command − u (first-order spool) */
       double tau = par[DCV_TAU];
       out->xdot[0] = (command - u) / tau;
       if (out->jac)
@@ -365,7 +365,7 @@ const HydComponentType hyd_dcv_4_3_type = {
                     "A_XY = a·(λ_XY + (1 − λ_XY)·Σ f_c(u)), a passing nominal_flow at "
                     "nominal_pressure_drop, λ = leakage_fraction on metering paths; each pair "
                     "is an orifice (Esqué eq. 3.7). Spool u = command, or τ·u̇ = command − u "
-                    "when spool_time_constant τ > 0 (seed 000 §1.7)."),
+                    "when spool_time_constant τ > 0 (a first-order spool)."),
   .ports = dcv4_ports,
   .n_ports = G_N_ELEMENTS (dcv4_ports),
   .params = dcv_4_3_params,
@@ -386,7 +386,7 @@ const HydComponentType hyd_dcv_4_2_type = {
                     "A_XY = a·(λ_XY + (1 − λ_XY)·Σ f_c(u)), a passing nominal_flow at "
                     "nominal_pressure_drop, λ = leakage_fraction on metering paths; each pair "
                     "is an orifice (Esqué eq. 3.7). Spool u = command, or τ·u̇ = command − u "
-                    "when spool_time_constant τ > 0 (seed 000 §1.7)."),
+                    "when spool_time_constant τ > 0 (a first-order spool)."),
   .ports = dcv4_ports,
   .n_ports = G_N_ELEMENTS (dcv4_ports),
   .params = dcv_4_2_params,
@@ -406,7 +406,7 @@ const HydComponentType hyd_dcv_3_2_type = {
                     "A_XY = a·(λ_XY + (1 − λ_XY)·Σ f_c(u)), a passing nominal_flow at "
                     "nominal_pressure_drop, λ = leakage_fraction on metering paths; each pair "
                     "is an orifice (Esqué eq. 3.7). Spool u = command, or τ·u̇ = command − u "
-                    "when spool_time_constant τ > 0 (seed 000 §1.7)."),
+                    "when spool_time_constant τ > 0 (a first-order spool)."),
   .ports = dcv3_ports,
   .n_ports = G_N_ELEMENTS (dcv3_ports),
   .params = dcv_3_2_params,
@@ -426,7 +426,7 @@ const HydComponentType hyd_dcv_2_2_type = {
                     "A_XY = a·(λ_XY + (1 − λ_XY)·Σ f_c(u)), a passing nominal_flow at "
                     "nominal_pressure_drop, λ = leakage_fraction on metering paths; each pair "
                     "is an orifice (Esqué eq. 3.7). Spool u = command, or τ·u̇ = command − u "
-                    "when spool_time_constant τ > 0 (seed 000 §1.7)."),
+                    "when spool_time_constant τ > 0 (a first-order spool)."),
   .ports = dcv2_ports,
   .n_ports = G_N_ELEMENTS (dcv2_ports),
   .params = dcv_2_2_params,

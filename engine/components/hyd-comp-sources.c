@@ -5,7 +5,7 @@
  * The tank and the pressure source are boundary ports: the compiler
  * prescribes their node's pressure from `boundary_param` and computes the
  * pressure source's `flow`, so their eval writes nothing. The flow source and
- * the pumps are ideal flow sources (research/seed-000 §1.5: an ideal pump plus
+ * the pumps are ideal flow sources (Esqué 2008, §3.2.2: an ideal pump plus
  * laminar leakage, Q = V_p·n_D − C_L·Δp). */
 #include "hyd-component.h"
 #include "hyd-i18n.h"
@@ -125,7 +125,7 @@ flow_source_setup (HydComp *comp, GError **error)
 static void
 flow_source_eval (const HydComp *comp, const HydEvalIn *in, HydEvalOut *out)
 {
-  /* components.md: q_P = −flow; no pressure dependence (seed-000 §1.5). */
+  /* components.md: q_P = −flow; no pressure dependence (Esqué 2008, §3.2.2). */
   double flow = comp->par[FS_FLOW];
 
   out->q[0] = -flow;
@@ -141,7 +141,7 @@ const HydComponentType hyd_flow_source_type = {
   .category = HYD_CATEGORY_SOURCES,
   .iso_symbol = N_("flow source (circle with filled triangle and flow arrow)"),
   .description = N_("Ideal flow source from the reservoir into P: q_P = −flow(t), "
-                    "whatever the pressure (seed 000 §1.5)."),
+                    "whatever the pressure (Esqué 2008, §3.2.2)."),
   .ports = flow_source_ports,
   .n_ports = G_N_ELEMENTS (flow_source_ports),
   .params = flow_source_params,
@@ -173,9 +173,11 @@ static const HydPortInfo pump_ports[] = {
 };
 
 #define PUMP_COMMON_PARAMS \
-  { "displacement", N_("Displacement"), HYD_UNIT_DISPLACEMENT, 1.6e-6, 0.0, INFINITY, \
-    HYD_PARAM_MIN_EXCLUSIVE, NULL, N_("Volume displaced per radian of shaft rotation") }, \
-  { "speed", N_("Speed"), HYD_UNIT_ANGULAR_VELOCITY, 157.0, -1e4, 1e4, HYD_PARAM_PROFILE, NULL, \
+  { "displacement", N_("Displacement"), HYD_UNIT_DISPLACEMENT, 10e-6 / (2.0 * G_PI) /* 10 cm³/rev */, \
+    0.0, INFINITY, HYD_PARAM_MIN_EXCLUSIVE, NULL, \
+    N_("Volume displaced per shaft revolution (the file gives it per radian, in m³/rad)") }, \
+  { "speed", N_("Speed"), HYD_UNIT_ANGULAR_VELOCITY, 50.0 * G_PI /* 1500 rpm */, -1e4, 1e4, \
+    HYD_PARAM_PROFILE, NULL, \
     N_("Shaft speed set by the prime mover") }, \
   { "leakage", N_("Leakage coefficient"), HYD_UNIT_LEAKAGE, 0.0, 0.0, INFINITY, 0, NULL, \
     N_("Laminar leakage from P back to S per pascal of Δp_PS") }, \
@@ -219,7 +221,7 @@ pump_eval (const HydComp *comp, const HydEvalIn *in, HydEvalOut *out)
   double dp = in->p[PUMP_P] - in->p[PUMP_S];
 
   /* components.md: q_d = D_eff·ω − leakage·Δp_PS, q_P = −q_d, q_S = +q_d
-   * (seed-000 §1.5, ideal pump with laminar leakage). */
+   * (Esqué 2008, §3.2.2, ideal pump with laminar leakage). */
   double qd = D * w - L * dp;
 
   out->q[PUMP_P] = -qd;
@@ -253,7 +255,7 @@ const HydComponentType hyd_fixed_pump_type = {
   .iso_symbol = N_("fixed-displacement pump, one direction of flow, with prime mover (circle, filled triangle)"),
   .description = N_("Fixed-displacement pump driven at a set speed: delivered flow "
                     "q_d = D·ω − leakage·Δp_PS, q_P = −q_d, q_S = +q_d; shaft torque "
-                    "D·Δp_PS/η_hm (seed 000 §1.5, ideal pump with laminar leakage)."),
+                    "D·Δp_PS/η_hm (Esqué 2008, §3.2.2, ideal pump with laminar leakage)."),
   .ports = pump_ports,
   .n_ports = G_N_ELEMENTS (pump_ports),
   .params = fixed_pump_params,
@@ -271,7 +273,7 @@ const HydComponentType hyd_variable_pump_type = {
   .description = N_("Variable-displacement pump driven at a set speed: D_eff = "
                     "fraction·D, delivered flow q_d = D_eff·ω − leakage·Δp_PS, "
                     "q_P = −q_d, q_S = +q_d; shaft torque D_eff·Δp_PS/η_hm "
-                    "(seed 000 §1.5)."),
+                    "(Esqué 2008, §3.2.2)."),
   .ports = pump_ports,
   .n_ports = G_N_ELEMENTS (pump_ports),
   .params = variable_pump_params,

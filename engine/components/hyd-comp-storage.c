@@ -1,5 +1,5 @@
 /* hyd-comp-storage.c — volume, accumulator and line (spec/components.md,
- * Storage and lines; research/seed-000 §1.2, §1.4).
+ * Storage and lines; Esqué 2008, §3.2.3).
  *
  * Volumes and line halves are port volumes the node adds to its own; the
  * accumulator's gas and a line's walls are compliances C(p). Only the
@@ -270,7 +270,7 @@ typedef struct {
   double inv_Bw;  /* 1/B_wall, 0 when rigid */
 } LineCoeffs;
 
-/* Esqué eqs. 3.4–3.5 (seed-000 §1.4). */
+/* Esqué (2008) eqs. 3.4–3.5 (§3.2.3). */
 static void
 line_coeffs (const HydComp *comp, LineCoeffs *c)
 {
@@ -422,7 +422,7 @@ line_end_volumes (const LineCoeffs *c, double v_end, HydEvalOut *out)
 }
 
 /* Distributed line: N segments of inertance ρ(L/N)/A and losses K_L/N,
- * K_T/N between N + 1 pressure points (seed-000 §1.4 applied per segment);
+ * K_T/N between N + 1 pressure points (Esqué 2008, eqs. 3.4–3.6, applied per segment);
  * the N − 1 internal points hold V/N each, capacitance V/N·(1/B(p) + 1/B_wall). */
 static void
 line_eval_distributed (const HydComp *comp, const LineCoeffs *c, guint N,

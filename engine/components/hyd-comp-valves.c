@@ -3,7 +3,7 @@
  * relief_valve, pressure_reducing_valve, flow_control_valve.
  *
  * Every path is the shared two-regime orifice law hyd_orifice_flow
- * (Ellman–Piché, Esqué eq. 3.7, research/seed-000 §1.3) of an open area A
+ * (Ellman–Piché; Esqué 2008, §3.2.4, eq. 3.7) of an open area A
  * that the valve sets; the chain rule through ∂q/∂A gives the derivatives
  * with respect to whatever moves A. Area fractions limited to [0, 1] use
  * open01 so that a closed valve has exactly zero flow. */
@@ -221,7 +221,7 @@ static void
 check_eval (const HydComp *comp, const HydEvalIn *in, HydEvalOut *out)
 {
   /* components.md: A = open01((Δp_AB − cracking)/range)·πd²/4 + π·d_leak²/4
-   * (seed-000 §1.9: a resistor whose area is a smooth function of Δp). */
+   * (a resistor whose area is a smooth function of Δp; Esqué 2008 has no check valve model). */
   const double *par = comp->par;
   HydOrificeCoeffs c = hyd_fluid_orifice_coeffs (comp->fluid, 0.0);
   double a_full = circle_area (par[CV_DIAMETER]);
@@ -278,7 +278,7 @@ static const HydParamInfo relief_params[] = {
     HYD_PARAM_MIN_EXCLUSIVE, NULL, N_("Δp_PT at which the valve starts to open") },
   { "override_pressure", N_("Override pressure"), HYD_UNIT_PRESSURE, 1e6, 0.0, INFINITY,
     HYD_PARAM_MIN_EXCLUSIVE, NULL, N_("Rise of Δp_PT above cracking that passes the nominal flow") },
-  { "nominal_flow", N_("Nominal flow"), HYD_UNIT_FLOW, 1.667e-3, 0.0, INFINITY,
+  { "nominal_flow", N_("Nominal flow"), HYD_UNIT_FLOW, 100e-3 / 60.0 /* 100 L/min */, 0.0, INFINITY,
     HYD_PARAM_MIN_EXCLUSIVE, NULL, N_("Flow at cracking + override pressure") },
   { "natural_frequency", N_("Natural frequency"), HYD_UNIT_FREQUENCY, 0.0, 0.0, INFINITY, 0, NULL,
     N_("Poppet natural frequency ω (0 = static valve, no states)") },
@@ -396,7 +396,7 @@ relief_eval (const HydComp *comp, const HydEvalIn *in, HydEvalOut *out)
       return;
     }
 
-  /* Dynamic (Esqué §3.2.4 / Handroos–Vilenius, seed-000 §1.6, recast as a
+  /* Dynamic (Esqué 2008, §3.2.4, eqs. 3.8–3.9, after Handroos–Vilenius; recast as a
    * second-order poppet on the opening coordinate):
    * s̈ = ω²·(σ(z) − s) − 2ζω·ṡ, A = soft_ramp(s, 0.01)·A_nom. */
   double w = par[RV_OMEGA];
@@ -524,7 +524,7 @@ const HydComponentType hyd_pressure_reducing_valve_type = {
 enum { FCV_SET_FLOW, FCV_DIAMETER };
 
 static const HydParamInfo fcv_params[] = {
-  { "set_flow", N_("Set flow"), HYD_UNIT_FLOW, 1.667e-4, 0.0, INFINITY,
+  { "set_flow", N_("Set flow"), HYD_UNIT_FLOW, 10e-3 / 60.0 /* 10 L/min */, 0.0, INFINITY,
     HYD_PARAM_PROFILE | HYD_PARAM_MIN_EXCLUSIVE, NULL,
     N_("Flow the pressure compensator holds A→B") },
   { "diameter", N_("Diameter"), HYD_UNIT_LENGTH, 8e-3, 0.0, INFINITY,

@@ -1,8 +1,8 @@
 /* test-bdf.c — `bdf` (variable-order BDF 1–5) and the θ-methods
  * `trapezoid` and `backward_euler`: observed orders on the smooth
  * non-autonomous problem (bdf at each pinned order 1–5), stability (backward
- * Euler damps a λ = −1e6 mode in one step, the trapezoid rings: seed 000
- * Fig. 4.4), the stiff test set at rtol 1e-6, seed 004 §5.3's 2×2 linear
+ * Euler damps a λ = −1e6 mode in one step, the trapezoid rings: Esqué
+ * 2008, Fig. 4.4), the stiff test set at rtol 1e-6, the HASP thesis's (§2.56) 2×2 linear
  * stiff example against its exact solution, and bdf's restart at
  * breakpoints. */
 #include "hyd-ode-private.h"
@@ -339,7 +339,7 @@ test_stiff_mode (void)
     }
 }
 
-/* research/seed-000 Fig. 4.4: two volumes, the second 100 times the
+/* Esqué (2008) Fig. 4.4: two volumes, the second 100 times the
  * first, fed through an orifice; the eigenvalue ratio is ≈ 100
  * (λ ≈ −101, −0.99). From rest under a step inflow p1 rises monotonically;
  * with hλ_fast ≈ −10 the trapezoid overshoots and oscillates (R ≈ −2/3),
@@ -452,10 +452,10 @@ run_testset_case (gconstpointer data)
   hyd_ode_result_clear (&r);
 }
 
-/* ---- seed 004 §5.3: the 2×2 linear stiff example ------------------------ */
+/* ---- HASP thesis §2.56: the 2×2 linear stiff example -------------------- */
 
 static int
-seed004_rhs (double t, const double *y, double *f, gpointer user)
+hasp_rhs (double t, const double *y, double *f, gpointer user)
 {
   f[0] = -2000.0 * y[0] + 999.75 * y[1] + 1000.25;
   f[1] = y[0] - y[1];
@@ -463,7 +463,7 @@ seed004_rhs (double t, const double *y, double *f, gpointer user)
 }
 
 static int
-seed004_jac (double t, const double *y, double *J, double *dfdt, gpointer user)
+hasp_jac (double t, const double *y, double *J, double *dfdt, gpointer user)
 {
   J[0] = -2000.0; J[1] = 1.0;     /* column 0 */
   J[2] = 999.75;  J[3] = -1.0;    /* column 1 */
@@ -472,10 +472,10 @@ seed004_jac (double t, const double *y, double *J, double *dfdt, gpointer user)
   return 0;
 }
 
-/* λ = −2000.5, −0.5; research/seed-004 §5.3 (its 0.4999875 is a misprint
+/* λ = −2000.5, −0.5; HASP thesis §2.56 (its 0.4999875 is a misprint
  * for 0.499875, which the initial value y1(0) = 0 requires). */
 static void
-seed004_exact (double t, double *y)
+hasp_exact (double t, double *y)
 {
   double slow = exp (-0.5 * t), fast = exp (-2000.5 * t);
 
@@ -486,43 +486,43 @@ seed004_exact (double t, double *y)
 typedef struct {
   double max_err;
   guint n;
-} Seed004Check;
+} HaspCheck;
 
 static gboolean
-seed004_output (double t, const double *y, gpointer user)
+hasp_output (double t, const double *y, gpointer user)
 {
-  Seed004Check *c = user;
+  HaspCheck *c = user;
   double ex[2];
 
-  seed004_exact (t, ex);
+  hasp_exact (t, ex);
   c->max_err = MAX (c->max_err, MAX (fabs (y[0] - ex[0]), fabs (y[1] - ex[1])));
   c->n++;
   return TRUE;
 }
 
 static void
-test_seed004_linear (void)
+test_hasp_linear (void)
 {
-  HydOdeProblem p = { .n = 2, .rhs = seed004_rhs, .jac = seed004_jac };
+  HydOdeProblem p = { .n = 2, .rhs = hasp_rhs, .jac = hasp_jac };
   double y[2] = { 0.0, -2.0 }, atol[2], ex[2];
   HydOdeOptions o;
   HydOdeResult r = { 0 };
-  Seed004Check c = { 0.0, 0 };
+  HaspCheck c = { 0.0, 0 };
 
-  seed004_exact (0.0, ex);
+  hasp_exact (0.0, ex);
   g_assert_cmpfloat (fabs (ex[0] - y[0]), <, 1e-15);
   g_assert_cmpfloat (fabs (ex[1] - y[1]), <, 1e-15);
 
   hyd_ode_options_init (&o);
   o.t_end = 10.0;
   o.output_interval = 1e-3;   /* samples inside the fast transient too */
-  o.output = seed004_output;
+  o.output = hasp_output;
   o.output_user = &c;
   set_tolerances (&o, atol, 2, 1e-6, 1e-6);
   g_assert_cmpint (hyd_ode_solve ("bdf", &p, &o, y, &r), ==, HYD_ODE_SUCCESS);
-  seed004_exact (10.0, ex);
+  hasp_exact (10.0, ex);
   double end_err = MAX (fabs (y[0] - ex[0]), fabs (y[1] - ex[1]));
-  g_test_message ("seed 004 §5.3 with bdf: %" G_GUINT64_FORMAT " steps "
+  g_test_message ("HASP thesis §2.56 with bdf: %" G_GUINT64_FORMAT " steps "
                   "(RK4 needs > 7600), %" G_GUINT64_FORMAT " rejected, "
                   "error at t = 10 %.2e, largest over %u samples %.2e",
                   r.stats.steps, r.stats.rejected, end_err, c.n, c.max_err);
@@ -866,7 +866,7 @@ main (int argc, char **argv)
                                                  tc->solver, tc->id);
         g_test_add_data_func (path, tc, run_testset_case);
       }
-  g_test_add_func ("/engine/bdf/seed004-linear", test_seed004_linear);
+  g_test_add_func ("/engine/bdf/hasp-linear-2x2", test_hasp_linear);
   g_test_add_func ("/engine/bdf/breakpoints", test_breakpoints);
   g_test_add_func ("/engine/bdf/events", test_events);
   g_test_add_data_func ("/engine/bdf/failure/bdf", "bdf", test_blowup);

@@ -395,14 +395,15 @@ test_motor_fixed_jacobian (void)
       failures += check_at (comp, 1.0, p, x, "w=%g", ws[i]);
     }
 
-  /* values: q_A = D·w + leak·Δp, torque, power */
+  /* values: q_A = D·w + leak·Δp, torque, power; D is the default, 10 cm³/rev */
+  const double disp = 10e-6 / (2.0 * G_PI);
   double p[2] = { 1e7, 1e6 };
   double x[2] = { 0.0, 100.0 };
   Eval e;
   eval_full (comp, 0.0, p, x, &e);
-  g_assert_cmpfloat_with_epsilon (e.q[0], 1.6e-6 * 100.0 + 3e-12 * 9e6, 1e-15);
+  g_assert_cmpfloat_with_epsilon (e.q[0], disp * 100.0 + 3e-12 * 9e6, 1e-15);
   g_assert_cmpfloat_with_epsilon (e.q[1], -e.q[0], 1e-18);
-  double torque = 1.6e-6 * 9e6;
+  double torque = disp * 9e6;
   g_assert_cmpfloat_with_epsilon (e.out[output_index (comp, "torque")], torque, 1e-9);
   g_assert_cmpfloat_with_epsilon (e.out[output_index (comp, "power")], torque * 100.0, 1e-7);
   g_assert_cmpfloat_with_epsilon (e.xdot[1],

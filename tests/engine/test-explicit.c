@@ -1,7 +1,7 @@
 /* test-explicit.c — the explicit Runge–Kutta family (dopri5, bs23, rk4,
- * euler), the exponential predictor–corrector of seed 004 (expo) and `auto`:
+ * euler), the exponential predictor–corrector of the HASP thesis (expo) and `auto`:
  * observed orders, the stiff test set (explicit methods end cleanly and
- * detect stiffness), the seed's reported behaviours (test problem 4, the
+ * detect stiffness), the HASP thesis's reported behaviours (test problem 4, the
  * 2×2 linear example, Robertson step counts of Table 4.4) and auto's
  * choice with its reasons. */
 #include "hyd-ode.h"
@@ -360,7 +360,7 @@ test_expo_testset (gconstpointer data)
   hyd_ode_result_clear (&r);
 }
 
-/* ---- seed 004 test problem 4 (research/seed-004 §5.7) ------------------ */
+/* ---- HASP thesis test problem 4 (§3.35–3.39) ---------------------------- */
 
 /* Non-linear actuator fed from a constant-pressure supply through sqrt-law
  * meter-in and meter-out orifices (thesis eqs. 3.58–3.60), with the
@@ -426,7 +426,7 @@ static const HydOdeProblem p4_problem = {
   .n = 3, .rhs = p4_rhs, .jac = p4_jac, .state_name = p4_state_name,
 };
 
-/* research/seed-004 §5.7 (Radau, rtol 1e−9), as printed. */
+/* HASP thesis §3.35–3.39 (Radau, rtol 1e−9), as printed. */
 static const struct {
   double t;
   double v[3];
@@ -476,7 +476,7 @@ p4_run (const char *id, double rtol, P4Samples *s, HydOdeResult *r)
 }
 
 static void
-test_seed004_problem4 (void)
+test_hasp_problem4 (void)
 {
   static const struct {
     const char *id;
@@ -523,7 +523,7 @@ test_seed004_problem4 (void)
     }
 }
 
-/* ---- seed 004 §5.3: the 2×2 linear stiff example ----------------------- */
+/* ---- HASP thesis §2.56: the 2×2 linear stiff example ------------------- */
 
 static int
 lin2_rhs (double t, const double *y, double *f, gpointer user)
@@ -596,7 +596,7 @@ lin2_run (const char *id, double rtol, double fixed_step, double interval,
 }
 
 static void
-test_seed004_linear (void)
+test_hasp_linear (void)
 {
   double rtols[] = { 1e-2, 1e-3, 1e-4 }, errs[3];
 
@@ -661,7 +661,7 @@ test_seed004_linear (void)
     }
 }
 
-/* ---- seed 004 §5.11 / §6.4: the exponential method on Robertson -------- */
+/* ---- HASP thesis §4.44–4.47, Table 4.4: the exponential method on Robertson */
 
 /* The thesis's reduced form (eq. 4.91): y3 = 1 − y1 − y2. */
 static int
@@ -689,7 +689,7 @@ rober2_jac (double t, const double *y, double *J, double *dfdt, gpointer user)
 }
 
 static void
-test_seed004_robertson (void)
+test_hasp_robertson (void)
 {
   static const HydOdeProblem problem = {
     .n = 2, .rhs = rober2_rhs, .jac = rober2_jac,
@@ -705,7 +705,7 @@ test_seed004_robertson (void)
     { 1e-4, { 140, 180, 203 }, { 111, 160, 214 } },
   };
   static const double t_ends[3] = { 1.0, 10.0, 100.0 };
-  const double y1_ref = 0.61723;   /* y1(100), research/seed-004 §6.5 */
+  const double y1_ref = 0.61723;   /* y1(100), HASP thesis Table 4.5 */
 
   for (guint k = 0; k < G_N_ELEMENTS (table); k++)
     for (guint j = 0; j < 3; j++)
@@ -1021,7 +1021,7 @@ test_breakpoints (gconstpointer data)
     tol = 2e-3;   /* first order at h = 0.003 */
   else if (g_strcmp0 (id, "expo") == 0)
     {
-      /* y' = −y + u is exact for the exponential formula (seed-004 §4.15):
+      /* y' = −y + u is exact for the exponential formula (HASP thesis §4.15):
        * the error estimate is 0, the steps grow tenfold until the interval
        * ends, and the samples come from cubic Hermite over long steps. */
       tol = 2e-3;
@@ -1053,7 +1053,7 @@ static void
 test_expo_decay (void)
 {
   /* y' = λ(y − 1), λ = −1e6, one step of h = 0.1 (hλ = −1e5): the scalar
-   * linear case is solved exactly (seed-004 §4.15), so the mode is gone. */
+   * linear case is solved exactly (HASP thesis §4.15), so the mode is gone. */
   HydOdeProblem p = { .n = 1, .rhs = decay_rhs, .jac = decay_jac };
   double y = 0.0, atol = 1e-8;
   HydOdeOptions o;
@@ -1269,9 +1269,9 @@ main (int argc, char **argv)
                                                problems[i]);
       g_test_add_data_func (path, problems[i], test_expo_testset);
     }
-  g_test_add_func ("/engine/explicit/seed004/problem4", test_seed004_problem4);
-  g_test_add_func ("/engine/explicit/seed004/linear-2x2", test_seed004_linear);
-  g_test_add_func ("/engine/explicit/seed004/robertson", test_seed004_robertson);
+  g_test_add_func ("/engine/explicit/hasp/problem4", test_hasp_problem4);
+  g_test_add_func ("/engine/explicit/hasp/linear-2x2", test_hasp_linear);
+  g_test_add_func ("/engine/explicit/hasp/robertson", test_hasp_robertson);
   for (guint i = 0; i < G_N_ELEMENTS (autos); i++)
     {
       g_autofree char *path = g_strdup_printf ("/engine/explicit/auto/%s-%g",

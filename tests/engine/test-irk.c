@@ -1,8 +1,8 @@
-/* test-irk.c — the implicit Runge–Kutta methods of seed 002 (radau3,
+/* test-irk.c — the implicit Runge–Kutta methods of Treeaporn 2005 (radau3,
  * lobatto3c4, lobatto3c6, sdirk4): observed order (fixed step) and order of
  * the dense output on the smooth non-autonomous problem, the stability
- * function against its closed form (research/seed-002 §3) and L-stability,
- * the stiff test set at rtol 1e-6, and the five DETEST problems of seed 002
+ * function against its closed form (Treeaporn 2005, §3.1–3.2) and L-stability,
+ * the stiff test set at rtol 1e-6, and the five DETEST problems of Treeaporn 2005
  * (A2, B1, C1, D4, E1; §6) against the references of §7.4, with rodas4 for
  * comparison. The thesis's Table 5.1 step counts come from a code that never
  * solved the stage equations (§7.3): they are not a target here. */
@@ -18,7 +18,7 @@ typedef struct {
   double order;          /* nominal */
   double dense_order;    /* of the samples between step points */
   guint steps[3];        /* fixed-step runs of the order test */
-  /* The stability function R(z) in closed form (research/seed-002 §3). */
+  /* The stability function R(z) in closed form (Treeaporn 2005, §3.1–3.2). */
   double (*stability) (double z);
 } IrkCase;
 
@@ -323,7 +323,7 @@ run_testset_case (gconstpointer data)
   hyd_ode_result_clear (&r);
 }
 
-/* ---- seed 002's DETEST problems (research/seed-002 §6, §7.4) ----------- */
+/* ---- the DETEST problems of Treeaporn (2005), App. A ------------------- */
 
 typedef struct {
   const char *id;
@@ -424,7 +424,7 @@ c1_jac (double t, const double *y, double *J, double *dfdt, gpointer user)
 }
 
 /* D4: non-linear, real eigenvalues (chemistry); the DETEST sign −0.013 in
- * y3' (the thesis prints +0.013, research/seed-002 §6.4). */
+ * y3' (the thesis prints +0.013, App. A, set D). */
 static int
 d4_rhs (double t, const double *y, double *f, gpointer user)
 {
@@ -520,7 +520,7 @@ static const double e1_ref[] = { 1.0000000000e-8, 0.0, 0.0, 0.0 };
 
 /* Tolerances: rtol 1e-6 throughout; atol below the scale of the smallest
  * component that carries information (B1 decays to 1e-9, D4's y3 is
- * ~1e-6, E1's y1 ≤ 1e-8: research/seed-002 §6.5). */
+ * ~1e-6, E1's y1 ≤ 1e-8: Treeaporn 2005, App. A, set E). */
 static const Detest detests[] = {
   { "A2", 9, a2_y0, 1e-6, 1e-8, 2, a2_t, a2_ref,
     { .n = 9, .rhs = a2_rhs, .jac = a2_jac } },
@@ -642,7 +642,7 @@ run_detest (gconstpointer data)
        * local tolerance (the reference values have 11–12 digits). */
       g_assert_cmpfloat (dr.worst, <=, 20.0);
       /* Tens to hundreds of steps, as a correct implicit solver needs
-       * (research/seed-002 §7.5), not the thesis's 10⁴–10⁵. */
+       * (our measurement), not the thesis's 10⁴–10⁵. */
       g_assert_cmpuint (r.stats.steps, <, 20000);
       hyd_ode_result_clear (&r);
     }

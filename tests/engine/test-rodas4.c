@@ -101,7 +101,7 @@ test_order_fixed (void)
   g_assert_cmpfloat (fabs (p1 - 4.0), <=, 0.2);
   g_assert_cmpfloat (fabs (p2 - 4.0), <=, 0.2);
 
-  /* The same without the γ_i·h·∂f/∂t term (seed-000 §3.1): order ≈ 1. */
+  /* The same without the γ_i·h·∂f/∂t term (as the code of Esqué 2008, App. A/B): order ≈ 1. */
   HydOdeProblem no_ft = s->problem;
   no_ft.jac = smooth_jac_without_ft;
   double f80 = smooth_fixed_error (&no_ft, 80);

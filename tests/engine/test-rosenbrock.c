@@ -135,7 +135,7 @@ trees_generate (Tree *trees)
 }
 
 /* The original (k-)form of a transformed table: Γ from Γ⁻¹ = I/γ − C,
- * α = a·Γ, b = mᵀΓ, b̂ = (m − e)ᵀΓ (research/seed-000 §3.1). */
+ * α = a·Γ, b = mᵀΓ, b̂ = (m − e)ᵀΓ (Hairer & Wanner 1996, §IV.7). */
 typedef struct {
   guint s;
   double G[HYD_ROS_MAX_STAGES][HYD_ROS_MAX_STAGES];

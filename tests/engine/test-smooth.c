@@ -77,7 +77,7 @@ test_bulk_models (void)
   g_assert_cmpfloat (hyd_fluid_bulk_modulus (&f, 1e7, &dB), ==, 1.5e9);
   g_assert_cmpfloat (dB, ==, 0.0);
 
-  /* Tait: B(0) = B0; dB/dp = 1/a − 1 at 0 (research seed-000 §1.1: ≈ 10.1 for a = 0.09) */
+  /* Tait: B(0) = B0; dB/dp = 1/a − 1 at 0 (Esqué 2008, eq. 3.2: ≈ 10.1 for a = 0.09) */
   f.bulk_model = HYD_BULK_TAIT;
   g_assert_cmpfloat_with_epsilon (hyd_fluid_bulk_modulus (&f, 0.0, &dB), 1.5e9, 1e-3);
   g_assert_cmpfloat_with_epsilon (dB, 1.0 / 0.09 - 1.0, 1e-9);

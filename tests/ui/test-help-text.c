@@ -2,9 +2,12 @@
  * the catalogue: its description, ports and a parameter table with units,
  * defaults and ranges (no display). */
 #include <locale.h>
+#include <math.h>
 #include <string.h>
 #include "hyd-catalogue.h"
+#include "hyd-display-units.h"
 #include "hyd-help-text.h"
+#include "hyd-param-value.h"
 
 static void
 test_every_type (void)
@@ -58,7 +61,13 @@ test_engineering_units (void)
   g_assert_cmpstr (cracking->default_text, ==, "100 bar");
   g_assert_cmpstr (cracking->unit, ==, "bar");
   g_assert_cmpstr (cracking->range, ==, "more than 0 bar and at most 10000 bar");
-  g_assert_cmpstr (row_of (relief, "nominal_flow")->default_text, ==, "100.02 L/min");
+  /* the default is exactly 100 L/min (docs/circuit-format.md, "Defaults") */
+  const HydComponentType *relief_type = hyd_catalogue_lookup ("relief_valve");
+  const HydParamInfo *q_nom =
+    &relief_type->params[hyd_component_type_find_param (relief_type, "nominal_flow")];
+  g_autofree char *q100 = hyd_param_value_format (q_nom, 100e-3 / 60.0);
+  g_autofree char *q100_text = g_strdup_printf ("%s L/min", q100);
+  g_assert_cmpstr (row_of (relief, "nominal_flow")->default_text, ==, q100_text);
 
   g_autoptr (GPtrArray) dcv = hyd_help_param_rows (hyd_catalogue_lookup ("dcv_4_3"));
   const HydHelpParamRow *centre = row_of (dcv, "centre");
@@ -74,6 +83,38 @@ test_engineering_units (void)
   g_assert_nonnull (strstr (row_of (orifice, "discharge_coefficient")->default_text, "fluid"));
 }
 
+/* Every default is the exact round engineering value it stands for: shown in
+ * the panel's units it has at most three significant digits (1500 rpm, not
+ * 1499.24; 10 cm³/rev, not 10.0531; 40 L/min, not 40.002). The one
+ * exception is a numerical scale the contract gives in SI, not a rating:
+ * the motor's friction_smoothing_velocity, 0.1 rad/s. */
+static void
+test_round_defaults (void)
+{
+  guint n_types;
+  const HydComponentType *const *types = hyd_catalogue_list (&n_types);
+  guint checked = 0;
+  for (guint i = 0; i < n_types; i++)
+    for (guint j = 0; j < types[i]->n_params; j++)
+      {
+        const HydParamInfo *info = &types[i]->params[j];
+        if (info->unit == HYD_UNIT_NONE || info->choices != NULL || info->def == 0.0
+            || !isfinite (info->def)
+            || (g_str_equal (types[i]->id, "motor_fixed")
+                && g_str_equal (info->name, "friction_smoothing_velocity")))
+          continue;
+        double shown = hyd_display_from_si (info->unit, info->def);
+        double mag = pow (10.0, floor (log10 (fabs (shown))) - 2.0);
+        double round3 = nearbyint (shown / mag) * mag;
+        if (fabs (shown - round3) > 1e-9 * fabs (shown))
+          g_test_message ("%s.%s: default %.10g %s", types[i]->id, info->name, shown,
+                          hyd_display_symbol (info->unit));
+        g_assert_cmpfloat (fabs (shown - round3), <=, 1e-9 * fabs (shown));
+        checked++;
+      }
+  g_assert_cmpuint (checked, >=, 50);
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -81,5 +122,6 @@ main (int argc, char *argv[])
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/ui/help/every-type", test_every_type);
   g_test_add_func ("/ui/help/engineering-units", test_engineering_units);
+  g_test_add_func ("/ui/help/round-defaults", test_round_defaults);
   return g_test_run ();
 }
