@@ -9,7 +9,10 @@
  *   - no node pressure below the vapour pressure by more than 100 Pa;
  *   - the overrunning cylinder's speed within 1 % of the hand calculation;
  *   - oil taken in to refill a void within 1 % of what the void and the
- *     chamber's volume change call for. */
+ *     chamber's volume change call for;
+ *   - the internal points of a distributed line floored like the nodes,
+ *     with the line's mass balance within 1 % of its largest void
+ *     (section 6). */
 #include "hyd-circuit.h"
 #include "hyd-fdcheck.h"
 #include "hyd-fluid.h"
@@ -406,11 +409,10 @@ check_point (HydSystem *sys, double t, const double *y, guint *n_unresolved)
   return fails;
 }
 
+/* json: the circuit with the fluid of `model` */
 static void
-jacobian_random_points (const char *model)
+jacobian_random_points (const char *json, const char *model)
 {
-  g_autofree char *fluid = fluid_member (model);
-  g_autofree char *json = json_text (COMPOSITE_FMT, fluid);
   Sim *s = sim_new (json);
   HydSystem *sys = s->sys;
   guint n = hyd_system_get_n_states (sys);
@@ -466,14 +468,23 @@ jacobian_random_points (const char *model)
 static void
 test_jacobian_default (void)
 {
-  jacobian_random_points (NULL);
+  g_autofree char *fluid = fluid_member (NULL);
+  g_autofree char *json = json_text (COMPOSITE_FMT, fluid);
+  jacobian_random_points (json, NULL);
 }
 
 static void
 test_jacobian_air (void)
 {
-  jacobian_random_points ("air");
+  g_autofree char *fluid = fluid_member ("air");
+  g_autofree char *json = json_text (COMPOSITE_FMT, fluid);
+  jacobian_random_points (json, "air");
 }
+
+/* A distributed line's internal points (states ψ_i, unit pressure) drawn in
+ * and around the band like the nodes, assembled into the system. */
+static void test_jacobian_line_default (void);
+static void test_jacobian_line_air (void);
 
 /* ===========================================================================
  * 3. An overrunning load: the counterbalance-valve lesson
@@ -889,6 +900,22 @@ test_run_warning (void)
   "    { 'from': 'TV1.B', 'to': 'T1.T' } ] }"
 
 static void
+test_jacobian_line_default (void)
+{
+  g_autofree char *fluid = fluid_member (NULL);
+  g_autofree char *json = json_text (HAMMER_FMT, fluid);
+  jacobian_random_points (json, NULL);
+}
+
+static void
+test_jacobian_line_air (void)
+{
+  g_autofree char *fluid = fluid_member ("air");
+  g_autofree char *json = json_text (HAMMER_FMT, fluid);
+  jacobian_random_points (json, "air");
+}
+
+static void
 test_line_column_separation (void)
 {
   const guint N = HAMMER_SEG;
@@ -995,5 +1022,7 @@ main (int argc, char **argv)
   g_test_add_func ("/engine/cavitation/variables", test_variables);
   g_test_add_func ("/engine/cavitation/run-warning", test_run_warning);
   g_test_add_func ("/engine/cavitation/line-column-separation", test_line_column_separation);
+  g_test_add_func ("/engine/cavitation/jacobian/line-default", test_jacobian_line_default);
+  g_test_add_func ("/engine/cavitation/jacobian/line-air", test_jacobian_line_air);
   return g_test_run ();
 }
