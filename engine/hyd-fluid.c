@@ -200,6 +200,20 @@ hyd_fluid_node (const HydFluid *fluid, double psi, HydNodeFluid *out)
     }
 }
 
+void
+hyd_fluid_node_capacity (const HydNodeFluid *nf, double V, double Cw, double dCw,
+                         double *C, double *dC_dpsi)
+{
+  *C = V * nf->c + Cw * nf->dp;
+  *dC_dpsi = V * nf->dc + dCw * nf->dp * nf->dp + Cw * nf->d2p;
+}
+
+double
+hyd_fluid_node_inflow (const HydNodeFluid *nf, double Q_in, double Vdot)
+{
+  return Q_in - nf->phi_full * Vdot + nf->phi_void * Vdot;
+}
+
 double
 hyd_fluid_node_state_for_pressure (const HydFluid *fluid, double p)
 {

@@ -66,6 +66,18 @@ typedef struct {
   double voidf;   /* void fraction 1 − φ = w/B_l (0 without a void) */
 } HydNodeFluid;
 
+/* The capacity of a point of the fluid — a node of the circuit, or an
+ * internal point of a distributed line — holding the volume V (m³) with
+ * the compliances C_w(p) (m³/Pa; accumulators, line walls; ∂C_w/∂p = dCw)
+ * at state ψ: C = V·c(ψ) + C_w·F'(ψ), and ∂C/∂ψ = V·c' + (∂C_w/∂p)·F'² +
+ * C_w·F''. The point's equation is C·ψ̇ = hyd_fluid_node_inflow (...). */
+void hyd_fluid_node_capacity (const HydNodeFluid *nf, double V, double Cw, double dCw,
+                              double *C, double *dC_dpsi);
+/* The right side of the point's equation: the net inflow Q_in (m³/s) less
+ * the part φ·V̇ of the rate V̇ at which its volume grows that the liquid
+ * fills (φ kept in its two parts, hyd-fluid.h above). */
+double hyd_fluid_node_inflow (const HydNodeFluid *nf, double Q_in, double Vdot);
+
 /* TRUE for the models with a floor at the vapour pressure and a void. */
 gboolean hyd_fluid_has_floor (const HydFluid *fluid);
 /* The node quantities at state ψ. */

@@ -360,9 +360,8 @@ eval_all (HydSystem *sys, double t, const double *y, double *f, gboolean want_ja
       SysNode *nd = &sys->nodes[b];
       const HydNodeFluid *nf = &nd->nf;
       /* C = V·c + Σ C_X·F',  ∂C/∂ψ = V·c' + Σ (∂C_X/∂p)·F'² + Σ C_X·F'' */
-      nd->C = nd->V * nf->c + nd->Csum * nf->dp;
-      nd->dCdp = nd->V * nf->dc + nd->dCsum * nf->dp * nf->dp + nd->Csum * nf->d2p;
-      nd->R = -nd->Q - nf->phi_full * nd->Vdot + nf->phi_void * nd->Vdot;
+      hyd_fluid_node_capacity (nf, nd->V, nd->Csum, nd->dCsum, &nd->C, &nd->dCdp);
+      nd->R = hyd_fluid_node_inflow (nf, -nd->Q, nd->Vdot);
       nd->void_volume = nd->V * nf->voidf;
       if (nd->boundary)
         {

@@ -4,7 +4,10 @@
  * Volumes and line halves are port volumes the node adds to its own; the
  * accumulator's gas and a line's walls are compliances C(p). Only the
  * distributed line has internal pressure states, and it keeps a sparse
- * (banded) local pattern so that a line of 100000 segments stays O(N). */
+ * (banded) local pattern so that a line of 100000 segments stays O(N).
+ * Under the floored fluids ("cavitating", "air") its internal points are
+ * nodes of the fluid with a vapour floor and a void, like the circuit's
+ * (line_eval_distributed_floored). */
 #include "hyd-component.h"
 #include "hyd-i18n.h"
 #include "hyd-smooth.h"
@@ -245,13 +248,17 @@ static const HydParamInfo line_params[LINE_N_PARAMS] = {
                    N_("volume (quasi-static), inertia (one flow state), distributed (segments), tlm") },
 };
 
-/* Room for a state name of the distributed model, "q100000" or "p99999". */
+/* Room for a state or output name of the distributed model, "q100000",
+ * "p99999" or "psi99999". */
 #define LINE_NAME_SLOT 12
 
 typedef struct {
   LineModel model;
-  guint n_seg;  /* segments of the distributed model, 1 otherwise */
-  char *names;  /* distributed model: its state names, LINE_NAME_SLOT apart */
+  guint n_seg;      /* segments of the distributed model, 1 otherwise */
+  gboolean floored; /* distributed model under "cavitating" or "air": the
+                       internal points hold ψ (hyd-fluid.h) */
+  char *names;      /* distributed model: its state names, then (floored)
+                       its output names, LINE_NAME_SLOT apart */
 } LinePriv;
 
 static void
@@ -298,6 +305,8 @@ line_model (const HydComp *comp)
 static const HydVarInfo line_outputs[] = {
   { "q_A", HYD_UNIT_FLOW, N_("flow entering the line at A") },
   { "q_B", HYD_UNIT_FLOW, N_("flow entering the line at B (minus the flow leaving at B)") },
+  /* distributed model under a floored fluid only: */
+  { "void", HYD_UNIT_VOLUME, N_("void (vapour and released gas) at the internal points of the line") },
 };
 
 static gboolean
@@ -308,8 +317,9 @@ line_setup (HydComp *comp, GError **error)
   hyd_comp_set_states (comp, 0, NULL);
   priv->model = line_model (comp);
   priv->n_seg = 1;
+  priv->floored = priv->model == LINE_MODEL_DISTRIBUTED && hyd_fluid_has_floor (comp->fluid);
   comp->priv = priv;
-  hyd_comp_set_outputs (comp, G_N_ELEMENTS (line_outputs), line_outputs);
+  hyd_comp_set_outputs (comp, 2, line_outputs);
 
   switch (priv->model)
     {
@@ -328,18 +338,43 @@ line_setup (HydComp *comp, GError **error)
          * stay forever in GLib's quark table, which grows by copying. */
         const char *q_desc = g_intern_static_string (N_("flow through a segment, A to B"));
         const char *p_desc = g_intern_static_string (N_("pressure between two segments"));
+        const char *psi_desc = g_intern_static_string (N_("pseudo-pressure ψ between two segments "
+                                                          "(the pressure above the vapour pressure, "
+                                                          "the void below it)"));
+        /* Under a floored fluid the internal states are ψ_i ("psi1" …) and
+         * the pressures p_i = F(ψ_i) are outputs ("p1" …) after q_A, q_B
+         * and void, so that "L1.p3" names a pressure under every fluid. */
+        guint n_out = priv->floored ? 3 + N - 1 : 0;
         g_free (comp->states);
         comp->n_states = comp->states_cap = 2 * N - 1;
         comp->states = g_new (HydVarInfo, comp->n_states);
-        priv->names = g_new (char, (gsize) comp->n_states * LINE_NAME_SLOT);
+        priv->names = g_new (char, ((gsize) comp->n_states + n_out) * LINE_NAME_SLOT);
         for (guint s = 0; s < comp->n_states; s++)
           {
             char *name = priv->names + (gsize) s * LINE_NAME_SLOT;
             gboolean is_flow = s < N;
-            g_snprintf (name, LINE_NAME_SLOT, "%c%u", is_flow ? 'q' : 'p', is_flow ? s + 1 : s - N + 1);
+            if (is_flow)
+              g_snprintf (name, LINE_NAME_SLOT, "q%u", s + 1);
+            else
+              g_snprintf (name, LINE_NAME_SLOT, "%s%u", priv->floored ? "psi" : "p", s - N + 1);
             comp->states[s] = (HydVarInfo) {
-              name, is_flow ? HYD_UNIT_FLOW : HYD_UNIT_PRESSURE, is_flow ? q_desc : p_desc
+              name, is_flow ? HYD_UNIT_FLOW : HYD_UNIT_PRESSURE,
+              is_flow ? q_desc : priv->floored ? psi_desc : p_desc
             };
+          }
+        if (priv->floored)
+          {
+            g_free (comp->outputs);
+            comp->n_outputs = comp->outputs_cap = n_out;
+            comp->outputs = g_new (HydVarInfo, n_out);
+            for (guint o = 0; o < 3; o++)
+              comp->outputs[o] = line_outputs[o];
+            for (guint i = 1; i < N; i++)
+              {
+                char *name = priv->names + ((gsize) comp->n_states + 2 + i) * LINE_NAME_SLOT;
+                g_snprintf (name, LINE_NAME_SLOT, "p%u", i);
+                comp->outputs[2 + i] = (HydVarInfo) { name, HYD_UNIT_PRESSURE, p_desc };
+              }
           }
 
         /* Local numbering: 0 = p_A, 1 = p_B, 2 + k − 1 = q_k, 2 + N + i − 1 = p_i.
@@ -390,9 +425,13 @@ line_init_states (const HydComp *comp, const double *p0, double *x0)
     x0[s] = 0.0;
   if (priv->model != LINE_MODEL_DISTRIBUTED)
     return;
-  /* internal pressures linear between the end nodes' initial pressures */
+  /* internal pressures linear between the end nodes' initial pressures
+   * (under a floored fluid the state ψ with that pressure and no void) */
   for (guint i = 1; i < N; i++)
-    x0[N + i - 1] = p0[0] + (p0[1] - p0[0]) * (double) i / N;
+    {
+      double p = p0[0] + (p0[1] - p0[0]) * (double) i / N;
+      x0[N + i - 1] = priv->floored ? hyd_fluid_node_state_for_pressure (comp->fluid, p) : p;
+    }
 }
 
 /* Quasi-static loss law: the root of K_L·q + K_T·q·|q| = Δp,
@@ -483,6 +522,96 @@ line_eval_distributed (const HydComp *comp, const LineCoeffs *c, guint N,
     }
 }
 
+/* The distributed line under a floored fluid ("cavitating", "air"): the
+ * N − 1 internal points are nodes of the fluid like the circuit's own
+ * (hyd-fluid.h, docs/circuit-format.md "The node state and equation"):
+ * each holds a pseudo-pressure ψ_i, the segments see p_i = F(ψ_i) ≥ p_v,
+ * and below the floor the point holds the void V/N·w(ψ_i)/B_l, which grows
+ * by what the segments take out over what they bring in and closes when
+ * they have refilled it (mass balance C_i·ψ̇_i = q_i − q_{i+1} with
+ * C_i = V/N·c(ψ_i) + V/N/B_wall·F'(ψ_i), the node's equation of a rigid
+ * volume with a wall compliance). This is the discrete vapour cavity model
+ * of Wylie & Streeter (Fluid Transients in Systems, 1993; reviewed by
+ * Bergant, Simpson & Tijsseling 2006, J. Fluids Struct. 22: a cavity at
+ * each computing section where the pressure would fall below the vapour
+ * pressure, its volume from the continuity of the flows in and out, the
+ * pressure held at p_v while it is open) in the lumped form of Burton's
+ * vapour-only void tracking (Burton 1994, §3.3 eq. 3.24), and the same
+ * code as the nodes (hyd_fluid_node, hyd_fluid_node_capacity,
+ * hyd_fluid_node_inflow). Local Jacobian entries of a ψ_i column carry
+ * F'(ψ_i); those of the end pressures are ∂/∂p (the system applies the
+ * nodes' F'). Outputs: q_A, q_B, the void of the internal points (the end
+ * halves belong to the end nodes and their `.void`), p_1 … p_{N−1}. */
+static void
+line_eval_distributed_floored (const HydComp *comp, const LineCoeffs *c, guint N,
+                               const HydEvalIn *in, HydEvalOut *out)
+{
+  const HydFluid *fluid = comp->fluid;
+  const double *q = in->x;
+  const double *psi = in->x + N;
+  double iner = c->iner * N;
+  double KL = c->K_L / N, KT = c->K_T / N;
+  double Vn = c->volume / N;
+  double *jac = out->jac;
+  double void_total = 0.0;
+
+  out->q[0] = q[0];
+  out->q[1] = -q[N - 1];
+  if (jac)
+    {
+      jac[0] = 1.0;
+      jac[1] = -1.0;
+    }
+
+  /* one pass: the point k − 1 (from the step before) and the point k;
+   * the flow row of segment k and the row of the internal point k */
+  HydNodeFluid prev = { .p = in->p[0], .dp = 1.0 }, cur;
+  for (guint k = 1; k <= N; k++)
+    {
+      if (k < N)
+        hyd_fluid_node (fluid, psi[k - 1], &cur);
+      else
+        cur = (HydNodeFluid) { .p = in->p[1], .dp = 1.0 };
+
+      double qk = q[k - 1];
+      out->xdot[k - 1] = iner * (prev.p - cur.p - KL * qk - KT * qk * fabs (qk));
+      if (jac)
+        {
+          gsize e = 2 + 3 * (gsize) (k - 1);
+          jac[e] = iner * prev.dp;
+          jac[e + 1] = -iner * cur.dp;
+          jac[e + 2] = -iner * (KL + 2.0 * KT * fabs (qk));
+        }
+
+      if (k < N)
+        {
+          double C, dC;
+          hyd_fluid_node_capacity (&cur, Vn, Vn * c->inv_Bw, 0.0, &C, &dC);
+          double R = hyd_fluid_node_inflow (&cur, qk - q[k], 0.0);
+          out->xdot[N + k - 1] = R / C;
+          if (jac)
+            {
+              gsize e = 2 + 3 * (gsize) N + 3 * (gsize) (k - 1);
+              jac[e] = 1.0 / C;
+              jac[e + 1] = -1.0 / C;
+              jac[e + 2] = -R * dC / (C * C);
+            }
+          void_total += Vn * cur.voidf;
+          if (out->out)
+            out->out[2 + k] = cur.p;
+        }
+      prev = cur;
+    }
+
+  line_end_volumes (c, c->volume / (2.0 * N), out);
+  if (out->out)
+    {
+      out->out[0] = q[0];
+      out->out[1] = -q[N - 1];
+      out->out[2] = void_total;
+    }
+}
+
 static void
 line_eval (const HydComp *comp, const HydEvalIn *in, HydEvalOut *out)
 {
@@ -519,7 +648,10 @@ line_eval (const HydComp *comp, const HydEvalIn *in, HydEvalOut *out)
 
     case LINE_MODEL_DISTRIBUTED:
     case LINE_MODEL_TLM:
-      line_eval_distributed (comp, &c, priv->n_seg, in, out);
+      if (priv->floored)
+        line_eval_distributed_floored (comp, &c, priv->n_seg, in, out);
+      else
+        line_eval_distributed (comp, &c, priv->n_seg, in, out);
       break;
 
     case LINE_MODEL_VOLUME:
@@ -557,8 +689,11 @@ const HydComponentType hyd_line_type = {
        "K_L = 128νρL/(πD⁴) and minor losses K_T = 8ρξ/(π²D⁴) (Esqué 2008 eq. 3.4). "
        "volume: half the line volume at each end, q = 2Δp/(K_L + √(K_L² + 4K_T|Δp|)); "
        "inertia: (ρL/A)·q̇ = Δp − K_L·q − K_T·q·|q| (eqs. 3.5–3.6); distributed and "
-       "tlm: N such segments with N − 1 internal volumes. A wall bulk modulus > 0 "
-       "adds the compliance V/B_wall of every line volume."),
+       "tlm: N such segments with N − 1 internal volumes; under the cavitating and "
+       "air fluids these, like the nodes, stop at the vapour pressure and hold a void "
+       "instead (Wylie & Streeter 1993, discrete vapour cavity model), reported as the "
+       "output void. A wall bulk modulus > 0 adds the compliance V/B_wall of every line "
+       "volume."),
   .ports = line_ports,
   .n_ports = G_N_ELEMENTS (line_ports),
   .params = line_params,

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #define N_RANDOM 200
+#define B_L_DEFAULT 1.5e9  /* the default fluid's bulk modulus, Pa */
 
 static double
 uniform (GRand *rng, double lo, double hi)
@@ -676,6 +677,98 @@ test_line_inertia (void)
   hyd_comp_free (comp);
 }
 
+/* The internal points of a distributed line under a floored fluid: the
+ * partials at ψ in and around the floor's smoothing band (|ψ − p_v| < ε/2),
+ * deep in a void and above the floor, against central differences; and the
+ * values against the laws written out (circuit-format.md, "The node state
+ * and equation"): above the band p = ψ and no void, C = V/N·(1/B(p) +
+ * 1/B_wall); deep below it p = p_v, the void V/N·(p_v − ψ)/B_l and, for
+ * "cavitating", C = V/N/B_l (F' = 0: the wall takes nothing). */
+static guint
+check_distributed_floored (HydComp *comp, const HydFluid *fluid, const char *model,
+                           const char *bulk, guint N, GRand *rng)
+{
+  const double eps = HYD_CAVITATION_SMOOTHING, pv = fluid->vapour_pressure;
+  const double Vn = G_PI * 0.01 * 0.01 / 4.0 * 2.0 / N, Bw = 5e8;
+  guint failures = 0, in_band = 0, deep = 0;
+  double x[64];
+  for (guint i = 0; i < N_RANDOM; i++)
+    {
+      /* the end pressures are what the nodes' F gives: at or above p_v */
+      double p[2] = { pv + uniform (rng, 0.0, 2e3), pv + uniform (rng, 0.0, 3e5) };
+      /* flows whose losses (K_L/N·q ~ 5.7e4 Pa per 1 L/s… up to 1e5 Pa)
+       * are of the order of the pressure steps along the line: a flow of
+       * 1e-10 m³/s next to 1e5 Pa steps moves its row by less than the
+       * row's rounding over the difference step (the |q| seam near 0 is
+       * checked above with small pressure steps) */
+      for (guint k = 0; k < N; k++)
+        x[k] = (g_rand_boolean (rng) ? 1.0 : -1.0) * uniform (rng, 1e-5, 2e-3);
+      for (guint k = 0; k + 1 < N; k++)
+        switch ((i + k) % 4)
+          {
+          case 0: x[N + k] = pv + uniform (rng, -0.6 * eps, 0.6 * eps); in_band++; break;
+          case 1: x[N + k] = pv + uniform (rng, -3 * eps, 3 * eps); break;
+          case 2: x[N + k] = pv - uniform (rng, 1e3, 1e8); deep++; break;
+          default: x[N + k] = uniform (rng, pv, 3e5); break;
+          }
+      guint f1 = check_at (comp, 0.0, p, x, "%s/%s floored %u", model, bulk, i);
+      if (f1) /* the point, to reproduce it */
+        for (guint k = 0; k < 2 * N - 1; k++)
+          g_test_message ("  x[%u] = %.17g (p = %.17g, %.17g)", k, x[k], p[0], p[1]);
+      failures += f1;
+    }
+  g_assert_cmpuint (in_band, >, N_RANDOM / 8);
+  g_assert_cmpuint (deep, >, N_RANDOM / 8);
+
+  /* values: point 1 deep in a void, the others above the floor */
+  double p[2] = { 2e5, 1e5 };
+  for (guint k = 0; k < N; k++)
+    x[k] = 1e-5 * (k + 1);
+  x[N] = pv - 3e7;
+  for (guint k = 1; k + 1 < N; k++)
+    x[N + k] = 1e5 * k;
+  Eval e;
+  eval_full (comp, 0.0, p, x, &e);
+  double net1 = x[0] - x[1];
+  double void1 = Vn * 3e7 / B_L_DEFAULT;
+  g_assert_cmpfloat (e.out[3], ==, pv);
+  g_assert_cmpfloat (fabs (e.out[2] - void1), <=, 1e-12 * void1);
+  if (fluid->bulk_model == HYD_BULK_CAVITATING)
+    g_assert_cmpfloat (fabs (e.xdot[N] - net1 * B_L_DEFAULT / Vn), <=, 1e-12 * fabs (e.xdot[N]));
+  for (guint k = 1; k + 1 < N; k++)
+    {
+      double pk = 1e5 * k, net = x[k] - x[k + 1];
+      double B = hyd_fluid_bulk_modulus (fluid, pk, NULL);
+      g_assert_cmpfloat (fabs (e.out[3 + k] - pk), <=, 1e-9 * pk);
+      if (fluid->bulk_model == HYD_BULK_CAVITATING)
+        g_assert_cmpfloat (fabs (e.xdot[N + k] - net / (Vn * (1.0 / B + 1.0 / Bw))), <=,
+                           1e-12 * fabs (e.xdot[N + k]));
+    }
+  /* the segments see the floor: from point 1 (p_v) to point 2 */
+  if (N > 2)
+    {
+      double iner = G_PI * 0.01 * 0.01 / 4.0 / (870.0 * 2.0) * N;
+      double KL, KT;
+      line_constants (fluid, 2.0, 0.01, 1.5, &KL, &KT);
+      KL /= N;
+      KT /= N;
+      double q2 = x[1];
+      double expect = iner * (pv - e.out[4] - KL * q2 - KT * q2 * fabs (q2));
+      g_assert_cmpfloat (fabs (e.xdot[1] - expect), <=, 1e-9 * fabs (expect));
+    }
+  /* a line started below the vapour pressure starts where the floor
+   * starts, as a node does (hyd_fluid_node_state_for_pressure): p = p_v
+   * and no void to speak of, w = ε/2 at each point */
+  double plow[2] = { -2e5, -2e5 };
+  comp->type->init_states (comp, plow, x);
+  eval_full (comp, 0.0, plow, x, &e);
+  double w0 = (N - 1) * Vn * 0.5 * eps / B_L_DEFAULT;
+  g_assert_cmpfloat (fabs (e.out[2] - w0), <=, 1e-9 * w0);
+  for (guint k = 1; k < N; k++)
+    g_assert_cmpfloat (fabs (e.out[2 + k] - pv), <=, 1e-6);
+  return failures;
+}
+
 static guint
 check_distributed (const HydFluid *fluid, const char *model, const char *bulk, guint N, GRand *rng)
 {
@@ -734,12 +827,19 @@ check_distributed (const HydFluid *fluid, const char *model, const char *bulk, g
   g_assert_cmpfloat_with_epsilon (e.V[0], V / (2.0 * N), 1e-18);
   g_assert_cmpfloat_with_epsilon (e.V[1], V / (2.0 * N), 1e-18);
   g_assert_cmpfloat_with_epsilon (e.C[0], V / (2.0 * N) / 5e8, 1e-25);
-  /* state names */
+  /* state names: the internal points hold the pressure, or under the
+   * floored fluids ψ, their pressures then being outputs p1 … */
+  gboolean floored = hyd_fluid_has_floor (fluid);
   g_assert_cmpstr (comp->states[0].name, ==, "q1");
   g_autofree char *last = g_strdup_printf ("q%u", N);
   g_assert_cmpstr (comp->states[N - 1].name, ==, last);
-  g_assert_cmpstr (comp->states[N].name, ==, "p1");
+  g_assert_cmpstr (comp->states[N].name, ==, floored ? "psi1" : "p1");
   g_assert_cmpint (comp->states[N].unit, ==, HYD_UNIT_PRESSURE);
+  g_assert_cmpint (output_index (comp, "p1"), ==, floored ? 3 : -1);
+  g_assert_cmpint (output_index (comp, "void"), ==, floored ? 2 : -1);
+  g_assert_cmpuint (comp->n_outputs, ==, floored ? 3 + N - 1 : 2);
+  if (floored)
+    failures += check_distributed_floored (comp, fluid, model, bulk, N, rng);
   hyd_comp_free (comp);
   return failures;
 }
@@ -749,7 +849,7 @@ test_line_distributed (void)
 {
   GRand *rng = g_rand_new_with_seed (12345);
   guint failures = 0;
-  const char *bulks[] = { "constant", "tait", "air" };
+  const char *bulks[] = { "constant", "tait", "air", "cavitating" };
   const char *models[] = { "distributed", "tlm" };
   for (guint b = 0; b < G_N_ELEMENTS (bulks); b++)
     for (guint m = 0; m < G_N_ELEMENTS (models); m++)
@@ -782,7 +882,8 @@ test_line_distributed_steady (void)
     x[k] = q;
   for (guint i = 1; i < N; i++)
     x[N + i - 1] = p[0] - dp * i / N;
-  double xdot[15], qq[2], out[2];
+  double xdot[15], qq[2], out[3 + 7];
+  g_assert_cmpuint (comp->n_outputs, ==, G_N_ELEMENTS (out));
   hyd_test_eval (comp, 0.0, p, x, qq, xdot, out);
   for (guint s = 0; s < 2 * N - 1; s++)
     g_assert_cmpfloat (fabs (xdot[s]), <, s < N ? 1e-9 : 1e-3);
@@ -800,14 +901,21 @@ test_line_distributed_large (void)
   g_assert_cmpuint (comp->n_states, ==, 199999);
   g_assert_cmpuint (comp->nnz, ==, 599999);
   g_assert_cmpstr (comp->states[99999].name, ==, "q100000");
-  g_assert_cmpstr (comp->states[199998].name, ==, "p99999");
+  /* the default fluid floors the internal points: ψ states, p outputs */
+  g_assert_cmpstr (comp->states[199998].name, ==, "psi99999");
+  g_assert_cmpuint (comp->n_outputs, ==, 3 + 99999);
+  g_assert_cmpstr (comp->outputs[3 + 99998].name, ==, "p99999");
 
   double *x = g_new0 (double, comp->n_states);
   double *xdot = g_new0 (double, comp->n_states);
-  double p0[2] = { 2e6, 1e6 }, q[2], out[2];
+  double *out = g_new0 (double, comp->n_outputs);
+  double p0[2] = { 2e6, 1e6 }, q[2];
   comp->type->init_states (comp, p0, x);
   g_assert_cmpfloat_with_epsilon (x[100000 + 49999], 1.5e6, 1e-3);
   hyd_test_eval (comp, 0.0, p0, x, q, xdot, out);
+  g_assert_cmpfloat_with_epsilon (out[3 + 49999], 1.5e6, 1e-3);
+  g_assert_cmpfloat (out[2], ==, 0.0);
+  g_free (out);
   /* from rest with a linear pressure profile every segment accelerates alike */
   g_assert_cmpfloat_with_epsilon (xdot[0], xdot[99999], 1e-6 * fabs (xdot[0]));
   g_assert_cmpfloat (xdot[0], >, 0.0);
