@@ -83,7 +83,15 @@ static void
 clear_info_buttons (HydWindow *self)
 {
   for (guint i = 0; i < self->info_buttons->len; i++)
-    gtk_info_bar_remove_action_widget (self->info_bar, g_ptr_array_index (self->info_buttons, i));
+    {
+      GtkWidget *button = g_ptr_array_index (self->info_buttons, i);
+      /* the info bar made its default response the window's default widget,
+       * which GtkWindow does not let go of when the button goes (issue 9:
+       * a use-after-free on Recover) */
+      if (gtk_window_get_default_widget (GTK_WINDOW (self)) == button)
+        gtk_window_set_default_widget (GTK_WINDOW (self), NULL);
+      gtk_info_bar_remove_action_widget (self->info_bar, button);
+    }
   g_ptr_array_set_size (self->info_buttons, 0);
 }
 

@@ -3,8 +3,15 @@
  * that fails its check is not run. Skips (77) without a display. */
 #include <gtk/gtk.h>
 #include <string.h>
+#include <glib/gstdio.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "hyd-autosave.h"
+#include "hyd-help.h"
+#include "hyd-help-text.h"
 #include "hyd-simulation.h"
 #include "hyd-window.h"
+#include "hyd-window-private.h"
 
 static gboolean
 idle_once (gpointer data)
@@ -80,6 +87,128 @@ test_open_and_run (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+static HydWindow *
+modified_window (void)
+{
+  HydWindow *window = hyd_window_new (NULL);
+  gtk_window_present (GTK_WINDOW (window));
+  g_autofree char *path
+      = g_build_filename (g_getenv ("BRAMAH_EXAMPLES_DIR"), "cylinder-extend-retract.bramah", NULL);
+  g_autoptr (GFile) file = g_file_new_for_path (path);
+  g_assert_true (hyd_window_open_file (window, file));
+  iterate ();
+  const char *ids[] = { "T1", NULL };
+  hyd_document_remove_items (hyd_window_get_document (window), ids);
+  iterate ();
+  g_assert_true (hyd_document_get_modified (hyd_window_get_document (window)));
+  return window;
+}
+
+/* The window's autosave is written in a worker thread with mode 0600, and a
+ * window that closes leaves none behind, also when it closes while the
+ * write is under way. */
+static void
+test_autosave (void)
+{
+  HydWindow *window = modified_window ();
+  _hyd_window_autosave_now (window);
+  g_assert_true (window->autosave_writing);
+  gint64 end = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;
+  while (window->autosave_path == NULL && g_get_monotonic_time () < end)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_nonnull (window->autosave_path);
+  g_autofree char *path = g_strdup (window->autosave_path);
+  GStatBuf st;
+  g_assert_cmpint (g_stat (path, &st), ==, 0);
+  g_assert_cmpuint (st.st_mode & 0777, ==, 0600);
+  g_assert_cmpuint (window->autosaved_edits, ==, window->edits);
+  gtk_window_destroy (GTK_WINDOW (window));
+  iterate ();
+  g_assert_false (g_file_test (path, G_FILE_TEST_EXISTS));
+
+  /* closed while its write is under way */
+  window = modified_window ();
+  _hyd_window_autosave_now (window);
+  g_autofree char *directory = hyd_autosave_get_directory ();
+  g_autofree char *pending = hyd_autosave_path (directory, (guint) getpid (), window->autosave_serial);
+  gtk_window_destroy (GTK_WINDOW (window));
+  end = g_get_monotonic_time () + G_USEC_PER_SEC / 2;
+  while (g_get_monotonic_time () < end)
+    g_main_context_iteration (NULL, FALSE);
+  g_assert_false (g_file_test (pending, G_FILE_TEST_EXISTS));
+}
+
+static gboolean
+none_alive (guint pid, gpointer user_data)
+{
+  return FALSE;
+}
+
+/* An autosave that no longer loads is not deleted by Recover: the message
+ * says why and where it is kept. */
+static void
+test_recover_unloadable (void)
+{
+  g_autoptr (GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("bramah-recover-XXXXXX", &error);
+  g_assert_no_error (error);
+  g_autofree char *path = hyd_autosave_write (dir, 4000001, 1, "{\"format\": \"bramah-circuit\", ", NULL,
+                                              "Broken", &error);
+  g_assert_no_error (error);
+  g_autoptr (GPtrArray) entries = hyd_autosave_list_orphans (dir, none_alive, NULL);
+  g_assert_cmpuint (entries->len, ==, 1);
+
+  HydWindow *window = hyd_window_new (NULL);
+  gtk_window_present (GTK_WINDOW (window));
+  iterate ();
+  hyd_window_offer_recovery (window, entries);
+  iterate ();
+  _hyd_window_recover (window);
+  iterate ();
+  g_assert_true (g_file_test (path, G_FILE_TEST_EXISTS));
+  const char *message = gtk_label_get_text (window->info_label);
+  g_assert_nonnull (strstr (message, "Could not recover"));
+  g_assert_nonnull (strstr (message, "kept"));
+  g_assert_nonnull (strstr (message, path));
+  gtk_window_destroy (GTK_WINDOW (window));
+  iterate ();
+  g_assert_true (g_file_test (path, G_FILE_TEST_EXISTS));
+
+  hyd_autosave_remove (path);
+  g_rmdir (dir);
+}
+
+static gboolean
+find_label_containing (GtkWidget *widget, const char *needle)
+{
+  if (GTK_IS_LABEL (widget) && gtk_widget_get_visible (widget)
+      && strstr (gtk_label_get_text (GTK_LABEL (widget)), needle))
+    return TRUE;
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child; child = gtk_widget_get_next_sibling (child))
+    if (find_label_containing (child, needle))
+      return TRUE;
+  return FALSE;
+}
+
+/* The help window has a page on the fluid models. */
+static void
+test_help_fluid_page (void)
+{
+  HydHelpWindow *help = hyd_help_window_new ();
+  gtk_window_present (GTK_WINDOW (help));
+  hyd_help_window_show_type (help, HYD_HELP_PAGE_FLUID);
+  iterate ();
+  g_assert_cmpstr (hyd_help_window_get_type_id (help), ==, HYD_HELP_PAGE_FLUID);
+  g_assert_true (find_label_containing (GTK_WIDGET (help), "cavitating (the default)"));
+  g_assert_true (find_label_containing (GTK_WIDGET (help), "Burton 1994"));
+  /* and back to a component */
+  hyd_help_window_show_type (help, "tank");
+  iterate ();
+  g_assert_cmpstr (hyd_help_window_get_type_id (help), ==, "tank");
+  g_assert_false (find_label_containing (GTK_WIDGET (help), "Burton 1994"));
+  gtk_window_destroy (GTK_WINDOW (help));
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -90,5 +219,8 @@ main (int argc, char *argv[])
       return 77;
     }
   g_test_add_func ("/ui/window/open-and-run", test_open_and_run);
+  g_test_add_func ("/ui/window/autosave", test_autosave);
+  g_test_add_func ("/ui/window/recover-unloadable", test_recover_unloadable);
+  g_test_add_func ("/ui/window/help-fluid-page", test_help_fluid_page);
   return g_test_run ();
 }
