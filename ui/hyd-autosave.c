@@ -75,6 +75,16 @@ info_path_for (const char *path)
   return g_strconcat (stem, ".info", NULL);
 }
 
+guint
+hyd_autosave_interval_from_string (const char *text)
+{
+  guint64 seconds;
+  if (text == NULL
+      || !g_ascii_string_to_unsigned (text, 10, 1, HYD_AUTOSAVE_INTERVAL_MAX, &seconds, NULL))
+    return HYD_AUTOSAVE_INTERVAL_SECONDS;
+  return (guint) seconds;
+}
+
 char *
 hyd_autosave_path (const char *directory, guint pid, guint serial)
 {

@@ -40,6 +40,12 @@ char *hyd_autosave_file_name (guint pid, guint serial);
 /* The inverse: FALSE when `name` is not an autosave file name. */
 gboolean hyd_autosave_parse_file_name (const char *name, guint *pid, guint *serial);
 
+/* The interval BRAMAH_AUTOSAVE_INTERVAL asks for (whole seconds, 1 to
+ * HYD_AUTOSAVE_INTERVAL_MAX); anything else (NULL, 0, a sign, a fraction,
+ * text, a number too large for the timer) gives the default. */
+#define HYD_AUTOSAVE_INTERVAL_MAX (24 * 3600)
+guint hyd_autosave_interval_from_string (const char *text);
+
 /* directory/<pid>-<serial>.bramah */
 char *hyd_autosave_path (const char *directory, guint pid, guint serial);
 

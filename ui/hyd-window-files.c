@@ -677,9 +677,21 @@ autosave_written_cb (GObject *source, GAsyncResult *result, gpointer user_data)
   self->autosave_writing = FALSE;
   if (path == NULL)
     {
-      g_warning ("autosave failed: %s", error->message);
+      /* the user must know that the drawing is not safe (the last good
+       * autosave, if any, stays); said once, not every 30 s */
+      g_message ("autosave failed: %s", error->message);
+      if (!self->autosave_failed && self->info_kind == HYD_INFO_NONE)
+        {
+          /* translators: "Autosave failed: <why>. Save the circuit to keep your changes." */
+          g_autofree char *message
+              = g_strdup_printf (_("Autosave failed: %s. Save the circuit to keep your changes."),
+                                 error->message);
+          _hyd_window_show_message (self, GTK_MESSAGE_WARNING, message);
+        }
+      self->autosave_failed = TRUE;
       goto out;
     }
+  self->autosave_failed = FALSE;
   g_free (self->autosave_path);
   self->autosave_path = g_steal_pointer (&path);
   self->autosaved_edits = job->edits;
@@ -804,10 +816,8 @@ recent_changed_cb (GtkRecentManager *manager, HydWindow *self)
 void
 _hyd_window_files_init (HydWindow *self)
 {
-  guint interval = HYD_AUTOSAVE_INTERVAL_SECONDS;
-  const char *env = g_getenv ("BRAMAH_AUTOSAVE_INTERVAL");
-  if (env && g_ascii_strtoull (env, NULL, 10) > 0)
-    interval = (guint) g_ascii_strtoull (env, NULL, 10);
+  /* 4294967296 once wrapped to 0: a busy loop */
+  guint interval = hyd_autosave_interval_from_string (g_getenv ("BRAMAH_AUTOSAVE_INTERVAL"));
   self->autosave_source = g_timeout_add_seconds (interval, autosave_timeout_cb, self);
   g_signal_connect_object (gtk_recent_manager_get_default (), "changed", G_CALLBACK (recent_changed_cb), self,
                            0);

@@ -84,6 +84,7 @@ struct _HydWindow
   guint closing : 1;
   guint autosave_writing : 1; /* a write is under way in a worker thread */
   guint autosave_again : 1;   /* edits came while it was: write again when done */
+  guint autosave_failed : 1;  /* the last write failed (the user was told) */
 };
 
 /* hyd-window.c */

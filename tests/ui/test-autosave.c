@@ -271,6 +271,20 @@ test_async (void)
   g_rmdir (dir);
 }
 
+/* BRAMAH_AUTOSAVE_INTERVAL: 2^32 once wrapped to 0, a busy autosave loop */
+static void
+test_interval (void)
+{
+  g_assert_cmpuint (hyd_autosave_interval_from_string ("5"), ==, 5);
+  g_assert_cmpuint (hyd_autosave_interval_from_string ("86400"), ==, 86400);
+  static const char *const bad[] = {
+    "4294967296", "4294967301", "18446744073709551616", "0", "-5", "+5", "1.5", "abc", "", " 5", "86401",
+  };
+  for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
+    g_assert_cmpuint (hyd_autosave_interval_from_string (bad[i]), ==, HYD_AUTOSAVE_INTERVAL_SECONDS);
+  g_assert_cmpuint (hyd_autosave_interval_from_string (NULL), ==, HYD_AUTOSAVE_INTERVAL_SECONDS);
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -282,5 +296,6 @@ main (int argc, char *argv[])
   g_test_add_func ("/ui/autosave/private-mode", test_private_mode);
   g_test_add_func ("/ui/autosave/size-cap", test_size_cap);
   g_test_add_func ("/ui/autosave/async", test_async);
+  g_test_add_func ("/ui/autosave/interval", test_interval);
   return g_test_run ();
 }

@@ -138,6 +138,33 @@ test_autosave (void)
   g_assert_false (g_file_test (pending, G_FILE_TEST_EXISTS));
 }
 
+/* A failed autosave is said in the window (once), not only on stderr. */
+static void
+test_autosave_failure (void)
+{
+  g_autofree char *directory = hyd_autosave_get_directory ();
+  g_rmdir (directory); /* empty, or absent */
+  g_autofree char *parent = g_path_get_dirname (directory);
+  g_mkdir_with_parents (parent, 0700);
+  /* a file where the folder should be: the write fails even as root */
+  g_assert_true (g_file_set_contents (directory, "", 0, NULL));
+
+  HydWindow *window = modified_window ();
+  _hyd_window_autosave_now (window);
+  gint64 end = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;
+  while (window->autosave_writing && g_get_monotonic_time () < end)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_false (window->autosave_writing);
+  g_assert_null (window->autosave_path);
+  g_assert_true (window->autosave_failed);
+  const char *message = gtk_label_get_text (window->info_label);
+  g_assert_nonnull (strstr (message, "Autosave failed"));
+  g_assert_nonnull (strstr (message, "Save the circuit"));
+  gtk_window_destroy (GTK_WINDOW (window));
+  iterate ();
+  g_assert_cmpint (g_remove (directory), ==, 0);
+}
+
 static gboolean
 none_alive (guint pid, gpointer user_data)
 {
@@ -213,6 +240,10 @@ int
 main (int argc, char *argv[])
 {
   g_test_init (&argc, &argv, NULL);
+  /* this test's own autosave folder (before GLib reads the variable) */
+  g_autofree char *state = g_dir_make_tmp ("bramah-test-window-XXXXXX", NULL);
+  g_assert_nonnull (state);
+  g_setenv ("XDG_STATE_HOME", state, TRUE);
   if (!gtk_init_check ())
     {
       g_print ("SKIP: no display\n");
@@ -220,7 +251,14 @@ main (int argc, char *argv[])
     }
   g_test_add_func ("/ui/window/open-and-run", test_open_and_run);
   g_test_add_func ("/ui/window/autosave", test_autosave);
+  g_test_add_func ("/ui/window/autosave-failure", test_autosave_failure);
   g_test_add_func ("/ui/window/recover-unloadable", test_recover_unloadable);
   g_test_add_func ("/ui/window/help-fluid-page", test_help_fluid_page);
-  return g_test_run ();
+  int status = g_test_run ();
+  g_autofree char *autosave = hyd_autosave_get_directory ();
+  g_autofree char *bramah = g_path_get_dirname (autosave);
+  g_rmdir (autosave);
+  g_rmdir (bramah);
+  g_rmdir (state);
+  return status;
 }
