@@ -1607,6 +1607,39 @@ check_volumes (HydSystem *sys, GError **error)
   eval_all (sys, 0.0, sys->y0, NULL, FALSE);
   if (!check_finite_components (sys, error))
     return FALSE;
+  /* each component's volume finite, but their sum not (two 1e308 m³
+   * volumes): name the node and its largest contributor */
+  for (guint nb = 0; nb < sys->n_nodes; nb++)
+    {
+      SysNode *nd = &sys->nodes[nb];
+      if (nd->boundary || (isfinite (nd->V) && isfinite (nd->C) && isfinite (nd->dCdp)))
+        continue;
+      g_autofree char *pl = node_port_list (sys, nd->ports);
+      const HydComp *largest = NULL;
+      double largest_v = -1.0;
+      for (guint k = 0; k < nd->ports->len; k++)
+        {
+          guint gp = g_array_index (nd->ports, guint, k);
+          const SysComp *sc = &sys->comps[sys->port_comp[gp]];
+          double v = fabs (sc->V[sys->port_index[gp]]) + fabs (sc->C[sys->port_index[gp]]);
+          if (v > largest_v)
+            {
+              largest_v = v;
+              largest = sc->comp;
+            }
+        }
+      int k = largest ? extreme_param (largest) : -1;
+      if (k < 0)
+        return set_compile_error (error, HYD_CIRCUIT_ERROR_PARAM_RANGE,
+                                  "node %s: its volume or compliance is not finite", pl);
+      const HydParamInfo *info = &largest->type->params[k];
+      const char *unit = hyd_unit_symbol (info->unit);
+      return set_compile_error (error, HYD_CIRCUIT_ERROR_PARAM_RANGE,
+                                "node %s: the volumes on it add up to more than a number can hold; "
+                                "component \"%s\", parameter \"%s\": %.6g%s%s is too extreme",
+                                pl, largest->id, info->name, largest->par[k], unit && *unit ? " " : "",
+                                unit ? unit : "");
+    }
   for (guint nb = 0; nb < sys->n_nodes; nb++)
     {
       SysNode *nd = &sys->nodes[nb];

@@ -79,6 +79,19 @@ static const Case cases[] = {
     "{\"from\": \"V1.B\", \"to\": \"O2.A\", \"length\": 0.5},"
     "{\"from\": \"O2.B\", \"to\": \"T1.T\", \"length\": 0.5}]}",
     "V1", "max_diameter" },
+  { "two huge volumes on one node",
+    HEAD "\"components\": ["
+    "{\"id\": \"Q1\", \"type\": \"flow_source\", \"params\": {\"flow\": 1e-4}},"
+    "{\"id\": \"V1\", \"type\": \"volume\", \"params\": {\"volume\": 1e308}},"
+    "{\"id\": \"V2\", \"type\": \"volume\", \"params\": {\"volume\": 1e308}},"
+    "{\"id\": \"O1\", \"type\": \"orifice\"},"
+    "{\"id\": \"T1\", \"type\": \"tank\"}],"
+    "\"connections\": ["
+    "{\"from\": \"Q1.P\", \"to\": \"V1.P\"},"
+    "{\"from\": \"V1.P\", \"to\": \"V2.P\"},"
+    "{\"from\": \"V2.P\", \"to\": \"O1.A\"},"
+    "{\"from\": \"O1.B\", \"to\": \"T1.T\"}]}",
+    "V1", "volume" },
 };
 
 static void
