@@ -183,7 +183,8 @@ hyd_help_fluid_dup_text (void)
                         "of vapour and released gas opens instead; it closes again once the oil has "
                         "refilled it (Burton 1994, PhD thesis, University of Bath, §3.3, eq. 3.24: "
                         "vapour-only void tracking). Oil is never pulled below vacuum and no oil is "
-                        "lost; the schematic marks cavitating volumes and the run names them. Why "
+                        "lost; the run warns which volumes cavitated and how large the void grew, "
+                        "and a void can be plotted (the variable “<port>.void”). Why "
                         "the default: it is the textbook equation with a constant B, corrected where "
                         "that equation fails, since a liquid cannot carry tension. A circuit that "
                         "never reaches the vapour pressure runs exactly as under \"constant\"."));
