@@ -205,6 +205,45 @@ test_recover_unloadable (void)
   g_rmdir (dir);
 }
 
+/* Recover: the old autosave goes only once the recovered circuit is safe
+ * in the window's own (written in the background, 0600). */
+static void
+test_recover (void)
+{
+  g_autoptr (GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("bramah-recover-XXXXXX", &error);
+  g_assert_no_error (error);
+  g_autofree char *example
+      = g_build_filename (g_getenv ("BRAMAH_EXAMPLES_DIR"), "cylinder-extend-retract.bramah", NULL);
+  g_autofree char *data = NULL;
+  g_assert_true (g_file_get_contents (example, &data, NULL, NULL));
+  g_autofree char *old = hyd_autosave_write (dir, 4000002, 1, data, example, NULL, &error);
+  g_assert_no_error (error);
+  g_autoptr (GPtrArray) entries = hyd_autosave_list_orphans (dir, none_alive, NULL);
+  g_assert_cmpuint (entries->len, ==, 1);
+
+  HydWindow *window = hyd_window_new (NULL);
+  gtk_window_present (GTK_WINDOW (window));
+  iterate ();
+  hyd_window_offer_recovery (window, entries);
+  _hyd_window_recover (window);
+  g_assert_true (window->recovered);
+  g_assert_cmpuint (hyd_document_get_circuit (hyd_window_get_document (window))->components->len, ==, 7);
+  gint64 end = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;
+  while (window->autosave_path == NULL && g_get_monotonic_time () < end)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_nonnull (window->autosave_path);
+  g_assert_false (g_file_test (old, G_FILE_TEST_EXISTS));
+  GStatBuf st;
+  g_assert_cmpint (g_stat (window->autosave_path, &st), ==, 0);
+  g_assert_cmpuint (st.st_mode & 0777, ==, 0600);
+  g_autofree char *mine = g_strdup (window->autosave_path);
+  gtk_window_destroy (GTK_WINDOW (window));
+  iterate ();
+  g_assert_false (g_file_test (mine, G_FILE_TEST_EXISTS));
+  g_rmdir (dir);
+}
+
 static gboolean
 find_label_containing (GtkWidget *widget, const char *needle)
 {
@@ -252,6 +291,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/ui/window/open-and-run", test_open_and_run);
   g_test_add_func ("/ui/window/autosave", test_autosave);
   g_test_add_func ("/ui/window/autosave-failure", test_autosave_failure);
+  g_test_add_func ("/ui/window/recover", test_recover);
   g_test_add_func ("/ui/window/recover-unloadable", test_recover_unloadable);
   g_test_add_func ("/ui/window/help-fluid-page", test_help_fluid_page);
   int status = g_test_run ();
