@@ -6,17 +6,16 @@
 #include <glib/gi18n.h>
 #include <locale.h>
 #include "hyd-application.h"
+#include "hyd-ui-util.h"
 
 int
 main (int argc, char *argv[])
 {
   setlocale (LC_ALL, "");
-  /* Installed translations; from the build tree, the catalogues meson built
-   * there (so `build/app/bramah` speaks German without `meson install`). */
-  const char *localedir = LOCALEDIR;
-  if (!g_file_test (LOCALEDIR "/de/LC_MESSAGES/" GETTEXT_PACKAGE ".mo", G_FILE_TEST_EXISTS)
-      && g_file_test (BRAMAH_BUILD_LOCALE_DIR "/de/LC_MESSAGES/" GETTEXT_PACKAGE ".mo", G_FILE_TEST_EXISTS))
-    localedir = BRAMAH_BUILD_LOCALE_DIR;
+  /* Installed translations; run from its build tree (hyd_running_uninstalled),
+   * the catalogues meson built there, so `build/app/bramah` speaks German
+   * without `meson install`. An installed binary never looks there. */
+  const char *localedir = hyd_ui_locale_dir ();
   bindtextdomain (GETTEXT_PACKAGE, localedir);
   bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
   textdomain (GETTEXT_PACKAGE);

@@ -37,6 +37,7 @@
 
 #include <plplot.h>
 
+#include "hyd-symbol.h"
 #include "cli-commands.h"
 #include "hyd-circuit.h"
 #include "hyd-ode.h"
@@ -1112,12 +1113,19 @@ compare_path (gconstpointer a, gconstpointer b)
   return g_strcmp0 (*(char *const *) a, *(char *const *) b);
 }
 
-/* The .bramah files in data/examples of the source tree this program was
- * built from. */
+/* The examples folder: data/examples of the source tree this program was
+ * built from when it runs from its build tree, else the installed one. */
+static const char *
+examples_dir (void)
+{
+  return hyd_running_uninstalled () ? BRAMAH_SOURCE_DIR "/data/examples" : BRAMAH_EXAMPLES_INSTALL_DIR;
+}
+
+/* The .bramah files of the examples folder. */
 static GStrv
 default_circuits (void)
 {
-  g_autofree char *dir = g_build_filename (BRAMAH_SOURCE_DIR, "data", "examples", NULL);
+  g_autofree char *dir = g_strdup (examples_dir ());
   GDir *d = g_dir_open (dir, 0, NULL);
   if (d == NULL)
     return NULL;
@@ -1230,8 +1238,7 @@ hyd_cli_bench (int argc, char **argv)
       circuit_files = default_circuits ();
       if (circuit_files == NULL || circuit_files[0] == NULL)
         {
-          fprintf (stderr, "bramah-cli: no examples under %s/data/examples; give --circuit FILE\n",
-                   BRAMAH_SOURCE_DIR);
+          fprintf (stderr, "bramah-cli: no examples under %s; give --circuit FILE\n", examples_dir ());
           return EXIT_USAGE;
         }
     }

@@ -8,6 +8,7 @@
 #include "hyd-autosave.h"
 #include "hyd-help.h"
 #include "hyd-help-text.h"
+#include "hyd-ui-util.h"
 #include "hyd-window.h"
 
 struct _HydApplication
@@ -109,7 +110,11 @@ static void
 help_action (GSimpleAction *action, GVariant *param, gpointer user_data)
 {
   HydApplication *self = user_data;
-  hyd_help_window_present_for (gtk_application_get_active_window (GTK_APPLICATION (self)), NULL);
+  GtkWindow *window = gtk_application_get_active_window (GTK_APPLICATION (self));
+  /* a window knows what its user looks at: the selected component's page */
+  if (HYD_IS_WINDOW (window) && gtk_widget_activate_action (GTK_WIDGET (window), "win.help", NULL))
+    return;
+  hyd_help_window_present_for (window, NULL);
 }
 
 /* The help page on the fluid models (hyd-help-text.h). */
@@ -142,6 +147,8 @@ hyd_application_startup (GApplication *application)
   HydApplication *self = HYD_APPLICATION (application);
 
   G_APPLICATION_CLASS (hyd_application_parent_class)->startup (application);
+  /* before the first window: cairo on software OpenGL (issue 8) */
+  hyd_ui_choose_renderer (gdk_display_get_default (), NULL);
 
   g_set_application_name ("Bramah");
   gtk_window_set_default_icon_name (APP_ID);
@@ -154,7 +161,8 @@ hyd_application_startup (GApplication *application)
   static const char *new_window_accels[] = { "<Primary><Shift>n", NULL };
   static const char *close_accels[] = { "<Primary>w", NULL };
   gtk_application_set_accels_for_action (GTK_APPLICATION (self), "app.quit", quit_accels);
-  gtk_application_set_accels_for_action (GTK_APPLICATION (self), "app.help", help_accels);
+  /* F1 is the window's help: the page of the selected component */
+  gtk_application_set_accels_for_action (GTK_APPLICATION (self), "win.help", help_accels);
   gtk_application_set_accels_for_action (GTK_APPLICATION (self), "app.new-window", new_window_accels);
   gtk_application_set_accels_for_action (GTK_APPLICATION (self), "window.close", close_accels);
 

@@ -6,7 +6,7 @@ set -euo pipefail
 packages=(
   build-essential pkg-config meson ninja-build gettext
   libglib2.0-dev libglib2.0-dev-bin libjson-glib-dev
-  libgtk-4-dev librsvg2-dev libcairo2-dev
+  libgtk-4-dev libepoxy-dev librsvg2-dev libcairo2-dev
   liblapacke-dev liblapack-dev libblas-dev
   libsuitesparse-dev libsundials-dev
   libplplot-dev plplot-driver-cairo

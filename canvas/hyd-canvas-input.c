@@ -134,6 +134,23 @@ wire_target_ok (HydCanvas *self, const HydCanvasHit *h)
   return FALSE;
 }
 
+/* A wire drawn straight to its target (no bend clicked) goes round the
+ * symbols instead of through them (a tank line under a pump looked like a
+ * third port). TRUE when `line` was replaced. */
+static gboolean
+route_round_symbols (HydCanvas *self, double tx, double ty, gboolean has_dir1, HydDirection dir1, GArray *line)
+{
+  if (self->wire_vertices->len != 2 || self->scene == NULL)
+    return FALSE; /* the user's own bends are kept as clicked */
+  guint n = hyd_canvas_scene_get_n_components (self->scene);
+  g_autoptr (GArray) boxes = g_array_sized_new (FALSE, FALSE, sizeof (HydRect), n);
+  for (guint i = 0; i < n; i++)
+    g_array_append_val (boxes, hyd_canvas_scene_get_component (self->scene, i)->bounds);
+  const double *v = (const double *) self->wire_vertices->data;
+  return hyd_canvas_route_avoid (v[0], v[1], self->wire_has_dir, self->wire_dir, tx, ty, has_dir1, dir1,
+                                 (const HydRect *) boxes->data, boxes->len, line);
+}
+
 static void
 wire_update (HydCanvas *self)
 {
@@ -148,6 +165,7 @@ wire_update (HydCanvas *self)
         wire_point (self, h, &tx, &ty);
       hyd_canvas_route_finish (self->wire_vertices, self->wire_has_dir, self->wire_dir, tx, ty,
                                h->kind == HYD_CANVAS_HIT_PORT, h->dir, self->wire_preview, NULL);
+      route_round_symbols (self, tx, ty, h->kind == HYD_CANVAS_HIT_PORT, h->dir, self->wire_preview);
     }
   else
     hyd_canvas_route_preview (self->wire_vertices, self->wire_has_dir, self->wire_dir, hyd_canvas_snap (x),
@@ -199,6 +217,12 @@ wire_click (HydCanvas *self)
           g_autoptr (GArray) route = g_array_new (FALSE, FALSE, sizeof (double));
           hyd_canvas_route_finish (self->wire_vertices, self->wire_has_dir, self->wire_dir, to.x, to.y,
                                    h->kind == HYD_CANVAS_HIT_PORT, h->dir, line, route);
+          if (route_round_symbols (self, to.x, to.y, h->kind == HYD_CANVAS_HIT_PORT, h->dir, line))
+            {
+              g_array_set_size (route, 0);
+              if (line->len > 4)
+                g_array_append_vals (route, (const double *) line->data + 2, line->len - 4);
+            }
           if (h->kind == HYD_CANVAS_HIT_PORT || h->kind == HYD_CANVAS_HIT_JUNCTION)
             {
               /* the route ends at the target's position as the scene has it */

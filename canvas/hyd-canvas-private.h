@@ -18,7 +18,16 @@ G_BEGIN_DECLS
 #define HYD_CANVAS_ZOOM_STEP 1.25
 #define HYD_CANVAS_ZOOM_SETTLE_MS 160
 #define HYD_CANVAS_FIT_MARGIN 24.0
-#define HYD_CANVAS_FIT_MAX_ZOOM 2.0
+/* The strip at the top of the view kept free by a fit (the window's info
+ * and running bars float there, over the schematic). */
+#define HYD_CANVAS_FIT_TOP_INSET 48.0
+/* A fit never zooms in past 100 %: a lone part placed on an empty page is
+ * shown at its natural size, not blown up to fill the view. */
+#define HYD_CANVAS_FIT_MAX_ZOOM 1.0
+/* After a fit, resizes this soon are the window finding its size and fit
+ * again; later ones (an info bar, the running banner, a wider panel) keep
+ * the zoom and leave the schematic where it is on the screen. */
+#define HYD_CANVAS_FIT_SETTLE_US (G_USEC_PER_SEC)
 
 typedef enum {
   MODE_IDLE,
@@ -52,13 +61,17 @@ struct _HydCanvas {
   GdkTexture *layer_texture;     /* the view's layer, for GL renderers */
   guint texture_renders;
   HydSymbolStyle style;
+  double pressure_min, pressure_max;  /* the colour scale; max <= min: the style's */
   guint64 serial;
   HydCanvasTool tool;
   guint show_labels : 1;
   guint dark : 1;
   guint dark_explicit : 1;
+  guint replay : 1;              /* live state shown after a run: editing allowed */
   guint fit_pending : 1;
-  guint view_fitted : 1;         /* the view is still the fit: a resize fits again */
+  guint view_fitted : 1;         /* the view is still the fit: a resize while the window
+                                  * settles (HYD_CANVAS_FIT_SETTLE_US) fits again */
+  gint64 fit_time;               /* when the view was last fitted */
   guint pointer_inside : 1;
   guint space_down : 1;
   guint place_mirror : 1;

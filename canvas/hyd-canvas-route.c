@@ -252,3 +252,220 @@ hyd_canvas_route_reroute (const double *old, guint n_old, gboolean moved_start, 
   if (!moved_start)
     reverse_points (route);
 }
+
+/* ---- round the symbols ---- */
+
+/* Clearance kept from a symbol: one grid step (M). */
+#define ROUTE_CLEARANCE 10.0
+/* Inside means deeper than this: a wire along an edge is not through. */
+#define ROUTE_TOUCH 0.5
+
+static gboolean
+segment_crosses_box (double ax, double ay, double bx, double by, const HydRect *r)
+{
+  double x0 = r->x0 + ROUTE_TOUCH, x1 = r->x1 - ROUTE_TOUCH, y0 = r->y0 + ROUTE_TOUCH, y1 = r->y1 - ROUTE_TOUCH;
+  if (x1 <= x0 || y1 <= y0)
+    return FALSE;
+  double lx = MIN (ax, bx), hx = MAX (ax, bx), ly = MIN (ay, by), hy = MAX (ay, by);
+  return hx > x0 && lx < x1 && hy > y0 && ly < y1;
+}
+
+static gboolean
+point_inside_box (double x, double y, const HydRect *r)
+{
+  return x > r->x0 + ROUTE_TOUCH && x < r->x1 - ROUTE_TOUCH && y > r->y0 + ROUTE_TOUCH && y < r->y1 - ROUTE_TOUCH;
+}
+
+gboolean
+hyd_canvas_route_crosses (const double *p, guint n, const HydRect *boxes, guint n_boxes)
+{
+  for (guint i = 0; i + 1 < n; i++)
+    for (guint b = 0; b < n_boxes; b++)
+      if (segment_crosses_box (p[2 * i], p[2 * i + 1], p[2 * i + 2], p[2 * i + 3], &boxes[b]))
+        return TRUE;
+  return FALSE;
+}
+
+static int
+compare_double (gconstpointer a, gconstpointer b)
+{
+  double x = *(const double *) a, y = *(const double *) b;
+  return x < y ? -1 : x > y;
+}
+
+static void
+sort_unique (GArray *v)
+{
+  g_array_sort (v, compare_double);
+  guint k = 0;
+  for (guint i = 0; i < v->len; i++)
+    if (k == 0 || fabs (g_array_index (v, double, i) - g_array_index (v, double, k - 1)) > EPS)
+      g_array_index (v, double, k++) = g_array_index (v, double, i);
+  g_array_set_size (v, k);
+}
+
+static guint
+index_of (const GArray *v, double x)
+{
+  for (guint i = 0; i < v->len; i++)
+    if (fabs (g_array_index (v, double, i) - x) < EPS)
+      return i;
+  return G_MAXUINT;
+}
+
+/* Dijkstra over the grid of candidate lines; a state is a node and the axis
+ * it was reached along (0 horizontal, 1 vertical). */
+typedef struct {
+  double cost;
+  guint state;
+} QueueItem;
+
+static int
+compare_item (gconstpointer a, gconstpointer b)
+{
+  const QueueItem *x = a, *y = b;
+  return x->cost < y->cost ? -1 : x->cost > y->cost;
+}
+
+gboolean
+hyd_canvas_route_avoid (double x0, double y0, gboolean has_dir0, HydDirection dir0, double x1, double y1,
+                        gboolean has_dir1, HydDirection dir1, const HydRect *boxes, guint n_boxes,
+                        GArray *polyline)
+{
+  if (n_boxes == 0 || !hyd_canvas_route_crosses ((const double *) polyline->data, polyline->len / 2, boxes, n_boxes))
+    return FALSE;
+
+  /* one step out of each port, along its axis */
+  int dx0 = 0, dy0 = 0, dx1 = 0, dy1 = 0;
+  if (has_dir0)
+    hyd_direction_vector (dir0, &dx0, &dy0);
+  if (has_dir1)
+    hyd_direction_vector (dir1, &dx1, &dy1);
+  double sx = x0 + dx0 * ROUTE_CLEARANCE, sy = y0 + dy0 * ROUTE_CLEARANCE;
+  double ex = x1 + dx1 * ROUTE_CLEARANCE, ey = y1 + dy1 * ROUTE_CLEARANCE;
+
+  /* the obstacles: every box but those the ends' first steps start in */
+  g_autoptr (GArray) obstacles = g_array_new (FALSE, FALSE, sizeof (HydRect));
+  for (guint b = 0; b < n_boxes; b++)
+    {
+      if (point_inside_box (sx, sy, &boxes[b]) || point_inside_box (ex, ey, &boxes[b])
+          || point_inside_box (x0, y0, &boxes[b]) || point_inside_box (x1, y1, &boxes[b]))
+        continue;
+      g_array_append_val (obstacles, boxes[b]);
+    }
+  const HydRect *obs = (const HydRect *) obstacles->data;
+  guint n_obs = obstacles->len;
+  for (guint b = 0; b < n_obs; b++)
+    if (segment_crosses_box (x0, y0, sx, sy, &obs[b]) || segment_crosses_box (ex, ey, x1, y1, &obs[b]))
+      return FALSE;
+
+  /* candidate lines: the ends' steps and one step outside every box */
+  g_autoptr (GArray) xs = g_array_new (FALSE, FALSE, sizeof (double));
+  g_autoptr (GArray) ys = g_array_new (FALSE, FALSE, sizeof (double));
+  double v;
+  v = sx; g_array_append_val (xs, v);
+  v = ex; g_array_append_val (xs, v);
+  v = sy; g_array_append_val (ys, v);
+  v = ey; g_array_append_val (ys, v);
+  for (guint b = 0; b < n_obs; b++)
+    {
+      v = floor ((obs[b].x0 - ROUTE_CLEARANCE) / ROUTE_CLEARANCE) * ROUTE_CLEARANCE;
+      g_array_append_val (xs, v);
+      v = ceil ((obs[b].x1 + ROUTE_CLEARANCE) / ROUTE_CLEARANCE) * ROUTE_CLEARANCE;
+      g_array_append_val (xs, v);
+      v = floor ((obs[b].y0 - ROUTE_CLEARANCE) / ROUTE_CLEARANCE) * ROUTE_CLEARANCE;
+      g_array_append_val (ys, v);
+      v = ceil ((obs[b].y1 + ROUTE_CLEARANCE) / ROUTE_CLEARANCE) * ROUTE_CLEARANCE;
+      g_array_append_val (ys, v);
+    }
+  sort_unique (xs);
+  sort_unique (ys);
+  guint nx = xs->len, ny = ys->len, n_nodes = nx * ny;
+  const double *X = (const double *) xs->data, *Y = (const double *) ys->data;
+  guint start = index_of (ys, sy) * nx + index_of (xs, sx);
+  guint goal = index_of (ys, ey) * nx + index_of (xs, ex);
+
+  g_autofree double *dist = g_new (double, 2 * n_nodes);
+  g_autofree guint *prev = g_new (guint, 2 * n_nodes);
+  for (guint i = 0; i < 2 * n_nodes; i++)
+    {
+      dist[i] = INFINITY;
+      prev[i] = G_MAXUINT;
+    }
+  g_autoptr (GArray) queue = g_array_new (FALSE, FALSE, sizeof (QueueItem));
+  /* leaving the start along the port's axis costs nothing; across it, a bend */
+  for (guint axis = 0; axis < 2; axis++)
+    {
+      double c = 0;
+      if (has_dir0 && (axis == 1) != dir_vertical (dir0))
+        c = HYD_CANVAS_ROUTE_BEND_COST;
+      dist[2 * start + axis] = c;
+      QueueItem item = { c, 2 * start + axis };
+      g_array_append_val (queue, item);
+    }
+  guint best = G_MAXUINT;
+  double best_cost = INFINITY;
+  while (queue->len > 0)
+    {
+      /* the cheapest item (a linear scan: a few thousand nodes at most) */
+      guint m = 0;
+      for (guint i = 1; i < queue->len; i++)
+        if (compare_item (&g_array_index (queue, QueueItem, i), &g_array_index (queue, QueueItem, m)) < 0)
+          m = i;
+      QueueItem it = g_array_index (queue, QueueItem, m);
+      g_array_remove_index_fast (queue, m);
+      if (it.cost > dist[it.state])
+        continue;
+      guint node = it.state / 2, axis = it.state % 2;
+      if (node == goal)
+        {
+          double c = it.cost;
+          if (has_dir1 && (axis == 1) != dir_vertical (dir1))
+            c += HYD_CANVAS_ROUTE_BEND_COST;
+          if (c < best_cost)
+            {
+              best_cost = c;
+              best = it.state;
+            }
+          continue;
+        }
+      guint ix = node % nx, iy = node / nx;
+      static const int steps[4][3] = { { 1, 0, 0 }, { -1, 0, 0 }, { 0, 1, 1 }, { 0, -1, 1 } };
+      for (guint k = 0; k < 4; k++)
+        {
+          int jx = (int) ix + steps[k][0], jy = (int) iy + steps[k][1];
+          if (jx < 0 || jy < 0 || jx >= (int) nx || jy >= (int) ny)
+            continue;
+          double ax = X[ix], ay = Y[iy], bx = X[jx], by = Y[jy];
+          gboolean blocked = FALSE;
+          for (guint b = 0; b < n_obs && !blocked; b++)
+            blocked = segment_crosses_box (ax, ay, bx, by, &obs[b]) || point_inside_box (bx, by, &obs[b]);
+          if (blocked)
+            continue;
+          guint new_axis = (guint) steps[k][2];
+          double c = it.cost + fabs (bx - ax) + fabs (by - ay) + (new_axis != axis ? HYD_CANVAS_ROUTE_BEND_COST : 0);
+          guint st = 2 * ((guint) jy * nx + (guint) jx) + new_axis;
+          if (c < dist[st] - EPS)
+            {
+              dist[st] = c;
+              prev[st] = it.state;
+              QueueItem item = { c, st };
+              g_array_append_val (queue, item);
+            }
+        }
+    }
+  if (best == G_MAXUINT)
+    return FALSE;
+
+  /* the path, from the goal back */
+  g_autoptr (GArray) path = g_array_new (FALSE, FALSE, sizeof (double));
+  for (guint st = best; st != G_MAXUINT; st = prev[st])
+    push (path, X[(st / 2) % nx], Y[(st / 2) / nx]);
+  reverse_points (path);
+  g_array_set_size (polyline, 0);
+  push (polyline, x0, y0);
+  g_array_append_vals (polyline, path->data, path->len);
+  push (polyline, x1, y1);
+  hyd_canvas_route_simplify (polyline);
+  return TRUE;
+}

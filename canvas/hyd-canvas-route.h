@@ -52,4 +52,21 @@ void hyd_canvas_route_reroute (const double *old, guint n_old, gboolean moved_st
                                gboolean has_dir, HydDirection dir, double fx, double fy, gboolean far_has_dir,
                                HydDirection far_dir, gboolean keep_axis, GArray *route);
 
+/* Does any segment of the polyline run through the inside of a box? (Along
+ * an edge or touching a corner is not through.) */
+gboolean hyd_canvas_route_crosses (const double *points, guint n_points, const HydRect *boxes, guint n_boxes);
+/* A wire drawn straight from (x0, y0) to (x1, y1), without bends clicked,
+ * that would run through a symbol (`boxes`, the symbols' bodies) is routed
+ * round them instead: the shortest orthogonal path with the fewest bends
+ * (each bend costs HYD_CANVAS_ROUTE_BEND_COST units of length) on the lines
+ * one grid step outside the boxes, leaving and reaching the ports along
+ * their axes. A box that holds an end (the component the wire starts from)
+ * is no obstacle for that end's first step. Returns TRUE and replaces
+ * `polyline` (ends included) when it found such a path; FALSE leaves
+ * `polyline` alone (it crossed nothing, or no way round exists). */
+gboolean hyd_canvas_route_avoid (double x0, double y0, gboolean has_dir0, HydDirection dir0, double x1, double y1,
+                                 gboolean has_dir1, HydDirection dir1, const HydRect *boxes, guint n_boxes,
+                                 GArray *polyline);
+#define HYD_CANVAS_ROUTE_BEND_COST 30.0
+
 G_END_DECLS

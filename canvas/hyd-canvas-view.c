@@ -140,8 +140,11 @@ draw_grid (cairo_surface_t *layer, const HydCanvasContent *content, double ox, d
 static void
 render_layer (HydCanvasView *view, const HydCanvasContent *content)
 {
-  /* a quarter of the window on every side: panning that far costs a copy */
-  int mx = MAX (view->width / 4, 64), my = MAX (view->height / 4, 64);
+  /* a quarter of the window on every side: panning that far costs a copy.
+   * Not while a run animates it: the layer is drawn again for each live
+   * frame, and a margin would more than double the pixels drawn. */
+  gboolean live = content->component_state != NULL || content->port_pressure != NULL;
+  int mx = live ? 0 : MAX (view->width / 4, 64), my = live ? 0 : MAX (view->height / 4, 64);
   int lw = view->width + 2 * mx, lh = view->height + 2 * my;
   int scale = MAX (view->scale, 1);
   /* a new surface when the old one is still shown elsewhere (the

@@ -74,10 +74,17 @@ is_live (HydCanvas *self)
   return self->live_pressure != NULL || self->live_variable != NULL;
 }
 
+/* Live and locked: a run is going (not a replay after it). */
+static gboolean
+is_locked (HydCanvas *self)
+{
+  return is_live (self) && !self->replay;
+}
+
 gboolean
 _hyd_canvas_can_edit (HydCanvas *self)
 {
-  return self->document != NULL && !is_live (self);
+  return self->document != NULL && !is_locked (self);
 }
 
 static void
@@ -128,6 +135,11 @@ style_update (HydCanvas *self)
     hyd_symbol_style_init_dark (&self->style);
   else
     hyd_symbol_style_init_light (&self->style);
+  if (self->pressure_max > self->pressure_min)
+    {
+      self->style.pressure_min = self->pressure_min;
+      self->style.pressure_max = self->pressure_max;
+    }
   hyd_canvas_view_invalidate (&self->view);
   redraw_layer (self);
 }
@@ -433,6 +445,7 @@ hyd_canvas_clear_live (HydCanvas *self)
   self->live_variable = NULL;
   self->live_data = NULL;
   self->live_destroy = NULL;
+  self->replay = FALSE;
   _hyd_canvas_update_actions (self);
   redraw_layer (self);
 }
@@ -442,6 +455,37 @@ hyd_canvas_queue_live_redraw (HydCanvas *self)
 {
   g_return_if_fail (HYD_IS_CANVAS (self));
   redraw_layer (self);
+}
+
+void
+hyd_canvas_set_replay (HydCanvas *self, gboolean replay)
+{
+  g_return_if_fail (HYD_IS_CANVAS (self));
+  if (self->replay == !!replay)
+    return;
+  self->replay = !!replay;
+  _hyd_canvas_update_actions (self);
+  _hyd_canvas_update_hover (self);
+  redraw_layer (self);
+}
+
+void
+hyd_canvas_set_pressure_range (HydCanvas *self, double p_min, double p_max)
+{
+  g_return_if_fail (HYD_IS_CANVAS (self));
+  if (self->pressure_min == p_min && self->pressure_max == p_max)
+    return;
+  self->pressure_min = p_min;
+  self->pressure_max = p_max;
+  style_update (self);
+}
+
+void
+hyd_canvas_get_style (HydCanvas *self, HydSymbolStyle *style)
+{
+  g_return_if_fail (HYD_IS_CANVAS (self));
+  follow_theme (self);
+  *style = self->style;
 }
 
 /* ---------------------------------------------------------------------------
@@ -542,7 +586,7 @@ fill_overlay (HydCanvas *self, HydCanvasOverlay *o)
                       &y);
       hyd_symbol_pose_init (&o->ghost_pose, x, y, self->place_rotation, self->place_mirror);
     }
-  if (is_live (self))
+  if (is_locked (self))
     o->message = _("Running — editing locked");
 }
 
@@ -643,10 +687,24 @@ hyd_canvas_size_allocate (GtkWidget *widget, int width, int height, int baseline
   self->view.width = width;
   self->view.height = height;
   self->view.scale = gtk_widget_get_scale_factor (widget);
-  /* until the user pans or zooms, the circuit stays fitted and centred
-   * as the window finds its size */
-  if ((self->fit_pending || (self->view_fitted && resized)) && width > 0 && height > 0)
-    hyd_canvas_zoom_to_fit (self);
+
+  /* while the window finds its size, the circuit stays fitted and centred */
+  if ((self->fit_pending
+       || (self->view_fitted && resized && g_get_monotonic_time () - self->fit_time < HYD_CANVAS_FIT_SETTLE_US))
+      && width > 0 && height > 0)
+    {
+      hyd_canvas_zoom_to_fit (self);
+      return;
+    }
+  /* later (the panel beside it grows, the plots below take more room): the
+   * same zoom and origin, so every part stays where it is on the screen and
+   * nothing moves under the pointer (the info and running bars float over
+   * the schematic and never resize it) */
+  if (resized)
+    {
+      self->view_fitted = FALSE;
+      _hyd_canvas_view_changed (self);
+    }
 }
 
 static void
@@ -732,6 +790,7 @@ hyd_canvas_zoom_to_fit (HydCanvas *self)
     }
   self->fit_pending = FALSE;
   self->view_fitted = TRUE;
+  self->fit_time = g_get_monotonic_time ();
   self->view.width = w;
   self->view.height = h;
   HydRect r;
@@ -747,7 +806,17 @@ hyd_canvas_zoom_to_fit (HydCanvas *self)
       hyd_schematic_get_bounds (c, &opts, &r);
       have = TRUE;
     }
-  if (have)
+  if (have && h > HYD_CANVAS_FIT_TOP_INSET + 4 * HYD_CANVAS_FIT_MARGIN)
+    {
+      /* fitted below a strip at the top, where the info and running bars
+       * float: they never cover the circuit as first shown */
+      self->view.height = h - HYD_CANVAS_FIT_TOP_INSET;
+      hyd_canvas_view_fit (&self->view, &r, HYD_CANVAS_FIT_MARGIN, HYD_CANVAS_FIT_MAX_ZOOM);
+      self->view.height = h;
+      self->view.oy -= HYD_CANVAS_FIT_TOP_INSET / self->view.zoom;
+      hyd_canvas_view_align (&self->view);
+    }
+  else if (have)
     hyd_canvas_view_fit (&self->view, &r, HYD_CANVAS_FIT_MARGIN, HYD_CANVAS_FIT_MAX_ZOOM);
   else
     {
@@ -881,6 +950,13 @@ _hyd_canvas_recall_pose (HydCanvas *self, const char *type)
   self->place_mirror = v ? (v - 1) >= 4 : FALSE;
 }
 
+const char *
+hyd_canvas_get_place_type (HydCanvas *self)
+{
+  g_return_val_if_fail (HYD_IS_CANVAS (self), NULL);
+  return self->place_type;
+}
+
 void
 hyd_canvas_begin_place (HydCanvas *self, const char *type_id)
 {
@@ -929,7 +1005,7 @@ hover_kinds (HydCanvas *self)
     return HYD_CANVAS_HIT_NONE;
   if (self->mode == MODE_WIRE || self->tool == HYD_CANVAS_TOOL_WIRE)
     return HYD_CANVAS_HIT_PORT | HYD_CANVAS_HIT_JUNCTION | HYD_CANVAS_HIT_WIRE;
-  if (is_live (self) && self->tool == HYD_CANVAS_TOOL_SELECT)
+  if (is_locked (self) && self->tool == HYD_CANVAS_TOOL_SELECT)
     return HYD_CANVAS_HIT_COMPONENT | HYD_CANVAS_HIT_WIRE;
   return HYD_CANVAS_HIT_ALL;
 }

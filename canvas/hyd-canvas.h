@@ -7,6 +7,7 @@
 
 #include <gtk/gtk.h>
 #include "hyd-document.h"
+#include "hyd-symbol-render.h"
 
 G_BEGIN_DECLS
 
@@ -30,6 +31,8 @@ HydDocument *hyd_canvas_get_document (HydCanvas *self);
 void hyd_canvas_set_tool (HydCanvas *self, HydCanvasTool tool);
 HydCanvasTool hyd_canvas_get_tool (HydCanvas *self);
 void hyd_canvas_begin_place (HydCanvas *self, const char *type_id);
+/* The type the armed place tool places, or NULL. */
+const char *hyd_canvas_get_place_type (HydCanvas *self);
 
 /* Selection (component and junction ids). "selection-changed" is emitted. */
 GStrv hyd_canvas_get_selection (HydCanvas *self);
@@ -63,6 +66,16 @@ void hyd_canvas_set_live (HydCanvas *self, HydCanvasPressureFunc pressure,
                           HydCanvasVariableFunc variable, gpointer user_data, GDestroyNotify destroy);
 void hyd_canvas_clear_live (HydCanvas *self);
 void hyd_canvas_queue_live_redraw (HydCanvas *self);
+/* Replay after a run (issue 8): the live callbacks still draw the state (a
+ * replayed sample) but editing is not locked. hyd_canvas_clear_live ends it. */
+void hyd_canvas_set_replay (HydCanvas *self, gboolean replay);
+/* The pressure colour scale (Pa gauge): pressures colour wires and chambers
+ * on a ramp from p_min to p_max (hyd_symbol_style_pressure_colour); the
+ * window's legend shows the same range. p_max <= p_min: the style's own
+ * (0–200 bar). */
+void hyd_canvas_set_pressure_range (HydCanvas *self, double p_min, double p_max);
+/* The style the live schematic is drawn with (colours, pressure range). */
+void hyd_canvas_get_style (HydCanvas *self, HydSymbolStyle *style);
 
 /* ---- additions (issue 4) ---- */
 

@@ -118,9 +118,15 @@ HydSymbol *hyd_symbol_library_lookup (const HydSymbolLibrary *library, const cha
 /* Type ids, sorted; free the array with g_free (the strings are owned by the library). */
 const char **hyd_symbol_library_list (const HydSymbolLibrary *library, guint *n_types);
 
+/* Whether this process runs uninstalled, from the build tree it was built
+ * in: $BRAMAH_UNINSTALLED if set ("1" yes, "0" no), else whether the
+ * running executable (/proc/self/exe) lies inside that build tree. An
+ * installed binary never reads the source or build tree, whatever exists
+ * there. */
+gboolean hyd_running_uninstalled (void);
 /* The directory the default library reads: $BRAMAH_SYMBOL_DIR if set, else
- * the source tree's symbols/data when it exists (an uninstalled build), else
- * the installed data directory. */
+ * the source tree's symbols/data when running uninstalled, else the
+ * installed data directory. */
 const char *hyd_symbol_library_default_directory (void);
 /* The default library, loaded once; NULL with an error if it cannot be read.
  * Owned by the module: do not free. */

@@ -75,16 +75,6 @@ info_path_for (const char *path)
   return g_strconcat (stem, ".info", NULL);
 }
 
-guint
-hyd_autosave_interval_from_string (const char *text)
-{
-  guint64 seconds;
-  if (text == NULL
-      || !g_ascii_string_to_unsigned (text, 10, 1, HYD_AUTOSAVE_INTERVAL_MAX, &seconds, NULL))
-    return HYD_AUTOSAVE_INTERVAL_SECONDS;
-  return (guint) seconds;
-}
-
 char *
 hyd_autosave_path (const char *directory, guint pid, guint serial)
 {
@@ -209,6 +199,23 @@ hyd_autosave_write_finish (GAsyncResult *result, GError **error)
 {
   g_return_val_if_fail (g_task_is_valid (result, NULL), NULL);
   return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+guint
+hyd_autosave_parse_interval (const char *text)
+{
+  if (text == NULL || *text == '\0')
+    return HYD_AUTOSAVE_INTERVAL_SECONDS;
+  guint64 value = 0;
+  g_autoptr (GError) error = NULL;
+  /* bounded parse: 4294967296 must not wrap to 0 (a busy autosave loop) */
+  if (!g_ascii_string_to_unsigned (text, 10, 1, HYD_AUTOSAVE_INTERVAL_MAX_SECONDS, &value, &error))
+    {
+      g_warning ("BRAMAH_AUTOSAVE_INTERVAL=%s ignored (%s): autosaving every %d s", text, error->message,
+                 HYD_AUTOSAVE_INTERVAL_SECONDS);
+      return HYD_AUTOSAVE_INTERVAL_SECONDS;
+    }
+  return (guint) value;
 }
 
 void

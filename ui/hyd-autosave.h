@@ -19,6 +19,15 @@ G_BEGIN_DECLS
 
 #define HYD_AUTOSAVE_INTERVAL_SECONDS 30
 #define HYD_AUTOSAVE_FILE_MODE 0600
+/* The longest interval BRAMAH_AUTOSAVE_INTERVAL may ask for: one day. */
+#define HYD_AUTOSAVE_INTERVAL_MAX_SECONDS 86400
+
+/* The autosave interval in seconds from BRAMAH_AUTOSAVE_INTERVAL's text: a
+ * whole number from 1 to HYD_AUTOSAVE_INTERVAL_MAX_SECONDS. NULL, empty,
+ * zero, negative, out of range or not a number give the default
+ * (HYD_AUTOSAVE_INTERVAL_SECONDS) and, except for NULL or empty, a
+ * warning that says so. */
+guint hyd_autosave_parse_interval (const char *text);
 
 typedef struct {
   char *path;         /* the autosaved circuit */
@@ -39,12 +48,6 @@ char *hyd_autosave_get_directory (void);
 char *hyd_autosave_file_name (guint pid, guint serial);
 /* The inverse: FALSE when `name` is not an autosave file name. */
 gboolean hyd_autosave_parse_file_name (const char *name, guint *pid, guint *serial);
-
-/* The interval BRAMAH_AUTOSAVE_INTERVAL asks for (whole seconds, 1 to
- * HYD_AUTOSAVE_INTERVAL_MAX); anything else (NULL, 0, a sign, a fraction,
- * text, a number too large for the timer) gives the default. */
-#define HYD_AUTOSAVE_INTERVAL_MAX (24 * 3600)
-guint hyd_autosave_interval_from_string (const char *text);
 
 /* directory/<pid>-<serial>.bramah */
 char *hyd_autosave_path (const char *directory, guint pid, guint serial);

@@ -18,8 +18,13 @@
  * and an exponent outside, with the locale's decimal separator.  Parsing
  * accepts the number in display units, followed by nothing, the display
  * symbol, the SI symbol or one of a few common alternatives (MPa, psi, mm/s,
- * cc/rev ...); the locale's decimal separator and '.' are both accepted. */
+ * cc/rev ...); the locale's decimal separator and '.' are both accepted, and
+ * so is the decimal separator of the language the interface speaks (a German
+ * interface on a C or English locale still takes "0,1"). */
+#include "bramah-config.h"
 #include "hyd-display-units.h"
+
+#include <glib/gi18n-lib.h>
 
 #include <locale.h>
 #include <math.h>
@@ -266,6 +271,14 @@ hyd_display_parse (HydUnit unit, const char *text, double *si)
   if (decimal && decimal[0] != '\0' && strcmp (decimal, ".") != 0 && decimal[1] == '\0')
     for (char *p = copy; *p && !g_ascii_isalpha (*p); p++)
       if (*p == decimal[0])
+        *p = '.';
+  /* translators: the decimal separator people type in your language: "." or
+   * ","; fields then accept it as well as "." (never as a thousands
+   * separator) */
+  const char *spoken = C_ ("decimal separator", ".");
+  if (spoken[0] != '\0' && spoken[0] != '.' && spoken[1] == '\0' && !g_ascii_isalnum (spoken[0]))
+    for (char *p = copy; *p && !g_ascii_isalpha (*p); p++)
+      if (*p == spoken[0])
         *p = '.';
 
   /* A typographic minus sign is a minus sign. */

@@ -3,6 +3,7 @@
 
 #include "bramah-config.h"
 #include "hyd-examples.h"
+#include "hyd-symbol.h"
 
 #include <string.h>
 #include "hyd-circuit.h"
@@ -30,7 +31,7 @@ hyd_examples_get_directory (void)
       char *dir;
       if (env && *env)
         dir = g_strdup (env);
-      else if (g_file_test (BRAMAH_SOURCE_DIR "/data/examples", G_FILE_TEST_IS_DIR))
+      else if (hyd_running_uninstalled () && g_file_test (BRAMAH_SOURCE_DIR "/data/examples", G_FILE_TEST_IS_DIR))
         dir = g_strdup (BRAMAH_SOURCE_DIR "/data/examples");
       else
         dir = g_strdup (BRAMAH_PKGDATADIR "/examples");

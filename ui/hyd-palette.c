@@ -152,7 +152,10 @@ create_row (HydPalette *self, const HydComponentType *type)
   GtkWidget *label = gtk_label_new (hyd_help_type_label (type));
   gtk_label_set_xalign (GTK_LABEL (label), 0);
   gtk_label_set_wrap (GTK_LABEL (label), TRUE);
-  gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD_CHAR);
+  /* wrap between words only: a long German compound ("Druckbegrenzungsventil")
+   * stays whole (the label asks for its width) rather than being cut into
+   * "Druckbegrenzungsven-til" */
+  gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD);
   gtk_label_set_max_width_chars (GTK_LABEL (label), 18);
   gtk_widget_set_hexpand (label, TRUE);
   gtk_box_append (GTK_BOX (box), label);

@@ -55,18 +55,86 @@ shown_with_unit (const HydParamInfo *info, double si)
   return *unit ? g_strdup_printf ("%s %s", number, unit) : g_steal_pointer (&number);
 }
 
+/* The largest magnitude the editor accepts where the catalogue's range is
+ * open, in the display unit (so that the range reads round: "at most
+ * 10000 bar"): far beyond any fluid-power circuit, and far below the values
+ * (1e30 L, 1e99 m) that only a slip of the keyboard produces and that the
+ * solver would turn into overflows. */
+static double
+plausible_limit_shown (HydUnit unit)
+{
+  switch (unit)
+    {
+    case HYD_UNIT_PRESSURE: return 1e4;           /* bar */
+    case HYD_UNIT_FLOW: return 1e5;               /* L/min */
+    case HYD_UNIT_POSITION:
+    case HYD_UNIT_LENGTH: return 1e7;             /* mm: 10 km, a long line */
+    case HYD_UNIT_VELOCITY: return 1e3;           /* m/s */
+    case HYD_UNIT_ANGLE: return 1e6;              /* deg */
+    case HYD_UNIT_ANGULAR_VELOCITY: return 1e5;   /* rpm */
+    case HYD_UNIT_AREA: return 1e6;               /* cm² */
+    case HYD_UNIT_VOLUME: return 1e5;             /* L */
+    case HYD_UNIT_DISPLACEMENT: return 1e4;       /* cm³/rev */
+    case HYD_UNIT_LEAKAGE: return 1e3;            /* (L/min)/bar */
+    case HYD_UNIT_FORCE: return 1e6;              /* kN */
+    case HYD_UNIT_TORQUE: return 1e7;             /* N·m */
+    case HYD_UNIT_POWER: return 1e6;              /* kW */
+    case HYD_UNIT_MASS: return 1e7;               /* kg */
+    case HYD_UNIT_INERTIA: return 1e6;            /* kg·m² */
+    case HYD_UNIT_STIFFNESS: return 1e9;          /* N/mm */
+    case HYD_UNIT_DAMPING: return 1e9;            /* N·s/m */
+    case HYD_UNIT_ROT_DAMPING: return 1e7;        /* N·m·s/rad */
+    case HYD_UNIT_TIME: return 1e6;               /* s (11.6 days) */
+    case HYD_UNIT_FREQUENCY: return 1e7;          /* rad/s */
+    case HYD_UNIT_DENSITY: return 1e5;            /* kg/m³ */
+    case HYD_UNIT_VISCOSITY: return 1e6;          /* cSt */
+    case HYD_UNIT_FLOW_RATE_PER_S: return 1e9;    /* 1/s */
+    case HYD_UNIT_NONE:
+    default: return 1e12;
+    }
+}
+
+static double
+plausible_limit (HydUnit unit)
+{
+  /* the magnitude in SI; units with an offset (none today) are not scaled */
+  double shown = plausible_limit_shown (unit);
+  return tidy_si (fabs (hyd_display_to_si (unit, shown) - hyd_display_to_si (unit, 0.0)));
+}
+
+void
+hyd_param_value_bounds (const HydParamInfo *info, double *min, double *max)
+{
+  g_return_if_fail (info != NULL);
+  double limit = plausible_limit (info->unit);
+  double lo = info->min, hi = info->max;
+  if (!isfinite (lo))
+    lo = -limit;
+  if (!isfinite (hi))
+    hi = limit;
+  /* a catalogue bound beyond the limit stays the catalogue's */
+  if (hi < lo)
+    hi = lo;
+  if (min)
+    *min = lo;
+  if (max)
+    *max = hi;
+}
+
 char *
 hyd_param_value_describe_range (const HydParamInfo *info)
 {
   g_return_val_if_fail (info != NULL, NULL);
-  gboolean has_min = isfinite (info->min);
-  gboolean has_max = isfinite (info->max);
-  g_autofree char *lo = has_min ? shown_with_unit (info, info->min) : NULL;
-  g_autofree char *hi = has_max ? shown_with_unit (info, info->max) : NULL;
-  gboolean min_ex = (info->flags & HYD_PARAM_MIN_EXCLUSIVE) != 0;
-  gboolean max_ex = (info->flags & HYD_PARAM_MAX_EXCLUSIVE) != 0;
+  double min, max;
+  hyd_param_value_bounds (info, &min, &max);
+  /* an open side that the editor closes is shown as a plain bound */
+  gboolean has_min = isfinite (info->min) || min != 0.0;
+  g_autofree char *lo = has_min ? shown_with_unit (info, min) : NULL;
+  g_autofree char *hi = shown_with_unit (info, max);
+  gboolean min_ex = isfinite (info->min) && (info->flags & HYD_PARAM_MIN_EXCLUSIVE) != 0;
+  gboolean max_ex = isfinite (info->max) && (info->flags & HYD_PARAM_MAX_EXCLUSIVE) != 0;
 
-  if (has_min && has_max)
+  if (has_min)
     {
       if (min_ex && max_ex)
         /* translators: a parameter's range, e.g. "between 0 and 1 (both excluded)" */
@@ -77,11 +145,7 @@ hyd_param_value_describe_range (const HydParamInfo *info)
         return g_strdup_printf (_("at least %s and less than %s"), lo, hi);
       return g_strdup_printf (_("between %s and %s"), lo, hi);
     }
-  if (has_min)
-    return g_strdup_printf (min_ex ? _("more than %s") : _("at least %s"), lo);
-  if (has_max)
-    return g_strdup_printf (max_ex ? _("less than %s") : _("at most %s"), hi);
-  return g_strdup (_("any value"));
+  return g_strdup_printf (max_ex ? _("less than %s") : _("at most %s"), hi);
 }
 
 gboolean
@@ -90,16 +154,12 @@ hyd_param_value_in_range (const HydParamInfo *info, double si)
   g_return_val_if_fail (info != NULL, FALSE);
   if (!isfinite (si))
     return FALSE;
-  if (isfinite (info->min))
-    {
-      if ((info->flags & HYD_PARAM_MIN_EXCLUSIVE) ? si <= info->min : si < info->min)
-        return FALSE;
-    }
-  if (isfinite (info->max))
-    {
-      if ((info->flags & HYD_PARAM_MAX_EXCLUSIVE) ? si >= info->max : si > info->max)
-        return FALSE;
-    }
+  double min, max;
+  hyd_param_value_bounds (info, &min, &max);
+  if ((isfinite (info->min) && (info->flags & HYD_PARAM_MIN_EXCLUSIVE)) ? si <= min : si < min)
+    return FALSE;
+  if ((isfinite (info->max) && (info->flags & HYD_PARAM_MAX_EXCLUSIVE)) ? si >= max : si > max)
+    return FALSE;
   if ((info->flags & HYD_PARAM_INTEGER) && si != floor (si))
     return FALSE;
   return TRUE;
@@ -154,10 +214,12 @@ double
 hyd_param_value_clamp (const HydParamInfo *info, double si)
 {
   g_return_val_if_fail (info != NULL, si);
-  if (isfinite (info->min) && si < info->min)
-    si = info->min;
-  if (isfinite (info->max) && si > info->max)
-    si = info->max;
+  double min, max;
+  hyd_param_value_bounds (info, &min, &max);
+  if (si < min)
+    si = min;
+  if (si > max)
+    si = max;
   return si;
 }
 

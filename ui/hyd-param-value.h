@@ -15,8 +15,13 @@ G_BEGIN_DECLS
 char *hyd_param_value_format (const HydParamInfo *info, double si);
 /* The display unit's symbol ("bar"), "" for dimensionless parameters. */
 const char *hyd_param_value_unit (const HydParamInfo *info);
-/* The allowed range in display units, for tooltips and messages:
- * "between 0 and 1", "more than 0 bar", "at least 0 mm", "any value". */
+/* The range the editor accepts, in SI: the catalogue's, with an open side
+ * closed at a plausible magnitude for the unit (10 000 bar, 100 000 L,
+ * 10 km ...), so that a slip of the keyboard (1e30 L) is refused. */
+void hyd_param_value_bounds (const HydParamInfo *info, double *min, double *max);
+/* That range in display units, for tooltips and messages:
+ * "between 0 and 1", "more than 0 bar and at most 10000 bar",
+ * "at most 1e+09 N". */
 char *hyd_param_value_describe_range (const HydParamInfo *info);
 gboolean hyd_param_value_in_range (const HydParamInfo *info, double si);
 /* Parse text typed in display units (or SI with its symbol) and check it

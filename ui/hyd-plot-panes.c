@@ -633,3 +633,10 @@ hyd_plot_panes_get_active (HydPlotPanes *self)
   g_return_val_if_fail (HYD_IS_PLOT_PANES (self), 0);
   return self->active;
 }
+
+void
+hyd_plot_panes_set_replay_time (HydPlotPanes *self, double t)
+{
+  for (guint i = 0; i < hyd_plot_panes_get_n_panes (self); i++)
+    hyd_plot_view_set_replay_time (hyd_plot_panes_get_view (self, i), t);
+}

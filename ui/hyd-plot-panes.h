@@ -31,6 +31,8 @@ void hyd_plot_panes_add_pane (HydPlotPanes *self, const char *title, const char 
 guint hyd_plot_panes_get_n_panes (HydPlotPanes *self);
 HydPlotView *hyd_plot_panes_get_view (HydPlotPanes *self, guint index);
 guint hyd_plot_panes_get_active (HydPlotPanes *self);
+/* The replay cursor of every pane (NaN: none). */
+void hyd_plot_panes_set_replay_time (HydPlotPanes *self, double t);
 
 /* Signals:
  *   "changed" ()  the user changed the panes or their traces (saved with

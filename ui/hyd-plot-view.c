@@ -8,8 +8,9 @@
  * The session draws into an image surface the view owns (never into GTK's
  * snapshot); the surface becomes a texture that snapshot paints as it is,
  * with the cursor read-out on top.  A render happens when the size, the
- * theme, the traces or the range change, and at most ~30 times a second while
- * a run streams rows in.
+ * theme, the traces or the range change, and while a run streams rows in
+ * on the window's live beat (about 6 times a second, HYD_UI_LIVE_PLOT_US),
+ * in the same frame as the other panes and the schematic.
  *
  * Units.  Traces are converted to engineering display units
  * (hyd-display-units.c).  Traces of different units never share a y axis: the
@@ -34,6 +35,7 @@
 
 #include <glib/gi18n.h>
 #include "hyd-display-units.h"
+#include "hyd-ui-util.h"
 
 #include <math.h>
 #include <string.h>
@@ -177,6 +179,9 @@ struct _HydPlotView
   /* Cursor */
   gboolean cursor_inside;
   double cursor_x, cursor_y;
+  double replay_t;           /* the replay cursor's time, NaN: none */
+  guint n_legends;           /* legends drawn by the last render */
+  guint n_marker_labels;     /* marker labels drawn by the last render */
 
   /* The PLplot stream of the render in progress (−1 when none) */
   PLINT stream;
@@ -250,6 +255,7 @@ typedef struct _Envelope {
   guint n_columns;
   gsize n_done;           /* rows consumed */
   gsize n_inside;         /* of which inside [x0, x1] */
+  guint compactions;      /* the store's thinning count when fed (its rows move then) */
   Column *cols;
 } Envelope;
 
@@ -270,6 +276,7 @@ envelope_reset (Envelope *e, HydTraceStore *store, int column, double x0, double
   e->x0 = x0;
   e->x1 = x1;
   e->n_columns = MAX (n_columns, 1);
+  e->compactions = store ? hyd_trace_store_get_n_compactions (store) : 0;
   e->cols = g_new0 (Column, e->n_columns);
 }
 
@@ -396,7 +403,8 @@ envelope_update (Envelope *e, HydTraceStore *store, int column, double x0, doubl
 {
   guint n = hyd_trace_store_get_n_rows (store);
   if (e->store != store || e->column != column || e->x0 != x0 || e->x1 != x1
-      || e->n_columns != MAX (n_columns, 1) || n < e->n_done)
+      || e->n_columns != MAX (n_columns, 1) || n < e->n_done
+      || e->compactions != hyd_trace_store_get_n_compactions (store))
     envelope_reset (e, store, column, x0, x1, n_columns);
   const double *t = hyd_trace_store_get_column (store, 0);
   const double *y = hyd_trace_store_get_column (store, column);
@@ -633,13 +641,17 @@ store_time_span (HydTraceStore *store, double *t_first, double *t_last)
 }
 
 /* The time axis: from the first sample (or 0) to the run's end time, or to
- * the last sample when the end is unknown. */
+ * the last sample when the end is unknown. The current run alone sets it
+ * (issue 8): a longer ghost is cut at its edge rather than squeezing the
+ * run being watched; the ghost's span counts only when there is no current
+ * run to show. */
 static void
 time_range (HydPlotView *self, double *x0, double *x1)
 {
   double first = INFINITY, last = -INFINITY;
   store_time_span (self->store, &first, &last);
-  store_time_span (self->ghost, &first, &last);
+  if (!isfinite (last))
+    store_time_span (self->ghost, &first, &last);
   if (!isfinite (first))
     first = 0.0;
   first = MIN (first, 0.0);   /* runs start at 0; show that start */
@@ -737,7 +749,7 @@ legend_rows (cairo_t *cr, GPtrArray *legend, gboolean ghost_entry, double width)
       if (i < legend->len)
         text = ((Trace *) g_ptr_array_index (legend, i))->name;
       else if (ghost_entry)
-        text = "previous run";
+        text = _("previous run");
       else
         break;
       double w = LEGEND_SWATCH + 5 + text_width (cr, text, FONT_PX) + 16;
@@ -773,7 +785,7 @@ draw_legend (cairo_t *cr, const Palette *pal, GPtrArray *legend, gboolean ghost_
         }
       else if (ghost_entry)
         {
-          text = "previous run";
+          text = _("previous run");
           colour = pal->fg;
           colour.a = GHOST_ALPHA + 0.1;
           ghost = TRUE;
@@ -803,11 +815,58 @@ draw_legend (cairo_t *cr, const Palette *pal, GPtrArray *legend, gboolean ghost_
   g_object_unref (layout);
 }
 
+/* A legend in one row (inside a low strip): short swatches, the names cut
+ * to share the width. */
+static void
+draw_legend_row (cairo_t *cr, const Palette *pal, GPtrArray *legend, gboolean ghost_entry, double left,
+                 double top, double width)
+{
+  guint n = legend->len + (ghost_entry ? 1 : 0);
+  if (n == 0)
+    return;
+  const double swatch = 12;
+  double slot = width / n;
+  PangoLayout *layout = pango_cairo_create_layout (cr);
+  set_pango_font (layout, SMALL_FONT_PX);
+  pango_layout_set_ellipsize (layout, PANGO_ELLIPSIZE_MIDDLE);
+  pango_layout_set_width (layout, (int) (MAX (slot - swatch - 8, 10) * PANGO_SCALE));
+  for (guint i = 0; i < n; i++)
+    {
+      const char *text;
+      Rgba colour;
+      if (i < legend->len)
+        {
+          const Trace *tr = g_ptr_array_index (legend, i);
+          text = tr->name;
+          colour = pal->trace[tr->colour];
+        }
+      else
+        {
+          text = _("previous run");
+          colour = pal->fg;
+          colour.a = GHOST_ALPHA + 0.1;
+        }
+      double x = left + i * slot, cy = top + LEGEND_ROW_HEIGHT / 2;
+      set_source (cr, &colour);
+      cairo_set_line_width (cr, 2.5);
+      cairo_move_to (cr, x, cy);
+      cairo_line_to (cr, x + swatch, cy);
+      cairo_stroke (cr);
+      pango_layout_set_text (layout, text, -1);
+      int tw, th;
+      pango_layout_get_pixel_size (layout, &tw, &th);
+      set_source (cr, &pal->fg);
+      cairo_move_to (cr, x + swatch + 4, cy - th / 2.0);
+      pango_cairo_show_layout (cr, layout);
+    }
+  g_object_unref (layout);
+}
+
 /* Marker labels at the top of the first strip, staggered so they do not
  * overlap; each is ellipsised to a bounded width. */
 static void
 draw_marker_labels (cairo_t *cr, const Palette *pal, HydTraceStore *store, double x0, double x1,
-                    double left, double right, double top, double bottom)
+                    double left, double right, double top, double bottom, guint *n_drawn)
 {
   guint n = hyd_trace_store_get_n_markers (store);
   if (n == 0)
@@ -818,8 +877,10 @@ draw_marker_labels (cairo_t *cr, const Palette *pal, HydTraceStore *store, doubl
   double max_w = MAX ((right - left) * 0.45, 40);
   pango_layout_set_width (layout, (int) (max_w * PANGO_SCALE));
   double row_h = SMALL_FONT_PX + 6;
-  guint max_rows = (guint) MAX ((bottom - top) / row_h - 1, 1);
-  double row_end[8];
+  /* at most two rows, and only in the upper half of the strip: a label
+   * with no room is left out (its line stays), never drawn over another */
+  guint max_rows = (guint) MAX ((bottom - top) / 2 / row_h, 1);
+  double row_end[2];
   guint n_rows = MIN (max_rows, G_N_ELEMENTS (row_end));
   for (guint r = 0; r < G_N_ELEMENTS (row_end); r++)
     row_end[r] = -G_MAXDOUBLE;
@@ -841,13 +902,17 @@ draw_marker_labels (cairo_t *cr, const Palette *pal, HydTraceStore *store, doubl
         lx = px - 4 - tw;
       lx = MAX (lx, left + 2);
       guint row = 0;
-      while (row < n_rows - 1 && row_end[row] > lx - 6)
+      while (row < n_rows && row_end[row] > lx - 6)
         row++;
+      if (row == n_rows)
+        continue;
       row_end[row] = MAX (row_end[row], lx + tw);
       double ly = top + 3 + row * row_h;
+      (*n_drawn)++;
 
+      /* translucent: the traces under a label stay visible */
       Rgba bg = pal->bg;
-      bg.a = 0.85;
+      bg.a = 0.5;
       set_source (cr, &bg);
       cairo_rectangle (cr, lx - 2, ly - 1, tw + 4, th + 2);
       cairo_fill (cr);
@@ -962,11 +1027,15 @@ render_plot (HydPlotView *self, cairo_t *cr, int w, int h, const Palette *pal, d
       legend_total += plans[s].legend_rows * LEGEND_ROW_HEIGHT;
     }
   double strip_h = (avail - legend_total - STRIP_GAP * (n_strips - 1)) / n_strips;
+  gboolean legends_inside = FALSE;
   if (strip_h < MIN_STRIP_HEIGHT)
     {
-      /* too small for legends: drop them */
+      /* too small for legend rows above the strips (three units in a low
+       * pane): the legends go inside the strips, over a translucent band,
+       * rather than vanish */
       for (guint s = 0; s < n_strips; s++)
         plans[s].legend_rows = 0;
+      legends_inside = TRUE;
       strip_h = (avail - STRIP_GAP * (n_strips - 1)) / n_strips;
     }
   double y = title_h;
@@ -1191,12 +1260,33 @@ render_plot (HydPlotView *self, cairo_t *cr, int w, int h, const Palette *pal, d
   cairo_restore (cr);
 
   /* ---- Cairo on top: legends, marker labels, empty-state hint ---- */
+  self->n_legends = 0;
   for (guint s = 0; s < n_strips; s++)
     if (plans[s].legend_rows > 0)
-      draw_legend (cr, pal, plans[s].legend, have_ghost && s == 0, left,
-                   plans[s].legend_top, right - left);
+      {
+        draw_legend (cr, pal, plans[s].legend, have_ghost && s == 0, left,
+                     plans[s].legend_top, right - left);
+        self->n_legends++;
+      }
+    else if (legends_inside && plans[s].legend->len > 0)
+      {
+        /* one row at the strip's top, ellipsised to the plot's width */
+        Rgba band = pal->bg;
+        band.a = 0.6;
+        set_source (cr, &band);
+        cairo_rectangle (cr, left + 1, plans[s].top + 1, right - left - 2, MIN (LEGEND_ROW_HEIGHT, plans[s].bottom - plans[s].top - 2));
+        cairo_fill (cr);
+        cairo_save (cr);
+        cairo_rectangle (cr, left, plans[s].top, right - left, plans[s].bottom - plans[s].top);
+        cairo_clip (cr);
+        draw_legend_row (cr, pal, plans[s].legend, have_ghost && s == 0, left + 4, plans[s].top, right - left - 8);
+        cairo_restore (cr);
+        self->n_legends++;
+      }
+  self->n_marker_labels = 0;
   if (self->store)
-    draw_marker_labels (cr, pal, self->store, x0, x1, left, right, plans[0].top, plans[0].bottom);
+    draw_marker_labels (cr, pal, self->store, x0, x1, left, right, plans[0].top, plans[0].bottom,
+                        &self->n_marker_labels);
   if (n_traces == 0 || (self->store == NULL && self->ghost == NULL))
     {
       PangoLayout *layout = pango_cairo_create_layout (cr);
@@ -1332,10 +1422,24 @@ schedule_render (HydPlotView *self)
   g_source_set_name_by_id (self->render_source, "[hyd-plot-view] render");
 }
 
+/* New rows of a streaming run: re-render on the live beat shared with the
+ * canvas (hyd_ui_live_delay_ms), so every pane and the schematic change in
+ * one frame, a few times a second, however often rows arrive. */
+static void
+schedule_live_render (HydPlotView *self)
+{
+  self->dirty = TRUE;
+  if (self->render_source != 0 || !gtk_widget_get_mapped (GTK_WIDGET (self)))
+    return;
+  self->render_source = g_timeout_add_full (G_PRIORITY_DEFAULT_IDLE - 10, hyd_ui_live_delay_ms (HYD_UI_LIVE_PLOT_US),
+                                            render_timeout_cb, self, NULL);
+  g_source_set_name_by_id (self->render_source, "[hyd-plot-view] live render");
+}
+
 static void
 store_appended_cb (HydTraceStore *store, guint first, guint n, HydPlotView *self)
 {
-  schedule_render (self);
+  schedule_live_render (self);
 }
 
 static void
@@ -1504,6 +1608,27 @@ draw_cursor (HydPlotView *self, cairo_t *cr)
   cairo_restore (cr);
 }
 
+/* The replay cursor: a line at the replayed time across every strip. */
+static void
+draw_replay_cursor (HydPlotView *self, cairo_t *cr)
+{
+  if (self->strips->len == 0 || !(self->plot_right > self->plot_left) || !(self->x1 > self->x0))
+    return;
+  if (self->replay_t < self->x0 || self->replay_t > self->x1)
+    return;
+  double top = g_array_index (self->strips, Strip, 0).top;
+  double bottom = g_array_index (self->strips, Strip, self->strips->len - 1).bottom;
+  double cx = self->plot_left + (self->replay_t - self->x0) / (self->x1 - self->x0) * (self->plot_right - self->plot_left);
+  const Palette *pal = current_palette (self);
+  Rgba line = pal->marker;
+  line.a = 0.9;
+  set_source (cr, &line);
+  cairo_set_line_width (cr, 2.0);
+  cairo_move_to (cr, round (cx), top);
+  cairo_line_to (cr, round (cx), bottom);
+  cairo_stroke (cr);
+}
+
 static void
 hyd_plot_view_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
 {
@@ -1515,6 +1640,12 @@ hyd_plot_view_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
   /* the cache as it is (stretched for a frame while a resize renders) */
   gtk_snapshot_append_texture (snapshot, self->texture,
                                &GRAPHENE_RECT_INIT (0, 0, self->cache_width, self->cache_height));
+  if (isfinite (self->replay_t))
+    {
+      cairo_t *cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, w, h));
+      draw_replay_cursor (self, cr);
+      cairo_destroy (cr);
+    }
   if (self->cursor_inside)
     {
       cairo_t *cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, w, h));
@@ -1678,6 +1809,7 @@ hyd_plot_view_init (HydPlotView *self)
   self->strips = g_array_new (FALSE, FALSE, sizeof (Strip));
   self->autoscale = TRUE;
   self->dirty = TRUE;
+  self->replay_t = NAN;
   self->stream = -1;
 
   GtkEventController *motion = gtk_event_controller_motion_new ();
@@ -2022,4 +2154,35 @@ hyd_plot_view_export (HydPlotView *self, const char *path, GError **error)
   if (w < 200 || h < 150)
     w = h = 0;
   return hyd_plot_view_export_with_size (self, path, w, h, error);
+}
+
+void
+hyd_plot_view_set_replay_time (HydPlotView *self, double t)
+{
+  g_return_if_fail (HYD_IS_PLOT_VIEW (self));
+  if (self->replay_t == t || (isnan (self->replay_t) && isnan (t)))
+    return;
+  self->replay_t = t;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+double
+hyd_plot_view_get_replay_time (HydPlotView *self)
+{
+  g_return_val_if_fail (HYD_IS_PLOT_VIEW (self), NAN);
+  return self->replay_t;
+}
+
+void
+hyd_plot_view_get_render_info (HydPlotView *self, double *t0, double *t1, guint *n_legends, guint *n_marker_labels)
+{
+  g_return_if_fail (HYD_IS_PLOT_VIEW (self));
+  if (t0)
+    *t0 = self->x0;
+  if (t1)
+    *t1 = self->x1;
+  if (n_legends)
+    *n_legends = self->n_legends;
+  if (n_marker_labels)
+    *n_marker_labels = self->n_marker_labels;
 }

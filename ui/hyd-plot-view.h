@@ -57,4 +57,14 @@ gboolean hyd_plot_view_export_with_size (HydPlotView *self, const char *path, in
 guint hyd_plot_decimate (const double *t, const double *y, gsize n, double x0, double x1,
                          guint n_columns, GArray *xs, GArray *ys);
 
+/* The replay cursor (issue 8): a line at simulated time t over the plot,
+ * drawn over the cached render (NaN: none). */
+void hyd_plot_view_set_replay_time (HydPlotView *self, double t);
+double hyd_plot_view_get_replay_time (HydPlotView *self);
+/* What the last render (on screen or export) drew: its time axis, how many
+ * strips got a legend, how many marker labels were written (a label with
+ * no free place beside the others is left out). Any output may be NULL. */
+void hyd_plot_view_get_render_info (HydPlotView *self, double *t0, double *t1, guint *n_legends,
+                                    guint *n_marker_labels);
+
 G_END_DECLS

@@ -70,6 +70,7 @@ struct _ParamRow
   double pending_live_value;
   guint live_source;
   gboolean range_set;        /* the slider's span was chosen */
+  gboolean typed;            /* the entry's text was typed and not yet committed */
 };
 
 G_DEFINE_FINAL_TYPE (HydPropertyPanel, hyd_property_panel, GTK_TYPE_WIDGET)
@@ -150,13 +151,27 @@ set_param (ParamRow *row, JsonNode *value)
   return TRUE;
 }
 
+static void sync_rows (HydPropertyPanel *self);
+
 /* ---- numeric entries ---- */
+
+static gboolean
+is_blank (const char *text)
+{
+  for (; *text; text++)
+    if (!g_ascii_isspace (*text))
+      return FALSE;
+  return TRUE;
+}
 
 static void
 entry_changed_cb (GtkEditable *editable, ParamRow *row)
 {
   if (row->panel->updating)
     return;
+  row->typed = TRUE;
+  /* what was typed can always be taken back to the default */
+  gtk_widget_set_sensitive (row->reset, !row->panel->running);
   const char *text = gtk_editable_get_text (editable);
   g_autofree char *message = NULL;
   /* an empty entry over a profile keeps the profile */
@@ -195,11 +210,13 @@ commit_entry (ParamRow *row)
       if (g_strcmp0 (shown_now, shown_new) == 0)
         {
           show_message (row, NULL);
+          row->typed = FALSE;
           return;
         }
     }
   g_autoptr (JsonNode) node = json_node_init_double (json_node_alloc (), si);
-  set_param (row, node);
+  if (set_param (row, node))
+    row->typed = FALSE;
 }
 
 static void
@@ -241,8 +258,12 @@ dropdown_changed_cb (GtkDropDown *dropdown, GParamSpec *pspec, ParamRow *row)
 static void
 reset_clicked_cb (GtkButton *button, ParamRow *row)
 {
-  if (!row->panel->running)
-    set_param (row, NULL);
+  if (row->panel->running)
+    return;
+  /* the field shows the default again, whatever was typed */
+  row->typed = FALSE;
+  set_param (row, NULL);
+  sync_rows (row->panel);
 }
 
 /* ---- sliders ---- */
@@ -376,7 +397,7 @@ sync_row (HydPropertyPanel *self, ParamRow *row)
   JsonNode *written = written_value (self, row->info);
   gboolean is_profile = written && JSON_NODE_HOLDS_OBJECT (written);
 
-  gtk_widget_set_sensitive (row->reset, written != NULL && !self->running);
+  gtk_widget_set_sensitive (row->reset, (written != NULL || row->typed) && !self->running);
 
   if (GTK_IS_DROP_DOWN (row->editor))
     {
@@ -387,13 +408,14 @@ sync_row (HydPropertyPanel *self, ParamRow *row)
             selected = i;
       gtk_drop_down_set_selected (GTK_DROP_DOWN (row->editor), selected);
     }
-  else if (!gtk_widget_has_focus (row->editor) && !gtk_widget_is_focus (row->editor)
-           && !gtk_widget_has_css_class (row->editor, "error"))
+  else
     {
-      GtkWidget *text_widget = gtk_widget_get_first_child (row->editor);
-      gboolean typing = text_widget && gtk_widget_has_focus (text_widget);
-      if (!typing)
+      /* what the user typed and has not committed is left alone; a field
+       * that shows the circuit (even focused, even red because the circuit
+       * held a value out of range) follows it, e.g. after an undo */
+      if (!row->typed)
         {
+          show_message (row, NULL);
           double value;
           if (is_profile)
             {
@@ -406,6 +428,10 @@ sync_row (HydPropertyPanel *self, ParamRow *row)
               g_autofree char *text = hyd_param_value_format (row->info, value);
               gtk_editable_set_text (GTK_EDITABLE (row->editor), text);
               gtk_entry_set_placeholder_text (GTK_ENTRY (row->editor), NULL);
+              /* a value out of range that the circuit holds is shown red */
+              g_autofree char *why = NULL;
+              if (!hyd_param_value_parse (row->info, text, NULL, &why))
+                show_message (row, why);
             }
           else
             {
@@ -972,6 +998,39 @@ find_row (HydPropertyPanel *self, const char *param)
   return NULL;
 }
 
+const char *
+hyd_property_panel_check_entries (HydPropertyPanel *self, gboolean commit, char **message)
+{
+  g_return_val_if_fail (HYD_IS_PROPERTY_PANEL (self), NULL);
+  if (self->rows == NULL || self->document == NULL || self->component_id == NULL || self->running)
+    return NULL;
+  for (guint i = 0; i < self->rows->len; i++)
+    {
+      ParamRow *row = g_ptr_array_index (self->rows, i);
+      if (!GTK_IS_ENTRY (row->editor))
+        continue;
+      const char *text = gtk_editable_get_text (GTK_EDITABLE (row->editor));
+      JsonNode *written = written_value (self, row->info);
+      if (*text == '\0' && written && JSON_NODE_HOLDS_OBJECT (written))
+        continue;
+      /* an optional parameter left empty stays unset */
+      if (is_blank (text) && written == NULL && (row->info->flags & HYD_PARAM_OPTIONAL))
+        continue;
+      g_autofree char *why = NULL;
+      if (!hyd_param_value_parse (row->info, text, NULL, &why))
+        {
+          show_message (row, why);
+          if (message)
+            *message = g_steal_pointer (&why);
+          return row->info->name;
+        }
+      /* what the field shows is what runs: commit a valid, unsaved text */
+      if (commit)
+        commit_entry (row);
+    }
+  return NULL;
+}
+
 GtkWidget *
 hyd_property_panel_get_editor (HydPropertyPanel *self, const char *param)
 {
@@ -986,6 +1045,14 @@ hyd_property_panel_get_slider (HydPropertyPanel *self, const char *param)
   g_return_val_if_fail (HYD_IS_PROPERTY_PANEL (self), NULL);
   ParamRow *row = find_row (self, param);
   return row ? row->scale : NULL;
+}
+
+GtkWidget *
+hyd_property_panel_get_reset (HydPropertyPanel *self, const char *param)
+{
+  g_return_val_if_fail (HYD_IS_PROPERTY_PANEL (self), NULL);
+  ParamRow *row = find_row (self, param);
+  return row ? row->reset : NULL;
 }
 
 GtkWidget *

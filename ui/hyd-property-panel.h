@@ -38,12 +38,20 @@ void hyd_property_panel_refresh_live (HydPropertyPanel *self);
 void hyd_property_panel_show_live_value (HydPropertyPanel *self, const char *component, const char *param,
                                          double value);
 
+/* Before a run (commit TRUE): commits every field whose text is valid and
+ * differs from the circuit (F5 pressed with the cursor still in a field).
+ * Returns the name of the first parameter whose text is not valid (with why
+ * in *message, translated), or NULL when every field is fine. */
+const char *hyd_property_panel_check_entries (HydPropertyPanel *self, gboolean commit, char **message);
+
 /* For tests: the editor widget of a parameter of the shown component (a
  * GtkEntry or a GtkDropDown), its slider (GtkScale, or NULL) and its
  * message label. */
 GtkWidget *hyd_property_panel_get_editor (HydPropertyPanel *self, const char *param);
 GtkWidget *hyd_property_panel_get_slider (HydPropertyPanel *self, const char *param);
 GtkWidget *hyd_property_panel_get_message (HydPropertyPanel *self, const char *param);
+/* ... and its "restore the default" button. */
+GtkWidget *hyd_property_panel_get_reset (HydPropertyPanel *self, const char *param);
 
 /* Signals:
  *   "live-change" (const char *component, const char *param, double value)

@@ -10,6 +10,8 @@
 
 /* The real-time factors of the speed choices, in the template's order. */
 static const double speed_factors[] = { 0.0, 1.0, 0.1 };
+/* The speed of a circuit whose file names none: real time. */
+#define SPEED_DEFAULT 1
 
 struct _HydSimBar
 {
@@ -23,6 +25,7 @@ struct _HydSimBar
   GtkDropDown *speed_dropdown;
   GtkCheckButton *ghost_check;
   GtkProgressBar *progress_bar;
+  GtkScale *time_scale;
 
   /* Owned */
   HydDocument *document;
@@ -40,6 +43,9 @@ enum {
   PROP_KEEP_GHOST,
   N_PROPS
 };
+enum { SIGNAL_REPLAY, N_SIGNALS };
+static guint signals[N_SIGNALS];
+
 static GParamSpec *properties[N_PROPS];
 
 /* ---- reading the document's settings ---- */
@@ -80,8 +86,13 @@ sync_from_document (HydSimBar *self, gboolean with_speed)
 
   if (with_speed)
     {
-      guint speed = 0;
-      for (guint i = 0; i < G_N_ELEMENTS (speed_factors); i++)
+      /* A circuit that does not ask for a speed is watched in real time
+       * (issue 8): "as fast as possible" finishes most examples before
+       * anything is seen. The engine's own default (bramah-cli) stays 0. */
+      const HydCircuit *circuit = hyd_document_get_circuit (self->document);
+      gboolean asked = circuit->simulation && json_object_has_member (circuit->simulation, "real_time_factor");
+      guint speed = SPEED_DEFAULT;
+      for (guint i = 0; asked && i < G_N_ELEMENTS (speed_factors); i++)
         if (fabs (opts.real_time_factor - speed_factors[i]) < 1e-9)
           speed = i;
       gtk_drop_down_set_selected (self->speed_dropdown, speed);
@@ -250,6 +261,14 @@ speed_changed_cb (HydSimBar *self, GParamSpec *pspec, GtkDropDown *dropdown)
 }
 
 static void
+time_scale_changed_cb (HydSimBar *self, GtkRange *range)
+{
+  if (self->updating)
+    return;
+  g_signal_emit (self, signals[SIGNAL_REPLAY], 0, gtk_range_get_value (range));
+}
+
+static void
 ghost_toggled_cb (HydSimBar *self, GtkCheckButton *check)
 {
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_KEEP_GHOST]);
@@ -370,6 +389,14 @@ hyd_sim_bar_class_init (HydSimBarClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, rtol_changed_cb);
   gtk_widget_class_bind_template_callback (widget_class, rtol_activate_cb);
   gtk_widget_class_bind_template_callback (widget_class, speed_changed_cb);
+  gtk_widget_class_bind_template_callback (widget_class, time_scale_changed_cb);
+  gtk_widget_class_bind_template_child (widget_class, HydSimBar, time_scale);
+  /**
+   * HydSimBar::replay:
+   * @time: the simulated time chosen on the replay slider, in s
+   */
+  signals[SIGNAL_REPLAY] = g_signal_new ("replay", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL,
+                                         NULL, G_TYPE_NONE, 1, G_TYPE_DOUBLE);
   gtk_widget_class_bind_template_callback (widget_class, ghost_toggled_cb);
 }
 
@@ -482,4 +509,37 @@ hyd_sim_bar_get_solver (HydSimBar *self)
   g_return_val_if_fail (HYD_IS_SIM_BAR (self), NULL);
   guint i = gtk_drop_down_get_selected (self->solver_dropdown);
   return i < self->solver_ids->len ? g_ptr_array_index (self->solver_ids, i) : HYD_SOLVER_DEFAULT;
+}
+
+void
+hyd_sim_bar_set_replay (HydSimBar *self, double t0, double t1, double t)
+{
+  g_return_if_fail (HYD_IS_SIM_BAR (self));
+  gboolean show = isfinite (t0) && isfinite (t1) && t1 > t0;
+  gtk_widget_set_visible (GTK_WIDGET (self->time_scale), show);
+  if (!show)
+    return;
+  self->updating = TRUE;
+  double span = t1 - t0;
+  gtk_range_set_range (GTK_RANGE (self->time_scale), t0, t1);
+  gtk_range_set_increments (GTK_RANGE (self->time_scale), span / 500, span / 20);
+  gtk_scale_set_digits (self->time_scale, span >= 100 ? 0 : span >= 10 ? 1 : span >= 1 ? 2 : 3);
+  gtk_range_set_value (GTK_RANGE (self->time_scale), isfinite (t) ? CLAMP (t, t0, t1) : t1);
+  self->updating = FALSE;
+}
+
+double
+hyd_sim_bar_get_replay_time (HydSimBar *self)
+{
+  g_return_val_if_fail (HYD_IS_SIM_BAR (self), NAN);
+  if (!gtk_widget_get_visible (GTK_WIDGET (self->time_scale)))
+    return NAN;
+  return gtk_range_get_value (GTK_RANGE (self->time_scale));
+}
+
+GtkWidget *
+hyd_sim_bar_get_replay_scale (HydSimBar *self)
+{
+  g_return_val_if_fail (HYD_IS_SIM_BAR (self), NULL);
+  return GTK_WIDGET (self->time_scale);
 }

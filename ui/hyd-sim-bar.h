@@ -26,6 +26,15 @@ void hyd_sim_bar_set_keep_ghost (HydSimBar *self, gboolean keep_ghost);
 /* The solver chosen (an id of hyd_solver_list). */
 const char *hyd_sim_bar_get_solver (HydSimBar *self);
 
-/* Properties: "real-time-factor" (double), "keep-ghost" (boolean). */
+/* The replay slider (issue 8): shown after a run and while one is paused,
+ * over the run's time span [t0, t1], at t (NaN: t1); hidden when t1 <= t0
+ * or either is NaN. Moving it emits "replay" (double time, s). */
+void hyd_sim_bar_set_replay (HydSimBar *self, double t0, double t1, double t);
+/* The time on the slider, NaN when it is hidden. */
+double hyd_sim_bar_get_replay_time (HydSimBar *self);
+GtkWidget *hyd_sim_bar_get_replay_scale (HydSimBar *self);
+
+/* Properties: "real-time-factor" (double), "keep-ghost" (boolean).
+ * Signals: "replay" (double time). */
 
 G_END_DECLS

@@ -22,6 +22,9 @@ struct _HydSimulation
   HydCircuit *circuit;       /* the circuit the run was compiled from */
   GHashTable *params;        /* "comp\nparam" → double*: last values asked for */
   double *latest;            /* [n_columns]: the latest sample */
+  double *shown;             /* [n_columns]: the sample replayed (show_time), when replaying */
+  double shown_t;            /* NaN: the latest sample is shown */
+  GHashTable *void_columns;  /* "comp.port" → column of its node's void + 1 (0: none) */
   guint n_columns;
   gboolean has_sample;
 
@@ -39,6 +42,13 @@ enum {
   N_SIGNALS
 };
 static guint signals[N_SIGNALS];
+
+/* The sample the schematic shows: the latest, or the one replayed. */
+static const double *
+shown_sample (HydSimulation *self)
+{
+  return isnan (self->shown_t) ? self->latest : self->shown;
+}
 
 static void
 runner_samples_cb (HydRunner *runner, gpointer rows, guint n_rows, HydSimulation *self)
@@ -123,6 +133,8 @@ hyd_simulation_finalize (GObject *object)
   g_clear_pointer (&self->circuit, hyd_circuit_free);
   g_clear_pointer (&self->params, g_hash_table_unref);
   g_clear_pointer (&self->latest, g_free);
+  g_clear_pointer (&self->shown, g_free);
+  g_clear_pointer (&self->void_columns, g_hash_table_unref);
   G_OBJECT_CLASS (hyd_simulation_parent_class)->finalize (object);
 }
 
@@ -174,6 +186,8 @@ hyd_simulation_init (HydSimulation *self)
 {
   self->keep_ghost = TRUE;
   self->params = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  self->shown_t = NAN;
+  self->void_columns = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
 }
 
 HydSimulation *
@@ -210,12 +224,21 @@ hyd_simulation_start (HydSimulation *self, const HydCircuit *circuit, const HydS
     g_clear_object (&self->ghost);
   g_clear_object (&self->store);
   self->store = hyd_trace_store_new (names, units, n);
+  /* the plots span the whole run from its start */
+  HydRunnerProgress progress = { 0 };
+  hyd_runner_get_progress (runner, &progress);
+  if (progress.t_end > 0)
+    hyd_trace_store_set_t_end (self->store, progress.t_end);
 
   g_clear_pointer (&self->circuit, hyd_circuit_free);
   self->circuit = hyd_circuit_copy (circuit);
   g_hash_table_remove_all (self->params);
+  g_hash_table_remove_all (self->void_columns);
   g_free (self->latest);
   self->latest = g_new0 (double, n + 1);
+  g_free (self->shown);
+  self->shown = g_new0 (double, n + 1);
+  self->shown_t = NAN;
   self->n_columns = n;
   self->has_sample = FALSE;
 
@@ -357,7 +380,7 @@ hyd_simulation_set_param (HydSimulation *self, const char *component, const char
   g_return_val_if_fail (HYD_IS_SIMULATION (self), FALSE);
   if (!hyd_simulation_get_active (self))
     {
-      g_set_error (error, HYD_CIRCUIT_ERROR, HYD_CIRCUIT_ERROR_SIMULATION, _("No simulation is running"));
+      g_set_error_literal (error, HYD_CIRCUIT_ERROR, HYD_CIRCUIT_ERROR_SIMULATION, _("No simulation is running"));
       return FALSE;
     }
   const HydParamInfo *info = find_param_info (self, component, param);
@@ -424,8 +447,42 @@ hyd_simulation_lookup (HydSimulation *self, const char *name, double *value)
   int column = hyd_runner_find_column (self->runner, name);
   if (column < 0 || (guint) column >= self->n_columns)
     return FALSE;
-  *value = self->latest[column];
+  *value = shown_sample (self)[column];
   return TRUE;
+}
+
+void
+hyd_simulation_show_time (HydSimulation *self, double t)
+{
+  g_return_if_fail (HYD_IS_SIMULATION (self));
+  guint n_rows = self->store ? hyd_trace_store_get_n_rows (self->store) : 0;
+  if (isnan (t) || n_rows == 0 || self->shown == NULL)
+    {
+      self->shown_t = NAN;
+      return;
+    }
+  const double *time = hyd_trace_store_get_column (self->store, 0);
+  /* the last sample at or before t (the first before the run's start) */
+  guint lo = 0, hi = n_rows;
+  while (hi - lo > 1)
+    {
+      guint mid = lo + (hi - lo) / 2;
+      if (time[mid] <= t)
+        lo = mid;
+      else
+        hi = mid;
+    }
+  guint n = MIN (self->n_columns, hyd_trace_store_get_n_columns (self->store));
+  for (guint c = 0; c < n; c++)
+    self->shown[c] = hyd_trace_store_get_column (self->store, c)[lo];
+  self->shown_t = time[lo];
+}
+
+double
+hyd_simulation_get_shown_time (HydSimulation *self)
+{
+  g_return_val_if_fail (HYD_IS_SIMULATION (self), NAN);
+  return self->shown_t;
 }
 
 GStrv
@@ -459,4 +516,164 @@ hyd_simulation_get_result (HydSimulation *self)
 {
   g_return_val_if_fail (HYD_IS_SIMULATION (self), NULL);
   return self->runner ? hyd_runner_get_result (self->runner) : NULL;
+}
+
+/* Whether the latest sample would change what the schematic shows: some
+ * variable moved by more than LIVE_CHANGE_FRACTION of the largest magnitude
+ * it has had in the run (0.2 % of a 100 bar pressure colour scale, 0.6 mm of
+ * a 300 mm stroke: less than a pixel or a colour step). A still circuit (a
+ * clamped cylinder, a run settled) then costs no redraw. */
+#define LIVE_CHANGE_FRACTION 2e-3
+
+gboolean
+hyd_live_sample_changed (GArray *drawn, const double *row, guint n)
+{
+  if (drawn->len != 2 * n)
+    {
+      g_array_set_size (drawn, 2 * n);
+      double *d = (double *) drawn->data;
+      for (guint c = 0; c < n; c++)
+        {
+          d[c] = row[c];
+          d[n + c] = isfinite (row[c]) ? fabs (row[c]) : 0;
+        }
+      return TRUE;
+    }
+  double *d = (double *) drawn->data;
+  gboolean changed = FALSE;
+  /* column 0 is t: time alone changes nothing drawn */
+  for (guint c = 1; c < n; c++)
+    {
+      if (isfinite (row[c]))
+        d[n + c] = MAX (d[n + c], fabs (row[c]));
+      double tol = LIVE_CHANGE_FRACTION * d[n + c];
+      if (!(fabs (row[c] - d[c]) <= tol) && !(isnan (row[c]) && isnan (d[c])))
+        changed = TRUE;
+    }
+  if (changed)
+    memcpy (d, row, n * sizeof (double));
+  return changed;
+}
+
+/* ---- the pressure colour scale and cavitation ---- */
+
+double
+hyd_pressure_scale_max (const HydCircuit *circuit)
+{
+  double p_max = 0;
+  HydFluid fluid;
+  if (circuit == NULL || !hyd_circuit_get_fluid (circuit, &fluid, NULL))
+    return HYD_PRESSURE_SCALE_DEFAULT;
+  for (guint i = 0; i < circuit->components->len; i++)
+    {
+      const HydCircuitComponent *comp = g_ptr_array_index (circuit->components, i);
+      const char *param = g_strcmp0 (comp->type, "relief_valve") == 0       ? "cracking_pressure"
+                          : g_strcmp0 (comp->type, "pressure_source") == 0 ? "pressure"
+                                                                            : NULL;
+      const HydComponentType *type = param ? hyd_catalogue_lookup (comp->type) : NULL;
+      int k = type ? hyd_component_type_find_param (type, param) : -1;
+      if (k < 0)
+        continue;
+      g_autofree double *values = g_new0 (double, type->n_params + 1);
+      if (hyd_circuit_component_resolve_params (comp, &fluid, values, NULL, NULL) && isfinite (values[k]))
+        p_max = MAX (p_max, values[k]);
+    }
+  if (!(p_max > 0))
+    return HYD_PRESSURE_SCALE_DEFAULT;
+  double top = 1.2 * p_max * 1e-5; /* bar */
+  double step = pow (10, floor (log10 (top))) / 2;
+  return ceil (top / step - 1e-9) * step * 1e5;
+}
+
+#define CAVITATION_NAMED 4
+
+char *
+hyd_cavitation_describe (const char *const *names, const double *values, guint n, double p_cavitation)
+{
+  g_autoptr (GPtrArray) named = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (GHashTable) with_void = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  for (guint c = 0; c < n; c++)
+    if (g_str_has_suffix (names[c], ".void"))
+      {
+        g_autofree char *node = g_strndup (names[c], strlen (names[c]) - 5);
+        if (values[c] > 0)
+          {
+            g_autofree char *litres = hyd_display_format_number (values[c] * 1e3, 2);
+            g_ptr_array_add (named, g_strdup_printf ("%s (%s L)", node, litres));
+          }
+        g_hash_table_add (with_void, g_steal_pointer (&node));
+      }
+  for (guint c = 0; c < n; c++)
+    {
+      const char *name = names[c];
+      const char *dot = strchr (name, '.');
+      if (!g_str_has_suffix (name, ".p") || dot == NULL || strchr (dot + 1, '.') == NULL)
+        continue; /* node pressures are "<comp>.<port>.p" */
+      g_autofree char *node = g_strndup (name, strlen (name) - 2);
+      if (g_hash_table_contains (with_void, node) || !(values[c] < p_cavitation))
+        continue;
+      g_autofree char *bar = hyd_display_format_number (values[c] * 1e-5, 2);
+      g_ptr_array_add (named, g_strdup_printf ("%s (%s bar)", node, bar));
+    }
+  if (named->len == 0)
+    return NULL;
+  GString *s = g_string_new (NULL);
+  for (guint i = 0; i < MIN (named->len, CAVITATION_NAMED); i++)
+    {
+      if (i > 0)
+        g_string_append (s, ", ");
+      g_string_append (s, g_ptr_array_index (named, i));
+    }
+  if (named->len > CAVITATION_NAMED)
+    /* translators: after a list of cavitating nodes */
+    g_string_append_printf (s, _(" and %u more"), named->len - CAVITATION_NAMED);
+  return g_string_free (s, FALSE);
+}
+
+char *
+hyd_simulation_describe_cavitation (HydSimulation *self, double p_cavitation)
+{
+  g_return_val_if_fail (HYD_IS_SIMULATION (self), NULL);
+  if (self->runner == NULL || !self->has_sample)
+    return NULL;
+  g_autofree const char **names = g_new0 (const char *, self->n_columns + 1);
+  for (guint c = 0; c < self->n_columns; c++)
+    names[c] = hyd_runner_get_column_name (self->runner, c);
+  return hyd_cavitation_describe (names, shown_sample (self), self->n_columns, p_cavitation);
+}
+
+gboolean
+hyd_simulation_port_void (HydSimulation *self, const char *component, const char *port, double *volume)
+{
+  g_return_val_if_fail (HYD_IS_SIMULATION (self), FALSE);
+  if (self->runner == NULL || !self->has_sample)
+    return FALSE;
+  g_autofree char *key = g_strdup_printf ("%s.%s", component, port);
+  gpointer found;
+  int column;
+  if (g_hash_table_lookup_extended (self->void_columns, key, NULL, &found))
+    column = GPOINTER_TO_INT (found) - 1;
+  else
+    {
+      /* the void is named after the node's first port, the pressure column
+       * the runner finds for any port of the node */
+      g_autofree char *p_name = g_strdup_printf ("%s.p", key);
+      int p_column = hyd_runner_find_column (self->runner, p_name);
+      column = -1;
+      if (p_column >= 0)
+        {
+          const char *node_p = hyd_runner_get_column_name (self->runner, p_column);
+          if (g_str_has_suffix (node_p, ".p"))
+            {
+              g_autofree char *base = g_strndup (node_p, strlen (node_p) - 2);
+              g_autofree char *void_name = g_strdup_printf ("%s.void", base);
+              column = hyd_runner_find_column (self->runner, void_name);
+            }
+        }
+      g_hash_table_insert (self->void_columns, g_steal_pointer (&key), GINT_TO_POINTER (column + 1));
+    }
+  if (column < 0 || (guint) column >= self->n_columns)
+    return FALSE;
+  *volume = shown_sample (self)[column];
+  return TRUE;
 }

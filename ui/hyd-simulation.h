@@ -52,6 +52,14 @@ gboolean hyd_simulation_get_param (HydSimulation *self, const char *component, c
 /* The latest sample of a variable ("C1.x", "PU1.P.p"): FALSE before the
  * first sample or for an unknown name. */
 gboolean hyd_simulation_lookup (HydSimulation *self, const char *name, double *value);
+/* Replay (issue 8): show the run's sample at time t (the last one at or
+ * before t) instead of the latest: hyd_simulation_lookup, the voids and the
+ * cavitation then read that sample, so the schematic shows the circuit as it
+ * was at t. NaN follows the run again (the latest sample). A new run
+ * follows. */
+void hyd_simulation_show_time (HydSimulation *self, double t);
+/* The time of the sample shown by hyd_simulation_show_time, or NaN. */
+double hyd_simulation_get_shown_time (HydSimulation *self);
 /* The variable names of the current run (without "t"), or NULL. */
 GStrv hyd_simulation_dup_variables (HydSimulation *self);
 void hyd_simulation_get_progress (HydSimulation *self, HydRunnerProgress *progress);
@@ -62,5 +70,39 @@ const HydOdeResult *hyd_simulation_get_result (HydSimulation *self);
  *   "samples" ()             new rows are in the store
  *   "warning" (const char *)
  *   "finished" ()            the run ended (hyd_simulation_get_result) */
+
+/* The live schematic: whether the latest sample `row` (n values, t first)
+ * would change what the schematic shows since the sample it last drew: some
+ * variable moved by more than 0.2 % of the largest magnitude it has had in
+ * the run (less than a pixel of a stroke or a step of the colour scale).
+ * `drawn` (a GArray of double, empty at the start of a run) keeps the sample
+ * drawn and the magnitudes; it takes `row` when TRUE is returned. */
+gboolean hyd_live_sample_changed (GArray *drawn, const double *row, guint n);
+
+/* ---- the pressure colour scale and cavitation (issue 8) ----
+ *
+ * The scale the schematic colours pressures on, and that its legend shows:
+ * from 0 bar gauge to 1.2 × the highest pressure a component of the circuit
+ * sets (relief valve cracking pressure, pressure source), rounded up to a
+ * round number of bar (a multiple of half a power of ten: 120 → 150 bar,
+ * 12 → 15 bar); 200 bar when nothing sets one. The 20 % leave room for a
+ * relief valve's override. Pressures above the top take the top colour. */
+double hyd_pressure_scale_max (const HydCircuit *circuit); /* Pa */
+#define HYD_PRESSURE_SCALE_DEFAULT 2e7
+
+/* The cavitating nodes of a sample, for the status line: a node whose
+ * "<first port>.void" variable (m³) is > 0, named with its void in litres
+ * ("C1.B (0.26 L)"); with no void variable for a node, one whose pressure
+ * "<port>.p" is below p_cavitation (Pa gauge), named with its pressure in
+ * bar ("C1.B (−0.95 bar)"). names[n] and values[n] are the columns and one
+ * row of them. NULL when none cavitates; at most four are named, then
+ * "and N more". */
+char *hyd_cavitation_describe (const char *const *names, const double *values, guint n, double p_cavitation);
+/* The same for the sample shown now (hyd_simulation_lookup). */
+char *hyd_simulation_describe_cavitation (HydSimulation *self, double p_cavitation);
+/* The void volume (m³) of the node a port belongs to in the sample shown
+ * now: FALSE when the run has no void variable for it (the engine does not
+ * track voids, or the node is a boundary). */
+gboolean hyd_simulation_port_void (HydSimulation *self, const char *component, const char *port, double *volume);
 
 G_END_DECLS

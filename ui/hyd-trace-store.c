@@ -27,11 +27,13 @@ struct _HydTraceStore
   GHashTable *index;  /* name → column + 1 */
   GArray *markers;    /* Marker */
   double t_end;       /* the run's end time, NaN when unknown */
+  gsize max_bytes;    /* the cap on the samples' memory (0: none) */
+  guint n_compactions;
 };
 
 G_DEFINE_FINAL_TYPE (HydTraceStore, hyd_trace_store, G_TYPE_OBJECT)
 
-enum { APPENDED, MARKER_ADDED, N_SIGNALS };
+enum { APPENDED, MARKER_ADDED, COMPACTED, N_SIGNALS };
 static guint signals[N_SIGNALS];
 
 static void
@@ -79,6 +81,15 @@ hyd_trace_store_class_init (HydTraceStoreClass *klass)
   signals[MARKER_ADDED] =
     g_signal_new ("marker-added", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
                   G_TYPE_NONE, 1, G_TYPE_UINT);
+  /**
+   * HydTraceStore::compacted:
+   *
+   * The store reached its memory cap and thinned its rows (min/max per
+   * bucket); row indices before this are no longer valid.
+   */
+  signals[COMPACTED] =
+    g_signal_new ("compacted", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 0);
 }
 
 static void
@@ -88,6 +99,7 @@ hyd_trace_store_init (HydTraceStore *self)
   self->markers = g_array_new (FALSE, FALSE, sizeof (Marker));
   g_array_set_clear_func (self->markers, marker_clear);
   self->t_end = NAN;
+  self->max_bytes = HYD_TRACE_STORE_DEFAULT_MAX_BYTES;
 }
 
 HydTraceStore *
@@ -154,6 +166,83 @@ hyd_trace_store_find (HydTraceStore *store, const char *name)
   return v ? (int) GPOINTER_TO_UINT (v) - 1 : -1;
 }
 
+/* Halve the rows: each bucket of four consecutive rows becomes two, at the
+ * bucket's first and last time, and every column keeps its minimum and its
+ * maximum over the bucket in the order they occurred, so peaks, end stops
+ * and spikes survive any number of compactions (a NaN is kept only when the
+ * whole bucket is NaN). A last partial bucket is kept as it is. */
+static void
+compact (HydTraceStore *store)
+{
+  guint n_rows = hyd_trace_store_get_n_rows (store);
+  guint n_buckets = n_rows / 4, rest = n_rows % 4;
+  for (guint k = 0; k < store->n_columns; k++)
+    {
+      double *v = (double *) store->columns[k]->data;
+      for (guint b = 0; b < n_buckets; b++)
+        {
+          const double *in = v + 4 * b;
+          double out0, out1;
+          if (k == 0)
+            {
+              out0 = in[0];
+              out1 = in[3];
+            }
+          else
+            {
+              int imin = -1, imax = -1;
+              for (int i = 0; i < 4; i++)
+                if (!isnan (in[i]))
+                  {
+                    if (imin < 0 || in[i] < in[imin])
+                      imin = i;
+                    if (imax < 0 || in[i] > in[imax])
+                      imax = i;
+                  }
+              if (imin < 0)
+                out0 = out1 = NAN;
+              else if (imin <= imax)
+                {
+                  out0 = in[imin];
+                  out1 = in[imax];
+                }
+              else
+                {
+                  out0 = in[imax];
+                  out1 = in[imin];
+                }
+            }
+          v[2 * b] = out0;
+          v[2 * b + 1] = out1;
+        }
+      memmove (v + 2 * n_buckets, v + 4 * n_buckets, rest * sizeof (double));
+      g_array_set_size (store->columns[k], 2 * n_buckets + rest);
+    }
+  store->n_compactions++;
+  g_signal_emit (store, signals[COMPACTED], 0);
+}
+
+void
+hyd_trace_store_set_max_bytes (HydTraceStore *store, gsize max_bytes)
+{
+  g_return_if_fail (HYD_IS_TRACE_STORE (store));
+  store->max_bytes = max_bytes;
+}
+
+gsize
+hyd_trace_store_get_max_bytes (HydTraceStore *store)
+{
+  g_return_val_if_fail (HYD_IS_TRACE_STORE (store), 0);
+  return store->max_bytes;
+}
+
+guint
+hyd_trace_store_get_n_compactions (HydTraceStore *store)
+{
+  g_return_val_if_fail (HYD_IS_TRACE_STORE (store), 0);
+  return store->n_compactions;
+}
+
 void
 hyd_trace_store_append (HydTraceStore *store, const double *rows, guint n_rows)
 {
@@ -162,8 +251,12 @@ hyd_trace_store_append (HydTraceStore *store, const double *rows, guint n_rows)
   if (n_rows == 0 || store->n_columns == 0)
     return;
 
-  guint first = hyd_trace_store_get_n_rows (store);
   guint n = store->n_columns;
+  /* over the cap: thin what is kept (the new rows stay as they come) */
+  while (store->max_bytes > 0 && hyd_trace_store_get_n_rows (store) >= 8
+         && (gsize) (hyd_trace_store_get_n_rows (store) + n_rows) * n * sizeof (double) > store->max_bytes)
+    compact (store);
+  guint first = hyd_trace_store_get_n_rows (store);
   for (guint k = 0; k < n; k++)
     {
       GArray *col = store->columns[k];

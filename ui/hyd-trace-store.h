@@ -39,4 +39,18 @@ void hyd_trace_store_set_t_end (HydTraceStore *store, double t_end);
 double hyd_trace_store_get_t_end (HydTraceStore *store);
 /* "marker-added" (guint index) is emitted by hyd_trace_store_add_marker. */
 
+/* The memory cap (issue 9): the samples of a run take n_rows × n_columns ×
+ * 8 bytes. When an append would pass max_bytes (0: no cap), the rows kept
+ * are first thinned to half: every four consecutive rows become two that
+ * keep each column's minimum and maximum over them (in time order), so
+ * peaks survive while the finest detail of the older part of a long run is
+ * lost; the newest rows are always kept as they come. "compacted" () is
+ * emitted each time; the CSV export then has the thinned rows (bramah-cli
+ * simulate -o writes every sample). */
+#define HYD_TRACE_STORE_DEFAULT_MAX_BYTES ((gsize) 256 * 1024 * 1024)
+void hyd_trace_store_set_max_bytes (HydTraceStore *store, gsize max_bytes);
+gsize hyd_trace_store_get_max_bytes (HydTraceStore *store);
+/* How many times the rows were thinned (0: every sample is kept). */
+guint hyd_trace_store_get_n_compactions (HydTraceStore *store);
+
 G_END_DECLS

@@ -4,7 +4,9 @@
 #include "bramah-config.h"
 #include "hyd-ui-util.h"
 
+#include <epoxy/gl.h>
 #include <glib/gi18n.h>
+#include <string.h>
 #include "hyd-symbol.h"
 
 void
@@ -72,12 +74,19 @@ hyd_ui_format_seconds (double seconds)
   return g_strdup_printf (_("%.1f s"), seconds);
 }
 
+const char *
+hyd_ui_locale_dir (void)
+{
+  return hyd_running_uninstalled () ? BRAMAH_BUILD_LOCALE_DIR : LOCALEDIR;
+}
+
 GSettings *
 hyd_ui_settings_new (void)
 {
   GSettingsSchemaSource *source = g_settings_schema_source_get_default ();
   g_autoptr (GSettingsSchema) schema = source ? g_settings_schema_source_lookup (source, APP_ID, TRUE) : NULL;
-  if (schema == NULL && g_file_test (BRAMAH_BUILD_SCHEMA_DIR "/gschemas.compiled", G_FILE_TEST_EXISTS))
+  if (schema == NULL && hyd_running_uninstalled ()
+      && g_file_test (BRAMAH_BUILD_SCHEMA_DIR "/gschemas.compiled", G_FILE_TEST_EXISTS))
     {
       /* an uninstalled build: the schema compiled in the build tree */
       g_autoptr (GSettingsSchemaSource) build_source =
@@ -91,4 +100,46 @@ hyd_ui_settings_new (void)
       return NULL;
     }
   return g_settings_new_full (schema, NULL, NULL);
+}
+
+gboolean
+hyd_ui_gl_renderer_is_software (const char *gl_renderer)
+{
+  if (gl_renderer == NULL)
+    return FALSE;
+  g_autofree char *lower = g_ascii_strdown (gl_renderer, -1);
+  static const char *const software[] = { "llvmpipe", "softpipe", "swrast", "software rasterizer", "swr " };
+  for (guint i = 0; i < G_N_ELEMENTS (software); i++)
+    if (strstr (lower, software[i]))
+      return TRUE;
+  return FALSE;
+}
+
+const char *
+hyd_ui_choose_renderer (GdkDisplay *display, char **gl_renderer)
+{
+  if (gl_renderer)
+    *gl_renderer = NULL;
+  const char *env = g_getenv ("GSK_RENDERER");
+  if ((env && *env) || display == NULL)
+    return NULL;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GdkGLContext) context = gdk_display_create_gl_context (display, &error);
+  if (context == NULL || !gdk_gl_context_realize (context, &error))
+    {
+      /* GTK falls back to cairo by itself when it has no GL */
+      g_debug ("no OpenGL context: %s", error ? error->message : "unknown");
+      return NULL;
+    }
+  gdk_gl_context_make_current (context);
+  const char *name = (const char *) glGetString (GL_RENDERER);
+  g_autofree char *copy = g_strdup (name);
+  gdk_gl_context_clear_current ();
+  if (gl_renderer)
+    *gl_renderer = g_strdup (copy);
+  if (!hyd_ui_gl_renderer_is_software (copy))
+    return NULL;
+  g_debug ("software OpenGL (%s): drawing with cairo", copy);
+  g_setenv ("GSK_RENDERER", "cairo", TRUE);
+  return "cairo";
 }

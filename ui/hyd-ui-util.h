@@ -19,8 +19,41 @@ GtkWidget *hyd_ui_symbol_preview_new (const char *type_id, int width, int height
  * is neither installed nor in the build tree: the window then starts with
  * its defaults and remembers nothing, rather than failing. */
 GSettings *hyd_ui_settings_new (void);
+/* Where the translations are read: the installed locale directory, or the
+ * catalogues meson compiled in the build tree when running uninstalled
+ * (hyd_running_uninstalled). */
+const char *hyd_ui_locale_dir (void);
 
 /* "1.234 s", with fewer decimals as the time grows. */
 char *hyd_ui_format_seconds (double seconds);
+
+/* The GSK renderer for software OpenGL (issue 8): when GSK_RENDERER is not
+ * set and the display's OpenGL is a software rasteriser (Mesa's llvmpipe,
+ * softpipe or swrast: VMs, remote desktops, Xvfb), GTK's GL renderer
+ * repaints the whole window on the CPU every frame, so GSK_RENDERER is set
+ * to "cairo", which repaints only what changed. Call after GTK is
+ * initialised and before the first window is realised (GSK reads the
+ * variable when it creates its first renderer). Returns the renderer chosen
+ * ("cairo") or NULL when the choice is left to GTK; `gl_renderer` (may be
+ * NULL) receives the GL_RENDERER string when one was read. */
+const char *hyd_ui_choose_renderer (GdkDisplay *display, char **gl_renderer);
+/* TRUE for the GL_RENDERER string of a software rasteriser. */
+gboolean hyd_ui_gl_renderer_is_software (const char *gl_renderer);
+
+/* Live updates while a run streams are drawn on one shared beat, so that the
+ * canvas, the plots and the status line change in the same frame instead of
+ * each asking for its own: the milliseconds from now to the next multiple
+ * of `interval_us` on the monotonic clock (at least 1). */
+static inline guint
+hyd_ui_live_delay_ms (gint64 interval_us)
+{
+  gint64 now = g_get_monotonic_time ();
+  gint64 next = (now / interval_us + 1) * interval_us;
+  return (guint) MAX (1, (next - now + 999) / 1000);
+}
+/* The beat: the canvas and the status line follow the run this often, the
+ * plots every second beat (HYD_UI_LIVE_PLOT_US, on the same grid). */
+#define HYD_UI_LIVE_FRAME_US (G_USEC_PER_SEC / 12)
+#define HYD_UI_LIVE_PLOT_US (2 * HYD_UI_LIVE_FRAME_US)
 
 G_END_DECLS

@@ -6,6 +6,7 @@
 #include "hyd-window-private.h"
 
 #include <glib/gi18n.h>
+#include "hyd-help.h"
 
 static void
 new_action (GtkWidget *widget, const char *name, GVariant *param)
@@ -101,6 +102,16 @@ focus_search_action (GtkWidget *widget, const char *name, GVariant *param)
   hyd_palette_focus_search (HYD_WINDOW (widget)->palette);
 }
 
+/* F1: the help page of the selected component (the first one when several
+ * are), of the type being placed, or the page shown before. */
+static void
+help_action (GtkWidget *widget, const char *name, GVariant *param)
+{
+  HydWindow *self = HYD_WINDOW (widget);
+  g_autofree char *topic = hyd_window_get_help_topic (self);
+  hyd_help_window_present_for (GTK_WINDOW (self), topic);
+}
+
 void
 _hyd_window_class_actions_init (GtkWidgetClass *widget_class)
 {
@@ -114,6 +125,7 @@ _hyd_window_class_actions_init (GtkWidgetClass *widget_class)
   gtk_widget_class_install_action (widget_class, "win.export-csv", NULL, export_csv_action);
   gtk_widget_class_install_action (widget_class, "win.zoom-fit", NULL, zoom_fit_action);
   gtk_widget_class_install_action (widget_class, "win.find-component", NULL, focus_search_action);
+  gtk_widget_class_install_action (widget_class, "win.help", NULL, help_action);
   gtk_widget_class_install_property_action (widget_class, "win.probe", "probe-mode");
   gtk_widget_class_install_property_action (widget_class, "win.show-labels", "show-labels");
   gtk_widget_class_install_action (widget_class, "doc.undo", NULL, undo_action);

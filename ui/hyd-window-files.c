@@ -537,7 +537,7 @@ export_response_cb (GtkNativeDialog *chooser, int response, Export *e)
               if (store)
                 ok = hyd_trace_store_write_csv (store, NULL, path, &error);
               else
-                g_set_error (&error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND, _("There is no run to export"));
+                g_set_error_literal (&error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND, _("There is no run to export"));
             }
             break;
           case EXPORT_PLOT:
@@ -816,8 +816,7 @@ recent_changed_cb (GtkRecentManager *manager, HydWindow *self)
 void
 _hyd_window_files_init (HydWindow *self)
 {
-  /* 4294967296 once wrapped to 0: a busy loop */
-  guint interval = hyd_autosave_interval_from_string (g_getenv ("BRAMAH_AUTOSAVE_INTERVAL"));
+  guint interval = hyd_autosave_parse_interval (g_getenv ("BRAMAH_AUTOSAVE_INTERVAL"));
   self->autosave_source = g_timeout_add_seconds (interval, autosave_timeout_cb, self);
   g_signal_connect_object (gtk_recent_manager_get_default (), "changed", G_CALLBACK (recent_changed_cb), self,
                            0);

@@ -18,6 +18,7 @@ typedef enum {
   HYD_INFO_NONE,
   HYD_INFO_MESSAGE,      /* a plain message with a close button */
   HYD_INFO_RECOVERY,     /* recover / discard autosaves */
+  HYD_INFO_CIRCUIT,      /* why the circuit could not run: checked again after edits */
 } HydInfoKind;
 
 /* Info bar responses. */
@@ -68,13 +69,20 @@ struct _HydWindow
   guint64 autosaved_edits;   /* edits when the last autosave was written */
   guint geometry_source;
   guint variables_source;    /* the plots' variable list follows edits */
+  guint recheck_source;      /* HYD_INFO_CIRCUIT checked again after edits */
   char *last_geometry;
   GPtrArray *info_buttons;   /* of GtkWidget* (borrowed): the info bar's buttons */
   GHashTable *lever_last;    /* component id → last non-zero lever position (int) */
   gint64 last_status_update;
+  double cavitation_pressure; /* Pa gauge: below it the canvas shows cavitation */
+  guint live_source;         /* the next live beat: canvas and status follow the run */
+  GArray *live_drawn;        /* of double: the sample the schematic shows, then per column its largest |value| */
   guint latency_source;      /* BRAMAH_DEBUG_LATENCY: the main loop's delays during a run */
   gint64 latency_last;
   GArray *latency;           /* of double, ms */
+  guint latency_frames;      /* frames painted during the run */
+  gint64 latency_start_us;
+  gulong latency_paint_id;
 
   HydInfoKind info_kind;
   guint plots_dirty : 1;     /* panes changed since the last save */
@@ -93,6 +101,13 @@ void _hyd_window_update_title (HydWindow *self);
 gboolean _hyd_window_get_modified (HydWindow *self);
 void _hyd_window_show_message (HydWindow *self, GtkMessageType type, const char *message);
 void _hyd_window_hide_info (HydWindow *self);
+/* Before a run: every field valid (and committed), every value of the
+ * circuit in the editor's range; else the info bar names the parameter in
+ * the user's words, the field is focused, and FALSE. */
+gboolean _hyd_window_check_parameters (HydWindow *self);
+/* After an edit: a HYD_INFO_CIRCUIT bar is checked again, and hidden once
+ * the circuit can run. */
+void _hyd_window_recheck_soon (HydWindow *self);
 
 /* hyd-window-actions.c */
 void _hyd_window_class_actions_init (GtkWidgetClass *widget_class);
@@ -118,6 +133,9 @@ void _hyd_window_update_recent_menu (HydWindow *self);
 
 /* hyd-window-sim.c */
 void _hyd_window_sim_init (HydWindow *self);
+/* The pressure legend over the canvas: the canvas's colour scale and the
+ * cavitation colour. */
+void _hyd_window_draw_legend (HydWindow *self, GtkDrawingArea *area, cairo_t *cr, int width, int height);
 void _hyd_window_sim_dispose (HydWindow *self);
 void _hyd_window_run (HydWindow *self);
 void _hyd_window_set_paused (HydWindow *self, gboolean paused);

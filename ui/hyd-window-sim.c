@@ -5,6 +5,7 @@
 #define G_LOG_DOMAIN "hyd-window-sim"
 
 #include "bramah-config.h"
+#include "hyd-message.h"
 #include "hyd-window-private.h"
 
 #include <glib/gi18n.h>
@@ -29,13 +30,77 @@
 
 /* ---- the canvas's live callbacks ---- */
 
+/* A node with a void (the engine's "<port>.void" > 0) cavitates whatever
+ * its pressure: it is shown in the cavitation colour, as one below the
+ * cavitation pressure. */
 static double
 live_pressure_cb (const char *component_id, const char *port, gpointer user_data)
 {
   HydWindow *self = user_data;
+  double volume;
+  if (hyd_simulation_port_void (self->simulation, component_id, port, &volume) && volume > 0)
+    return self->cavitation_pressure - 1e5;
   g_autofree char *name = g_strdup_printf ("%s.%s.p", component_id, port);
   double value;
   return hyd_simulation_lookup (self->simulation, name, &value) ? value : NAN;
+}
+
+/* ---- the pressure legend: the canvas's scale, truthfully ---- */
+
+#define LEGEND_WIDTH 290
+#define LEGEND_CAVITATION_WIDTH 80
+
+void
+_hyd_window_draw_legend (HydWindow *self, GtkDrawingArea *area, cairo_t *cr, int width, int height)
+{
+  HydSymbolStyle style;
+  hyd_canvas_get_style (self->canvas, &style);
+
+  const double bar_x = 8, bar_y = 6, bar_h = 10;
+  const double bar_w = width - 16 - LEGEND_CAVITATION_WIDTH;
+  for (int i = 0; i < (int) bar_w; i++)
+    {
+      double p = style.pressure_min + (style.pressure_max - style.pressure_min) * i / (bar_w - 1);
+      HydRgba c;
+      hyd_symbol_style_pressure_colour (&style, p, &c);
+      hyd_rgba_set_source (cr, &c);
+      cairo_rectangle (cr, bar_x + i, bar_y, 1, bar_h);
+      cairo_fill (cr);
+    }
+  hyd_rgba_set_source (cr, &style.line);
+  cairo_set_line_width (cr, 1);
+  cairo_rectangle (cr, bar_x + 0.5, bar_y + 0.5, bar_w - 1, bar_h - 1);
+  cairo_stroke (cr);
+
+  /* the cavitation swatch */
+  double sw_x = bar_x + bar_w + 14;
+  hyd_rgba_set_source (cr, &style.cavitation);
+  cairo_rectangle (cr, sw_x, bar_y, 24, bar_h);
+  cairo_fill (cr);
+  hyd_rgba_set_source (cr, &style.line);
+  cairo_rectangle (cr, sw_x + 0.5, bar_y + 0.5, 23, bar_h - 1);
+  cairo_stroke (cr);
+
+  PangoLayout *layout = gtk_widget_create_pango_layout (GTK_WIDGET (area), NULL);
+  const double marks[] = { 0, 0.5, 1 };
+  for (guint i = 0; i < G_N_ELEMENTS (marks); i++)
+    {
+      double p = style.pressure_min + (style.pressure_max - style.pressure_min) * marks[i];
+      g_autofree char *number = g_strdup_printf ("%.4g", p * 1e-5);
+      /* the top colour stands for every pressure above the scale */
+      g_autofree char *text = i == 2 ? g_strdup_printf (_("≥ %s bar"), number) : g_strdup (number);
+      pango_layout_set_text (layout, text, -1);
+      int tw, th;
+      pango_layout_get_pixel_size (layout, &tw, &th);
+      double x = bar_x + bar_w * marks[i] - tw * marks[i];
+      cairo_move_to (cr, x, bar_y + bar_h + 2);
+      pango_cairo_show_layout (cr, layout);
+    }
+  /* translators: the legend entry of the colour of cavitating oil */
+  pango_layout_set_text (layout, _("cavitation"), -1);
+  cairo_move_to (cr, sw_x, bar_y + bar_h + 2);
+  pango_cairo_show_layout (cr, layout);
+  g_object_unref (layout);
 }
 
 static gboolean
@@ -78,8 +143,10 @@ ids_in_message (HydWindow *self, const char *message)
 }
 
 static void
-show_error_with_highlight (HydWindow *self, const char *message)
+show_error_with_highlight (HydWindow *self, const char *engine_message)
 {
+  /* the engine's SI and internal names in the panel's units and words */
+  g_autofree char *message = hyd_message_humanize (hyd_document_get_circuit (self->document), engine_message);
   _hyd_window_show_message (self, GTK_MESSAGE_ERROR, message);
   g_auto (GStrv) ids = ids_in_message (self, message);
   hyd_canvas_set_highlight (self->canvas, ids && ids[0] ? (const char *const *) ids : NULL);
@@ -102,11 +169,32 @@ latency_tick_cb (gpointer user_data)
 }
 
 static void
+latency_paint_cb (GdkFrameClock *clock, HydWindow *self)
+{
+  self->latency_frames++;
+}
+
+static void
+latency_disconnect_paint (HydWindow *self)
+{
+  GdkFrameClock *clock = gtk_widget_get_frame_clock (GTK_WIDGET (self));
+  if (self->latency_paint_id && clock)
+    g_signal_handler_disconnect (clock, self->latency_paint_id);
+  self->latency_paint_id = 0;
+}
+
+static void
 latency_start (HydWindow *self)
 {
   if (!g_getenv ("BRAMAH_DEBUG_LATENCY"))
     return;
   g_clear_handle_id (&self->latency_source, g_source_remove);
+  latency_disconnect_paint (self);
+  GdkFrameClock *clock = gtk_widget_get_frame_clock (GTK_WIDGET (self));
+  if (clock)
+    self->latency_paint_id = g_signal_connect (clock, "after-paint", G_CALLBACK (latency_paint_cb), self);
+  self->latency_frames = 0;
+  self->latency_start_us = g_get_monotonic_time ();
   if (self->latency == NULL)
     self->latency = g_array_new (FALSE, FALSE, sizeof (double));
   g_array_set_size (self->latency, 0);
@@ -127,6 +215,8 @@ latency_report (HydWindow *self)
   if (self->latency_source == 0)
     return;
   g_clear_handle_id (&self->latency_source, g_source_remove);
+  latency_disconnect_paint (self);
+  double run_s = (g_get_monotonic_time () - self->latency_start_us) / (double) G_USEC_PER_SEC;
   guint n = self->latency->len;
   if (n == 0)
     return;
@@ -135,8 +225,9 @@ latency_report (HydWindow *self)
   double sum = 0;
   for (guint i = 0; i < n; i++)
     sum += MAX (v[i], 0);
-  printf ("BRAMAH-LATENCY ticks %u mean %.2f p50 %.2f p99 %.2f max %.2f ms\n", n, sum / n, MAX (v[n / 2], 0),
-          MAX (v[MIN (n - 1, (guint) (0.99 * n))], 0), MAX (v[n - 1], 0));
+  printf ("BRAMAH-LATENCY ticks %u mean %.2f p50 %.2f p99 %.2f max %.2f ms frames %u in %.2f s\n", n, sum / n,
+          MAX (v[n / 2], 0), MAX (v[MIN (n - 1, (guint) (0.99 * n))], 0), MAX (v[n - 1], 0), self->latency_frames,
+          run_s);
   fflush (stdout);
 }
 
@@ -176,6 +267,14 @@ update_status (HydWindow *self, gboolean force)
   g_autofree char *status = g_strdup_printf (
       _("t = %s of %s  ·  %s steps (%s rejected)  ·  wall %s  ·  %s"),
       t, t_end, steps, rejected, wall, ratio);
+  g_autofree char *cavitating = hyd_simulation_describe_cavitation (self->simulation, self->cavitation_pressure);
+  if (cavitating)
+    {
+      /* translators: appended to the status line: "cavitation: C1.B (0.26 L)" */
+      g_autofree char *more = g_strdup_printf (_("%s  ·  cavitation: %s"), status, cavitating);
+      g_free (status);
+      status = g_steal_pointer (&more);
+    }
   gtk_label_set_text (self->status_label, status);
 
   const char *what;
@@ -201,17 +300,42 @@ apply_state (HydWindow *self)
   gboolean active = state == HYD_RUNNER_RUNNING || state == HYD_RUNNER_PAUSED;
 
   gtk_widget_set_visible (self->running_banner, active);
-  gtk_widget_set_visible (GTK_WIDGET (self->legend_area), active);
+
   hyd_property_panel_set_running (self->property_panel, active);
   hyd_sim_bar_set_running (self->sim_bar, active);
   hyd_palette_set_sensitive_entries (self->palette, !active);
+  HydTraceStore *store = hyd_simulation_get_store (self->simulation);
+  guint n_rows = store ? hyd_trace_store_get_n_rows (store) : 0;
   if (active)
-    gtk_widget_add_css_class (GTK_WIDGET (self->canvas_overlay), "running");
+    {
+      gtk_widget_add_css_class (GTK_WIDGET (self->canvas_overlay), "running");
+      hyd_canvas_set_replay (self->canvas, FALSE);
+    }
   else
     {
       gtk_widget_remove_css_class (GTK_WIDGET (self->canvas_overlay), "running");
-      /* editing comes back with the end of the run */
-      hyd_canvas_clear_live (self->canvas);
+      /* editing comes back with the end of the run; the schematic keeps
+       * the run's state (its last sample, or the one replayed) until the
+       * circuit is edited or the run reset */
+      if (n_rows > 0 && hyd_simulation_get_runner (self->simulation))
+        hyd_canvas_set_replay (self->canvas, TRUE);
+      else
+        hyd_canvas_clear_live (self->canvas);
+    }
+  gtk_widget_set_visible (GTK_WIDGET (self->legend_area),
+                          active || (n_rows > 0 && hyd_simulation_get_runner (self->simulation)));
+  /* the replay slider: after a run and while one is paused */
+  if (state != HYD_RUNNER_RUNNING && n_rows > 1 && hyd_simulation_get_runner (self->simulation))
+    {
+      const double *t = hyd_trace_store_get_column (store, 0);
+      double shown = hyd_simulation_get_shown_time (self->simulation);
+      hyd_sim_bar_set_replay (self->sim_bar, t[0], t[n_rows - 1], shown);
+    }
+  else
+    {
+      hyd_sim_bar_set_replay (self->sim_bar, NAN, NAN, NAN);
+      hyd_simulation_show_time (self->simulation, NAN);
+      hyd_plot_panes_set_replay_time (self->plot_panes, NAN);
     }
 
   gboolean paused = state == HYD_RUNNER_PAUSED;
@@ -236,16 +360,44 @@ simulation_state_changed_cb (HydWindow *self, HydSimulation *simulation)
   apply_state (self);
 }
 
-static void
-simulation_samples_cb (HydWindow *self, HydSimulation *simulation)
+/* The live beat (hyd_ui_live_delay_ms): however often rows arrive, the
+ * schematic and the status line change at most HYD_UI_LIVE_FRAME_US apart,
+ * in the frame the plots use too. */
+static gboolean
+live_beat_cb (gpointer user_data)
 {
-  hyd_canvas_queue_live_redraw (self->canvas);
-  update_status (self, FALSE);
+  HydWindow *self = user_data;
+  self->live_source = 0;
+  HydTraceStore *store = hyd_simulation_get_store (self->simulation);
+  guint n_rows = store ? hyd_trace_store_get_n_rows (store) : 0;
+  guint n = store ? hyd_trace_store_get_n_columns (store) : 0;
+  gboolean changed = TRUE;
+  if (n_rows > 0 && n > 0)
+    {
+      g_autofree double *row = g_new (double, n);
+      for (guint c = 0; c < n; c++)
+        row[c] = hyd_trace_store_get_column (store, c)[n_rows - 1];
+      changed = hyd_live_sample_changed (self->live_drawn, row, n);
+    }
+  if (changed)
+    hyd_canvas_queue_live_redraw (self->canvas);
+  update_status (self, TRUE);
+  return G_SOURCE_REMOVE;
 }
 
 static void
-simulation_warning_cb (HydWindow *self, const char *message, HydSimulation *simulation)
+simulation_samples_cb (HydWindow *self, HydSimulation *simulation)
 {
+  if (self->live_source == 0)
+    self->live_source = g_timeout_add_full (G_PRIORITY_DEFAULT_IDLE - 10,
+                                            hyd_ui_live_delay_ms (HYD_UI_LIVE_FRAME_US), live_beat_cb, self,
+                                            NULL);
+}
+
+static void
+simulation_warning_cb (HydWindow *self, const char *engine_message, HydSimulation *simulation)
+{
+  g_autofree char *message = hyd_message_humanize (hyd_document_get_circuit (self->document), engine_message);
   if (!gtk_info_bar_get_revealed (self->info_bar))
     _hyd_window_show_message (self, GTK_MESSAGE_WARNING, message);
   gtk_label_set_text (self->mode_label, message);
@@ -282,6 +434,21 @@ simulation_finished_cb (HydWindow *self, HydSimulation *simulation)
     }
 }
 
+/* The run outgrew the plots' memory cap (issue 9): say so once. */
+static void
+store_compacted_cb (HydWindow *self, HydTraceStore *store)
+{
+  if (hyd_trace_store_get_n_compactions (store) != 1)
+    return;
+  g_autofree char *size = g_format_size (hyd_trace_store_get_max_bytes (store));
+  g_autofree char *message = g_strdup_printf (
+      _("This run has more samples than the plots keep (%s): older samples are thinned to their minimum and "
+        "maximum, so peaks stay but fine detail goes, and an export of the run has the thinned samples. "
+        "bramah-cli simulate -o writes every sample."),
+      size);
+  _hyd_window_show_message (self, GTK_MESSAGE_INFO, message);
+}
+
 /* ---- run, pause, stop, reset ---- */
 
 void
@@ -305,6 +472,10 @@ _hyd_window_run (HydWindow *self)
       return;
     }
 
+  /* a field left red, or a value out of range, stops the run at that field */
+  if (!_hyd_window_check_parameters (self))
+    return;
+
   /* problems the canvas knows first: unconnected ports, wires ending nowhere */
   g_auto (GStrv) problems = hyd_canvas_check (self->canvas);
   if (problems && problems[0])
@@ -317,6 +488,7 @@ _hyd_window_run (HydWindow *self)
                                "delete what it belongs to."),
                              list);
       show_error_with_highlight (self, message);
+      self->info_kind = HYD_INFO_CIRCUIT;
       return;
     }
 
@@ -327,17 +499,26 @@ _hyd_window_run (HydWindow *self)
     {
       g_autofree char *message = g_strdup_printf (_("The circuit cannot run: %s"), error->message);
       show_error_with_highlight (self, message);
+      self->info_kind = HYD_INFO_CIRCUIT;
       return;
     }
 
   _hyd_window_hide_info (self);
+  g_signal_connect_object (hyd_simulation_get_store (self->simulation), "compacted",
+                           G_CALLBACK (store_compacted_cb), self, G_CONNECT_SWAPPED);
   hyd_plot_panes_set_stores (self->plot_panes, hyd_simulation_get_store (self->simulation),
                              hyd_simulation_get_ghost (self->simulation));
   g_auto (GStrv) variables = hyd_simulation_dup_variables (self->simulation);
   hyd_plot_panes_set_variables (self->plot_panes, (const char *const *) variables);
   g_hash_table_remove_all (self->lever_last);
+  g_array_set_size (self->live_drawn, 0);
   if (self->probe_mode)
     gtk_label_set_text (self->mode_label, "");
+  /* one pressure scale for the schematic and its legend */
+  hyd_canvas_set_pressure_range (self->canvas, 0, hyd_pressure_scale_max (circuit));
+  HydSymbolStyle style;
+  hyd_canvas_get_style (self->canvas, &style);
+  self->cavitation_pressure = style.cavitation_pressure;
   hyd_canvas_set_live (self->canvas, live_pressure_cb, live_variable_cb, self, NULL);
   latency_start (self);
   gtk_widget_queue_draw (GTK_WIDGET (self->legend_area));
@@ -476,6 +657,10 @@ operate_lever (HydWindow *self, const HydCircuitComponent *comp)
 static void
 overlay_pressed_cb (GtkGestureClick *gesture, int n_press, double x, double y, HydWindow *self)
 {
+  /* the bars over the schematic (info, running) take their own clicks */
+  GtkWidget *picked = gtk_widget_pick (GTK_WIDGET (self->canvas_overlay), x, y, GTK_PICK_DEFAULT);
+  if (picked && picked != GTK_WIDGET (self->canvas) && !gtk_widget_is_ancestor (picked, GTK_WIDGET (self->canvas)))
+    return;
   /* keys go to the schematic once it is clicked (not to a field that had
    * the focus) */
   gtk_widget_grab_focus (GTK_WIDGET (self->canvas));
@@ -488,7 +673,13 @@ overlay_pressed_cb (GtkGestureClick *gesture, int n_press, double x, double y, H
     return;
   const HydCircuitComponent *comp = lever_valve_at (self, out.x, out.y);
   if (comp)
-    operate_lever (self, comp);
+    {
+      operate_lever (self, comp);
+      /* the click throws the lever and nothing else: the schematic does not
+       * select the valve, so the panel keeps the sliders it showed (a drag
+       * meant for the pump's speed must not move the valve) */
+      gtk_gesture_set_state (GTK_GESTURE (gesture), GTK_EVENT_SEQUENCE_CLAIMED);
+    }
 }
 
 /* ---- the variables the plots offer before a run ---- */
@@ -525,7 +716,14 @@ _hyd_window_sim_document_changed (HydWindow *self)
   if (self->simulation == NULL)
     return;
   if (!hyd_simulation_get_active (self->simulation))
-    hyd_canvas_set_highlight (self->canvas, NULL);
+    {
+      hyd_canvas_set_highlight (self->canvas, NULL);
+      /* an edited circuit is no longer the one the run replays */
+      hyd_canvas_clear_live (self->canvas);
+      hyd_sim_bar_set_replay (self->sim_bar, NAN, NAN, NAN);
+      hyd_simulation_show_time (self->simulation, NAN);
+      hyd_plot_panes_set_replay_time (self->plot_panes, NAN);
+    }
   g_clear_handle_id (&self->variables_source, g_source_remove);
   self->variables_source = g_timeout_add_full (G_PRIORITY_LOW, VARIABLES_DELAY_MS, variables_timeout_cb,
                                                self, NULL);
@@ -537,6 +735,18 @@ panel_live_lookup_cb (const char *component, const char *param, double *value, g
 {
   HydWindow *self = user_data;
   return hyd_simulation_get_param (self->simulation, component, param, value);
+}
+
+/* The replay slider moved: the schematic shows the run at that time, and
+ * the plots a cursor there. */
+static void
+replay_cb (HydWindow *self, double t, HydSimBar *bar)
+{
+  if (hyd_simulation_get_store (self->simulation) == NULL)
+    return;
+  hyd_simulation_show_time (self->simulation, t);
+  hyd_plot_panes_set_replay_time (self->plot_panes, hyd_simulation_get_shown_time (self->simulation));
+  hyd_canvas_queue_live_redraw (self->canvas);
 }
 
 static void
@@ -557,6 +767,9 @@ void
 _hyd_window_sim_init (HydWindow *self)
 {
   self->simulation = hyd_simulation_new ();
+  self->live_drawn = g_array_new (FALSE, FALSE, sizeof (double));
+  self->cavitation_pressure = -0.9e5;
+  gtk_drawing_area_set_content_width (self->legend_area, LEGEND_WIDTH);
   g_signal_connect_swapped (self->simulation, "state-changed", G_CALLBACK (simulation_state_changed_cb),
                             self);
   g_signal_connect_swapped (self->simulation, "samples", G_CALLBACK (simulation_samples_cb), self);
@@ -568,6 +781,7 @@ _hyd_window_sim_init (HydWindow *self)
                            G_CONNECT_SWAPPED);
   g_signal_connect_object (self->sim_bar, "notify::keep-ghost", G_CALLBACK (ghost_changed_cb), self,
                            G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->sim_bar, "replay", G_CALLBACK (replay_cb), self, G_CONNECT_SWAPPED);
 
   GtkGesture *click = gtk_gesture_click_new ();
   gtk_gesture_single_set_button (GTK_GESTURE_SINGLE (click), 0);
@@ -581,6 +795,9 @@ _hyd_window_sim_dispose (HydWindow *self)
 {
   g_clear_handle_id (&self->variables_source, g_source_remove);
   g_clear_handle_id (&self->latency_source, g_source_remove);
+  latency_disconnect_paint (self);
+  g_clear_handle_id (&self->live_source, g_source_remove);
+  g_clear_pointer (&self->live_drawn, g_array_unref);
   g_clear_pointer (&self->latency, g_array_unref);
   if (self->simulation)
     {

@@ -11,14 +11,18 @@
 #include "hyd-autosave.h"
 #include "hyd-catalogue.h"
 #include "hyd-help.h"
+#include "hyd-param-value.h"
 #include "hyd-symbol-render.h"
+#include "hyd-system.h"
 #include "hyd-ui-util.h"
 
 /* How often BRAMAH_DEBUG_GEOMETRY looks for a change of layout. */
 #define GEOMETRY_INTERVAL_MS 250
 /* The plot area below the schematic when nothing is remembered. */
 #define DEFAULT_PLOT_AREA_HEIGHT 230
-#define DEFAULT_PRESSURE_MAX 2e7
+/* A bar about a circuit that could not run is checked again this long
+ * after the last edit. */
+#define RECHECK_DELAY_MS 200
 
 G_DEFINE_FINAL_TYPE (HydWindow, hyd_window, GTK_TYPE_APPLICATION_WINDOW)
 
@@ -79,17 +83,31 @@ _hyd_window_update_title (HydWindow *self)
 
 /* ---- the info bar: errors and offers, never a modal dialog ---- */
 
+/* Removes the offer's buttons. This runs inside a button's own "clicked"
+ * (Recover → "could not recover" replaces the offer), so: the window's
+ * default widget, which gtk_info_bar_set_default_response made the Recover
+ * button and which GtkWindow does not hold a reference to, is unset first
+ * (GTK 4.8 otherwise later reads and writes the freed button in
+ * gtk_window_set_default_widget), and each button is kept alive until the
+ * main loop is idle again, past the end of its signal emission. */
+static gboolean
+release_when_idle (gpointer data)
+{
+  return G_SOURCE_REMOVE; /* the destroy notify drops the reference */
+}
+
 static void
 clear_info_buttons (HydWindow *self)
 {
+  GtkWindow *window = GTK_WINDOW (self);
   for (guint i = 0; i < self->info_buttons->len; i++)
     {
       GtkWidget *button = g_ptr_array_index (self->info_buttons, i);
-      /* the info bar made its default response the window's default widget,
-       * which GtkWindow does not let go of when the button goes (issue 9:
-       * a use-after-free on Recover) */
-      if (gtk_window_get_default_widget (GTK_WINDOW (self)) == button)
-        gtk_window_set_default_widget (GTK_WINDOW (self), NULL);
+      if (gtk_window_get_default_widget (window) == button)
+        gtk_window_set_default_widget (window, NULL);
+      if (gtk_root_get_focus (GTK_ROOT (window)) == button)
+        gtk_root_set_focus (GTK_ROOT (window), NULL);
+      g_idle_add_full (G_PRIORITY_DEFAULT_IDLE, release_when_idle, g_object_ref (button), g_object_unref);
       gtk_info_bar_remove_action_widget (self->info_bar, button);
     }
   g_ptr_array_set_size (self->info_buttons, 0);
@@ -193,6 +211,140 @@ info_bar_response_cb (HydWindow *self, int response, GtkInfoBar *info_bar)
     }
 }
 
+/* ---- parameters checked before a run ---- */
+
+/* Point at one parameter: the component selected (the panel shows it), the
+ * field focused, the component highlighted and the info bar saying what is
+ * wrong. */
+static void
+point_at_parameter (HydWindow *self, const char *component, const char *param, const char *message)
+{
+  const char *ids[] = { component, NULL };
+  if (g_strcmp0 (hyd_property_panel_get_component (self->property_panel), component) != 0)
+    hyd_canvas_set_selection (self->canvas, ids);
+  _hyd_window_show_message (self, GTK_MESSAGE_ERROR, message);
+  hyd_canvas_set_highlight (self->canvas, ids);
+  GtkWidget *editor = hyd_property_panel_get_editor (self->property_panel, param);
+  if (editor && gtk_widget_get_visible (editor))
+    gtk_widget_grab_focus (editor);
+}
+
+/* The first parameter problem: a field not valid, or a value of the circuit
+ * out of the editor's range. Returns the message (NULL when none) and the
+ * component and parameter concerned. */
+static char *
+find_parameter_problem (HydWindow *self, gboolean commit, char **component, const char **param_out)
+{
+  const HydCircuit *circuit = hyd_document_get_circuit (self->document);
+
+  /* the fields first: what the user typed and sees */
+  g_autofree char *why = NULL;
+  const char *param = hyd_property_panel_check_entries (self->property_panel, commit, &why);
+  const char *shown = hyd_property_panel_get_component (self->property_panel);
+  if (param && shown)
+    {
+      const HydCircuitComponent *comp = hyd_circuit_find_component (circuit, shown);
+      const HydComponentType *type = comp ? hyd_catalogue_lookup (comp->type) : NULL;
+      int k = type ? hyd_component_type_find_param (type, param) : -1;
+      const HydParamInfo *info = k >= 0 ? &type->params[k] : NULL;
+      *component = g_strdup (shown);
+      *param_out = param;
+      return g_strdup_printf (
+          /* translators: "Cannot run: the field “Dead volume A” of C1 is not valid: Must be at most
+           * 100000 L. Correct it, or restore the default with the arrow beside it." */
+          _("Cannot run: the field “%s” of %s is not valid: %s. Correct it, or restore the default with the "
+            "arrow beside it."),
+          info ? _(info->label) : param, shown, why);
+    }
+
+  /* then every value the circuit holds (a file may bring 1e30 L) */
+  HydFluid fluid;
+  double fluid_cd = hyd_circuit_get_fluid (circuit, &fluid, NULL) ? fluid.discharge_coefficient : 0.7;
+  for (guint i = 0; i < circuit->components->len; i++)
+    {
+      const HydCircuitComponent *comp = g_ptr_array_index (circuit->components, i);
+      const HydComponentType *type = hyd_catalogue_lookup (comp->type);
+      for (guint k = 0; type && k < type->n_params; k++)
+        {
+          const HydParamInfo *info = &type->params[k];
+          JsonNode *written = json_object_has_member (comp->params, info->name)
+                              ? json_object_get_member (comp->params, info->name) : NULL;
+          double value;
+          if ((info->flags & HYD_PARAM_ENUM) || (written && !JSON_NODE_HOLDS_VALUE (written))
+              || !hyd_param_value_get (info, written, fluid_cd, &value) || hyd_param_value_in_range (info, value))
+            continue;
+          g_autofree char *number = hyd_param_value_format (info, value);
+          const char *unit = hyd_param_value_unit (info);
+          g_autofree char *range = hyd_param_value_describe_range (info);
+          *component = g_strdup (comp->id);
+          *param_out = info->name;
+          return g_strdup_printf (
+              /* translators: "Cannot run: “Dead volume A” of C1 is 1e+30 L; it must be between 1e-06 L and
+               * 100000 L." */
+              _("Cannot run: “%s” of %s is %s%s%s; it must be %s."), _(info->label), comp->id,
+              number[0] ? number : _("not a number"), *unit && number[0] ? " " : "", number[0] ? unit : "",
+              range);
+        }
+    }
+  return NULL;
+}
+
+gboolean
+_hyd_window_check_parameters (HydWindow *self)
+{
+  g_autofree char *component = NULL;
+  const char *param = NULL;
+  g_autofree char *message = find_parameter_problem (self, TRUE, &component, &param);
+  if (message == NULL)
+    return TRUE;
+  point_at_parameter (self, component, param, message);
+  self->info_kind = HYD_INFO_CIRCUIT;
+  return FALSE;
+}
+
+/* After an edit, a bar that says why the circuit could not run goes once
+ * the circuit is fine (an undo that fixed it), and follows the new first
+ * problem otherwise. */
+static gboolean
+recheck_timeout_cb (gpointer user_data)
+{
+  HydWindow *self = user_data;
+  self->recheck_source = 0;
+  if (self->info_kind != HYD_INFO_CIRCUIT || self->document == NULL
+      || hyd_simulation_get_active (self->simulation))
+    return G_SOURCE_REMOVE;
+
+  g_autofree char *component = NULL;
+  const char *param = NULL;
+  g_autofree char *message = find_parameter_problem (self, FALSE, &component, &param);
+  if (message == NULL)
+    {
+      g_auto (GStrv) problems = hyd_canvas_check (self->canvas);
+      if (problems && problems[0])
+        return G_SOURCE_REMOVE; /* still not connected: the bar stays as it is */
+      g_autoptr (GError) error = NULL;
+      HydSystem *system = hyd_system_compile (hyd_document_get_circuit (self->document), &error);
+      if (system == NULL)
+        return G_SOURCE_REMOVE;
+      hyd_system_free (system);
+      _hyd_window_hide_info (self);
+      return G_SOURCE_REMOVE;
+    }
+  gtk_label_set_text (self->info_label, message);
+  const char *ids[] = { component, NULL };
+  hyd_canvas_set_highlight (self->canvas, ids);
+  return G_SOURCE_REMOVE;
+}
+
+void
+_hyd_window_recheck_soon (HydWindow *self)
+{
+  if (self->info_kind != HYD_INFO_CIRCUIT)
+    return;
+  g_clear_handle_id (&self->recheck_source, g_source_remove);
+  self->recheck_source = g_timeout_add_full (G_PRIORITY_LOW, RECHECK_DELAY_MS, recheck_timeout_cb, self, NULL);
+}
+
 /* ---- the document ---- */
 
 static void
@@ -200,6 +352,7 @@ document_changed_cb (HydWindow *self, HydDocument *document)
 {
   self->edits++;
   _hyd_window_sim_document_changed (self);
+  _hyd_window_recheck_soon (self);
   _hyd_window_update_title (self);
   _hyd_window_actions_update (self);
 }
@@ -268,6 +421,22 @@ palette_type_activated_cb (HydWindow *self, const char *type_id)
   gtk_label_set_text (self->mode_label, hint);
 }
 
+char *
+hyd_window_get_help_topic (HydWindow *self)
+{
+  g_return_val_if_fail (HYD_IS_WINDOW (self), NULL);
+  g_auto (GStrv) ids = hyd_canvas_get_selection (self->canvas);
+  const HydCircuit *circuit = self->document ? hyd_document_get_circuit (self->document) : NULL;
+  for (guint i = 0; circuit && ids && ids[i]; i++)
+    {
+      const HydCircuitComponent *comp = hyd_circuit_find_component (circuit, ids[i]);
+      if (comp && hyd_catalogue_lookup (comp->type))
+        return g_strdup (comp->type);
+    }
+  const char *placing = hyd_canvas_get_place_type (self->canvas);
+  return placing ? g_strdup (placing) : NULL;
+}
+
 static void
 help_requested_cb (HydWindow *self, const char *type_id)
 {
@@ -329,68 +498,12 @@ plot_export_requested_cb (HydWindow *self, guint pane, const char *format, HydPl
   _hyd_window_export_plot (self, pane, format);
 }
 
-/* ---- the pressure legend over the canvas ---- */
-
-static double
-legend_pressure_max (HydWindow *self)
-{
-  double p_max = 0;
-  const HydCircuit *circuit = self->document ? hyd_document_get_circuit (self->document) : NULL;
-  for (guint i = 0; circuit && i < circuit->components->len; i++)
-    {
-      const HydCircuitComponent *comp = g_ptr_array_index (circuit->components, i);
-      if (g_strcmp0 (comp->type, "relief_valve") != 0)
-        continue;
-      const HydComponentType *type = hyd_catalogue_lookup (comp->type);
-      g_autofree double *values = g_new0 (double, type->n_params + 1);
-      HydFluid fluid;
-      if (!hyd_circuit_get_fluid (circuit, &fluid, NULL)
-          || !hyd_circuit_component_resolve_params (comp, &fluid, values, NULL, NULL))
-        continue;
-      int k = hyd_component_type_find_param (type, "cracking_pressure");
-      if (k >= 0 && isfinite (values[k]))
-        p_max = MAX (p_max, values[k]);
-    }
-  return p_max > 0 ? p_max : DEFAULT_PRESSURE_MAX;
-}
+/* ---- the pressure legend over the canvas (hyd-window-sim.c) ---- */
 
 static void
 legend_draw (GtkDrawingArea *area, cairo_t *cr, int width, int height, gpointer user_data)
 {
-  HydWindow *self = user_data;
-  HydSymbolStyle style;
-  hyd_ui_symbol_style_for_widget (GTK_WIDGET (self->canvas), &style);
-  style.pressure_max = legend_pressure_max (self);
-
-  const double bar_x = 8, bar_y = 6, bar_w = width - 16, bar_h = 10;
-  for (int i = 0; i < (int) bar_w; i++)
-    {
-      double p = style.pressure_min + (style.pressure_max - style.pressure_min) * i / (bar_w - 1);
-      HydRgba c;
-      hyd_symbol_style_pressure_colour (&style, p, &c);
-      hyd_rgba_set_source (cr, &c);
-      cairo_rectangle (cr, bar_x + i, bar_y, 1, bar_h);
-      cairo_fill (cr);
-    }
-  hyd_rgba_set_source (cr, &style.line);
-  cairo_set_line_width (cr, 1);
-  cairo_rectangle (cr, bar_x + 0.5, bar_y + 0.5, bar_w - 1, bar_h - 1);
-  cairo_stroke (cr);
-
-  PangoLayout *layout = gtk_widget_create_pango_layout (GTK_WIDGET (area), NULL);
-  const double marks[] = { 0, 0.5, 1 };
-  for (guint i = 0; i < G_N_ELEMENTS (marks); i++)
-    {
-      double p = style.pressure_min + (style.pressure_max - style.pressure_min) * marks[i];
-      g_autofree char *text = g_strdup_printf ("%.0f%s", p * 1e-5, i == 2 ? _(" bar") : "");
-      pango_layout_set_text (layout, text, -1);
-      int tw, th;
-      pango_layout_get_pixel_size (layout, &tw, &th);
-      double x = bar_x + bar_w * marks[i] - tw * marks[i];
-      cairo_move_to (cr, x, bar_y + bar_h + 2);
-      pango_cairo_show_layout (cr, layout);
-    }
-  g_object_unref (layout);
+  _hyd_window_draw_legend (user_data, area, cr, width, height);
 }
 
 /* ---- BRAMAH_DEBUG_GEOMETRY: where things are, for the end-to-end tests ---- */
@@ -431,9 +544,12 @@ describe_geometry (HydWindow *self)
   g_string_append_printf (s, "path %s\n", self->path ? self->path : "");
   GtkWidget *focus = gtk_root_get_focus (GTK_ROOT (self));
   g_string_append_printf (s, "focus %s\n", focus ? G_OBJECT_TYPE_NAME (focus) : "none");
+  GskRenderer *renderer = gtk_native_get_renderer (GTK_NATIVE (self));
+  g_string_append_printf (s, "renderer %s\n", renderer ? G_OBJECT_TYPE_NAME (renderer) : "none");
   append_widget (s, "canvas", GTK_WIDGET (self->canvas));
   append_widget (s, "properties", GTK_WIDGET (self->property_panel));
   append_widget (s, "plots", GTK_WIDGET (self->plot_panes));
+  append_widget (s, "replay", hyd_sim_bar_get_replay_scale (self->sim_bar));
 
   if (gtk_info_bar_get_revealed (self->info_bar))
     {
@@ -694,6 +810,7 @@ hyd_window_dispose (GObject *object)
   _hyd_window_sim_dispose (self);
   _hyd_window_files_dispose (self);
   g_clear_handle_id (&self->geometry_source, g_source_remove);
+  g_clear_handle_id (&self->recheck_source, g_source_remove);
   if (self->document)
     g_signal_handlers_disconnect_by_data (self->document, self);
   g_clear_object (&self->document);

@@ -21,6 +21,9 @@ gboolean hyd_window_is_pristine (HydWindow *self);
 HydDocument *hyd_window_get_document (HydWindow *self);
 /* The window's live run (for tests and scripting). */
 HydSimulation *hyd_window_get_simulation (HydWindow *self);
+/* The component type whose help F1 opens: the selected component's (the
+ * first of a selection), else the type being placed, else NULL. Free it. */
+char *hyd_window_get_help_topic (HydWindow *self);
 /* Offer the autosaved circuits left by a crash (an info bar). */
 void hyd_window_offer_recovery (HydWindow *self, GPtrArray *entries);
 

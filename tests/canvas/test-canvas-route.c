@@ -409,11 +409,86 @@ test_reroute_function (void)
   g_assert_cmpuint (route->len, ==, 0);
 }
 
+/* Issue 8, item 11: wires were routed under symbols (a tank line looked
+ * like a third pump port). A wire drawn straight from port to port goes
+ * round every symbol's body, one grid step clear, leaving and reaching the
+ * ports along their axes. */
+static void
+check_avoids (double x0, double y0, HydDirection d0, double x1, double y1, HydDirection d1, const HydRect *boxes,
+              guint n_boxes)
+{
+  g_autoptr (GArray) start = points (1, x0, y0);
+  g_autoptr (GArray) line = g_array_new (FALSE, FALSE, sizeof (double));
+  hyd_canvas_route_finish (start, TRUE, d0, x1, y1, TRUE, d1, line, NULL);
+  /* the plain router runs through a body: that is the case to fix */
+  g_assert_true (hyd_canvas_route_crosses ((const double *) line->data, line->len / 2, boxes, n_boxes));
+  g_assert_true (hyd_canvas_route_avoid (x0, y0, TRUE, d0, x1, y1, TRUE, d1, boxes, n_boxes, line));
+  const double *p = (const double *) line->data;
+  guint n = line->len / 2;
+  g_assert_false (hyd_canvas_route_crosses (p, n, boxes, n_boxes));
+  g_assert_true (hyd_canvas_route_is_orthogonal (p, n));
+  g_assert_cmpfloat (p[0], ==, x0);
+  g_assert_cmpfloat (p[1], ==, y0);
+  g_assert_cmpfloat (p[2 * n - 2], ==, x1);
+  g_assert_cmpfloat (p[2 * n - 1], ==, y1);
+  /* leaves the first port along its outward direction, and comes into the
+   * second from outside */
+  int dx, dy;
+  hyd_direction_vector (d0, &dx, &dy);
+  g_assert_cmpfloat ((p[2] - x0) * dx + (p[3] - y0) * dy, >, 0);
+  hyd_direction_vector (d1, &dx, &dy);
+  g_assert_cmpfloat ((p[2 * n - 4] - x1) * dx + (p[2 * n - 3] - y1) * dy, >, 0);
+  g_assert_cmpuint (n, <=, 8); /* a few bends, not a staircase */
+}
+
+static void
+test_avoid_symbols (void)
+{
+  /* a box straight between two ports facing each other */
+  const HydRect box = { 40, -20, 60, 20 };
+  check_avoids (0, 0, HYD_DIR_RIGHT, 100, 0, HYD_DIR_LEFT, &box, 1);
+  /* an elbow whose corner lies in a box */
+  const HydRect corner = { 80, -30, 120, 10 };
+  check_avoids (0, 0, HYD_DIR_RIGHT, 100, -100, HYD_DIR_DOWN, &corner, 1);
+
+  /* a real pump: a tank below it wired to a port above it, the straight
+   * way runs through the pump's circle */
+  HydSymbolLibrary *lib = library ();
+  g_autoptr (GError) error = NULL;
+  g_autoptr (HydCircuit) circuit = hyd_circuit_load_from_data (
+      "{ \"format\": \"bramah-circuit\", \"version\": 1, \"components\": ["
+      " { \"id\": \"PU1\", \"type\": \"fixed_pump\", \"position\": [200, 200] },"
+      " { \"id\": \"T1\", \"type\": \"tank\", \"position\": [200, 320] },"
+      " { \"id\": \"T2\", \"type\": \"tank\", \"position\": [200, 80], \"rotation\": 180 } ],"
+      " \"connections\": [] }", -1, "test", &error);
+  g_assert_no_error (error);
+  g_autoptr (HydCanvasScene) scene = hyd_canvas_scene_new (circuit, lib);
+  HydRect boxes[3];
+  for (guint i = 0; i < 3; i++)
+    boxes[i] = hyd_canvas_scene_get_component (scene, i)->bounds;
+  double tx, ty, ux, uy;
+  HydDirection td, ud;
+  gboolean th, uh;
+  g_assert_true (hyd_canvas_scene_endpoint (scene, "T1.T", &tx, &ty, &td, &th));
+  g_assert_true (hyd_canvas_scene_endpoint (scene, "T2.T", &ux, &uy, &ud, &uh));
+  g_assert_true (th && uh);
+  check_avoids (tx, ty, td, ux, uy, ud, boxes, 3);
+
+  /* nothing in the way: the line is left as it is */
+  g_autoptr (GArray) start = points (1, 0.0, 0.0);
+  g_autoptr (GArray) line = g_array_new (FALSE, FALSE, sizeof (double));
+  hyd_canvas_route_finish (start, TRUE, HYD_DIR_RIGHT, 100, 0, TRUE, HYD_DIR_LEFT, line, NULL);
+  const HydRect aside = { 40, 20, 60, 60 };
+  g_assert_false (hyd_canvas_route_avoid (0, 0, TRUE, HYD_DIR_RIGHT, 100, 0, TRUE, HYD_DIR_LEFT, &aside, 1, line));
+  g_assert_cmpuint (line->len, ==, 4);
+}
+
 int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/canvas/route/simplify", test_simplify);
+  g_test_add_func ("/canvas/route/avoid-symbols", test_avoid_symbols);
   g_test_add_func ("/canvas/route/preview-leaves-port", test_preview_leaves_port);
   g_test_add_func ("/canvas/route/bends-and-finish", test_bends_and_finish);
   g_test_add_func ("/canvas/route/reroute", test_reroute_function);

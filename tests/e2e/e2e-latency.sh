@@ -14,7 +14,7 @@ cat >"$circuit" <<'EOT'
   "format": "bramah-circuit",
   "version": 1,
   "title": "A 200 m hose as 1000 segments (2001 states)",
-  "simulation": { "t_end": 2.0 },
+  "simulation": { "t_end": 2.0, "real_time_factor": 0 },
   "components": [
     { "id": "Q1", "type": "flow_source", "position": [0, 0],
       "params": { "flow": { "step": { "times": [0.1], "values": [0.0005, 0.001] } } } },

@@ -83,6 +83,24 @@ e2e_start () { # args... : start the application, wait for its window
   [ -n "$WIN" ] || fail "no window appeared"
   xdotool windowfocus --sync "$WIN" 2>/dev/null
   wait_geom '^canvas ' || fail "no geometry printed"
+  wait_geometry_settles
+}
+
+# The window fits the schematic while it settles (its first second or so,
+# longer under load): wait until the geometry has stayed the same for 1.5 s
+# (at most 20 s), so that a click lands where the symbol finally is.
+wait_geometry_settles () {
+  local last="" now same=0
+  for _ in $(seq 200); do
+    now=$(geometry | grep -v '^BRAMAH-LATENCY' | md5sum)
+    if [ "$now" = "$last" ]; then
+      same=$((same + 1))
+      [ "$same" -ge 15 ] && return 0
+    else
+      same=0; last=$now
+    fi
+    sleep 0.1
+  done
 }
 
 e2e_stop_hard () { # kill -9, as a crash

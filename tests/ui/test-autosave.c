@@ -271,18 +271,24 @@ test_async (void)
   g_rmdir (dir);
 }
 
-/* BRAMAH_AUTOSAVE_INTERVAL: 2^32 once wrapped to 0, a busy autosave loop */
+/* Issue 9, item 15: BRAMAH_AUTOSAVE_INTERVAL is parsed with bounds;
+ * 4294967296 wrapped to 0 (a busy autosave loop). */
 static void
 test_interval (void)
 {
-  g_assert_cmpuint (hyd_autosave_interval_from_string ("5"), ==, 5);
-  g_assert_cmpuint (hyd_autosave_interval_from_string ("86400"), ==, 86400);
-  static const char *const bad[] = {
-    "4294967296", "4294967301", "18446744073709551616", "0", "-5", "+5", "1.5", "abc", "", " 5", "86401",
-  };
+  g_assert_cmpuint (hyd_autosave_parse_interval (NULL), ==, HYD_AUTOSAVE_INTERVAL_SECONDS);
+  g_assert_cmpuint (hyd_autosave_parse_interval (""), ==, HYD_AUTOSAVE_INTERVAL_SECONDS);
+  g_assert_cmpuint (hyd_autosave_parse_interval ("1"), ==, 1);
+  g_assert_cmpuint (hyd_autosave_parse_interval ("2"), ==, 2);
+  g_assert_cmpuint (hyd_autosave_parse_interval ("86400"), ==, 86400);
+  const char *bad[] = { "4294967296", "4294967297", "18446744073709551616", "0", "-1", "86401", "abc", "5s",
+                        " 5", "1e3" };
   for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
-    g_assert_cmpuint (hyd_autosave_interval_from_string (bad[i]), ==, HYD_AUTOSAVE_INTERVAL_SECONDS);
-  g_assert_cmpuint (hyd_autosave_interval_from_string (NULL), ==, HYD_AUTOSAVE_INTERVAL_SECONDS);
+    {
+      g_test_expect_message ("hyd-autosave", G_LOG_LEVEL_WARNING, "*BRAMAH_AUTOSAVE_INTERVAL*");
+      g_assert_cmpuint (hyd_autosave_parse_interval (bad[i]), ==, HYD_AUTOSAVE_INTERVAL_SECONDS);
+      g_test_assert_expected_messages ();
+    }
 }
 
 int

@@ -1,7 +1,10 @@
 /* test-examples.c — the examples gallery's list (no display). */
 #include <glib/gstdio.h>
 #include <string.h>
+#include "hyd-catalogue.h"
+#include "hyd-circuit.h"
 #include "hyd-examples.h"
+#include "hyd-param-value.h"
 
 static void
 test_shipped (void)
@@ -91,6 +94,43 @@ test_missing_folder (void)
   g_assert_cmpuint (examples->len, ==, 0);
 }
 
+/* Every value the examples hold is inside the editor's range (which closes
+ * the catalogue's open sides at a plausible magnitude): Run never refuses
+ * a shipped example. */
+static void
+test_values_in_editor_range (void)
+{
+  g_autoptr (GPtrArray) examples = hyd_examples_list (hyd_examples_get_directory ());
+  guint checked = 0;
+  for (guint i = 0; i < examples->len; i++)
+    {
+      const HydExample *e = g_ptr_array_index (examples, i);
+      g_autoptr (GError) error = NULL;
+      g_autoptr (HydCircuit) circuit = hyd_circuit_load_from_file (e->path, &error);
+      g_assert_no_error (error);
+      for (guint c = 0; c < circuit->components->len; c++)
+        {
+          const HydCircuitComponent *comp = g_ptr_array_index (circuit->components, c);
+          const HydComponentType *type = hyd_catalogue_lookup (comp->type);
+          g_assert_nonnull (type);
+          for (guint k = 0; k < type->n_params; k++)
+            {
+              const HydParamInfo *info = &type->params[k];
+              JsonNode *written = json_object_has_member (comp->params, info->name)
+                                  ? json_object_get_member (comp->params, info->name) : NULL;
+              double v;
+              if ((info->flags & HYD_PARAM_ENUM) || (written && !JSON_NODE_HOLDS_VALUE (written))
+                  || !hyd_param_value_get (info, written, 0.7, &v))
+                continue;
+              if (!hyd_param_value_in_range (info, v))
+                g_error ("%s: %s.%s = %g is outside the editor's range", e->name, comp->id, info->name, v);
+              checked++;
+            }
+        }
+    }
+  g_assert_cmpuint (checked, >, 100);
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -98,5 +138,6 @@ main (int argc, char *argv[])
   g_test_add_func ("/ui/examples/shipped", test_shipped);
   g_test_add_func ("/ui/examples/bad-files-left-out", test_bad_files_left_out);
   g_test_add_func ("/ui/examples/missing-folder", test_missing_folder);
+  g_test_add_func ("/ui/examples/values-in-editor-range", test_values_in_editor_range);
   return g_test_run ();
 }

@@ -84,7 +84,7 @@ test_reject (void)
   g_assert_nonnull (strstr (text, "bar"));
   /* a pressure must be more than 0: the message gives the range in bar */
   g_assert_false (hyd_param_value_parse (p, "-3", &si, &range));
-  g_assert_nonnull (strstr (range, "more than 0 bar"));
+  g_assert_nonnull (strstr (range, "more than 0 bar and at most 10000 bar"));
   g_assert_cmpfloat (si, ==, 42);
 
   /* [−1, 1]: both ends allowed, nothing beyond */
@@ -117,11 +117,41 @@ static void
 test_ranges_described (void)
 {
   g_autofree char *a = hyd_param_value_describe_range (param ("relief_valve", "cracking_pressure"));
-  g_assert_cmpstr (a, ==, "more than 0 bar");
+  g_assert_cmpstr (a, ==, "more than 0 bar and at most 10000 bar");
   g_autofree char *b = hyd_param_value_describe_range (param ("dcv_4_3", "command"));
   g_assert_cmpstr (b, ==, "between -1 and 1");
   g_autofree char *c = hyd_param_value_describe_range (param ("cylinder_double", "load_force"));
-  g_assert_cmpstr (c, ==, "any value");
+  g_assert_cmpstr (c, ==, "between -1e+06 kN and 1e+06 kN");
+}
+
+/* Issue 8, item 12: a 1e30 L dead volume, 1e99, -5 and "abc" were
+ * accepted or silently kept; the editor's range closes the catalogue's open
+ * sides at a plausible magnitude, and says so. */
+static void
+test_plausible (void)
+{
+  const HydParamInfo *dead = param ("cylinder_double", "dead_volume_a");
+  double si = 42;
+  g_autofree char *m1 = NULL, *m2 = NULL, *m3 = NULL, *m4 = NULL;
+  g_assert_true (hyd_param_value_parse (dead, "0.05", &si, NULL));
+  g_assert_cmpfloat_with_epsilon (si, 5e-5, 1e-15);
+  g_assert_true (hyd_param_value_parse (dead, "100000", &si, NULL));
+  g_assert_false (hyd_param_value_parse (dead, "1e30", &si, &m1));
+  g_assert_nonnull (strstr (m1, "100000 L"));
+  g_assert_false (hyd_param_value_parse (dead, "1e99", &si, &m2));
+  g_assert_false (hyd_param_value_parse (dead, "-5", &si, &m3));
+  g_assert_false (hyd_param_value_parse (dead, "abc", &si, &m4));
+  g_assert_nonnull (strstr (m4, "L"));
+  g_assert_false (hyd_param_value_in_range (dead, 1e27));
+  const HydParamInfo *rod = param ("cylinder_double", "rod_diameter");
+  g_assert_false (hyd_param_value_in_range (rod, 1e96));
+  g_assert_true (hyd_param_value_in_range (rod, 0.028));
+  /* a bound the catalogue gives is kept as it is */
+  double lo, hi;
+  hyd_param_value_bounds (param ("dcv_4_3", "command"), &lo, &hi);
+  g_assert_cmpfloat (lo, ==, -1.0);
+  g_assert_cmpfloat (hi, ==, 1.0);
+  g_assert_cmpfloat (hyd_param_value_clamp (dead, 1e30), ==, 100.0);
 }
 
 static void
@@ -180,6 +210,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/ui/param-value/reject", test_reject);
   g_test_add_func ("/ui/param-value/whole-numbers", test_whole_numbers);
   g_test_add_func ("/ui/param-value/ranges-described", test_ranges_described);
+  g_test_add_func ("/ui/param-value/plausible", test_plausible);
   g_test_add_func ("/ui/param-value/clamp", test_clamp);
   g_test_add_func ("/ui/param-value/written-values", test_written_values);
   return g_test_run ();

@@ -437,6 +437,68 @@ test_in_window (void)
   run_main_loop (50);
 }
 
+/* Issue 8, item 18: the current run sets the time axis (not a longer ghost);
+ * legends stay with three units in a low pane; marker labels never overlap
+ * (a label with no room is left out). */
+static void
+test_axis_legends_markers (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("plot-view-XXXXXX", NULL);
+  g_autofree char *png = g_build_filename (dir, "p.png", NULL);
+  g_autoptr (GError) error = NULL;
+
+  /* a run streaming in (its end unknown) at 1.0 s, the previous run 0..2 s */
+  g_autoptr (HydTraceStore) ghost = make_store (2001, 0.0);
+  g_autoptr (HydTraceStore) store = hyd_trace_store_new (names, units, G_N_ELEMENTS (names));
+  for (int r = 0; r <= 100; r++)
+    {
+      double row[5] = { r * 0.01, 1e7, 5e6, 0.1, 0.1 };
+      hyd_trace_store_append (store, row, 1);
+    }
+  HydPlotView *view = HYD_PLOT_VIEW (g_object_ref_sink (hyd_plot_view_new ()));
+  hyd_plot_view_set_store (view, store);
+  hyd_plot_view_set_ghost (view, ghost);
+  hyd_plot_view_add_trace (view, "C1.A.p");
+  g_assert_true (hyd_plot_view_export_with_size (view, png, 640, 400, &error));
+  g_assert_no_error (error);
+  double t0, t1;
+  guint n_legends, n_labels;
+  hyd_plot_view_get_render_info (view, &t0, &t1, &n_legends, &n_labels);
+  g_assert_cmpfloat (t0, ==, 0.0);
+  g_assert_cmpfloat (t1, <=, 1.0 + 1e-9);
+  /* with no current run the ghost's span shows */
+  hyd_plot_view_set_store (view, NULL);
+  g_assert_true (hyd_plot_view_export_with_size (view, png, 640, 400, &error));
+  hyd_plot_view_get_render_info (view, &t0, &t1, NULL, NULL);
+  g_assert_cmpfloat (t1, >=, 2.0);
+
+  /* three units in a pane 180 px high (no room for legend rows above the strips): three legends */
+  hyd_plot_view_set_store (view, ghost);
+  hyd_plot_view_set_ghost (view, NULL);
+  hyd_plot_view_add_trace (view, "C1.x");
+  hyd_plot_view_add_trace (view, "C1.v");
+  g_assert_true (hyd_plot_view_export_with_size (view, png, 640, 180, &error));
+  hyd_plot_view_get_render_info (view, NULL, NULL, &n_legends, NULL);
+  g_assert_cmpuint (n_legends, ==, 3);
+  g_assert_true (hyd_plot_view_export_with_size (view, png, 640, 600, &error));
+  hyd_plot_view_get_render_info (view, NULL, NULL, &n_legends, NULL);
+  g_assert_cmpuint (n_legends, ==, 3);
+
+  /* eight changes within 0.1 s: they cannot all have a label of their own */
+  g_autoptr (HydTraceStore) busy = make_store (2001, 0.0); /* its 2 markers are far apart */
+  for (int i = 0; i < 8; i++)
+    hyd_trace_store_add_marker (busy, 1.0 + 0.0125 * i, "RV1.cracking_pressure 100 → 120 bar");
+  hyd_plot_view_set_store (view, busy);
+  g_assert_true (hyd_plot_view_export_with_size (view, png, 640, 400, &error));
+  hyd_plot_view_get_render_info (view, NULL, NULL, NULL, &n_labels);
+  g_assert_cmpuint (n_labels, >=, 2);
+  g_assert_cmpuint (n_labels, <, 10);
+
+  g_object_unref (view);
+  g_unlink (png);
+  g_rmdir (dir);
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -453,5 +515,6 @@ main (int argc, char *argv[])
   g_test_add_func ("/ui/plot-view/incremental", test_incremental);
   g_test_add_func ("/ui/plot-view/degenerate", test_degenerate);
   g_test_add_func ("/ui/plot-view/in-window", test_in_window);
+  g_test_add_func ("/ui/plot-view/axis-legends-markers", test_axis_legends_markers);
   return g_test_run ();
 }

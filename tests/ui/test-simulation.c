@@ -3,6 +3,7 @@
  * animation; a second run keeps the first as the ghost; a live change is
  * marked on the plots; reset forgets it all. */
 #include <math.h>
+#include <string.h>
 #include "hyd-simulation.h"
 
 typedef struct {
@@ -208,6 +209,141 @@ test_compile_error (void)
   g_assert_cmpint (hyd_simulation_get_state (sim), ==, HYD_RUNNER_READY);
 }
 
+/* The live schematic is drawn again only when a sample would change what it
+ * shows (issue 8: bounded work per frame). */
+static void
+test_live_sample_changed (void)
+{
+  g_autoptr (GArray) drawn = g_array_new (FALSE, FALSE, sizeof (double));
+  /* t, a pressure [Pa], a position [m] */
+  double row[3] = { 0.0, 100e5, 0.1 };
+  g_assert_true (hyd_live_sample_changed (drawn, row, 3)); /* the first is drawn */
+  row[0] = 1.0;                                            /* time alone: nothing */
+  g_assert_false (hyd_live_sample_changed (drawn, row, 3));
+  row[1] = 100e5 + 0.1e5;                                  /* 0.1 bar of 100: below 0.2 % */
+  g_assert_false (hyd_live_sample_changed (drawn, row, 3));
+  row[1] = 100e5 + 0.5e5;                                  /* 0.5 bar: drawn */
+  g_assert_true (hyd_live_sample_changed (drawn, row, 3));
+  g_assert_false (hyd_live_sample_changed (drawn, row, 3));
+  row[2] = 0.1 + 1e-3;                                     /* 1 mm of 0.1 m */
+  g_assert_true (hyd_live_sample_changed (drawn, row, 3));
+  /* the tolerance follows the largest magnitude seen, not the latest value:
+   * a pressure that fell to 1 bar after 100 bar moves the colour by 0.2 %
+   * of 100 bar, not of 1 bar */
+  row[1] = 1e5;
+  g_assert_true (hyd_live_sample_changed (drawn, row, 3));
+  row[1] = 1.1e5;
+  g_assert_false (hyd_live_sample_changed (drawn, row, 3));
+  /* a value that becomes NaN is a change; NaN to NaN is not */
+  row[2] = NAN;
+  g_assert_true (hyd_live_sample_changed (drawn, row, 3));
+  g_assert_false (hyd_live_sample_changed (drawn, row, 3));
+  /* a new run (another column count) starts again */
+  double other[2] = { 0.0, 5.0 };
+  g_assert_true (hyd_live_sample_changed (drawn, other, 2));
+}
+
+/* One pressure scale for the schematic and its legend (issue 8): 1.2 × the
+ * highest relief setting, rounded up to half a power of ten. */
+static void
+test_pressure_scale (void)
+{
+  g_autoptr (HydCircuit) cylinder = load_example ("cylinder-extend-retract.bramah"); /* relief 100 bar */
+  g_assert_cmpfloat_with_epsilon (hyd_pressure_scale_max (cylinder), 150e5, 1);
+  g_autoptr (HydCircuit) burton = load_example ("burton-two-actuator.bramah"); /* highest relief 210 bar */
+  g_assert_cmpfloat_with_epsilon (hyd_pressure_scale_max (burton), 300e5, 1);
+  g_autoptr (GError) error = NULL;
+  const char *bare = "{ \"format\": \"bramah-circuit\", \"version\": 1, \"components\": ["
+                     "{ \"id\": \"T1\", \"type\": \"tank\", \"position\": [0, 0] } ], \"connections\": [] }";
+  g_autoptr (HydCircuit) none = hyd_circuit_load_from_data (bare, -1, "bare.bramah", &error);
+  g_assert_no_error (error);
+  g_assert_cmpfloat (hyd_pressure_scale_max (none), ==, HYD_PRESSURE_SCALE_DEFAULT);
+  g_assert_cmpfloat (hyd_pressure_scale_max (NULL), ==, HYD_PRESSURE_SCALE_DEFAULT);
+}
+
+/* The status line names cavitating nodes: by their void (litres) when the
+ * engine tracks it, else by a pressure below the cavitation pressure (bar).
+ * The values are made up: the columns as a run with voids would have them. */
+static void
+test_cavitation_describe (void)
+{
+  const char *names[] = { "t", "C1.A.p", "C1.B.p", "PU1.P.p", "C1.B.void", "C1.A.void", "C1.x", "G1.p" };
+  double values[] = { 1.0, 2e5, -0.99e5, -0.95e5, 0.26e-3, 0.0, 0.1, -1e5 };
+  guint n = G_N_ELEMENTS (names);
+  g_autofree char *text = hyd_cavitation_describe (names, values, n, -0.9e5);
+  /* C1.B by its void (its pressure is not repeated), PU1.P (no void
+   * variable) by its pressure; C1.A has a void of 0; G1.p is no node */
+  g_assert_cmpstr (text, ==, "C1.B (0.26 L), PU1.P (-0.95 bar)");
+  values[4] = 0;
+  values[3] = 1e5;
+  g_autofree char *none = hyd_cavitation_describe (names, values, n, -0.9e5);
+  g_assert_null (none);
+  /* without void variables (the engine before it tracks them) */
+  g_autofree char *by_pressure = hyd_cavitation_describe (names, (double[]) { 1, 2e5, -0.99e5, 1e5 }, 4, -0.9e5);
+  g_assert_cmpstr (by_pressure, ==, "C1.B (-0.99 bar)");
+  /* many: four named, then a count */
+  const char *many[] = { "a.A.void", "b.A.void", "c.A.void", "d.A.void", "e.A.void", "f.A.void" };
+  double v[] = { 1e-3, 1e-3, 1e-3, 1e-3, 1e-3, 1e-3 };
+  g_autofree char *six = hyd_cavitation_describe (many, v, 6, -0.9e5);
+  g_assert_cmpstr (six, ==, "a.A (1.0 L), b.A (1.0 L), c.A (1.0 L), d.A (1.0 L) and 2 more");
+}
+
+/* Replay (issue 8): after a run the schematic can show any sample of it. */
+static void
+test_replay (void)
+{
+  g_autoptr (HydSimulation) sim = hyd_simulation_new ();
+  Counts c = { .loop = g_main_loop_new (NULL, FALSE) };
+  g_signal_connect (sim, "finished", G_CALLBACK (finished_cb), &c);
+  g_autoptr (HydCircuit) circuit = load_example ("cylinder-extend-retract.bramah");
+  run_to_end (sim, circuit, &c);
+  HydTraceStore *store = hyd_simulation_get_store (sim);
+  guint n = hyd_trace_store_get_n_rows (store);
+  int x = hyd_trace_store_find (store, "C1.x");
+  g_assert_cmpint (x, >, 0);
+  const double *t = hyd_trace_store_get_column (store, 0);
+  const double *xs = hyd_trace_store_get_column (store, x);
+  double value;
+  /* following the run: the last sample */
+  g_assert_true (isnan (hyd_simulation_get_shown_time (sim)));
+  g_assert_true (hyd_simulation_lookup (sim, "C1.x", &value));
+  g_assert_cmpfloat (value, ==, xs[n - 1]);
+  /* at 2.0 s: the last sample at or before it (the piston half out) */
+  hyd_simulation_show_time (sim, 2.0);
+  double shown = hyd_simulation_get_shown_time (sim);
+  g_assert_cmpfloat (shown, <=, 2.0);
+  g_assert_cmpfloat (shown, >, 2.0 - 0.0051);
+  guint row = 0;
+  while (row + 1 < n && t[row + 1] <= 2.0)
+    row++;
+  g_assert_true (hyd_simulation_lookup (sim, "C1.x", &value));
+  g_assert_cmpfloat (value, ==, xs[row]);
+  g_assert_cmpfloat (value, >, 0.1);
+  g_assert_cmpfloat (value, <, xs[n - 1] + 0.3);
+  /* a pressure by any port of its node */
+  g_assert_true (hyd_simulation_lookup (sim, "C1.A.p", &value));
+  g_assert_cmpfloat (value, ==, hyd_trace_store_get_column (store, hyd_trace_store_find (store, "C1.A.p"))[row]);
+  /* the void of C1.B's node: known exactly when the engine reports one
+   * ("<first port of the node>.void"), and then the replayed sample's */
+  HydRunner *runner = hyd_simulation_get_runner (sim);
+  int pc = hyd_runner_find_column (runner, "C1.B.p");
+  g_assert_cmpint (pc, >=, 0);
+  const char *node_p = hyd_runner_get_column_name (runner, pc);
+  g_autofree char *void_name = g_strdup_printf ("%.*s.void", (int) strlen (node_p) - 2, node_p);
+  int vc = hyd_trace_store_find (store, void_name);
+  double volume = -1;
+  g_assert_true (hyd_simulation_port_void (sim, "C1", "B", &volume) == (vc >= 0));
+  if (vc >= 0)
+    g_assert_cmpfloat (volume, ==, hyd_trace_store_get_column (store, vc)[row]);
+  /* before the start: the first sample; NaN: the latest again */
+  hyd_simulation_show_time (sim, -1.0);
+  g_assert_cmpfloat (hyd_simulation_get_shown_time (sim), ==, t[0]);
+  hyd_simulation_show_time (sim, NAN);
+  g_assert_true (hyd_simulation_lookup (sim, "C1.x", &value));
+  g_assert_cmpfloat (value, ==, xs[n - 1]);
+  g_main_loop_unref (c.loop);
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -216,5 +352,9 @@ main (int argc, char *argv[])
   g_test_add_func ("/ui/simulation/live-change", test_live_change);
   g_test_add_func ("/ui/simulation/solver-failure", test_solver_failure);
   g_test_add_func ("/ui/simulation/compile-error", test_compile_error);
+  g_test_add_func ("/ui/simulation/live-sample-changed", test_live_sample_changed);
+  g_test_add_func ("/ui/simulation/pressure-scale", test_pressure_scale);
+  g_test_add_func ("/ui/simulation/replay", test_replay);
+  g_test_add_func ("/ui/simulation/cavitation-describe", test_cavitation_describe);
   return g_test_run ();
 }

@@ -174,6 +174,89 @@ test_csv (void)
   g_rmdir (dir);
 }
 
+static void
+compacted_cb (HydTraceStore *store, guint *count)
+{
+  (*count)++;
+}
+
+/* The memory cap (issue 9): a run longer than the cap is thinned, never
+ * grows past it, and keeps every peak. */
+static void
+test_cap (void)
+{
+  const char *names[] = { "t", "a", "b" };
+  HydUnit units[] = { HYD_UNIT_TIME, HYD_UNIT_PRESSURE, HYD_UNIT_POSITION };
+  g_autoptr (HydTraceStore) store = hyd_trace_store_new (names, units, 3);
+  g_assert_cmpuint (hyd_trace_store_get_max_bytes (store), ==, HYD_TRACE_STORE_DEFAULT_MAX_BYTES);
+  gsize cap = 3 * sizeof (double) * 1000; /* 1000 rows */
+  hyd_trace_store_set_max_bytes (store, cap);
+  guint compactions = 0;
+  g_signal_connect (store, "compacted", G_CALLBACK (compacted_cb), &compactions);
+  /* 100 000 rows in batches of 7: a smooth signal with one spike up (at
+   * row 12 345) and one down (at row 67 890) in b */
+  double max_a = -INFINITY, min_a = INFINITY;
+  for (guint first = 0; first < 100000; first += 7)
+    {
+      double rows[7 * 3];
+      guint m = MIN (7, 100000 - first);
+      for (guint r = 0; r < m; r++)
+        {
+          guint i = first + r;
+          rows[3 * r] = i * 1e-3;
+          rows[3 * r + 1] = sin (i * 1e-3);
+          rows[3 * r + 2] = i == 12345 ? 50.0 : i == 67890 ? -50.0 : 0.0;
+          max_a = MAX (max_a, rows[3 * r + 1]);
+          min_a = MIN (min_a, rows[3 * r + 1]);
+        }
+      hyd_trace_store_append (store, rows, m);
+      g_assert_cmpuint ((gsize) hyd_trace_store_get_n_rows (store) * 3 * sizeof (double), <=, cap);
+    }
+  guint n = hyd_trace_store_get_n_rows (store);
+  g_assert_cmpuint (compactions, >, 0);
+  g_assert_cmpuint (compactions, ==, hyd_trace_store_get_n_compactions (store));
+  g_assert_cmpuint (n, >=, 400);
+  const double *t = hyd_trace_store_get_column (store, 0);
+  const double *a = hyd_trace_store_get_column (store, 1);
+  const double *b = hyd_trace_store_get_column (store, 2);
+  double got_max = -INFINITY, got_min = INFINITY, b_max = -INFINITY, b_min = INFINITY;
+  for (guint i = 0; i < n; i++)
+    {
+      if (i > 0)
+        g_assert_cmpfloat (t[i], >=, t[i - 1]);
+      got_max = MAX (got_max, a[i]);
+      got_min = MIN (got_min, a[i]);
+      b_max = MAX (b_max, b[i]);
+      b_min = MIN (b_min, b[i]);
+    }
+  /* the span, the extremes and both spikes survive */
+  g_assert_cmpfloat (t[0], ==, 0.0);
+  g_assert_cmpfloat (t[n - 1], ==, 99999 * 1e-3);
+  g_assert_cmpfloat (got_max, ==, max_a);
+  g_assert_cmpfloat (got_min, ==, min_a);
+  g_assert_cmpfloat (b_max, ==, 50.0);
+  g_assert_cmpfloat (b_min, ==, -50.0);
+  /* each spike stays inside the span of the kept rows around it (older
+   * parts are thinned more often, so that span is wider there) */
+  for (guint i = 0; i < n; i++)
+    if (b[i] == 50.0 || b[i] == -50.0)
+      {
+        double ts = b[i] > 0 ? 12.345 : 67.890;
+        g_assert_cmpfloat (i > 0 ? t[i - 1] : t[i], <=, ts + 1e-9);
+        g_assert_cmpfloat (i + 1 < n ? t[i + 1] : t[i], >=, ts - 1e-9);
+      }
+  /* no cap: nothing is thinned */
+  g_autoptr (HydTraceStore) free_store = hyd_trace_store_new (names, units, 3);
+  hyd_trace_store_set_max_bytes (free_store, 0);
+  for (guint i = 0; i < 5000; i++)
+    {
+      double row[3] = { i * 1e-3, 0, 0 };
+      hyd_trace_store_append (free_store, row, 1);
+    }
+  g_assert_cmpuint (hyd_trace_store_get_n_rows (free_store), ==, 5000);
+  g_assert_cmpuint (hyd_trace_store_get_n_compactions (free_store), ==, 0);
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -183,5 +266,6 @@ main (int argc, char *argv[])
   g_test_add_func ("/ui/trace-store/append", test_append);
   g_test_add_func ("/ui/trace-store/markers", test_markers);
   g_test_add_func ("/ui/trace-store/csv", test_csv);
+  g_test_add_func ("/ui/trace-store/cap", test_cap);
   return g_test_run ();
 }
