@@ -7,6 +7,7 @@
 #include <glib/gi18n.h>
 #include "hyd-autosave.h"
 #include "hyd-help.h"
+#include "hyd-help-text.h"
 #include "hyd-ui-util.h"
 #include "hyd-window.h"
 
@@ -116,6 +117,15 @@ help_action (GSimpleAction *action, GVariant *param, gpointer user_data)
   hyd_help_window_present_for (window, NULL);
 }
 
+/* The help page on the fluid models (hyd-help-text.h). */
+static void
+help_fluid_action (GSimpleAction *action, GVariant *param, gpointer user_data)
+{
+  HydApplication *self = user_data;
+  hyd_help_window_present_for (gtk_application_get_active_window (GTK_APPLICATION (self)),
+                               HYD_HELP_PAGE_FLUID);
+}
+
 static void
 new_window_action (GSimpleAction *action, GVariant *param, gpointer user_data)
 {
@@ -127,6 +137,7 @@ static const GActionEntry app_actions[] = {
   { .name = "quit", .activate = quit_action },
   { .name = "about", .activate = about_action },
   { .name = "help", .activate = help_action },
+  { .name = "help-fluid", .activate = help_fluid_action },
   { .name = "new-window", .activate = new_window_action },
 };
 

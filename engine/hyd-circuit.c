@@ -2360,13 +2360,19 @@ temporary_name (const char *dir, const char *base)
 }
 
 /* Writes data to fd, gives it the mode (and owner, where the system allows)
- * of the file it replaces, and flushes it to the disk. */
+ * of the file it replaces, or `mode` when it is not 0, and flushes it to the
+ * disk. */
 static gboolean
-fill_file (int fd, const char *data, gsize length, const struct stat *old)
+fill_file (int fd, const char *data, gsize length, const struct stat *old, guint mode)
 {
   if (!write_all (fd, data, length))
     return FALSE;
-  if (old != NULL)
+  if (mode != 0)
+    {
+      if (fchmod (fd, mode & 07777) != 0)
+        return FALSE;
+    }
+  else if (old != NULL)
     {
       /* only root may give a file away: that failure is no error; nor is
        * EPERM from fchmod (setting the set-group-ID bit as a non-member) */
@@ -2383,18 +2389,18 @@ fill_file (int fd, const char *data, gsize length, const struct stat *old)
  * leaves nothing behind; it is named only once complete. */
 static char *
 write_temporary (const char *dir, const char *base, const char *data, gsize length,
-                 const struct stat *old)
+                 const struct stat *old, guint mode)
 {
   g_autofree char *temp = NULL;
   int fd, errsv;
 
 #ifdef O_TMPFILE
-  fd = open (dir, O_TMPFILE | O_WRONLY | O_CLOEXEC, 0666);
+  fd = open (dir, O_TMPFILE | O_WRONLY | O_CLOEXEC, mode != 0 ? (mode & 0777) : 0666);
   if (fd >= 0)
     {
       g_autofree char *proc = g_strdup_printf ("/proc/self/fd/%d", fd);
 
-      if (!fill_file (fd, data, length, old))
+      if (!fill_file (fd, data, length, old, mode))
         {
           errsv = errno;
           close (fd);
@@ -2426,10 +2432,10 @@ write_temporary (const char *dir, const char *base, const char *data, gsize leng
 
   g_free (temp);
   temp = g_strdup_printf ("%s/.%s.XXXXXX", dir, base);
-  fd = g_mkstemp_full (temp, O_WRONLY | O_CLOEXEC, 0666);
+  fd = g_mkstemp_full (temp, O_WRONLY | O_CLOEXEC, mode != 0 ? (int) (mode & 0777) : 0666);
   if (fd < 0)
     return NULL;
-  if (!fill_file (fd, data, length, old))
+  if (!fill_file (fd, data, length, old, mode))
     {
       errsv = errno;
       close (fd);
@@ -2450,7 +2456,7 @@ write_temporary (const char *dir, const char *base, const char *data, gsize leng
 /* Replaces target with data atomically: a reader sees the old file or the
  * new one, never a part, and a failure leaves no temporary behind. */
 static gboolean
-replace_file (const char *target, const char *data, gsize length, GError **error)
+replace_file (const char *target, const char *data, gsize length, guint mode, GError **error)
 {
   g_autofree char *dir = g_path_get_dirname (target);
   g_autofree char *base = g_path_get_basename (target);
@@ -2467,7 +2473,7 @@ replace_file (const char *target, const char *data, gsize length, GError **error
                         display, S_ISDIR (st.st_mode) ? "a folder" : "a pipe, device or socket");
     }
 
-  temp = write_temporary (dir, base, data, length, exists ? &st : NULL);
+  temp = write_temporary (dir, base, data, length, exists ? &st : NULL, mode);
   if (temp == NULL)
     return save_error (error, errno, target, "writing the new file");
   if (rename (temp, target) != 0)
@@ -2489,16 +2495,14 @@ replace_file (const char *target, const char *data, gsize length, GError **error
 }
 
 gboolean
-hyd_circuit_save_to_file (const HydCircuit *circuit, const char *path, GError **error)
+hyd_circuit_save_data_to_file (const char *data, gsize length, const char *path, guint mode,
+                               GError **error)
 {
-  g_autofree char *data = NULL;
   g_autofree char *target = NULL;
-  gsize length;
 
-  g_return_val_if_fail (circuit != NULL, FALSE);
+  g_return_val_if_fail (data != NULL, FALSE);
   g_return_val_if_fail (path != NULL, FALSE);
 
-  data = hyd_circuit_to_data (circuit, &length);
   /* never write a file that the reader would refuse */
   if (length > HYD_CIRCUIT_MAX_FILE_SIZE)
     {
@@ -2511,5 +2515,18 @@ hyd_circuit_save_to_file (const HydCircuit *circuit, const char *path, GError **
   target = save_target (path, error);
   if (target == NULL)
     return FALSE;
-  return replace_file (target, data, length, error);
+  return replace_file (target, data, length, mode, error);
+}
+
+gboolean
+hyd_circuit_save_to_file (const HydCircuit *circuit, const char *path, GError **error)
+{
+  g_autofree char *data = NULL;
+  gsize length;
+
+  g_return_val_if_fail (circuit != NULL, FALSE);
+  g_return_val_if_fail (path != NULL, FALSE);
+
+  data = hyd_circuit_to_data (circuit, &length);
+  return hyd_circuit_save_data_to_file (data, length, path, 0, error);
 }

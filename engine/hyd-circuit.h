@@ -144,6 +144,13 @@ char *hyd_circuit_to_data (const HydCircuit *circuit, gsize *length);
  * the file the link points to. A failure keeps the old file and leaves no
  * temporary. A text larger than HYD_CIRCUIT_MAX_FILE_SIZE is not written. */
 gboolean hyd_circuit_save_to_file (const HydCircuit *circuit, const char *path, GError **error);
+/* The same for a text hyd_circuit_to_data made (so that a caller can make
+ * the text in one thread and write it in another): the same cap, atomic
+ * replacement, links followed. `mode` 0 keeps the old file's mode (new
+ * files get 0666 less the umask); any other value is the file's mode
+ * (an autosave: 0600). */
+gboolean hyd_circuit_save_data_to_file (const char *data, gsize length, const char *path,
+                                        guint mode, GError **error);
 
 /* Items of a document, for editors: new (empty, with empty params/extra),
  * deep copy and free. A circuit owns the items in its arrays. */

@@ -1530,11 +1530,115 @@ layout_states (HydSystem *sys, Build *b)
     }
 }
 
+static gboolean
+all_finite (const double *v, gsize n)
+{
+  for (gsize k = 0; k < n; k++)
+    if (!isfinite (v[k]))
+      return FALSE;
+  return TRUE;
+}
+
+/* The parameter most likely to make a component's derived quantities
+ * overflow: the numeric one furthest, in decades, from its default (or from
+ * 1 in SI units where the default is 0); −1 when it has none. */
+static int
+extreme_param (const HydComp *c)
+{
+  int best = -1;
+  double best_decades = -1.0;
+  for (guint k = 0; k < c->type->n_params; k++)
+    {
+      const HydParamInfo *info = &c->type->params[k];
+      double v = c->par[k];
+      if ((info->flags & HYD_PARAM_ENUM) || isnan (v) || v == 0.0)
+        continue;
+      double scale = info->def != 0.0 && isfinite (info->def) ? fabs (info->def) : 1.0;
+      double decades = fabs (log10 (fabs (v)) - log10 (scale));
+      if (decades > best_decades)
+        {
+          best_decades = decades;
+          best = (int) k;
+        }
+    }
+  return best;
+}
+
+/* At t = 0 every component's flows, volumes, compliances and rates must be
+ * finite: a parameter in range can still make a derived quantity overflow
+ * (a 1e308 m piston diameter gives an infinite area and a NaN volume), and
+ * the run would fail at once as "nonfinite", or check would blame the node
+ * ("has no volume"). Name the component and the parameter instead. */
+static gboolean
+check_finite_components (HydSystem *sys, GError **error)
+{
+  for (guint i = 0; i < sys->n_comps; i++)
+    {
+      const SysComp *sc = &sys->comps[i];
+      const HydComp *c = sc->comp;
+      guint np = c->type->n_ports, ns = c->n_states, nv = c->n_vstates;
+      if (all_finite (sc->q, np) && all_finite (sc->xdot, ns) && all_finite (sc->V, np)
+          && all_finite (sc->dV, (gsize) np * nv) && all_finite (sc->d2V, (gsize) np * nv * nv)
+          && all_finite (sc->C, np) && all_finite (sc->dC, np) && all_finite (sc->out, c->n_outputs)
+          && all_finite (sys->y0 + sc->state0, ns))
+        continue;
+      int k = extreme_param (c);
+      if (k < 0)
+        return set_compile_error (error, HYD_CIRCUIT_ERROR_PARAM_RANGE,
+                                  "component \"%s\" (%s): its flows, volumes or areas are not finite "
+                                  "at t = 0", c->id, c->type->id);
+      const HydParamInfo *info = &c->type->params[k];
+      const char *unit = hyd_unit_symbol (info->unit);
+      return set_compile_error (error, HYD_CIRCUIT_ERROR_PARAM_RANGE,
+                                "component \"%s\", parameter \"%s\": %.6g%s%s is so extreme that "
+                                "the %s's derived quantities (areas, volumes, displacement or flows) "
+                                "are not finite; use a realistic value",
+                                c->id, info->name, c->par[k], unit && *unit ? " " : "", unit ? unit : "",
+                                c->type->id);
+    }
+  return TRUE;
+}
+
 /* Every non-boundary node needs a volume (a compliance does not count). */
 static gboolean
 check_volumes (HydSystem *sys, GError **error)
 {
   eval_all (sys, 0.0, sys->y0, NULL, FALSE);
+  if (!check_finite_components (sys, error))
+    return FALSE;
+  /* each component's volume finite, but their sum not (two 1e308 m³
+   * volumes): name the node and its largest contributor */
+  for (guint nb = 0; nb < sys->n_nodes; nb++)
+    {
+      SysNode *nd = &sys->nodes[nb];
+      if (nd->boundary || (isfinite (nd->V) && isfinite (nd->C) && isfinite (nd->dCdp)))
+        continue;
+      g_autofree char *pl = node_port_list (sys, nd->ports);
+      const HydComp *largest = NULL;
+      double largest_v = -1.0;
+      for (guint k = 0; k < nd->ports->len; k++)
+        {
+          guint gp = g_array_index (nd->ports, guint, k);
+          const SysComp *sc = &sys->comps[sys->port_comp[gp]];
+          double v = fabs (sc->V[sys->port_index[gp]]) + fabs (sc->C[sys->port_index[gp]]);
+          if (v > largest_v)
+            {
+              largest_v = v;
+              largest = sc->comp;
+            }
+        }
+      int k = largest ? extreme_param (largest) : -1;
+      if (k < 0)
+        return set_compile_error (error, HYD_CIRCUIT_ERROR_PARAM_RANGE,
+                                  "node %s: its volume or compliance is not finite", pl);
+      const HydParamInfo *info = &largest->type->params[k];
+      const char *unit = hyd_unit_symbol (info->unit);
+      return set_compile_error (error, HYD_CIRCUIT_ERROR_PARAM_RANGE,
+                                "node %s: the volumes on it add up to more than a number can hold; "
+                                "component \"%s\", parameter \"%s\": %.6g%s%s is too extreme",
+                                pl, largest->id, info->name, largest->par[k], unit && *unit ? " " : "",
+                                unit ? unit : "");
+    }
   for (guint nb = 0; nb < sys->n_nodes; nb++)
     {
       SysNode *nd = &sys->nodes[nb];

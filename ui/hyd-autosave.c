@@ -3,6 +3,8 @@
 
 #include "hyd-autosave.h"
 
+#include "hyd-circuit.h"
+
 #include <errno.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -11,6 +13,10 @@
 #include <glib/gstdio.h>
 
 #define INFO_GROUP "Autosave"
+
+/* Writes (in the worker threads) and removals (in the main thread) take
+ * turns, so a removal never races a write of the same file. */
+static GMutex autosave_lock;
 
 void
 hyd_autosave_entry_free (HydAutosaveEntry *entry)
@@ -70,12 +76,16 @@ info_path_for (const char *path)
 }
 
 char *
-hyd_autosave_write (const char *directory, guint pid, guint serial, const char *data,
-                    const char *origin, const char *title, GError **error)
+hyd_autosave_path (const char *directory, guint pid, guint serial)
 {
-  g_return_val_if_fail (directory != NULL, NULL);
-  g_return_val_if_fail (data != NULL, NULL);
+  g_autofree char *name = hyd_autosave_file_name (pid, serial);
+  return g_build_filename (directory, name, NULL);
+}
 
+static char *
+write_unlocked (const char *directory, guint pid, guint serial, const char *data, gsize length,
+                const char *origin, const char *title, GError **error)
+{
   if (g_mkdir_with_parents (directory, 0700) != 0)
     {
       int saved_errno = errno;
@@ -84,8 +94,7 @@ hyd_autosave_write (const char *directory, guint pid, guint serial, const char *
       return NULL;
     }
 
-  g_autofree char *name = hyd_autosave_file_name (pid, serial);
-  g_autofree char *path = g_build_filename (directory, name, NULL);
+  g_autofree char *path = hyd_autosave_path (directory, pid, serial);
   g_autofree char *info_path = info_path_for (path);
 
   g_autoptr (GKeyFile) info = g_key_file_new ();
@@ -94,11 +103,102 @@ hyd_autosave_write (const char *directory, guint pid, guint serial, const char *
   if (title)
     g_key_file_set_string (info, INFO_GROUP, "title", title);
   g_key_file_set_int64 (info, INFO_GROUP, "saved-at", g_get_real_time () / G_USEC_PER_SEC);
+  gsize info_length;
+  g_autofree char *info_data = g_key_file_to_data (info, &info_length, NULL);
 
-  if (!g_file_set_contents (path, data, -1, error)
-      || !g_key_file_save_to_file (info, info_path, error))
+  /* the engine's saver: atomic, the reader's size cap, and the user's
+   * private state stays private (0600, whatever the umask) */
+  if (!hyd_circuit_save_data_to_file (data, length, path, HYD_AUTOSAVE_FILE_MODE, error)
+      || !hyd_circuit_save_data_to_file (info_data, info_length, info_path, HYD_AUTOSAVE_FILE_MODE,
+                                         error))
     return NULL;
   return g_steal_pointer (&path);
+}
+
+char *
+hyd_autosave_write (const char *directory, guint pid, guint serial, const char *data,
+                    const char *origin, const char *title, GError **error)
+{
+  g_return_val_if_fail (directory != NULL, NULL);
+  g_return_val_if_fail (data != NULL, NULL);
+
+  g_mutex_lock (&autosave_lock);
+  char *path = write_unlocked (directory, pid, serial, data, strlen (data), origin, title, error);
+  g_mutex_unlock (&autosave_lock);
+  return path;
+}
+
+typedef struct {
+  char *directory;
+  guint pid;
+  guint serial;
+  GBytes *data;
+  char *origin;
+  char *title;
+} WriteJob;
+
+static void
+write_job_free (WriteJob *job)
+{
+  g_free (job->directory);
+  g_bytes_unref (job->data);
+  g_free (job->origin);
+  g_free (job->title);
+  g_free (job);
+}
+
+static void
+write_thread (GTask *task, gpointer source_object, gpointer task_data, GCancellable *cancellable)
+{
+  WriteJob *job = task_data;
+  GError *error = NULL;
+  char *path = NULL;
+
+  g_mutex_lock (&autosave_lock);
+  /* a window that was closed while this waited removed its autosave: do
+   * not write it again */
+  if (!g_cancellable_set_error_if_cancelled (cancellable, &error))
+    {
+      gsize length;
+      const char *data = g_bytes_get_data (job->data, &length);
+      path = write_unlocked (job->directory, job->pid, job->serial, data ? data : "", length, job->origin,
+                             job->title, &error);
+    }
+  g_mutex_unlock (&autosave_lock);
+
+  if (path)
+    g_task_return_pointer (task, path, g_free);
+  else
+    g_task_return_error (task, error);
+}
+
+void
+hyd_autosave_write_async (const char *directory, guint pid, guint serial, GBytes *data,
+                          const char *origin, const char *title, GCancellable *cancellable,
+                          GAsyncReadyCallback callback, gpointer user_data)
+{
+  g_return_if_fail (directory != NULL);
+  g_return_if_fail (data != NULL);
+
+  WriteJob *job = g_new0 (WriteJob, 1);
+  job->directory = g_strdup (directory);
+  job->pid = pid;
+  job->serial = serial;
+  job->data = g_bytes_ref (data);
+  job->origin = g_strdup (origin);
+  job->title = g_strdup (title);
+
+  g_autoptr (GTask) task = g_task_new (NULL, cancellable, callback, user_data);
+  g_task_set_source_tag (task, hyd_autosave_write_async);
+  g_task_set_task_data (task, job, (GDestroyNotify) write_job_free);
+  g_task_run_in_thread (task, write_thread);
+}
+
+char *
+hyd_autosave_write_finish (GAsyncResult *result, GError **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, NULL), NULL);
+  return g_task_propagate_pointer (G_TASK (result), error);
 }
 
 guint
@@ -124,8 +224,10 @@ hyd_autosave_remove (const char *path)
   if (path == NULL || !g_str_has_suffix (path, ".bramah"))
     return;
   g_autofree char *info_path = info_path_for (path);
+  g_mutex_lock (&autosave_lock);
   g_remove (path);
   g_remove (info_path);
+  g_mutex_unlock (&autosave_lock);
 }
 
 /* A process is alive when it exists; where /proc tells its name, it must

@@ -147,3 +147,65 @@ hyd_help_dup_text (const HydComponentType *type)
     }
   return g_string_free (s, FALSE);
 }
+
+/* ---- the fluid models (the circuit's fluid settings) ---- */
+
+const char *
+hyd_help_fluid_title (void)
+{
+  return _("Fluid models");
+}
+
+const char *const *
+hyd_help_fluid_models (void)
+{
+  static const char *const models[] = { "cavitating", "air", "constant", "tait", NULL };
+  return models;
+}
+
+char *
+hyd_help_fluid_dup_text (void)
+{
+  GString *s = g_string_new (NULL);
+  g_string_append_printf (s, "%s\n%s\n\n", hyd_help_fluid_title (),
+                          /* translators: keep "fluid" and "bulk_modulus_model": they are keys of the file */
+                          _("Circuit settings: \"fluid\" → \"bulk_modulus_model\""));
+  g_string_append (s, _("How stiff the oil is decides how fast pressure builds up in a closed "
+                        "volume: dp/dt = (B/V)·(Q_in − Q_out − dV/dt), the pressure-rise equation "
+                        "with the bulk modulus B (Merritt 1967, Hydraulic Control Systems, ch. 2; "
+                        "Manring 2005, Hydraulic Control Systems, ch. 2). The model decides B and "
+                        "what happens when a circuit pulls the pressure down towards vacuum."));
+  g_string_append (s, "\n\n");
+  g_string_append (s, _("cavitating (the default): pure oil with B = 1.5 GPa as long as the pressure "
+                        "is above the vapour pressure. Where a circuit pulls harder (an overrunning "
+                        "load, a coasting motor, a pump sucking through a throttle) the pressure "
+                        "stops at the vapour pressure, −1 bar gauge (0.013 bar absolute), and a void "
+                        "of vapour and released gas opens instead; it closes again once the oil has "
+                        "refilled it (Burton 1994, PhD thesis, University of Bath, §3.3, eq. 3.24: "
+                        "vapour-only void tracking). Oil is never pulled below vacuum and no oil is "
+                        "lost; the run warns which volumes cavitated and how large the void grew, "
+                        "and a void can be plotted (the variable “<port>.void”). Why "
+                        "the default: it is the textbook equation with a constant B, corrected where "
+                        "that equation fails, since a liquid cannot carry tension. A circuit that "
+                        "never reaches the vapour pressure runs exactly as under \"constant\"."));
+  g_string_append (s, "\n\n");
+  /* xgettext:no-c-format */
+  g_string_append (s, _("air: oil with entrained air (0.5 % by volume at atmospheric pressure). The "
+                        "air makes the oil far softer near 0 bar, about 28 MPa instead of 1.5 GPa "
+                        "(Merritt 1967, ch. 2; Manring 2005, ch. 2), which gives start-up surges of "
+                        "2–3× and ringing near 10 Hz in circuits that run near tank pressure. It has "
+                        "the same vapour floor. Choose it to study entrained air or a badly bled "
+                        "circuit."));
+  g_string_append (s, "\n\n");
+  g_string_append (s, _("constant: the same B at every pressure and no floor. The pressure can fall "
+                        "below the vapour pressure and even below absolute zero, which real oil "
+                        "cannot do (the run warns when it happens); an overrunning load is then held "
+                        "back by a \"suction\" that does not exist. Use it to compare with a hand "
+                        "calculation."));
+  g_string_append (s, "\n\n");
+  g_string_append (s, _("tait: B rises with pressure (the Tait equation, as used by Esqué 2008, "
+                        "eq. 3.2, with \"tait_a\"), closer to measured mineral oil at high pressure; "
+                        "no floor, like \"constant\"."));
+  g_string_append_c (s, '\n');
+  return g_string_free (s, FALSE);
+}

@@ -30,4 +30,12 @@ GPtrArray *hyd_help_param_rows (const HydComponentType *type);
 /* The whole page as plain text (for the tests, and "Copy"). */
 char *hyd_help_dup_text (const HydComponentType *type);
 
+/* The help page on the fluid models ("bulk_modulus_model"): what each
+ * model does and why "cavitating" is the default, with the literature. */
+#define HYD_HELP_PAGE_FLUID "fluid-models"
+const char *hyd_help_fluid_title (void);
+/* The models' names, in the order the page explains them (NULL-terminated). */
+const char *const *hyd_help_fluid_models (void);
+char *hyd_help_fluid_dup_text (void);
+
 G_END_DECLS

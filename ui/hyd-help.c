@@ -24,6 +24,8 @@ struct _HydHelpWindow
   GtkLabel *description_label;
   GtkGrid *ports_grid;
   GtkGrid *params_grid;
+  GtkWidget *ports_heading;
+  GtkWidget *params_heading;
 
   /* Owned */
   char *type_id;
@@ -59,16 +61,53 @@ cell (const char *text, gboolean wrap, const char *css_class)
   return label;
 }
 
+static gboolean
+is_fluid_page (const char *id)
+{
+  return g_strcmp0 (id, HYD_HELP_PAGE_FLUID) == 0;
+}
+
 static void
 symbol_draw (GtkDrawingArea *area, cairo_t *cr, int width, int height, gpointer user_data)
 {
   HydHelpWindow *self = user_data;
+  if (self->type_id == NULL || is_fluid_page (self->type_id))
+    return;
   hyd_ui_draw_symbol_preview (GTK_WIDGET (area), cr, self->type_id, width, height, 14);
+}
+
+static void
+show_component_parts (HydHelpWindow *self, gboolean visible)
+{
+  gtk_widget_set_visible (GTK_WIDGET (self->symbol_area), visible);
+  gtk_widget_set_visible (self->ports_heading, visible);
+  gtk_widget_set_visible (GTK_WIDGET (self->ports_grid), visible);
+  gtk_widget_set_visible (self->params_heading, visible);
+  gtk_widget_set_visible (GTK_WIDGET (self->params_grid), visible);
+}
+
+/* The page on the fluid models: the text of hyd_help_fluid_dup_text, its
+ * first two lines as title and subtitle. */
+static void
+fill_fluid_page (HydHelpWindow *self)
+{
+  g_autofree char *text = hyd_help_fluid_dup_text ();
+  g_auto (GStrv) parts = g_strsplit (text, "\n", 3);
+  show_component_parts (self, FALSE);
+  gtk_label_set_text (self->title_label, parts[0] ? parts[0] : "");
+  gtk_label_set_text (self->subtitle_label, parts[0] && parts[1] ? parts[1] : "");
+  g_autofree char *body = g_strstrip (g_strdup (parts[0] && parts[1] && parts[2] ? parts[2] : ""));
+  gtk_label_set_text (self->description_label, body);
+  clear_grid (self->ports_grid);
+  clear_grid (self->params_grid);
+  GtkAdjustment *adj = gtk_scrolled_window_get_vadjustment (self->page_scroller);
+  gtk_adjustment_set_value (adj, 0);
 }
 
 static void
 fill_page (HydHelpWindow *self, const HydComponentType *type)
 {
+  show_component_parts (self, TRUE);
   gtk_label_set_text (self->title_label, hyd_help_type_label (type));
   g_autofree char *subtitle
       = type->iso_symbol ? g_strdup_printf ("%s · %s · %s", type->id,
@@ -120,6 +159,13 @@ row_selected_cb (HydHelpWindow *self, GtkListBoxRow *row)
   if (row == NULL)
     return;
   const char *type_id = g_object_get_data (G_OBJECT (row), "hyd-type-id");
+  if (is_fluid_page (type_id))
+    {
+      g_free (self->type_id);
+      self->type_id = g_strdup (type_id);
+      fill_fluid_page (self);
+      return;
+    }
   const HydComponentType *type = hyd_catalogue_lookup (type_id);
   if (type == NULL)
     return;
@@ -135,10 +181,16 @@ filter_func (GtkListBoxRow *row, gpointer user_data)
   const char *text = gtk_editable_get_text (GTK_EDITABLE (self->search_entry));
   if (text == NULL || *text == '\0')
     return TRUE;
+  g_autofree char *needle = g_utf8_casefold (text, -1);
+  if (is_fluid_page (g_object_get_data (G_OBJECT (row), "hyd-type-id")))
+    {
+      g_autofree char *page = hyd_help_fluid_dup_text ();
+      g_autofree char *folded = g_utf8_casefold (page, -1);
+      return strstr (folded, needle) != NULL;
+    }
   const HydComponentType *type = hyd_catalogue_lookup (g_object_get_data (G_OBJECT (row), "hyd-type-id"));
   if (type == NULL)
     return FALSE;
-  g_autofree char *needle = g_utf8_casefold (text, -1);
   g_autofree char *label = g_utf8_casefold (hyd_help_type_label (type), -1);
   g_autofree char *category = g_utf8_casefold (hyd_help_category_label (type->category), -1);
   return strstr (label, needle) || strstr (type->id, needle) || strstr (category, needle);
@@ -167,7 +219,14 @@ header_func (GtkListBoxRow *row, GtkListBoxRow *before, gpointer user_data)
   const HydComponentType *type = hyd_catalogue_lookup (g_object_get_data (G_OBJECT (row), "hyd-type-id"));
   const HydComponentType *prev = before
     ? hyd_catalogue_lookup (g_object_get_data (G_OBJECT (before), "hyd-type-id")) : NULL;
-  if (type && (prev == NULL || prev->category != type->category))
+  if (is_fluid_page (g_object_get_data (G_OBJECT (row), "hyd-type-id")))
+    {
+      GtkWidget *header = gtk_label_new (_("Circuit settings"));
+      gtk_label_set_xalign (GTK_LABEL (header), 0);
+      gtk_widget_add_css_class (header, "palette-heading");
+      gtk_list_box_row_set_header (row, header);
+    }
+  else if (type && (prev == NULL || prev->category != type->category))
     {
       GtkWidget *header = gtk_label_new (hyd_help_category_label (type->category));
       gtk_label_set_xalign (GTK_LABEL (header), 0);
@@ -181,6 +240,12 @@ header_func (GtkListBoxRow *row, GtkListBoxRow *before, gpointer user_data)
 static void
 copy_clicked_cb (HydHelpWindow *self)
 {
+  if (is_fluid_page (self->type_id))
+    {
+      g_autofree char *fluid = hyd_help_fluid_dup_text ();
+      gdk_clipboard_set_text (gtk_widget_get_clipboard (GTK_WIDGET (self)), fluid);
+      return;
+    }
   const HydComponentType *type = self->type_id ? hyd_catalogue_lookup (self->type_id) : NULL;
   if (type == NULL)
     return;
@@ -222,6 +287,8 @@ hyd_help_window_class_init (HydHelpWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, HydHelpWindow, description_label);
   gtk_widget_class_bind_template_child (widget_class, HydHelpWindow, ports_grid);
   gtk_widget_class_bind_template_child (widget_class, HydHelpWindow, params_grid);
+  gtk_widget_class_bind_template_child (widget_class, HydHelpWindow, ports_heading);
+  gtk_widget_class_bind_template_child (widget_class, HydHelpWindow, params_heading);
   gtk_widget_class_bind_template_callback (widget_class, row_selected_cb);
   gtk_widget_class_bind_template_callback (widget_class, search_changed_cb);
   gtk_widget_class_bind_template_callback (widget_class, stop_search_cb);
@@ -256,6 +323,15 @@ hyd_help_window_init (HydHelpWindow *self)
       g_object_set_data_full (G_OBJECT (row), "hyd-type-id", g_strdup (types[i]->id), g_free);
       gtk_list_box_append (self->type_list, row);
     }
+
+  /* after the components: the circuit's fluid settings */
+  GtkWidget *label = gtk_label_new (hyd_help_fluid_title ());
+  gtk_label_set_xalign (GTK_LABEL (label), 0);
+  gtk_widget_set_margin_start (label, 44);
+  GtkWidget *row = gtk_list_box_row_new ();
+  gtk_list_box_row_set_child (GTK_LIST_BOX_ROW (row), label);
+  g_object_set_data_full (G_OBJECT (row), "hyd-type-id", g_strdup (HYD_HELP_PAGE_FLUID), g_free);
+  gtk_list_box_append (self->type_list, row);
 }
 
 HydHelpWindow *

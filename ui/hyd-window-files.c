@@ -655,27 +655,101 @@ _hyd_window_export_plot (HydWindow *self, guint pane, const char *format)
 
 /* ---- autosave and recovery ---- */
 
-void
-_hyd_window_autosave_now (HydWindow *self)
+typedef struct {
+  HydWindow *window;        /* a reference */
+  guint64 edits;            /* the edits the text holds */
+  char *remove_when_saved;  /* a recovered autosave, removed once this one is written */
+} AutosaveJob;
+
+static void autosave_write (HydWindow *self, const char *remove_when_saved);
+
+static void
+autosave_written_cb (GObject *source, GAsyncResult *result, gpointer user_data)
+{
+  AutosaveJob *job = user_data;
+  HydWindow *self = job->window;
+  g_autoptr (GError) error = NULL;
+  g_autofree char *path = hyd_autosave_write_finish (result, &error);
+
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED)
+      || g_cancellable_is_cancelled (self->autosave_cancellable))
+    goto out; /* the window is gone: it removed its autosave */
+  self->autosave_writing = FALSE;
+  if (path == NULL)
+    {
+      /* the user must know that the drawing is not safe (the last good
+       * autosave, if any, stays); said once, not every 30 s */
+      g_message ("autosave failed: %s", error->message);
+      if (!self->autosave_failed && self->info_kind == HYD_INFO_NONE)
+        {
+          /* translators: "Autosave failed: <why>. Save the circuit to keep your changes." */
+          g_autofree char *message
+              = g_strdup_printf (_("Autosave failed: %s. Save the circuit to keep your changes."),
+                                 error->message);
+          _hyd_window_show_message (self, GTK_MESSAGE_WARNING, message);
+        }
+      self->autosave_failed = TRUE;
+      goto out;
+    }
+  self->autosave_failed = FALSE;
+  g_free (self->autosave_path);
+  self->autosave_path = g_steal_pointer (&path);
+  self->autosaved_edits = job->edits;
+  if (!_hyd_window_get_modified (self))
+    {
+      /* saved while this was written: nothing left to recover */
+      hyd_autosave_remove (self->autosave_path);
+      g_clear_pointer (&self->autosave_path, g_free);
+    }
+  else if (job->remove_when_saved)
+    /* the recovered circuit is safe in this window's own autosave */
+    hyd_autosave_remove (job->remove_when_saved);
+  if (self->autosave_again)
+    {
+      self->autosave_again = FALSE;
+      autosave_write (self, NULL);
+    }
+out:
+  g_object_unref (job->window);
+  g_free (job->remove_when_saved);
+  g_free (job);
+}
+
+/* The text is made here, on the main thread (it reads the document); the
+ * file is written in a worker thread, so a large drawing does not stall the
+ * window. */
+static void
+autosave_write (HydWindow *self, const char *remove_when_saved)
 {
   if (self->document == NULL || !_hyd_window_get_modified (self) || self->edits == self->autosaved_edits)
     return;
-  if (self->autosave_serial == 0)
-    self->autosave_serial = next_autosave_serial++;
-  g_autofree char *directory = hyd_autosave_get_directory ();
-  g_autofree char *data = document_data (self);
-  const HydCircuit *circuit = hyd_document_get_circuit (self->document);
-  g_autoptr (GError) error = NULL;
-  g_autofree char *path = hyd_autosave_write (directory, (guint)getpid (), self->autosave_serial, data,
-                                              self->path, circuit->title, &error);
-  if (path == NULL)
+  if (self->autosave_writing)
     {
-      g_warning ("autosave failed: %s", error->message);
+      self->autosave_again = TRUE;
       return;
     }
-  g_free (self->autosave_path);
-  self->autosave_path = g_steal_pointer (&path);
-  self->autosaved_edits = self->edits;
+  if (self->autosave_serial == 0)
+    self->autosave_serial = next_autosave_serial++;
+  if (self->autosave_cancellable == NULL)
+    self->autosave_cancellable = g_cancellable_new ();
+  g_autofree char *directory = hyd_autosave_get_directory ();
+  char *data = document_data (self);
+  g_autoptr (GBytes) bytes = g_bytes_new_take (data, strlen (data));
+  const HydCircuit *circuit = hyd_document_get_circuit (self->document);
+
+  AutosaveJob *job = g_new0 (AutosaveJob, 1);
+  job->window = g_object_ref (self);
+  job->edits = self->edits;
+  job->remove_when_saved = g_strdup (remove_when_saved);
+  self->autosave_writing = TRUE;
+  hyd_autosave_write_async (directory, (guint) getpid (), self->autosave_serial, bytes, self->path,
+                            circuit->title, self->autosave_cancellable, autosave_written_cb, job);
+}
+
+void
+_hyd_window_autosave_now (HydWindow *self)
+{
+  autosave_write (self, NULL);
 }
 
 static gboolean
@@ -698,8 +772,12 @@ _hyd_window_recover (HydWindow *self)
       g_autoptr (HydDocument) document = hyd_document_new_from_file (entry->path, &error);
       if (document == NULL)
         {
+          /* the autosave stays where it is: it is never deleted unrecovered */
+          g_autofree char *display = g_filename_display_name (entry->path);
+          /* translators: "Could not recover the autosaved circuit: <why>. The autosave is kept in <file>." */
           g_autofree char *message
-              = g_strdup_printf (_("Could not recover %s: %s"), entry->path, error->message);
+              = g_strdup_printf (_("Could not recover the autosaved circuit: %s. The autosave is kept in "
+                                   "%s."), error->message, display);
           _hyd_window_show_message (self, GTK_MESSAGE_ERROR, message);
           continue;
         }
@@ -713,11 +791,9 @@ _hyd_window_recover (HydWindow *self)
       window->recovered = TRUE;
       window->edits++;
       _hyd_window_update_title (window);
-      /* the recovered circuit is safe in this window's own autosave before
-       * the old one goes */
-      _hyd_window_autosave_now (window);
-      if (window->autosave_path)
-        hyd_autosave_remove (entry->path);
+      /* the old autosave goes only once the recovered circuit is safe in
+       * this window's own */
+      autosave_write (window, entry->path);
     }
 }
 
@@ -752,7 +828,16 @@ _hyd_window_files_dispose (HydWindow *self)
 {
   g_clear_handle_id (&self->autosave_source, g_source_remove);
   /* a window closed by the user, saved or not (they were asked), leaves
-   * nothing to recover */
+   * nothing to recover: a write not yet started is skipped, one under way
+   * finishes before the file is removed */
+  if (self->autosave_cancellable)
+    g_cancellable_cancel (self->autosave_cancellable);
+  if (self->autosave_serial != 0)
+    {
+      g_autofree char *directory = hyd_autosave_get_directory ();
+      g_autofree char *path = hyd_autosave_path (directory, (guint) getpid (), self->autosave_serial);
+      hyd_autosave_remove (path);
+    }
   hyd_autosave_remove (self->autosave_path);
   g_clear_pointer (&self->autosave_path, g_free);
 }

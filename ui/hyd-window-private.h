@@ -64,6 +64,7 @@ struct _HydWindow
   char *autosave_path;       /* this window's autosave file, or NULL */
   guint autosave_serial;
   guint autosave_source;
+  GCancellable *autosave_cancellable; /* cancelled when the window goes */
   guint64 edits;             /* bumped at every document change */
   guint64 autosaved_edits;   /* edits when the last autosave was written */
   guint geometry_source;
@@ -89,6 +90,9 @@ struct _HydWindow
   guint probe_mode : 1;
   guint paused : 1;
   guint closing : 1;
+  guint autosave_writing : 1; /* a write is under way in a worker thread */
+  guint autosave_again : 1;   /* edits came while it was: write again when done */
+  guint autosave_failed : 1;  /* the last write failed (the user was told) */
 };
 
 /* hyd-window.c */

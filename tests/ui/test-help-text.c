@@ -115,6 +115,34 @@ test_round_defaults (void)
   g_assert_cmpuint (checked, >=, 50);
 }
 
+/* The page on the fluid models explains every model the file format has,
+ * the cavitating default with its numbers, and cites the literature. */
+static void
+test_fluid_page (void)
+{
+  g_autofree char *text = hyd_help_fluid_dup_text ();
+  g_assert_true (g_str_has_prefix (text, hyd_help_fluid_title ()));
+  const char *const *models = hyd_help_fluid_models ();
+  guint n = 0;
+  for (; models[n]; n++)
+    {
+      g_autofree char *entry = g_strdup_printf ("\n%s", models[n]);
+      g_assert_nonnull (strstr (text, entry));
+    }
+  g_assert_cmpuint (n, ==, 4);
+  g_assert_cmpstr (models[0], ==, "cavitating");
+  g_assert_nonnull (strstr (text, "cavitating (the default)"));
+  g_assert_nonnull (strstr (text, "1.5 GPa"));
+  g_assert_nonnull (strstr (text, "−1 bar"));
+  g_assert_nonnull (strstr (text, "bulk_modulus_model"));
+  static const char *const citations[] = { "Burton 1994", "Merritt 1967", "Manring 2005" };
+  for (guint i = 0; i < G_N_ELEMENTS (citations); i++)
+    g_assert_nonnull (strstr (text, citations[i]));
+  /* no paths a student cannot open */
+  g_assert_null (strstr (text, "research/"));
+  g_assert_null (strstr (text, "../shared"));
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -123,5 +151,8 @@ main (int argc, char *argv[])
   g_test_add_func ("/ui/help/every-type", test_every_type);
   g_test_add_func ("/ui/help/engineering-units", test_engineering_units);
   g_test_add_func ("/ui/help/round-defaults", test_round_defaults);
+}
+
+  g_test_add_func ("/ui/help/fluid-page", test_fluid_page);
   return g_test_run ();
 }
