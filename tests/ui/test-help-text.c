@@ -151,8 +151,6 @@ main (int argc, char *argv[])
   g_test_add_func ("/ui/help/every-type", test_every_type);
   g_test_add_func ("/ui/help/engineering-units", test_engineering_units);
   g_test_add_func ("/ui/help/round-defaults", test_round_defaults);
-}
-
   g_test_add_func ("/ui/help/fluid-page", test_fluid_page);
   return g_test_run ();
 }
