@@ -452,6 +452,40 @@ run_testset_case (gconstpointer data)
   hyd_ode_result_clear (&r);
 }
 
+/* E5 at its prescribed atol = 1.7e-24 (Hairer & Wanner 1996, §IV.10). Its
+ * y4 rings with an amplitude near atol under the trapezoid (R(∞) = −1); the
+ * Milne estimate of that mode, formed before filtering, was ≈ (z²/6)·a and
+ * its rounding alone (ε·z²·a/6 ≈ atol at h ≈ 2·10⁵, z = −hC) capped the
+ * step: ten million steps did not reach t = 10¹³. */
+static void
+test_trapezoid_e5_prescribed (void)
+{
+  const HydTestProblem *p = hyd_testset_lookup ("e5");
+  double rtol = 1e-6, atol_value = hyd_testset_atol (p, rtol);
+  g_autofree double *y = g_memdup2 (p->y0, p->n * sizeof (double));
+  g_autofree double *atol = g_new (double, p->n);
+  HydOdeOptions o;
+  HydOdeResult r = { 0 };
+
+  g_assert_cmpfloat (atol_value, ==, 1.7e-24);
+  hyd_ode_options_init (&o);
+  o.t0 = p->t0;
+  o.t_end = p->t_end;
+  o.max_steps = 100000;
+  set_tolerances (&o, atol, p->n, rtol, atol_value);
+  HydOdeStatus status = hyd_ode_solve ("trapezoid", &p->problem, &o, y, &r);
+  double mescd = hyd_testset_mescd (p->n, y, p->y_ref, atol_value, rtol);
+
+  g_test_message ("trapezoid E5 rtol %g atol %g: %s, mescd %.2f, steps %"
+                  G_GUINT64_FORMAT ", rejected %" G_GUINT64_FORMAT,
+                  rtol, atol_value, hyd_ode_status_name (status), mescd,
+                  r.stats.steps, r.stats.rejected);
+  g_assert_cmpint (status, ==, HYD_ODE_SUCCESS);
+  g_assert_cmpfloat (r.t, ==, p->t_end);
+  g_assert_cmpfloat (mescd, >=, 2.0);
+  hyd_ode_result_clear (&r);
+}
+
 /* ---- HASP thesis §2.56: the 2×2 linear stiff example -------------------- */
 
 static int
@@ -866,6 +900,8 @@ main (int argc, char **argv)
                                                  tc->solver, tc->id);
         g_test_add_data_func (path, tc, run_testset_case);
       }
+  g_test_add_func ("/engine/bdf/testset-prescribed/trapezoid/e5",
+                   test_trapezoid_e5_prescribed);
   g_test_add_func ("/engine/bdf/hasp-linear-2x2", test_hasp_linear);
   g_test_add_func ("/engine/bdf/breakpoints", test_breakpoints);
   g_test_add_func ("/engine/bdf/events", test_events);
