@@ -546,6 +546,43 @@ test_layout_keeps_still (void)
   iterate ();
 }
 
+/* Issue 8: the pill over the schematic said "Running" while the run was
+ * paused. */
+static void
+test_paused_pill (void)
+{
+  HydWindow *window = hyd_window_new (NULL);
+  gtk_window_present (GTK_WINDOW (window));
+  g_autofree char *path
+      = g_build_filename (g_getenv ("BRAMAH_EXAMPLES_DIR"), "cylinder-extend-retract.bramah", NULL);
+  g_autoptr (GFile) file = g_file_new_for_path (path);
+  g_assert_true (hyd_window_open_file (window, file));
+  iterate ();
+  HydCanvas *canvas = find_canvas (GTK_WIDGET (window));
+  HydSimulation *sim = hyd_window_get_simulation (window);
+  g_assert_null (hyd_canvas_get_lock_message (canvas));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "sim.run", NULL));
+  iterate ();
+  g_assert_cmpint (hyd_simulation_get_state (sim), ==, HYD_RUNNER_RUNNING);
+  g_assert_cmpstr (hyd_canvas_get_lock_message (canvas), ==, "Running — editing locked");
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "sim.pause", NULL));
+  iterate ();
+  g_assert_cmpint (hyd_simulation_get_state (sim), ==, HYD_RUNNER_PAUSED);
+  g_assert_cmpstr (hyd_canvas_get_lock_message (canvas), ==, "Paused — editing locked");
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "sim.pause", NULL));
+  iterate ();
+  g_assert_cmpint (hyd_simulation_get_state (sim), ==, HYD_RUNNER_RUNNING);
+  g_assert_cmpstr (hyd_canvas_get_lock_message (canvas), ==, "Running — editing locked");
+  gtk_widget_activate_action (GTK_WIDGET (window), "sim.stop", NULL);
+  gint64 end = g_get_monotonic_time () + 30 * G_USEC_PER_SEC;
+  while (hyd_simulation_get_active (sim) && g_get_monotonic_time () < end)
+    g_main_context_iteration (NULL, TRUE);
+  iterate ();
+  g_assert_null (hyd_canvas_get_lock_message (canvas));
+  gtk_window_destroy (GTK_WINDOW (window));
+  iterate ();
+}
+
 static HydWindow *
 modified_window (void)
 {
@@ -754,6 +791,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/ui/window/run-refuses-invalid-field", test_run_refuses_invalid_field);
   g_test_add_func ("/ui/window/error-bar-follows-undo", test_error_bar_follows_undo);
   g_test_add_func ("/ui/window/layout-keeps-still", test_layout_keeps_still);
+  g_test_add_func ("/ui/window/paused-pill", test_paused_pill);
   g_test_add_func ("/ui/window/autosave", test_autosave);
   g_test_add_func ("/ui/window/autosave-failure", test_autosave_failure);
   g_test_add_func ("/ui/window/recover", test_recover);
