@@ -486,6 +486,22 @@ test_error_bar_follows_undo (void)
   iterate ();
 }
 
+/* The run bar lies whole inside the vertical pane that holds it (a pane
+ * cuts off what it cannot show) and inside the window. */
+static void
+assert_sim_bar_whole (HydWindow *window)
+{
+  graphene_rect_t bar, in_window;
+  g_assert_true (gtk_widget_compute_bounds (GTK_WIDGET (window->sim_bar), GTK_WIDGET (window->main_paned), &bar));
+  g_assert_true (gtk_widget_compute_bounds (GTK_WIDGET (window->sim_bar), GTK_WIDGET (window), &in_window));
+  g_test_message ("window %d px high: run bar %g–%g px in a pane %d px high", gtk_widget_get_height (GTK_WIDGET (window)),
+                  bar.origin.y, bar.origin.y + bar.size.height, gtk_widget_get_height (GTK_WIDGET (window->main_paned)));
+  g_assert_cmpfloat (bar.size.height, >=, 20);
+  g_assert_cmpfloat (bar.origin.y, >=, 0);
+  g_assert_cmpfloat (bar.origin.y + bar.size.height, <=, gtk_widget_get_height (GTK_WIDGET (window->main_paned)));
+  g_assert_cmpfloat (in_window.origin.y + in_window.size.height, <=, gtk_widget_get_height (GTK_WIDGET (window)));
+}
+
 /* Issue 8, item 13: at 300 px of window height the schematic disappeared;
  * the canvas re-zoomed when the info bar appeared, moving the parts under
  * the pointer; the first part placed on an empty page was zoomed huge. */
@@ -505,6 +521,8 @@ test_layout_keeps_still (void)
                   gtk_widget_get_height (GTK_WIDGET (canvas)));
   g_assert_cmpint (gtk_widget_get_height (GTK_WIDGET (window)), <=, 340);
   g_assert_cmpint (gtk_widget_get_height (GTK_WIDGET (canvas)), >=, 90);
+  /* the run bar is whole: the plots gave way first */
+  assert_sim_bar_whole (window);
 
   /* the point of the schematic under a window position, before and after
    * the info bar comes */
@@ -524,6 +542,20 @@ test_layout_keeps_still (void)
   g_assert_cmpfloat (hyd_canvas_get_zoom (canvas), ==, zoom0);
   g_assert_cmpfloat_with_epsilon (x1, x0, 1.0 / zoom0);
   g_assert_cmpfloat_with_epsilon (y1, y0, 1.0 / zoom0);
+  gtk_window_destroy (GTK_WINDOW (window));
+  iterate ();
+
+  /* lower still: the window stops at its minimum height, with the
+   * schematic at its minimum and the run bar whole */
+  window = hyd_window_new (NULL);
+  gtk_window_set_default_size (GTK_WINDOW (window), 1100, 240);
+  gtk_window_present (GTK_WINDOW (window));
+  g_assert_true (hyd_window_open_file (window, file));
+  iterate_for (1500);
+  canvas = find_canvas (GTK_WIDGET (window));
+  g_assert_cmpint (gtk_widget_get_height (GTK_WIDGET (window)), <=, 340);
+  g_assert_cmpint (gtk_widget_get_height (GTK_WIDGET (canvas)), >=, 90);
+  assert_sim_bar_whole (window);
   gtk_window_destroy (GTK_WINDOW (window));
   iterate ();
 
