@@ -197,8 +197,10 @@ test_teaching_values_round (void)
                   JsonArray *points = json_object_get_array_member (json_object_get_object_member (profile, "ramp"),
                                                                     "points");
                   for (guint v = 0; v < json_array_get_length (points); v++)
-                    checked += check_round (teaching[i], comp->id, info,
-                                            json_array_get_double_element (json_array_get_array_element (points, v), 1));
+                    {
+                      JsonArray *point = json_array_get_array_element (points, v);
+                      checked += check_round (teaching[i], comp->id, info, json_array_get_double_element (point, 1));
+                    }
                 }
               else
                 g_error ("%s: %s.%s: a profile this test does not read", teaching[i], comp->id, info->name);
