@@ -68,6 +68,7 @@ struct _HydCanvas {
   guint dark : 1;
   guint dark_explicit : 1;
   guint replay : 1;              /* live state shown after a run: editing allowed */
+  guint paused : 1;              /* the locked run is paused (the pill says so) */
   guint fit_pending : 1;
   guint view_fitted : 1;         /* the view is still the fit: a resize while the window
                                   * settles (HYD_CANVAS_FIT_SETTLE_US) fits again */

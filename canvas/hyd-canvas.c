@@ -446,6 +446,7 @@ hyd_canvas_clear_live (HydCanvas *self)
   self->live_data = NULL;
   self->live_destroy = NULL;
   self->replay = FALSE;
+  self->paused = FALSE;
   _hyd_canvas_update_actions (self);
   redraw_layer (self);
 }
@@ -466,6 +467,16 @@ hyd_canvas_set_replay (HydCanvas *self, gboolean replay)
   self->replay = !!replay;
   _hyd_canvas_update_actions (self);
   _hyd_canvas_update_hover (self);
+  redraw_layer (self);
+}
+
+void
+hyd_canvas_set_paused (HydCanvas *self, gboolean paused)
+{
+  g_return_if_fail (HYD_IS_CANVAS (self));
+  if (self->paused == !!paused)
+    return;
+  self->paused = !!paused;
   redraw_layer (self);
 }
 
@@ -586,8 +597,16 @@ fill_overlay (HydCanvas *self, HydCanvasOverlay *o)
                       &y);
       hyd_symbol_pose_init (&o->ghost_pose, x, y, self->place_rotation, self->place_mirror);
     }
-  if (is_locked (self))
-    o->message = _("Running — editing locked");
+  o->message = hyd_canvas_get_lock_message (self);
+}
+
+const char *
+hyd_canvas_get_lock_message (HydCanvas *self)
+{
+  g_return_val_if_fail (HYD_IS_CANVAS (self), NULL);
+  if (!is_locked (self))
+    return NULL;
+  return self->paused ? _("Paused — editing locked") : _("Running — editing locked");
 }
 
 /* GL renderers keep a texture on the GPU as long as it lives: the layer

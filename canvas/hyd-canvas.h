@@ -69,6 +69,11 @@ void hyd_canvas_queue_live_redraw (HydCanvas *self);
 /* Replay after a run (issue 8): the live callbacks still draw the state (a
  * replayed sample) but editing is not locked. hyd_canvas_clear_live ends it. */
 void hyd_canvas_set_replay (HydCanvas *self, gboolean replay);
+/* The run is paused: editing stays locked, the pill over the schematic
+ * says "Paused — editing locked" instead of "Running — editing locked". */
+void hyd_canvas_set_paused (HydCanvas *self, gboolean paused);
+/* The pill's text while editing is locked by a run (translated), else NULL. */
+const char *hyd_canvas_get_lock_message (HydCanvas *self);
 /* The pressure colour scale (Pa gauge): pressures colour wires and chambers
  * on a ramp from p_min to p_max (hyd_symbol_style_pressure_colour); the
  * window's legend shows the same range. p_max <= p_min: the style's own

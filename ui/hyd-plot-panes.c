@@ -406,7 +406,12 @@ static void
 hyd_plot_panes_size_allocate (GtkWidget *widget, int width, int height, int baseline)
 {
   HydPlotPanes *self = HYD_PLOT_PANES (widget);
-  gtk_widget_allocate (self->box, width, height, baseline, NULL);
+  /* below its minimum (a low window: the plots give way first, so the run
+   * bar above them stays whole) the panes keep their minimum height and are
+   * cut off at the bottom */
+  int min_height;
+  gtk_widget_measure (self->box, GTK_ORIENTATION_VERTICAL, width, &min_height, NULL, NULL, NULL);
+  gtk_widget_allocate (self->box, width, MAX (height, min_height), baseline, NULL);
   if (self->equalize && width > 0)
     {
       self->equalize = FALSE;
@@ -419,7 +424,20 @@ hyd_plot_panes_measure (GtkWidget *widget, GtkOrientation orientation, int for_s
                         int *natural, int *minimum_baseline, int *natural_baseline)
 {
   HydPlotPanes *self = HYD_PLOT_PANES (widget);
+  if (orientation == GTK_ORIENTATION_HORIZONTAL && for_size >= 0)
+    {
+      int min_height;
+      gtk_widget_measure (self->box, GTK_ORIENTATION_VERTICAL, -1, &min_height, NULL, NULL, NULL);
+      for_size = MAX (for_size, min_height);
+    }
   gtk_widget_measure (self->box, orientation, for_size, minimum, natural, minimum_baseline, natural_baseline);
+  /* the plots may shrink to nothing in a low window (see size_allocate) */
+  if (orientation == GTK_ORIENTATION_VERTICAL)
+    {
+      *minimum = 0;
+      *minimum_baseline = -1;
+      *natural_baseline = -1;
+    }
 }
 
 static void
@@ -491,6 +509,7 @@ hyd_plot_panes_init (HydPlotPanes *self)
   self->panes = g_ptr_array_new_with_free_func ((GDestroyNotify) pane_free);
   self->box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 0);
   gtk_widget_set_parent (self->box, GTK_WIDGET (self));
+  gtk_widget_set_overflow (GTK_WIDGET (self), GTK_OVERFLOW_HIDDEN);
 
   self->add_button = gtk_button_new_from_icon_name ("tab-new-symbolic");
   gtk_widget_set_tooltip_text (self->add_button, _("Add a plot pane"));

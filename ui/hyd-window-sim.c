@@ -339,6 +339,7 @@ apply_state (HydWindow *self)
     }
 
   gboolean paused = state == HYD_RUNNER_PAUSED;
+  hyd_canvas_set_paused (self->canvas, paused);
   gtk_label_set_text (self->running_label,
                       paused
                           ? _("Paused — editing is locked until the run is stopped. Click a lever valve or "

@@ -550,6 +550,8 @@ describe_geometry (HydWindow *self)
   append_widget (s, "properties", GTK_WIDGET (self->property_panel));
   append_widget (s, "plots", GTK_WIDGET (self->plot_panes));
   append_widget (s, "replay", hyd_sim_bar_get_replay_scale (self->sim_bar));
+  append_widget (s, "simbar", GTK_WIDGET (self->sim_bar));
+  append_widget (s, "paned", GTK_WIDGET (self->main_paned));
 
   if (gtk_info_bar_get_revealed (self->info_bar))
     {

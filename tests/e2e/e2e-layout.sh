@@ -52,4 +52,28 @@ canvas_h=$(geometry | awk '$1 == "canvas" { print $5 - $3 }')
 echo "canvas height at 300 px: $canvas_h"
 e2e_shot app-e2e-layout-low
 [ "${canvas_h:-0}" -ge 90 ] || fail "the schematic is $canvas_h px high in a 300 px window"
+
+# the run bar under the schematic is whole: inside its pane (which cuts off
+# what it cannot show) and inside the window; the plots gave way first
+check_bar () {
+  set -- $(geometry | awk '$1 == "simbar" { b0 = $3; b1 = $5 } $1 == "paned" { p1 = $5 }
+                             $1 == "window" { w = $3 } END { print b0 + 0, b1 + 0, p1 + 0, w + 0 }')
+  [ "$2" -gt "$1" ] || fail "no run bar in the geometry"
+  [ "$2" -le "$3" ] || fail "the run bar is cut off at the bottom ($2 > $3)"
+  [ "$2" -le "$4" ] || fail "the run bar is outside the window ($2 > $4)"
+}
+bar=$(geometry | awk '$1 == "simbar" { print $3, $5 }')
+pane=$(geometry | awk '$1 == "paned" { print $5 }')
+echo "run bar at 300 px: $bar (pane ends at $pane)"
+check_bar
+
+# lower than the window can go: it stops at its minimum, the bar whole
+xdotool windowsize "$WIN" 1200 200
+sleep 1.5
+wait_geometry_settles
+canvas_h=$(geometry | awk '$1 == "canvas" { print $5 - $3 }')
+echo "at 200 px asked: window $(geometry | awk '$1 == "window" { print $3 }') px, canvas $canvas_h px, run bar $(geometry | awk '$1 == "simbar" { print $3, $5 }')"
+e2e_shot app-e2e-layout-lowest
+[ "${canvas_h:-0}" -ge 90 ] || fail "the schematic is $canvas_h px high in the lowest window"
+check_bar
 echo "PASS"

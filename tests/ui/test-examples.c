@@ -1,8 +1,10 @@
 /* test-examples.c — the examples gallery's list (no display). */
 #include <glib/gstdio.h>
+#include <math.h>
 #include <string.h>
 #include "hyd-catalogue.h"
 #include "hyd-circuit.h"
+#include "hyd-display-units.h"
 #include "hyd-examples.h"
 #include "hyd-param-value.h"
 
@@ -131,6 +133,84 @@ test_values_in_editor_range (void)
   g_assert_cmpuint (checked, >, 100);
 }
 
+/* Issue 8, item 15: the teaching examples give their parameters as the
+ * exact SI value of a round engineering number, so the panel shows
+ * "1500 rpm", "10 cm³/rev", "40 L/min" (not 1499.24 rpm, 9.9998 cm³/rev,
+ * 40.0002 L/min): each numeric value, in the panel's unit, has at most 4
+ * significant digits. (The thesis circuits keep the literature's numbers.) */
+static guint
+check_round (const char *example, const char *comp, const HydParamInfo *info, double si)
+{
+  double shown = hyd_display_from_si (info->unit, si);
+  if (shown == 0.0)
+    return 1;
+  double mag = pow (10.0, floor (log10 (fabs (shown))) - 3.0);
+  double round4 = nearbyint (shown / mag) * mag;
+  if (fabs (shown - round4) > 1e-9 * fabs (shown))
+    g_error ("%s: %s.%s shows as %.10g %s (more than 4 significant digits)", example, comp, info->name, shown,
+             hyd_display_symbol (info->unit));
+  return 1;
+}
+
+static void
+test_teaching_values_round (void)
+{
+  static const char *const teaching[] = { "cylinder-extend-retract", "meter-in-meter-out", "motor-relief",
+                                          "regenerative", "pressure-reducing-clamp", "accumulator-emergency" };
+  guint checked = 0;
+  for (guint i = 0; i < G_N_ELEMENTS (teaching); i++)
+    {
+      g_autofree char *file = g_strconcat (teaching[i], ".bramah", NULL);
+      g_autofree char *path = g_build_filename (hyd_examples_get_directory (), file, NULL);
+      g_autoptr (GError) error = NULL;
+      g_autoptr (HydCircuit) circuit = hyd_circuit_load_from_file (path, &error);
+      g_assert_no_error (error);
+      for (guint c = 0; c < circuit->components->len; c++)
+        {
+          const HydCircuitComponent *comp = g_ptr_array_index (circuit->components, c);
+          const HydComponentType *type = hyd_catalogue_lookup (comp->type);
+          g_assert_nonnull (type);
+          for (guint k = 0; k < type->n_params; k++)
+            {
+              const HydParamInfo *info = &type->params[k];
+              if ((info->flags & HYD_PARAM_ENUM) || !json_object_has_member (comp->params, info->name))
+                continue;
+              JsonNode *written = json_object_get_member (comp->params, info->name);
+              if (JSON_NODE_HOLDS_VALUE (written))
+                {
+                  if (json_node_get_value_type (written) != G_TYPE_STRING)
+                    checked += check_round (teaching[i], comp->id, info, json_node_get_double (written));
+                  continue;
+                }
+              /* a profile: its values are in the parameter's unit (times in s) */
+              g_assert_true (JSON_NODE_HOLDS_OBJECT (written));
+              JsonObject *profile = json_node_get_object (written);
+              if (json_object_has_member (profile, "step"))
+                {
+                  JsonArray *values = json_object_get_array_member (json_object_get_object_member (profile, "step"),
+                                                                    "values");
+                  for (guint v = 0; v < json_array_get_length (values); v++)
+                    checked += check_round (teaching[i], comp->id, info, json_array_get_double_element (values, v));
+                }
+              else if (json_object_has_member (profile, "ramp"))
+                {
+                  JsonArray *points = json_object_get_array_member (json_object_get_object_member (profile, "ramp"),
+                                                                    "points");
+                  for (guint v = 0; v < json_array_get_length (points); v++)
+                    {
+                      JsonArray *point = json_array_get_array_element (points, v);
+                      checked += check_round (teaching[i], comp->id, info, json_array_get_double_element (point, 1));
+                    }
+                }
+              else
+                g_error ("%s: %s.%s: a profile this test does not read", teaching[i], comp->id, info->name);
+            }
+        }
+    }
+  g_test_message ("%u values checked", checked);
+  g_assert_cmpuint (checked, >, 100);
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -139,5 +219,6 @@ main (int argc, char *argv[])
   g_test_add_func ("/ui/examples/bad-files-left-out", test_bad_files_left_out);
   g_test_add_func ("/ui/examples/missing-folder", test_missing_folder);
   g_test_add_func ("/ui/examples/values-in-editor-range", test_values_in_editor_range);
+  g_test_add_func ("/ui/examples/teaching-values-round", test_teaching_values_round);
   return g_test_run ();
 }

@@ -36,6 +36,14 @@ test_wall_clock_wording (void)
   g_assert_nonnull (strstr (status, "Rechenzeit"));
 }
 
+/* the schematic's pill while a run is paused (not "Läuft") */
+static void
+test_paused_pill (void)
+{
+  const char *pill = g_dgettext (GETTEXT_PACKAGE, "Paused — editing locked");
+  g_assert_cmpstr (pill, ==, "Angehalten – Bearbeiten gesperrt");
+}
+
 int
 main (int argc, char **argv)
 {
@@ -51,5 +59,6 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/ui/german/decimal-comma", test_decimal_comma);
   g_test_add_func ("/ui/german/wall-clock-wording", test_wall_clock_wording);
+  g_test_add_func ("/ui/german/paused-pill", test_paused_pill);
   return g_test_run ();
 }

@@ -486,6 +486,24 @@ test_error_bar_follows_undo (void)
   iterate ();
 }
 
+/* The run bar lies whole inside the vertical pane that holds it (a pane
+ * cuts off what it cannot show) and inside the window. */
+static void
+assert_sim_bar_whole (HydWindow *window)
+{
+  graphene_rect_t bar, in_window;
+  g_assert_true (gtk_widget_compute_bounds (GTK_WIDGET (window->sim_bar), GTK_WIDGET (window->main_paned), &bar));
+  g_assert_true (gtk_widget_compute_bounds (GTK_WIDGET (window->sim_bar), GTK_WIDGET (window), &in_window));
+  int pane_height = gtk_widget_get_height (GTK_WIDGET (window->main_paned));
+  g_test_message ("window %d px high: run bar %g–%g px in a pane %d px high",
+                  gtk_widget_get_height (GTK_WIDGET (window)), bar.origin.y, bar.origin.y + bar.size.height,
+                  pane_height);
+  g_assert_cmpfloat (bar.size.height, >=, 20);
+  g_assert_cmpfloat (bar.origin.y, >=, 0);
+  g_assert_cmpfloat (bar.origin.y + bar.size.height, <=, pane_height);
+  g_assert_cmpfloat (in_window.origin.y + in_window.size.height, <=, gtk_widget_get_height (GTK_WIDGET (window)));
+}
+
 /* Issue 8, item 13: at 300 px of window height the schematic disappeared;
  * the canvas re-zoomed when the info bar appeared, moving the parts under
  * the pointer; the first part placed on an empty page was zoomed huge. */
@@ -505,6 +523,8 @@ test_layout_keeps_still (void)
                   gtk_widget_get_height (GTK_WIDGET (canvas)));
   g_assert_cmpint (gtk_widget_get_height (GTK_WIDGET (window)), <=, 340);
   g_assert_cmpint (gtk_widget_get_height (GTK_WIDGET (canvas)), >=, 90);
+  /* the run bar is whole: the plots gave way first */
+  assert_sim_bar_whole (window);
 
   /* the point of the schematic under a window position, before and after
    * the info bar comes */
@@ -527,6 +547,20 @@ test_layout_keeps_still (void)
   gtk_window_destroy (GTK_WINDOW (window));
   iterate ();
 
+  /* lower still: the window stops at its minimum height, with the
+   * schematic at its minimum and the run bar whole */
+  window = hyd_window_new (NULL);
+  gtk_window_set_default_size (GTK_WINDOW (window), 1100, 240);
+  gtk_window_present (GTK_WINDOW (window));
+  g_assert_true (hyd_window_open_file (window, file));
+  iterate_for (1500);
+  canvas = find_canvas (GTK_WIDGET (window));
+  g_assert_cmpint (gtk_widget_get_height (GTK_WIDGET (window)), <=, 340);
+  g_assert_cmpint (gtk_widget_get_height (GTK_WIDGET (canvas)), >=, 90);
+  assert_sim_bar_whole (window);
+  gtk_window_destroy (GTK_WINDOW (window));
+  iterate ();
+
   /* an empty page, one part placed: not blown up past 100 % */
   window = hyd_window_new (NULL);
   gtk_window_set_default_size (GTK_WINDOW (window), 1200, 760);
@@ -542,6 +576,43 @@ test_layout_keeps_still (void)
   g_assert_cmpfloat (hyd_canvas_get_zoom (canvas), <=, 1.0);
   hyd_canvas_zoom_to_fit (canvas);
   g_assert_cmpfloat (hyd_canvas_get_zoom (canvas), <=, 1.0);
+  gtk_window_destroy (GTK_WINDOW (window));
+  iterate ();
+}
+
+/* Issue 8: the pill over the schematic said "Running" while the run was
+ * paused. */
+static void
+test_paused_pill (void)
+{
+  HydWindow *window = hyd_window_new (NULL);
+  gtk_window_present (GTK_WINDOW (window));
+  g_autofree char *path
+      = g_build_filename (g_getenv ("BRAMAH_EXAMPLES_DIR"), "cylinder-extend-retract.bramah", NULL);
+  g_autoptr (GFile) file = g_file_new_for_path (path);
+  g_assert_true (hyd_window_open_file (window, file));
+  iterate ();
+  HydCanvas *canvas = find_canvas (GTK_WIDGET (window));
+  HydSimulation *sim = hyd_window_get_simulation (window);
+  g_assert_null (hyd_canvas_get_lock_message (canvas));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "sim.run", NULL));
+  iterate ();
+  g_assert_cmpint (hyd_simulation_get_state (sim), ==, HYD_RUNNER_RUNNING);
+  g_assert_cmpstr (hyd_canvas_get_lock_message (canvas), ==, "Running — editing locked");
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "sim.pause", NULL));
+  iterate ();
+  g_assert_cmpint (hyd_simulation_get_state (sim), ==, HYD_RUNNER_PAUSED);
+  g_assert_cmpstr (hyd_canvas_get_lock_message (canvas), ==, "Paused — editing locked");
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "sim.pause", NULL));
+  iterate ();
+  g_assert_cmpint (hyd_simulation_get_state (sim), ==, HYD_RUNNER_RUNNING);
+  g_assert_cmpstr (hyd_canvas_get_lock_message (canvas), ==, "Running — editing locked");
+  gtk_widget_activate_action (GTK_WIDGET (window), "sim.stop", NULL);
+  gint64 end = g_get_monotonic_time () + 30 * G_USEC_PER_SEC;
+  while (hyd_simulation_get_active (sim) && g_get_monotonic_time () < end)
+    g_main_context_iteration (NULL, TRUE);
+  iterate ();
+  g_assert_null (hyd_canvas_get_lock_message (canvas));
   gtk_window_destroy (GTK_WINDOW (window));
   iterate ();
 }
@@ -754,6 +825,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/ui/window/run-refuses-invalid-field", test_run_refuses_invalid_field);
   g_test_add_func ("/ui/window/error-bar-follows-undo", test_error_bar_follows_undo);
   g_test_add_func ("/ui/window/layout-keeps-still", test_layout_keeps_still);
+  g_test_add_func ("/ui/window/paused-pill", test_paused_pill);
   g_test_add_func ("/ui/window/autosave", test_autosave);
   g_test_add_func ("/ui/window/autosave-failure", test_autosave_failure);
   g_test_add_func ("/ui/window/recover", test_recover);
