@@ -147,30 +147,31 @@ hyd_cli_quote (const char *text, gsize max_chars)
   return escape_text (text, max_chars, FALSE);
 }
 
-/* Quoted strings live until HYD_CLI_Q_SLOTS later calls: enough for the
- * arguments of one printf. */
-#define HYD_CLI_Q_SLOTS 16
+/* Quoted strings live until HYD_CLI_Q_SLOTS later calls (of either
+ * function): enough for the arguments of one printf. */
+#define HYD_CLI_Q_SLOTS 32
 
-const char *
-hyd_cli_q (const char *text)
+static const char *
+escape_in_slot (const char *text, gsize max)
 {
   static char *slots[HYD_CLI_Q_SLOTS];
   static guint next;
   guint k = next++ % HYD_CLI_Q_SLOTS;
   g_free (slots[k]);
-  slots[k] = escape_text (text, HYD_CLI_QUOTE_MAX, FALSE);
+  slots[k] = escape_text (text, max, FALSE);
   return slots[k];
+}
+
+const char *
+hyd_cli_q (const char *text)
+{
+  return escape_in_slot (text, HYD_CLI_QUOTE_MAX);
 }
 
 const char *
 hyd_cli_qpath (const char *path)
 {
-  static char *slots[HYD_CLI_Q_SLOTS];
-  static guint next;
-  guint k = next++ % HYD_CLI_Q_SLOTS;
-  g_free (slots[k]);
-  slots[k] = escape_text (path, HYD_CLI_PATH_MAX, FALSE);
-  return slots[k];
+  return escape_in_slot (path, HYD_CLI_PATH_MAX);
 }
 
 char *
