@@ -424,10 +424,19 @@ test_in_window (void)
       run_main_loop (40);
     }
   hyd_trace_store_add_marker (store, 0.5, "a change");
-  run_main_loop (100);
+  /* Plots redraw on the live beat (6 a second), not per batch: wait up to
+   * 2 s for the beat that draws the last rows, instead of a fixed time
+   * shorter than one beat. */
+  double lo, hi;
+  for (int i = 0; i < 40; i++)
+    {
+      run_main_loop (50);
+      if (hyd_plot_view_get_y_range (HYD_PLOT_VIEW (a), HYD_UNIT_PRESSURE, &lo, &hi) && hi >= 99.9
+          && hyd_plot_view_get_y_range (HYD_PLOT_VIEW (b), HYD_UNIT_POSITION, &lo, &hi) && hi >= 99.9)
+        break;
+    }
 
   g_assert_cmpint (gtk_widget_get_width (a), >, 100);
-  double lo, hi;
   g_assert_true (hyd_plot_view_get_y_range (HYD_PLOT_VIEW (a), HYD_UNIT_PRESSURE, &lo, &hi));
   g_assert_cmpfloat (hi, >=, 99.9);   /* the last rows (≈ 100 bar) were rendered */
   g_assert_true (hyd_plot_view_get_y_range (HYD_PLOT_VIEW (b), HYD_UNIT_POSITION, &lo, &hi));
