@@ -613,7 +613,8 @@ read_object (JsonNode *node, const char *where, const char *key, JsonObject **ou
   if (!JSON_NODE_HOLDS_OBJECT (node))
     return set_error (error, HYD_CIRCUIT_ERROR_FORMAT, "%s: \"%s\" must be an object", where, key);
   g_clear_pointer (out, json_object_unref);
-  *out = object_deep_copy (json_node_get_object (node));
+  /* the tree is the loader's own and freed after reading: share it */
+  *out = json_object_ref (json_node_get_object (node));
   return TRUE;
 }
 
@@ -1019,14 +1020,12 @@ read_document (JsonNode *root, HydCircuit *circuit, GError **error)
 HydCircuit *
 hyd_circuit_load_from_data (const char *data, gssize length, const char *filename, GError **error)
 {
-  g_autoptr(JsonParser) parser = NULL;
   g_autoptr(HydCircuit) circuit = NULL;
-  g_autoptr(GError) local_error = NULL;
+  g_autoptr(JsonNode) root = NULL;
   g_autofree char *prefix = filename ? g_strdup_printf ("%s:", filename) : g_strdup ("");
   g_autofree char *message = NULL;
   guint line = 0, column = 0;
   gsize size;
-  JsonNode *root;
 
   g_return_val_if_fail (data != NULL || length <= 0, NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
@@ -1043,31 +1042,13 @@ hyd_circuit_load_from_data (const char *data, gssize length, const char *filenam
       return NULL;
     }
 
-  /* json-glib is lenient and recursive: refuse what it would misread, and
-   * nesting that would exhaust its stack, before it parses. */
-  if (!hyd_json_scan (data, size, HYD_JSON_MAX_DEPTH, &line, &column, &message))
+  /* json-glib's parser is lenient and recursive: the strict reader builds
+   * the same tree, or refuses the text with line:column. */
+  root = hyd_json_parse (data, size, HYD_JSON_MAX_DEPTH, &line, &column, &message);
+  if (root == NULL)
     {
       set_error (error, HYD_CIRCUIT_ERROR_PARSE, "%s%u:%u: Parse error: %s", prefix, line, column,
                  message);
-      return NULL;
-    }
-
-  parser = json_parser_new ();
-  if (!json_parser_load_from_data (parser, data, (gssize) size, &local_error))
-    {
-      /* json-glib says "<data>:LINE:COL: Parse error: …"; name the file. */
-      const char *text = local_error->message;
-      if (g_str_has_prefix (text, "<data>:"))
-        set_error (error, HYD_CIRCUIT_ERROR_PARSE, "%s%s", prefix, text + strlen ("<data>:"));
-      else
-        set_error (error, HYD_CIRCUIT_ERROR_PARSE, "%s%s%s", prefix, filename ? " " : "", text);
-      return NULL;
-    }
-
-  root = json_parser_get_root (parser);
-  if (root == NULL)
-    {
-      set_error (error, HYD_CIRCUIT_ERROR_PARSE, "%s1:1: the file is empty", prefix);
       return NULL;
     }
 
@@ -1660,7 +1641,7 @@ static JsonNode *
 param_node_from_string (const char *text)
 {
   g_autofree char *value = g_strstrip (g_strdup (text));
-  g_autoptr(JsonParser) parser = NULL;
+  JsonNode *node;
   gint64 i;
   char *end = NULL;
   double d;
@@ -1671,13 +1652,8 @@ param_node_from_string (const char *text)
   if (*value != '\0' && end != NULL && *end == '\0' && isfinite (d))
     return new_double_node (d);
 
-  /* the strict scan first: json-glib recurses once per level of nesting */
-  if (!hyd_json_scan (value, strlen (value), HYD_JSON_MAX_DEPTH, NULL, NULL, NULL))
-    return new_string_node (value);
-  parser = json_parser_new ();
-  if (json_parser_load_from_data (parser, value, -1, NULL) && json_parser_get_root (parser) != NULL)
-    return node_deep_copy (json_parser_get_root (parser));
-  return new_string_node (value);
+  node = hyd_json_parse (value, strlen (value), HYD_JSON_MAX_DEPTH, NULL, NULL, NULL);
+  return node != NULL ? node : new_string_node (value);
 }
 
 gboolean
@@ -1818,7 +1794,7 @@ vertex_name (const EndIndex *index, guint v)
       {
         HydCircuitComponent *comp = g_ptr_array_index (circuit->components, c);
         const HydComponentType *type = hyd_catalogue_lookup (comp->type);
-        return g_strdup_printf ("%s.%s", comp->id, type->ports[v - index->port_offset[c]].name);
+        return g_strconcat (comp->id, ".", type->ports[v - index->port_offset[c]].name, NULL);
       }
   g_return_val_if_reached (g_strdup ("?"));
 }

@@ -42,7 +42,7 @@ typedef enum {
 } HydCircuitErrorCode;
 
 /* The largest circuit file (and saved text) this reader accepts, in bytes.
- * json-glib's tree takes about 60 times the text's size in memory, so this
+ * The JSON tree takes about 30–60 times the text's size in memory, so this
  * bounds a load to about 2 GB; 10^5 components take about 17 MiB. */
 #define HYD_CIRCUIT_MAX_FILE_SIZE (32 << 20)
 
@@ -127,7 +127,7 @@ HydCircuit *hyd_circuit_copy (const HydCircuit *circuit);
  * the component, parameter, port or junction; JSON syntax errors give
  * line:column. `filename` (may be NULL) prefixes parse errors. The text must
  * be strict JSON (hyd-json-scan.h: UTF-8, at most HYD_JSON_MAX_DEPTH levels,
- * no duplicate keys, numbers json-glib reads as written) of at most
+ * no duplicate keys, numbers that keep their value) of at most
  * HYD_CIRCUIT_MAX_FILE_SIZE bytes. */
 HydCircuit *hyd_circuit_load_from_data (const char *data, gssize length,
                                         const char *filename, GError **error);

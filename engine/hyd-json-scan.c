@@ -23,6 +23,13 @@ typedef struct {
   GString *key;            /* the key being read, decoded */
   gsize error_pos;
   char *message;
+  /* building (hyd_json_parse): the tree, its open containers and the
+   * decoded text of the string value being read */
+  gboolean build;
+  JsonNode *root;
+  JsonNode **nodes;        /* [max_depth] the node of each open container */
+  GString *value;
+  gboolean duplicate;      /* a duplicate key was found while building */
 } Scan;
 
 static gboolean fail (Scan *s, gsize pos, const char *format, ...) G_GNUC_PRINTF (3, 4);
@@ -197,6 +204,25 @@ read_u_escape (Scan *s, gsize pos)
   return value;
 }
 
+/* Puts a new value into the open container (or makes it the root); a
+ * member takes the key just read. */
+static void
+attach (Scan *s, JsonNode *node)
+{
+  JsonNode *parent;
+
+  if (s->depth == 0)
+    {
+      s->root = node;
+      return;
+    }
+  parent = s->nodes[s->depth - 1];
+  if (s->kinds[s->depth - 1] == '[')
+    json_array_add_element (json_node_get_array (parent), node);
+  else
+    json_object_set_member (json_node_get_object (parent), s->key->str, node);
+}
+
 static gboolean
 never_closed (Scan *s)
 {
@@ -232,9 +258,14 @@ scan_string (Scan *s, GString *decoded)
                      "as an escape (\\n, \\t or \\u%04x)", c, c);
       if (c != '\\')
         {
+          gsize run = s->pos + 1;
+
+          while (run < s->length && s->data[run] != '"' && s->data[run] != '\\'
+                 && (guchar) s->data[run] >= 0x20)
+            run++;
           if (decoded)
-            g_string_append_c (decoded, (char) c);
-          s->pos++;
+            g_string_append_len (decoded, s->data + s->pos, (gssize) (run - s->pos));
+          s->pos = run;
           continue;
         }
 
@@ -301,7 +332,11 @@ scan_number (Scan *s)
 {
   gsize start = s->pos;
   gboolean whole = TRUE;
-  g_autofree char *text = NULL;
+  g_autofree char *long_text = NULL;
+  char buf[64];
+  const char *text;
+  double d = 0;
+  gint64 i = 0;
 
   if (s->data[s->pos] == '-')
     s->pos++;
@@ -340,12 +375,19 @@ scan_number (Scan *s)
   if (s->pos < s->length && !is_delimiter (s->data[s->pos]))
     return fail_got (s, start, "not a number");
 
-  text = g_strndup (s->data + start, s->pos - start);
+  if (s->pos - start < sizeof buf)
+    {
+      memcpy (buf, s->data + start, s->pos - start);
+      buf[s->pos - start] = '\0';
+      text = buf;
+    }
+  else
+    text = long_text = g_strndup (s->data + start, s->pos - start);
   if (whole)
     {
       /* json-glib keeps a whole number as a 64-bit integer and wraps
        * beyond it: 2^64 would read as −1. */
-      if (!g_ascii_string_to_signed (text, 10, G_MININT64, G_MAXINT64, NULL, NULL))
+      if (!g_ascii_string_to_signed (text, 10, G_MININT64, G_MAXINT64, &i, NULL))
         {
           g_autofree char *got = hyd_json_quote_excerpt (text, -1);
           char suggestion[HYD_JSON_DOUBLE_BUF_SIZE];
@@ -356,10 +398,21 @@ scan_number (Scan *s)
                        suggestion);
         }
     }
-  else if (!isfinite (g_ascii_strtod (text, NULL)))
+  else if (!isfinite (d = g_ascii_strtod (text, NULL)))
     {
       g_autofree char *got = hyd_json_quote_excerpt (text, -1);
       return fail (s, start, "the number %s is too large: the largest is about 1.8e308", got);
+    }
+  if (s->build)
+    {
+      /* as json-glib: a whole number is a 64-bit integer, any other a double */
+      JsonNode *node = json_node_alloc ();
+
+      if (whole)
+        json_node_init_int (node, i);
+      else
+        json_node_init_double (node, d);
+      attach (s, node);
     }
   return TRUE;
 }
@@ -377,6 +430,16 @@ scan_literal (Scan *s)
           && (s->pos + n == s->length || is_delimiter (s->data[s->pos + n])))
         {
           s->pos += n;
+          if (s->build)
+            {
+              JsonNode *node = json_node_alloc ();
+
+              if (i == 2)
+                json_node_init_null (node);
+              else
+                json_node_init_boolean (node, i == 0);
+              attach (s, node);
+            }
           return TRUE;
         }
     }
@@ -397,6 +460,18 @@ scan_value_start (Scan *s, gboolean *opened)
       if (s->depth == s->max_depth)
         return fail (s, s->pos, "nested deeper than %u levels of objects and arrays",
                      s->max_depth);
+      if (s->build)
+        {
+          JsonNode *node = json_node_alloc ();
+
+          json_node_init (node, c == '{' ? JSON_NODE_OBJECT : JSON_NODE_ARRAY);
+          if (c == '{')
+            json_node_take_object (node, json_object_new ());
+          else
+            json_node_take_array (node, json_array_new ());
+          attach (s, node);
+          s->nodes[s->depth] = node;
+        }
       s->kinds[s->depth] = c;
       s->opened[s->depth] = s->pos;
       s->depth++;
@@ -404,7 +479,17 @@ scan_value_start (Scan *s, gboolean *opened)
       *opened = TRUE;
       return TRUE;
     case '"':
-      return scan_string (s, NULL);
+      if (!s->build)
+        return scan_string (s, NULL);
+      if (!scan_string (s, s->value))
+        return FALSE;
+      {
+        JsonNode *node = json_node_alloc ();
+
+        json_node_init_string (node, s->value->str);
+        attach (s, node);
+      }
+      return TRUE;
     case '-':
       return scan_number (s);
     case '/':
@@ -427,6 +512,17 @@ scan_key (Scan *s)
     return fail_got (s, s->pos, "expected a key in double quotes");
   if (!scan_string (s, s->key))
     return FALSE;
+  if (s->build)
+    {
+      /* the tree's object finds a duplicate without a second table; the
+       * message (with the first key's place) comes from a check-only scan */
+      if (json_object_has_member (json_node_get_object (s->nodes[s->depth - 1]), s->key->str))
+        {
+          s->duplicate = TRUE;
+          return fail (s, at, "duplicate key");
+        }
+      goto colon;
+    }
   keys = s->keys[s->depth - 1];
   if (keys == NULL)
     keys = s->keys[s->depth - 1] = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
@@ -440,6 +536,7 @@ scan_key (Scan *s)
       return fail (s, at, "duplicate key %s in one object (first at %u:%u)", name, line, column);
     }
   g_hash_table_insert (keys, g_strndup (s->key->str, s->key->len), GSIZE_TO_POINTER (at + 1));
+colon:
   skip_space (s);
   if (s->pos >= s->length)
     return never_closed (s);
@@ -537,15 +634,12 @@ scan_text (Scan *s)
     }
 }
 
-gboolean
-hyd_json_scan (const char *data, gsize length, guint max_depth,
-               guint *line, guint *column, char **message)
+static gboolean
+run_scan (const char *data, gsize length, guint max_depth, JsonNode **root,
+          guint *line, guint *column, char **message)
 {
   Scan s = { 0 };
   gboolean ok;
-
-  g_return_val_if_fail (data != NULL || length == 0, FALSE);
-  g_return_val_if_fail (max_depth > 0, FALSE);
 
   s.data = data ? data : "";
   s.length = length;
@@ -554,9 +648,22 @@ hyd_json_scan (const char *data, gsize length, guint max_depth,
   s.opened = g_new (gsize, max_depth);
   s.keys = g_new0 (GHashTable *, max_depth);
   s.key = g_string_new (NULL);
+  s.build = root != NULL;
+  if (s.build)
+    {
+      s.nodes = g_new0 (JsonNode *, max_depth);
+      s.value = g_string_new (NULL);
+    }
 
   ok = scan_text (&s);
-  if (!ok)
+  if (!ok && s.duplicate)
+    {
+      /* the check-only scan names the duplicate and where its first is */
+      g_clear_pointer (&s.message, g_free);
+      ok = run_scan (data, length, max_depth, NULL, line, column, message);
+      g_assert (!ok);
+    }
+  else if (!ok)
     {
       guint l, c;
 
@@ -568,7 +675,10 @@ hyd_json_scan (const char *data, gsize length, guint max_depth,
       if (message)
         *message = g_steal_pointer (&s.message);
     }
+  if (root != NULL)
+    *root = ok ? g_steal_pointer (&s.root) : NULL;
 
+  g_clear_pointer (&s.root, json_node_unref);
   g_free (s.message);
   for (guint i = 0; i < max_depth; i++)
     if (s.keys[i] != NULL)
@@ -576,6 +686,32 @@ hyd_json_scan (const char *data, gsize length, guint max_depth,
   g_free (s.keys);
   g_free (s.opened);
   g_free (s.kinds);
+  g_free (s.nodes);
   g_string_free (s.key, TRUE);
+  if (s.value != NULL)
+    g_string_free (s.value, TRUE);
   return ok;
+}
+
+gboolean
+hyd_json_scan (const char *data, gsize length, guint max_depth,
+               guint *line, guint *column, char **message)
+{
+  g_return_val_if_fail (data != NULL || length == 0, FALSE);
+  g_return_val_if_fail (max_depth > 0, FALSE);
+
+  return run_scan (data, length, max_depth, NULL, line, column, message);
+}
+
+JsonNode *
+hyd_json_parse (const char *data, gsize length, guint max_depth,
+                guint *line, guint *column, char **message)
+{
+  JsonNode *root = NULL;
+
+  g_return_val_if_fail (data != NULL || length == 0, NULL);
+  g_return_val_if_fail (max_depth > 0, NULL);
+
+  run_scan (data, length, max_depth, &root, line, column, message);
+  return root;
 }

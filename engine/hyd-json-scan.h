@@ -1,11 +1,12 @@
-/* hyd-json-scan.h — a strict JSON check before json-glib parses.
+/* hyd-json-scan.h — a strict JSON reader: the check, and the tree.
  *
  * json-glib 1.6 is lenient where a circuit file must not be (it reads 0x10,
  * 00.002 and .5, ignores a second value after the first, keeps the last of
  * two equal keys, cuts strings at \u0000, wraps integers beyond 64 bits and
  * passes lone surrogates through), and its parser recurses once per nesting
- * level, so deep nesting overflows the stack. This scan runs first, without
- * recursion and in time linear in the text: it accepts exactly the JSON
+ * level, so deep nesting overflows the stack (and is slow: a GScanner and
+ * a recursive descent). This reader replaces it for circuit files: without
+ * recursion and in time linear in the text, it accepts exactly the JSON
  * texts of RFC 8259 (Bray, 2017) that are valid UTF-8 with a bounded
  * nesting depth, no duplicate key in an object, no NUL character in a
  * string, and numbers that json-glib reads as written; anything else is
@@ -13,6 +14,7 @@
 #pragma once
 
 #include <glib.h>
+#include <json-glib/json-glib.h>
 
 G_BEGIN_DECLS
 
@@ -30,6 +32,14 @@ G_BEGIN_DECLS
  * (1-based; columns count characters) and *message (owned by the caller). */
 gboolean hyd_json_scan (const char *data, gsize length, guint max_depth,
                         guint *line, guint *column, char **message);
+
+/* As hyd_json_scan, and builds the tree as it checks: the value as
+ * json-glib's parser would give it (a whole number as a 64-bit integer,
+ * any other as a double; members in the order written), or NULL with
+ * *line, *column and *message set as hyd_json_scan sets them. One pass,
+ * no recursion, no second parse. */
+JsonNode *hyd_json_parse (const char *data, gsize length, guint max_depth,
+                          guint *line, guint *column, char **message);
 
 /* text quoted for a message: in double quotes, control characters and
  * quotes escaped, invalid UTF-8 shown as \xNN, cut after

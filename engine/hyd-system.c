@@ -145,18 +145,15 @@ static char *
 port_name (const HydSystem *sys, guint gp)
 {
   const HydComp *c = sys->comps[sys->port_comp[gp]].comp;
-  return g_strdup_printf ("%s.%s", c->id, c->type->ports[sys->port_index[gp]].name);
+  return g_strconcat (c->id, ".", c->type->ports[sys->port_index[gp]].name, NULL);
 }
 
 static void
 add_var (HydSystem *sys, const char *name, HydUnit unit, VarKind kind, int a, int b)
 {
-  Var v = { g_strdup (name), unit, kind, a, b };
   if (g_hash_table_contains (sys->var_index, name))
-    {
-      g_free (v.name);
-      return;
-    }
+    return;
+  Var v = { g_strdup (name), unit, kind, a, b };
   g_array_append_val (sys->vars, v);
   g_hash_table_insert (sys->var_index, v.name, GINT_TO_POINTER (sys->vars->len));
 }
@@ -1074,7 +1071,7 @@ hyd_system_get_flow_limits (const HydSystem *sys)
       const SysComp *sc = &sys->comps[i];
       if (strcmp (sc->comp->type->id, "relief_valve") != 0)
         continue;
-      g_autofree char *name = g_strdup_printf ("%s.q", sc->comp->id);
+      g_autofree char *name = g_strconcat (sc->comp->id, ".q", NULL);
       HydFlowLimit l = {
         .var = hyd_system_find_variable (sys, name),
         .nominal = param_value (sc, "nominal_flow"),
@@ -1477,7 +1474,7 @@ layout_states (HydSystem *sys, Build *b)
       SysNode *nd = &sys->nodes[nb];
       HydNodeInfo *ni = &sys->node_info[nb];
       g_autofree char *first = port_name (sys, g_array_index (nd->ports, guint, 0));
-      ni->name = g_strdup_printf ("%s.p", first);
+      ni->name = g_strconcat (first, ".p", NULL);
       ni->ports = g_ptr_array_new_with_free_func (g_free);
       for (guint k = 0; k < nd->ports->len; k++)
         g_ptr_array_add (ni->ports, port_name (sys, g_array_index (nd->ports, guint, k)));
@@ -1494,7 +1491,7 @@ layout_states (HydSystem *sys, Build *b)
           /* the state is the pressure, or the pseudo-pressure ψ of a node
            * that may hold a void ("<first port>.psi", hyd-fluid.h) */
           sys->state_names[nd->state] = hyd_fluid_has_floor (&sys->fluid)
-                                        ? g_strdup_printf ("%s.psi", first)
+                                        ? g_strconcat (first, ".psi", NULL)
                                         : g_strdup (ni->name);
           sys->state_units[nd->state] = HYD_UNIT_PRESSURE;
           sys->y0[nd->state] = hyd_fluid_node_state_for_pressure (&sys->fluid, nd->p0);
@@ -1507,7 +1504,7 @@ layout_states (HydSystem *sys, Build *b)
       guint np = c->type->n_ports;
       for (guint k = 0; k < c->n_states; k++)
         {
-          sys->state_names[sc->state0 + k] = g_strdup_printf ("%s.%s", c->id, c->states[k].name);
+          sys->state_names[sc->state0 + k] = g_strconcat (c->id, ".", c->states[k].name, NULL);
           sys->state_units[sc->state0 + k] = c->states[k].unit;
         }
       for (guint X = 0; X < np; X++)
@@ -1723,9 +1720,9 @@ build_variables (HydSystem *sys)
         {
           if (sc->port_node[X] < 0)
             continue;
-          g_autofree char *pname = g_strdup_printf ("%s.%s.p", c->id, c->type->ports[X].name);
+          g_autofree char *pname = g_strconcat (c->id, ".", c->type->ports[X].name, ".p", NULL);
           add_var (sys, pname, HYD_UNIT_PRESSURE, VAR_NODE_P, sc->port_node[X], 0);
-          g_autofree char *qname = g_strdup_printf ("%s.%s.q", c->id, c->type->ports[X].name);
+          g_autofree char *qname = g_strconcat (c->id, ".", c->type->ports[X].name, ".q", NULL);
           add_var (sys, qname, HYD_UNIT_FLOW, VAR_PORT_Q, (int) i, (int) X);
         }
       for (guint k = 0; k < c->n_states; k++)
@@ -1733,7 +1730,7 @@ build_variables (HydSystem *sys)
                  (int) (sc->state0 + k), 0);
       for (guint k = 0; k < c->n_outputs; k++)
         {
-          g_autofree char *oname = g_strdup_printf ("%s.%s", c->id, c->outputs[k].name);
+          g_autofree char *oname = g_strconcat (c->id, ".", c->outputs[k].name, NULL);
           add_var (sys, oname, c->outputs[k].unit, VAR_OUTPUT, (int) i, (int) k);
         }
     }
@@ -1746,13 +1743,13 @@ build_variables (HydSystem *sys)
       if (nd->boundary)
         continue;
       g_autofree char *first = port_name (sys, g_array_index (nd->ports, guint, 0));
-      g_autofree char *vname = g_strdup_printf ("%s.void", first);
+      g_autofree char *vname = g_strconcat (first, ".void", NULL);
       add_var (sys, vname, HYD_UNIT_VOLUME, VAR_NODE_VOID, (int) b, 0);
       int idx = GPOINTER_TO_INT (g_hash_table_lookup (sys->var_index, vname));
       for (guint k = 1; k < nd->ports->len; k++)
         {
           g_autofree char *pn = port_name (sys, g_array_index (nd->ports, guint, k));
-          char *alias = g_strdup_printf ("%s.void", pn);
+          char *alias = g_strconcat (pn, ".void", NULL);
           if (g_hash_table_contains (sys->var_index, alias))
             {
               g_free (alias);
@@ -2053,7 +2050,7 @@ hyd_system_find_variable (const HydSystem *sys, const char *name)
   if (idx > 0)
     return idx - 1;
   /* any port of a node is an alias for its pressure: "C1.A" too */
-  char *withp = g_strdup_printf ("%s.p", name);
+  char *withp = g_strconcat (name, ".p", NULL);
   idx = GPOINTER_TO_INT (g_hash_table_lookup (sys->var_index, withp));
   g_free (withp);
   return idx - 1;

@@ -1,6 +1,10 @@
 /* fuzz-circuit.c — a libFuzzer target over the whole engine path a file takes.
  *
  * For one input (the bytes of a .bramah file):
+ *   0. read it with Bramah's strict JSON reader (hyd_json_parse) and, when
+ *      that accepts it, with json-glib's parser: both trees must be the same
+ *      (same kinds, members in the same order, integers and doubles alike,
+ *      doubles bit for bit, strings byte for byte);
  *   1. load it (hyd_circuit_load_from_data); a refusal is fine, it must only
  *      be a clean GError;
  *   2. save it (canonical text), load that text again — what Bramah saved it
@@ -30,7 +34,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <glib.h>
+#include <json-glib/json-glib.h>
 #include "hyd-circuit.h"
+#include "hyd-json-scan.h"
 #include "hyd-ode.h"
 #include "hyd-system.h"
 
@@ -56,6 +62,95 @@ LLVMFuzzerInitialize (int *argc, char ***argv)
   /* A critical is a broken precondition inside the engine: a finding. */
   g_log_set_always_fatal (G_LOG_LEVEL_CRITICAL | G_LOG_LEVEL_ERROR);
   return 0;
+}
+
+/* Step 0: the same tree, strictly (json_node_equal compares 1 and 1.0 as
+ * equal; a reader that turned one into the other would change the file). */
+static gboolean
+same_tree (JsonNode *a, JsonNode *b)
+{
+  if (JSON_NODE_TYPE (a) != JSON_NODE_TYPE (b))
+    return FALSE;
+  switch (JSON_NODE_TYPE (a))
+    {
+    case JSON_NODE_OBJECT:
+      {
+        JsonObject *oa = json_node_get_object (a), *ob = json_node_get_object (b);
+        g_autoptr(GList) ma = json_object_get_members (oa);
+        g_autoptr(GList) mb = json_object_get_members (ob);
+        GList *la = ma, *lb = mb;
+
+        for (; la != NULL && lb != NULL; la = la->next, lb = lb->next)
+          if (strcmp (la->data, lb->data) != 0
+              || !same_tree (json_object_get_member (oa, la->data),
+                             json_object_get_member (ob, lb->data)))
+            return FALSE;
+        return la == NULL && lb == NULL;
+      }
+    case JSON_NODE_ARRAY:
+      {
+        JsonArray *xa = json_node_get_array (a), *xb = json_node_get_array (b);
+        guint n = json_array_get_length (xa);
+
+        if (n != json_array_get_length (xb))
+          return FALSE;
+        for (guint i = 0; i < n; i++)
+          if (!same_tree (json_array_get_element (xa, i), json_array_get_element (xb, i)))
+            return FALSE;
+        return TRUE;
+      }
+    case JSON_NODE_VALUE:
+      {
+        GType t = json_node_get_value_type (a);
+        double da, db;
+
+        if (t != json_node_get_value_type (b))
+          return FALSE;
+        if (t == G_TYPE_INT64)
+          return json_node_get_int (a) == json_node_get_int (b);
+        if (t == G_TYPE_BOOLEAN)
+          return json_node_get_boolean (a) == json_node_get_boolean (b);
+        if (t == G_TYPE_STRING)
+          return strcmp (json_node_get_string (a), json_node_get_string (b)) == 0;
+        da = json_node_get_double (a);
+        db = json_node_get_double (b);
+        return memcmp (&da, &db, sizeof da) == 0;
+      }
+    case JSON_NODE_NULL:
+    default:
+      return TRUE;
+    }
+}
+
+static void
+check_reader (const guint8 *data, size_t size)
+{
+  guint line = 0, column = 0, line2 = 0, column2 = 0;
+  g_autofree char *message = NULL, *message2 = NULL;
+  g_autoptr(JsonNode) ours = hyd_json_parse ((const char *) data, size, HYD_JSON_MAX_DEPTH,
+                                             &line, &column, &message);
+  gboolean scanned = hyd_json_scan ((const char *) data, size, HYD_JSON_MAX_DEPTH,
+                                    &line2, &column2, &message2);
+
+  if ((ours != NULL) != scanned)
+    finding ("the reader and the check-only scan disagree", message != NULL ? message : message2);
+  if (ours == NULL)
+    {
+      if (line != line2 || column != column2 || g_strcmp0 (message, message2) != 0)
+        finding ("the reader and the check-only scan refuse differently", message);
+      return;
+    }
+
+  /* json-glib reads what we accept (the BOM aside, which RFC 8259 §8.1 lets
+   * a reader skip and json-glib 1.6 does not) */
+  size_t skip = size >= 3 && memcmp (data, "\xef\xbb\xbf", 3) == 0 ? 3 : 0;
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GError) error = NULL;
+  if (!json_parser_load_from_data (parser, (const char *) data + skip, (gssize) (size - skip),
+                                   &error))
+    finding ("json-glib refuses what the reader accepts", error->message);
+  if (!same_tree (ours, json_parser_get_root (parser)))
+    finding ("the reader's tree differs from json-glib's", NULL);
 }
 
 /* Step 2: save, reload what was saved, save again; returns the reloaded
@@ -184,6 +279,7 @@ LLVMFuzzerTestOneInput (const guint8 *data, size_t size)
   g_autoptr(HydCircuit) loaded = NULL;
   g_autoptr(HydCircuit) circuit = NULL;
 
+  check_reader (data, size);
   loaded = hyd_circuit_load_from_data ((const char *) data, (gssize) size, "fuzz", &error);
   if (loaded == NULL)
     {
