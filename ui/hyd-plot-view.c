@@ -2022,7 +2022,8 @@ export_to_surface (HydPlotView *self, const char *path, const char *ext, int w, 
     surface = cairo_pdf_surface_create (path, w, h);
   if (cairo_surface_status (surface) != CAIRO_STATUS_SUCCESS)
     {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "Cannot write %s: %s", path,
+      g_autofree char *display = g_filename_display_name (path);
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, _("Cannot write “%s”: %s"), display,
                    cairo_status_to_string (cairo_surface_status (surface)));
       cairo_surface_destroy (surface);
       return FALSE;
@@ -2058,14 +2059,14 @@ export_to_surface (HydPlotView *self, const char *path, const char *ext, int w, 
   if (status != CAIRO_STATUS_SUCCESS)
     {
       g_autofree char *display = g_filename_display_name (path);
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "Cannot write %s: %s", display,
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, _("Cannot write “%s”: %s"), display,
                    cairo_status_to_string (status));
       return FALSE;
     }
   if (!plplot_available)
     {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
-                   "PLplot's cairo driver (plplot-driver-cairo) is not installed");
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
+                           _("PLplot’s cairo driver (plplot-driver-cairo) is not installed"));
       return FALSE;
     }
   return TRUE;
@@ -2086,7 +2087,7 @@ hyd_plot_view_export_with_size (HydPlotView *self, const char *path, int width, 
       HydTraceStore *store = self->store ? self->store : self->ghost;
       if (store == NULL)
         {
-          g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT, "There is no run to export");
+          g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT, _("There is no run to export"));
           return FALSE;
         }
       /* the traces this store has, t first */
@@ -2105,7 +2106,7 @@ hyd_plot_view_export_with_size (HydPlotView *self, const char *path, int width, 
       && g_ascii_strcasecmp (ext, "pdf") != 0)
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
-                   "Cannot export to '%s': use .png, .svg, .pdf or .csv", ext);
+                   _("Cannot export to “%s”: use .png, .svg, .pdf or .csv"), ext);
       return FALSE;
     }
   if (width <= 0 || height <= 0)

@@ -2,6 +2,7 @@
  *
  * Rows arrive row-major from the worker's batches and are kept column-major,
  * so a plot reads a trace as one contiguous array. */
+#include "bramah-config.h"
 #include "hyd-trace-store.h"
 
 #include <errno.h>
@@ -10,6 +11,7 @@
 #include <string.h>
 #include <gio/gio.h>
 #include <glib/gstdio.h>
+#include <glib/gi18n-lib.h>
 #include "hyd-display-units.h"
 #include "hyd-message.h"
 
@@ -348,7 +350,7 @@ hyd_trace_store_write_csv (HydTraceStore *store, const char *const *names,
 
   if (store->n_columns == 0)
     {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT, "The run has no variables to write");
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT, _("The run has no variables to write"));
       return FALSE;
     }
 
@@ -369,7 +371,7 @@ hyd_trace_store_write_csv (HydTraceStore *store, const char *const *names,
           if (k < 0)
             {
               g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND,
-                           "The run has no variable '%s'", names[i]);
+                           _("The run has no variable “%s”"), names[i]);
               return FALSE;
             }
           if (k == 0)
@@ -385,7 +387,7 @@ hyd_trace_store_write_csv (HydTraceStore *store, const char *const *names,
       int errsv = errno;
       g_autofree char *display = g_filename_display_name (path);
       g_set_error (error, G_IO_ERROR, g_io_error_from_errno (errsv),
-                   "Cannot write %s: %s", display, g_strerror (errsv));
+                   _("Cannot write “%s”: %s"), display, g_strerror (errsv));
       return FALSE;
     }
 
@@ -456,7 +458,7 @@ hyd_trace_store_write_csv (HydTraceStore *store, const char *const *names,
     {
       g_autofree char *display = g_filename_display_name (path);
       g_set_error (error, G_IO_ERROR, g_io_error_from_errno (errsv),
-                   "Cannot write %s: %s", display, g_strerror (errsv));
+                   _("Cannot write “%s”: %s"), display, g_strerror (errsv));
       return FALSE;
     }
   return TRUE;

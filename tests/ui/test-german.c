@@ -70,6 +70,21 @@ test_csv_header (void)
   g_autofree char *text = NULL;
   g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
   g_assert_cmpstr (text, ==, "Zeit [s],C1: Position [mm],C1.A: Druck [bar]\n0.25,12.5,1.5\n");
+
+  /* and its errors (the window shows them after "„run.csv“ konnte nicht
+   * exportiert werden: ") */
+  g_autofree char *bad = g_build_filename (dir, "fehlt", "run.csv", NULL);
+  g_assert_false (hyd_trace_store_write_csv (store, NULL, bad, &error));
+  g_assert_nonnull (error);
+  g_test_message ("%s", error->message);
+  g_assert_true (g_str_has_prefix (error->message, "„"));
+  g_assert_nonnull (strstr (error->message, "run.csv“ kann nicht geschrieben werden: "));
+  g_clear_error (&error);
+  const char *const unknown[] = { "C9.x", NULL };
+  g_assert_false (hyd_trace_store_write_csv (store, unknown, path, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND);
+  g_assert_cmpstr (error->message, ==, "Der Lauf hat keine Variable „C9.x“");
+  g_clear_error (&error);
   g_remove (path);
   g_rmdir (dir);
 }

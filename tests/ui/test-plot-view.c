@@ -1,6 +1,8 @@
 /* test-plot-view.c — the PLplot view: offscreen renders and exports of two
  * panes with 10⁶ samples, traces, ranges, a shown window. Skips (77) without
  * a display. */
+#include <libintl.h>
+#include <locale.h>
 #include <math.h>
 #include <string.h>
 #include <cairo.h>
@@ -257,6 +259,18 @@ test_degenerate (void)
   g_assert_true (hyd_plot_view_export_with_size (view, png, 300, 200, &error));
   g_assert_no_error (error);
   g_assert_false (hyd_plot_view_export (view, csv, &error));   /* no run */
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT);
+  /* in the interface's language (test-plot-view-de: LANGUAGE=de) */
+  if (g_strcmp0 (g_getenv ("LANGUAGE"), "de") == 0)
+    g_assert_cmpstr (error->message, ==, "Es gibt keinen Lauf zum Exportieren");
+  else
+    g_assert_cmpstr (error->message, ==, "There is no run to export");
+  g_clear_error (&error);
+  g_autofree char *txt = tmp_path (dir, "d.txt");
+  g_assert_false (hyd_plot_view_export (view, txt, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED);
+  if (g_strcmp0 (g_getenv ("LANGUAGE"), "de") == 0)
+    g_assert_cmpstr (error->message, ==, "Export nach „txt“ nicht möglich: .png, .svg, .pdf oder .csv verwenden");
   g_clear_error (&error);
 
   g_autoptr(HydTraceStore) store = hyd_trace_store_new (names, units, G_N_ELEMENTS (names));
@@ -516,6 +530,15 @@ main (int argc, char *argv[])
   /* no accessibility bus under Xvfb: its warning would be fatal in a test */
   g_setenv ("GTK_A11Y", "none", TRUE);
   g_test_init (&argc, &argv, NULL);
+  /* the catalogue of the build tree (test-plot-view-de) */
+  const char *locale_dir = g_getenv ("BRAMAH_TEST_LOCALE_DIR");
+  if (locale_dir)
+    {
+      setlocale (LC_ALL, "");
+      bindtextdomain ("bramah", locale_dir);
+      bind_textdomain_codeset ("bramah", "UTF-8");
+      textdomain ("bramah");
+    }
   if (!gtk_init_check ())
     {
       g_printerr ("no display: skipped\n");
