@@ -164,6 +164,43 @@ hyd_display_unit_for (HydUnit unit)
   return &display_units[unit];
 }
 
+/* The quantity of each kind, as the plots' axes and the CSV exports name
+ * it (translatable: the engine's unit names are identifiers). */
+static const char *const quantity_names[HYD_UNIT_N_KINDS] = {
+  [HYD_UNIT_NONE] = N_("Value"),
+  [HYD_UNIT_PRESSURE] = N_("Pressure"),
+  [HYD_UNIT_FLOW] = N_("Flow"),
+  [HYD_UNIT_POSITION] = N_("Position"),
+  [HYD_UNIT_LENGTH] = N_("Length"),
+  [HYD_UNIT_VELOCITY] = N_("Velocity"),
+  [HYD_UNIT_ANGLE] = N_("Angle"),
+  [HYD_UNIT_ANGULAR_VELOCITY] = N_("Angular velocity"),
+  [HYD_UNIT_AREA] = N_("Area"),
+  [HYD_UNIT_VOLUME] = N_("Volume"),
+  [HYD_UNIT_DISPLACEMENT] = N_("Displacement"),
+  [HYD_UNIT_LEAKAGE] = N_("Leakage"),
+  [HYD_UNIT_FORCE] = N_("Force"),
+  [HYD_UNIT_TORQUE] = N_("Torque"),
+  [HYD_UNIT_POWER] = N_("Power"),
+  [HYD_UNIT_MASS] = N_("Mass"),
+  [HYD_UNIT_INERTIA] = N_("Inertia"),
+  [HYD_UNIT_STIFFNESS] = N_("Stiffness"),
+  [HYD_UNIT_DAMPING] = N_("Damping"),
+  [HYD_UNIT_ROT_DAMPING] = N_("Rotary damping"),
+  [HYD_UNIT_TIME] = N_("Time"),
+  [HYD_UNIT_FREQUENCY] = N_("Frequency"),
+  [HYD_UNIT_DENSITY] = N_("Density"),
+  [HYD_UNIT_VISCOSITY] = N_("Viscosity"),
+  [HYD_UNIT_FLOW_RATE_PER_S] = N_("Rate"),
+};
+
+const char *
+hyd_display_quantity_name (HydUnit unit)
+{
+  const char *name = quantity_names[valid_unit (unit)];
+  return name ? _(name) : _("Value");
+}
+
 const char *
 hyd_display_symbol (HydUnit unit)
 {

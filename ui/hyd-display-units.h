@@ -24,6 +24,9 @@ char *hyd_display_format (HydUnit unit, double si);
  * with its SI symbol: "1.5e7 Pa"); FALSE when it is not a number. */
 gboolean hyd_display_parse (HydUnit unit, const char *text, double *si);
 
+/* The quantity a kind of unit measures, translated, as the plots' axes
+ * name it ("Pressure"; "Value" for dimensionless). */
+const char *hyd_display_quantity_name (HydUnit unit);
 /* The display symbol alone ("bar"; "" for dimensionless). */
 const char *hyd_display_symbol (HydUnit unit);
 /* The number alone, in display units, without the symbol ("40.0"), for entry

@@ -96,3 +96,105 @@ hyd_message_humanize (const HydCircuit *circuit, const char *text)
   char *c = g_regex_replace_eval (quantity, b ? b : text, -1, 0, 0, replace_quantity, NULL, NULL);
   return c ? c : g_strdup (text);
 }
+
+/* ---- variables in the plots' words ---- */
+
+/* Variables whose unit does not say what they are: their words. */
+static const struct {
+  const char *name;
+  const char *words;
+} variable_words[] = {
+  { "spool", N_("Spool position") },
+  { "s", N_("Opening coordinate") },
+  { "sdot", N_("Opening rate") },
+  { "opening", N_("Opening") },
+  { "laminar", N_("Laminar branch") },
+  { "oil_volume", N_("Oil volume") },
+  { "void", N_("Void") },
+  { "psi", N_("Pseudo-pressure") },
+};
+
+static gboolean
+is_port_letter (char c)
+{
+  return g_ascii_isupper (c);
+}
+
+char *
+hyd_message_variable_label (const char *name, HydUnit unit)
+{
+  g_return_val_if_fail (name != NULL, NULL);
+  if (strcmp (name, "t") == 0)
+    return g_strdup (hyd_display_quantity_name (HYD_UNIT_TIME));
+  const char *dot = strchr (name, '.');
+  if (dot == NULL || dot == name || dot[1] == '\0')
+    return g_strdup (name);
+
+  g_autofree char *comp = g_strndup (name, (gsize) (dot - name));
+  const char *var = dot + 1;
+  g_autofree char *where = NULL;
+  const char *dot2 = strchr (var, '.');
+  if (dot2 != NULL)
+    {
+      /* <comp>.<port>.<p|q|void|psi>: the port is where */
+      where = g_strndup (name, (gsize) (dot2 - name));
+      var = dot2 + 1;
+    }
+  else if (var[0] == 'q' && var[1] == '_' && is_port_letter (var[2]) && var[3] == '\0')
+    {
+      /* a line's flow entering at one end: as that port's flow */
+      where = g_strdup_printf ("%s.%c", comp, var[2]);
+      var = "q";
+    }
+  else if (var[0] == 'q' && var[1] == '_' && is_port_letter (var[2]) && is_port_letter (var[3])
+           && var[4] == '\0')
+    {
+      /* a directional valve's path */
+      where = g_strdup_printf ("%s %c→%c", comp, var[2], var[3]);
+      var = "q";
+    }
+  else
+    {
+      /* a line's internal points (p3, psi3) and segments (q3) */
+      gsize letters = strspn (var, "abcdefghijklmnopqrstuvwxyz");
+      const char *digits = var + letters;
+      if (letters > 0 && digits[0] != '\0' && digits[0] != '0'
+          && strspn (digits, "0123456789") == strlen (digits))
+        {
+          g_autofree char *kind = g_strndup (var, letters);
+          if (strcmp (kind, "p") == 0 || strcmp (kind, "psi") == 0)
+            {
+              /* translators: an internal point of a line, "L1 point 3" */
+              where = g_strdup_printf (_("%s point %s"), comp, digits);
+              var = kind[1] ? "psi" : "p";
+            }
+          else if (strcmp (kind, "q") == 0)
+            {
+              /* translators: a segment of a line, "L1 segment 3" */
+              where = g_strdup_printf (_("%s segment %s"), comp, digits);
+              var = "q";
+            }
+        }
+    }
+  if (where == NULL)
+    where = g_steal_pointer (&comp);
+
+  const char *what = NULL;
+  for (guint i = 0; i < G_N_ELEMENTS (variable_words) && what == NULL; i++)
+    if (strcmp (var, variable_words[i].name) == 0)
+      what = _(variable_words[i].words);
+  if (what == NULL)
+    what = unit == HYD_UNIT_NONE ? var : hyd_display_quantity_name (unit);
+  /* translators: a variable in a CSV header, "V1.P: Pressure" (where: what) */
+  return g_strdup_printf (_("%s: %s"), where, what);
+}
+
+char *
+hyd_message_column_header (const char *name, HydUnit unit)
+{
+  g_autofree char *label = hyd_message_variable_label (name, unit);
+  const char *symbol = hyd_display_symbol (unit);
+  if (label == NULL || symbol[0] == '\0')
+    return g_steal_pointer (&label);
+  return g_strdup_printf ("%s [%s]", label, symbol);
+}

@@ -16,4 +16,16 @@ G_BEGIN_DECLS
  * parameters) as "“<human name>” of X". `circuit` may be NULL (units only). */
 char *hyd_message_humanize (const HydCircuit *circuit, const char *text);
 
+/* A variable of a run in the words of the plots (the GUI's CSV exports head
+ * their columns with it): where, then the quantity as the plot's axis names
+ * it — "V1.P: Pressure" for V1.P.p, "C1: Position" for C1.x, "DCV1 P→A:
+ * Flow" for DCV1.q_PA, "L1 point 3: Pressure" for L1.p3, "Time" for t.
+ * Words the unit alone does not give (the spool's position, a valve's
+ * opening ...) come from a short table; a name it does not know keeps its
+ * own word when dimensionless. Translated. */
+char *hyd_message_variable_label (const char *name, HydUnit unit);
+/* The label and the unit the plots show it in: "V1.P: Pressure [bar]",
+ * "Time [s]"; no brackets for a dimensionless variable. */
+char *hyd_message_column_header (const char *name, HydUnit unit);
+
 G_END_DECLS

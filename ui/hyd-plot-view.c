@@ -528,40 +528,11 @@ pl_escape (const char *text)
   return g_string_free (s, FALSE);
 }
 
-/* Axis names, translatable (the engine's unit names are identifiers). */
-static const char *const quantity_names[HYD_UNIT_N_KINDS] = {
-  [HYD_UNIT_NONE] = N_("Value"),
-  [HYD_UNIT_PRESSURE] = N_("Pressure"),
-  [HYD_UNIT_FLOW] = N_("Flow"),
-  [HYD_UNIT_POSITION] = N_("Position"),
-  [HYD_UNIT_LENGTH] = N_("Length"),
-  [HYD_UNIT_VELOCITY] = N_("Velocity"),
-  [HYD_UNIT_ANGLE] = N_("Angle"),
-  [HYD_UNIT_ANGULAR_VELOCITY] = N_("Angular velocity"),
-  [HYD_UNIT_AREA] = N_("Area"),
-  [HYD_UNIT_VOLUME] = N_("Volume"),
-  [HYD_UNIT_DISPLACEMENT] = N_("Displacement"),
-  [HYD_UNIT_LEAKAGE] = N_("Leakage"),
-  [HYD_UNIT_FORCE] = N_("Force"),
-  [HYD_UNIT_TORQUE] = N_("Torque"),
-  [HYD_UNIT_POWER] = N_("Power"),
-  [HYD_UNIT_MASS] = N_("Mass"),
-  [HYD_UNIT_INERTIA] = N_("Inertia"),
-  [HYD_UNIT_STIFFNESS] = N_("Stiffness"),
-  [HYD_UNIT_DAMPING] = N_("Damping"),
-  [HYD_UNIT_ROT_DAMPING] = N_("Rotary damping"),
-  [HYD_UNIT_TIME] = N_("Time"),
-  [HYD_UNIT_FREQUENCY] = N_("Frequency"),
-  [HYD_UNIT_DENSITY] = N_("Density"),
-  [HYD_UNIT_VISCOSITY] = N_("Viscosity"),
-  [HYD_UNIT_FLOW_RATE_PER_S] = N_("Rate"),
-};
-
 static char *
 quantity_label (HydUnit unit)
 {
   const char *symbol = hyd_display_symbol (unit);
-  const char *name = unit < HYD_UNIT_N_KINDS && quantity_names[unit] ? _(quantity_names[unit]) : _("Value");
+  const char *name = hyd_display_quantity_name (unit);
   if (symbol[0] == '\0')
     return g_strdup (name);
   return g_strdup_printf ("%s [%s]", name, symbol);
@@ -2051,7 +2022,8 @@ export_to_surface (HydPlotView *self, const char *path, const char *ext, int w, 
     surface = cairo_pdf_surface_create (path, w, h);
   if (cairo_surface_status (surface) != CAIRO_STATUS_SUCCESS)
     {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "Cannot write %s: %s", path,
+      g_autofree char *display = g_filename_display_name (path);
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, _("Cannot write “%s”: %s"), display,
                    cairo_status_to_string (cairo_surface_status (surface)));
       cairo_surface_destroy (surface);
       return FALSE;
@@ -2087,14 +2059,14 @@ export_to_surface (HydPlotView *self, const char *path, const char *ext, int w, 
   if (status != CAIRO_STATUS_SUCCESS)
     {
       g_autofree char *display = g_filename_display_name (path);
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "Cannot write %s: %s", display,
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, _("Cannot write “%s”: %s"), display,
                    cairo_status_to_string (status));
       return FALSE;
     }
   if (!plplot_available)
     {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
-                   "PLplot's cairo driver (plplot-driver-cairo) is not installed");
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
+                           _("PLplot’s cairo driver (plplot-driver-cairo) is not installed"));
       return FALSE;
     }
   return TRUE;
@@ -2115,7 +2087,7 @@ hyd_plot_view_export_with_size (HydPlotView *self, const char *path, int width, 
       HydTraceStore *store = self->store ? self->store : self->ghost;
       if (store == NULL)
         {
-          g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT, "There is no run to export");
+          g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT, _("There is no run to export"));
           return FALSE;
         }
       /* the traces this store has, t first */
@@ -2134,7 +2106,7 @@ hyd_plot_view_export_with_size (HydPlotView *self, const char *path, int width, 
       && g_ascii_strcasecmp (ext, "pdf") != 0)
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
-                   "Cannot export to '%s': use .png, .svg, .pdf or .csv", ext);
+                   _("Cannot export to “%s”: use .png, .svg, .pdf or .csv"), ext);
       return FALSE;
     }
   if (width <= 0 || height <= 0)

@@ -24,7 +24,8 @@ GStrv hyd_plot_view_get_traces (HydPlotView *self);
 /* Y range: automatic, or fixed in display units. */
 void hyd_plot_view_set_autoscale (HydPlotView *self, gboolean autoscale);
 void hyd_plot_view_set_y_range (HydPlotView *self, double ymin, double ymax);
-/* Export by extension: .png, .svg, .pdf (the plot) or .csv (its traces). */
+/* Export by extension: .png, .svg, .pdf (the plot) or .csv (its traces, in
+ * the plot's words and units: hyd_trace_store_write_csv). */
 gboolean hyd_plot_view_export (HydPlotView *self, const char *path, GError **error);
 
 /* Additions. */

@@ -2,6 +2,7 @@
  *
  * Rows arrive row-major from the worker's batches and are kept column-major,
  * so a plot reads a trace as one contiguous array. */
+#include "bramah-config.h"
 #include "hyd-trace-store.h"
 
 #include <errno.h>
@@ -10,6 +11,9 @@
 #include <string.h>
 #include <gio/gio.h>
 #include <glib/gstdio.h>
+#include <glib/gi18n-lib.h>
+#include "hyd-display-units.h"
+#include "hyd-message.h"
 
 typedef struct {
   double t;
@@ -346,7 +350,7 @@ hyd_trace_store_write_csv (HydTraceStore *store, const char *const *names,
 
   if (store->n_columns == 0)
     {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT, "The run has no variables to write");
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT, _("The run has no variables to write"));
       return FALSE;
     }
 
@@ -367,7 +371,7 @@ hyd_trace_store_write_csv (HydTraceStore *store, const char *const *names,
           if (k < 0)
             {
               g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND,
-                           "The run has no variable '%s'", names[i]);
+                           _("The run has no variable “%s”"), names[i]);
               return FALSE;
             }
           if (k == 0)
@@ -383,16 +387,47 @@ hyd_trace_store_write_csv (HydTraceStore *store, const char *const *names,
       int errsv = errno;
       g_autofree char *display = g_filename_display_name (path);
       g_set_error (error, G_IO_ERROR, g_io_error_from_errno (errsv),
-                   "Cannot write %s: %s", display, g_strerror (errsv));
+                   _("Cannot write “%s”: %s"), display, g_strerror (errsv));
       return FALSE;
     }
 
+  /* The header: each column in the plots' words and units ("Time [s]",
+   * "V1.P: Pressure [bar]"); a label two columns would share names the
+   * variable too, and one holding the separator or a quote is quoted. */
   g_autoptr(GString) line = g_string_new (NULL);
+  g_autoptr(GPtrArray) labels = g_ptr_array_new_with_free_func (g_free);
   for (guint i = 0; i < cols->len; i++)
     {
+      guint k = g_array_index (cols, guint, i);
+      char *label = hyd_message_variable_label (store->names[k], store->units[k]);
+      for (guint j = 0; j < labels->len; j++)
+        if (strcmp (g_ptr_array_index (labels, j), label) == 0)
+          {
+            char *named = g_strdup_printf ("%s (%s)", label, store->names[k]);
+            g_free (label);
+            label = named;
+            break;
+          }
+      g_ptr_array_add (labels, label);
+      g_autoptr(GString) header = g_string_new (label);
+      const char *symbol = hyd_display_symbol (store->units[k]);
+      if (symbol[0] != '\0')
+        g_string_append_printf (header, " [%s]", symbol);
       if (i)
         g_string_append_c (line, ',');
-      g_string_append (line, store->names[g_array_index (cols, guint, i)]);
+      if (strpbrk (header->str, ",\"\r\n") != NULL)
+        {
+          g_string_append_c (line, '"');
+          for (const char *c = header->str; *c; c++)
+            {
+              if (*c == '"')
+                g_string_append_c (line, '"');
+              g_string_append_c (line, *c);
+            }
+          g_string_append_c (line, '"');
+        }
+      else
+        g_string_append (line, header->str);
     }
   g_string_append_c (line, '\n');
   gboolean ok = fputs (line->str, out) >= 0;
@@ -405,7 +440,9 @@ hyd_trace_store_write_csv (HydTraceStore *store, const char *const *names,
         {
           if (i)
             g_string_append_c (line, ',');
-          append_number (line, g_array_index (store->columns[g_array_index (cols, guint, i)], double, r));
+          guint k = g_array_index (cols, guint, i);
+          append_number (line, hyd_display_from_si (store->units[k],
+                                                    g_array_index (store->columns[k], double, r)));
         }
       g_string_append_c (line, '\n');
       ok = fputs (line->str, out) >= 0;
@@ -421,7 +458,7 @@ hyd_trace_store_write_csv (HydTraceStore *store, const char *const *names,
     {
       g_autofree char *display = g_filename_display_name (path);
       g_set_error (error, G_IO_ERROR, g_io_error_from_errno (errsv),
-                   "Cannot write %s: %s", display, g_strerror (errsv));
+                   _("Cannot write “%s”: %s"), display, g_strerror (errsv));
       return FALSE;
     }
   return TRUE;

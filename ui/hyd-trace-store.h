@@ -27,7 +27,11 @@ const double *hyd_trace_store_get_column (HydTraceStore *store, guint column);
 void hyd_trace_store_add_marker (HydTraceStore *store, double t, const char *label);
 guint hyd_trace_store_get_n_markers (HydTraceStore *store);
 void hyd_trace_store_get_marker (HydTraceStore *store, guint i, double *t, const char **label);
-/* CSV of the chosen columns (t first), as bramah-cli writes it. */
+/* CSV of the chosen columns (NULL: all of them; t first, once), in the
+ * words and units the plots show: one header row ("Time [s]", "V1.P:
+ * Pressure [bar]", hyd_message_variable_label), the values in display units
+ * (hyd_display_from_si), %.10g with '.' and ',' whatever the locale. Not
+ * bramah-cli's CSV, which keeps SI and the engine's names. */
 gboolean hyd_trace_store_write_csv (HydTraceStore *store, const char *const *names,
                                     const char *path, GError **error);
 

@@ -34,17 +34,18 @@ for _ in $(seq 50); do [ -s "$csv" ] && break; sleep 0.1; done
 
 # t of the first sample with the pump slowed down: every sample before it
 # at the full 15 L/min, every one after it below 5 % of that, the last ones
-# stopped
+# stopped (the export is in the plots' units: L/min)
 result=$(awk -F, '
-  NR == 1 { for (i = 1; i <= NF; i++) if ($i == "PU1.flow") col = i; next }
+  NR == 1 { for (i = 1; i <= NF; i++) if ($i == "PU1: Flow [L/min]") col = i; next }
   col == 0 { exit 2 }
   { q = $col + 0; t = $1 + 0; last = q }
-  !changed && q < 2.2e-4 { changed = 1; tc = t }
-  !changed && q > 2.51e-4 { bad = "flow " q " at t = " t " before the change"; exit 1 }
-  changed && q > 1.25e-5 { bad = "flow " q " at t = " t " after the change"; exit 1 }
-  END { if (bad != "") print bad; else if (!changed) print "never";
-        else if (last > 1e-9) print "flow " last " at the end"; else print tc }' "$csv")
+  !changed && q < 13.2 { changed = 1; tc = t }
+  !changed && q > 15.06 { bad = "flow " q " L/min at t = " t " before the change"; exit 1 }
+  changed && q > 0.75 { bad = "flow " q " L/min at t = " t " after the change"; exit 1 }
+  END { if (col == 0) print "nocolumn"; else if (bad != "") print bad; else if (!changed) print "never";
+        else if (last > 6e-5) print "flow " last " L/min at the end"; else print tc }' "$csv")
 case "$result" in
+  nocolumn) fail "the CSV has no column PU1: Flow [L/min]: $(head -n 1 "$csv")" ;;
   never) fail "the pump never stopped: the slider did not reach the run" ;;
   flow*) fail "$result" ;;
 esac

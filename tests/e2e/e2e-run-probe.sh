@@ -1,7 +1,8 @@
 #!/bin/sh
 # Open an example, run it, add a probe (the probe tool clicked on the
 # cylinder), export the run as CSV and check the file has the rows and the
-# probed variable; export the schematic as SVG.
+# probed variable (headed in the plots' words and units); export the
+# schematic as SVG.
 . "$(dirname "$0")/e2e-lib.sh"
 
 example="$SOURCE_ROOT/data/examples/cylinder-extend-retract.bramah"
@@ -37,8 +38,17 @@ key ctrl+shift+e
 file_chooser_enter "Export Run as CSV" "$csv"
 for _ in $(seq 50); do [ -s "$csv" ] && break; sleep 0.1; done
 [ -s "$csv" ] || fail "no CSV was written"
-head -n 1 "$csv" | grep -q '^t,' || fail "the CSV does not start with t"
-head -n 1 "$csv" | tr ',' '\n' | grep -qx "$probed" || fail "the CSV has no column $probed"
+# headed in the plots' words and units (the run's every variable)
+head -n 1 "$csv" | grep -q '^Time \[s\],' || fail "the CSV does not start with Time [s]"
+case "$probed" in
+  C1.x) column="C1: Position [mm]" ;;
+  C1.force) column="C1: Force [kN]" ;;
+  C1.power) column="C1: Power [kW]" ;;
+  C1.[AB].p) column="${probed%.p}: Pressure [bar]" ;;
+  *) fail "the probe added $probed: which CSV column is it?" ;;
+esac
+head -n 1 "$csv" | tr ',' '\n' | grep -qxF "$column" || fail "the CSV has no column $column ($probed)"
+head -n 1 "$csv" | grep -qF "$probed" && fail "the CSV's header has the engine's name $probed"
 rows=$(($(wc -l <"$csv") - 1))
 [ "$rows" -ge 1000 ] || fail "the CSV has only $rows rows"
 # the last row is at t_end = 7.5 s

@@ -7,7 +7,10 @@
 #include <libintl.h>
 #include <locale.h>
 #include <string.h>
+#include <glib/gstdio.h>
 #include "hyd-display-units.h"
+#include "hyd-message.h"
+#include "hyd-trace-store.h"
 
 #define GETTEXT_PACKAGE "bramah"
 
@@ -44,6 +47,48 @@ test_paused_pill (void)
   g_assert_cmpstr (pill, ==, "Angehalten – Bearbeiten gesperrt");
 }
 
+/* The GUI's CSV export speaks the interface's language (issue 8, item 14),
+ * its numbers stay machine-readable: '.' and ',' whatever the language. */
+static void
+test_csv_header (void)
+{
+  g_autofree char *label = hyd_message_column_header ("DCV1.spool", HYD_UNIT_NONE);
+  g_assert_cmpstr (label, ==, "DCV1: Schieberstellung");
+  g_autofree char *point = hyd_message_column_header ("L1.p3", HYD_UNIT_PRESSURE);
+  g_assert_cmpstr (point, ==, "L1 Punkt 3: Druck [bar]");
+
+  const char *const names[] = { "t", "C1.x", "C1.A.p" };
+  const HydUnit units[] = { HYD_UNIT_TIME, HYD_UNIT_POSITION, HYD_UNIT_PRESSURE };
+  g_autoptr (HydTraceStore) store = hyd_trace_store_new (names, units, 3);
+  const double rows[] = { 0.25, 0.0125, 1.5e5 };
+  hyd_trace_store_append (store, rows, 1);
+  g_autofree char *dir = g_dir_make_tmp ("hyd-german-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "run.csv", NULL);
+  g_autoptr (GError) error = NULL;
+  g_assert_true (hyd_trace_store_write_csv (store, NULL, path, &error));
+  g_assert_no_error (error);
+  g_autofree char *text = NULL;
+  g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
+  g_assert_cmpstr (text, ==, "Zeit [s],C1: Position [mm],C1.A: Druck [bar]\n0.25,12.5,1.5\n");
+
+  /* and its errors (the window shows them after "„run.csv“ konnte nicht
+   * exportiert werden: ") */
+  g_autofree char *bad = g_build_filename (dir, "fehlt", "run.csv", NULL);
+  g_assert_false (hyd_trace_store_write_csv (store, NULL, bad, &error));
+  g_assert_nonnull (error);
+  g_test_message ("%s", error->message);
+  g_assert_true (g_str_has_prefix (error->message, "„"));
+  g_assert_nonnull (strstr (error->message, "run.csv“ kann nicht geschrieben werden: "));
+  g_clear_error (&error);
+  const char *const unknown[] = { "C9.x", NULL };
+  g_assert_false (hyd_trace_store_write_csv (store, unknown, path, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND);
+  g_assert_cmpstr (error->message, ==, "Der Lauf hat keine Variable „C9.x“");
+  g_clear_error (&error);
+  g_remove (path);
+  g_rmdir (dir);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -56,9 +101,11 @@ main (int argc, char **argv)
     }
   bindtextdomain (GETTEXT_PACKAGE, g_getenv ("BRAMAH_TEST_LOCALE_DIR"));
   bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
+  textdomain (GETTEXT_PACKAGE); /* as the application: _() of hyd-message */
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/ui/german/decimal-comma", test_decimal_comma);
   g_test_add_func ("/ui/german/wall-clock-wording", test_wall_clock_wording);
   g_test_add_func ("/ui/german/paused-pill", test_paused_pill);
+  g_test_add_func ("/ui/german/csv-header", test_csv_header);
   return g_test_run ();
 }

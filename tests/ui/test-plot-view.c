@@ -1,6 +1,8 @@
 /* test-plot-view.c — the PLplot view: offscreen renders and exports of two
  * panes with 10⁶ samples, traces, ranges, a shown window. Skips (77) without
  * a display. */
+#include <libintl.h>
+#include <locale.h>
 #include <math.h>
 #include <string.h>
 #include <cairo.h>
@@ -146,10 +148,12 @@ test_two_panes_large (void)
   g_assert_true (g_file_get_contents (svg, &svg_text, NULL, NULL));
   g_assert_nonnull (strstr (svg_text, "<svg"));
 
-  /* the CSV: t and the view's traces, every row */
+  /* the CSV: t and the view's traces, every row, headed and valued as the
+   * plot shows them (bar; 150 bar is 1.5e7 Pa) */
   g_autofree char *csv_text = NULL;
   g_assert_true (g_file_get_contents (csv, &csv_text, NULL, NULL));
-  g_assert_true (g_str_has_prefix (csv_text, "t,P1.P.p,C1.A.p\n0,15000000,0\n"));
+  g_test_message ("CSV starts %.60s", csv_text);
+  g_assert_true (g_str_has_prefix (csv_text, "Time [s],P1.P: Pressure [bar],C1.A: Pressure [bar]\n0,150,0\n"));
   guint lines = 0;
   for (const char *p = csv_text; *p; p++)
     lines += *p == '\n';
@@ -255,6 +259,18 @@ test_degenerate (void)
   g_assert_true (hyd_plot_view_export_with_size (view, png, 300, 200, &error));
   g_assert_no_error (error);
   g_assert_false (hyd_plot_view_export (view, csv, &error));   /* no run */
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT);
+  /* in the interface's language (test-plot-view-de: LANGUAGE=de) */
+  if (g_strcmp0 (g_getenv ("LANGUAGE"), "de") == 0)
+    g_assert_cmpstr (error->message, ==, "Es gibt keinen Lauf zum Exportieren");
+  else
+    g_assert_cmpstr (error->message, ==, "There is no run to export");
+  g_clear_error (&error);
+  g_autofree char *txt = tmp_path (dir, "d.txt");
+  g_assert_false (hyd_plot_view_export (view, txt, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED);
+  if (g_strcmp0 (g_getenv ("LANGUAGE"), "de") == 0)
+    g_assert_cmpstr (error->message, ==, "Export nach „txt“ nicht möglich: .png, .svg, .pdf oder .csv verwenden");
   g_clear_error (&error);
 
   g_autoptr(HydTraceStore) store = hyd_trace_store_new (names, units, G_N_ELEMENTS (names));
@@ -514,6 +530,15 @@ main (int argc, char *argv[])
   /* no accessibility bus under Xvfb: its warning would be fatal in a test */
   g_setenv ("GTK_A11Y", "none", TRUE);
   g_test_init (&argc, &argv, NULL);
+  /* the catalogue of the build tree (test-plot-view-de) */
+  const char *locale_dir = g_getenv ("BRAMAH_TEST_LOCALE_DIR");
+  if (locale_dir)
+    {
+      setlocale (LC_ALL, "");
+      bindtextdomain ("bramah", locale_dir);
+      bind_textdomain_codeset ("bramah", "UTF-8");
+      textdomain ("bramah");
+    }
   if (!gtk_init_check ())
     {
       g_printerr ("no display: skipped\n");

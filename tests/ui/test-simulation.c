@@ -4,6 +4,7 @@
  * marked on the plots; reset forgets it all. */
 #include <math.h>
 #include <string.h>
+#include <glib/gstdio.h>
 #include "hyd-simulation.h"
 
 typedef struct {
@@ -344,6 +345,79 @@ test_replay (void)
   g_main_loop_unref (c.loop);
 }
 
+/* The run's CSV export (issue 8, item 14): every column of the run, headed
+ * in the plots' words and units, the values in those units: a pressure in
+ * bar is the SI value / 1e5, a position in mm the SI value · 1e3. */
+static void
+test_export_csv (void)
+{
+  g_autoptr (HydCircuit) circuit = load_example ("cylinder-extend-retract.bramah");
+  g_autoptr (HydSimulation) sim = hyd_simulation_new ();
+  Counts c = { .loop = g_main_loop_new (NULL, FALSE) };
+  g_signal_connect (sim, "finished", G_CALLBACK (finished_cb), &c);
+  run_to_end (sim, circuit, &c);
+  HydTraceStore *store = hyd_simulation_get_store (sim);
+  guint n_rows = hyd_trace_store_get_n_rows (store);
+  guint n_cols = hyd_trace_store_get_n_columns (store);
+
+  g_autofree char *dir = g_dir_make_tmp ("hyd-sim-csv-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "run.csv", NULL);
+  g_autoptr (GError) error = NULL;
+  g_assert_true (hyd_trace_store_write_csv (store, NULL, path, &error));
+  g_assert_no_error (error);
+  g_autofree char *text = NULL;
+  g_assert_true (g_file_get_contents (path, &text, NULL, &error));
+  g_assert_no_error (error);
+  g_remove (path);
+  g_rmdir (dir);
+
+  g_auto (GStrv) lines = g_strsplit (text, "\n", -1);
+  g_assert_cmpuint (g_strv_length (lines), ==, n_rows + 2); /* header, rows, "" after the last \n */
+  g_test_message ("header: %s", lines[0]);
+  g_auto (GStrv) header = g_strsplit (lines[0], ",", -1);
+  g_assert_cmpuint (g_strv_length (header), ==, n_cols);
+  g_assert_cmpstr (header[0], ==, "Time [s]");
+  int pump_p = -1, piston_x = -1;
+  for (guint k = 0; k < n_cols; k++)
+    {
+      /* no engine name, every header once */
+      g_assert_null (strstr (header[k], hyd_trace_store_get_name (store, k)));
+      for (guint j = 0; j < k; j++)
+        g_assert_cmpstr (header[j], !=, header[k]);
+      if (strcmp (header[k], "PU1.P: Pressure [bar]") == 0)
+        pump_p = (int) k;
+      if (strcmp (header[k], "C1: Position [mm]") == 0)
+        piston_x = (int) k;
+    }
+  g_assert_cmpint (pump_p, ==, hyd_trace_store_find (store, "PU1.P.p"));
+  g_assert_cmpint (piston_x, ==, hyd_trace_store_find (store, "C1.x"));
+
+  const double *t = hyd_trace_store_get_column (store, 0);
+  const double *p = hyd_trace_store_get_column (store, (guint) pump_p);
+  const double *x = hyd_trace_store_get_column (store, (guint) piston_x);
+  double p_max = 0, x_max = 0;
+  for (guint r = 0; r < n_rows; r++)
+    {
+      g_auto (GStrv) cells = g_strsplit (lines[r + 1], ",", -1);
+      g_assert_cmpuint (g_strv_length (cells), ==, n_cols);
+      double tr = g_ascii_strtod (cells[0], NULL);
+      double pr = g_ascii_strtod (cells[pump_p], NULL);
+      double xr = g_ascii_strtod (cells[piston_x], NULL);
+      /* %.10g: ten significant digits */
+      g_assert_cmpfloat (fabs (tr - t[r]), <=, 1e-9 * fabs (t[r]) + 1e-300);
+      g_assert_cmpfloat (fabs (pr - p[r] / 1e5), <=, 1e-9 * fabs (p[r] / 1e5) + 1e-300);
+      g_assert_cmpfloat (fabs (xr - x[r] * 1e3), <=, 1e-9 * fabs (x[r] * 1e3) + 1e-300);
+      p_max = MAX (p_max, pr);
+      x_max = MAX (x_max, xr);
+    }
+  /* the relief valve's 100 bar and a stroke of hundreds of mm, not Pa and m */
+  g_test_message ("pump pressure up to %g bar, piston up to %g mm", p_max, x_max);
+  g_assert_cmpfloat (p_max, >, 50);
+  g_assert_cmpfloat (p_max, <, 200);
+  g_assert_cmpfloat (x_max, >, 50);
+  g_main_loop_unref (c.loop);
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -356,5 +430,6 @@ main (int argc, char *argv[])
   g_test_add_func ("/ui/simulation/pressure-scale", test_pressure_scale);
   g_test_add_func ("/ui/simulation/replay", test_replay);
   g_test_add_func ("/ui/simulation/cavitation-describe", test_cavitation_describe);
+  g_test_add_func ("/ui/simulation/export-csv", test_export_csv);
   return g_test_run ();
 }

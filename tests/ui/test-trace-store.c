@@ -131,18 +131,21 @@ test_csv (void)
   g_assert_true (hyd_trace_store_write_csv (store, NULL, all, &error));
   g_assert_no_error (error);
   g_autofree char *text = read_file (all);
+  /* the plots' words and units (issue 8, item 14): one header per column,
+   * "<where>: <Quantity> [<unit>]" as the axes name them, the values in
+   * those units (mm, bar) at full precision */
   g_assert_cmpstr (text, ==,
-                   "t,C1.x,C1.A.p\n"
-                   "0,0,101325\n"
-                   "0.001,0.00123456789,15000000\n"
-                   "0.002,-2.5e-09,nan\n");
+                   "Time [s],C1: Position [mm],C1.A: Pressure [bar]\n"
+                   "0,0,1.01325\n"
+                   "0.001,1.23456789,150\n"
+                   "0.002,-2.5e-06,nan\n");
 
   /* chosen columns: t is always first, once */
   const char *const chosen[] = { "C1.A.p", "t", NULL };
   g_assert_true (hyd_trace_store_write_csv (store, chosen, some, &error));
   g_assert_no_error (error);
   g_autofree char *text2 = read_file (some);
-  g_assert_cmpstr (text2, ==, "t,C1.A.p\n0,101325\n0.001,15000000\n0.002,nan\n");
+  g_assert_cmpstr (text2, ==, "Time [s],C1.A: Pressure [bar]\n0,1.01325\n0.001,150\n0.002,nan\n");
 
   /* '.' whatever the locale */
   if (setlocale (LC_NUMERIC, "de_DE.UTF-8") || setlocale (LC_NUMERIC, "de_DE.utf8"))
@@ -167,7 +170,22 @@ test_csv (void)
   g_autoptr(HydTraceStore) empty = hyd_trace_store_new (names, units, 3);
   g_assert_true (hyd_trace_store_write_csv (empty, NULL, all, &error));
   g_autofree char *text4 = read_file (all);
-  g_assert_cmpstr (text4, ==, "t,C1.x,C1.A.p\n");
+  g_assert_cmpstr (text4, ==, "Time [s],C1: Position [mm],C1.A: Pressure [bar]\n");
+
+  /* two variables with the same words (a line's q_A is the flow into its
+   * port A) are told apart by their names; a header holding the separator
+   * or a quote is quoted (RFC 4180), so one header row stays one row */
+  const char *const same[] = { "t", "L1.q_A", "L1.A.q", "X,\"1.foo" };
+  const HydUnit same_units[] = { HYD_UNIT_TIME, HYD_UNIT_FLOW, HYD_UNIT_FLOW, HYD_UNIT_NONE };
+  g_autoptr(HydTraceStore) twins = hyd_trace_store_new (same, same_units, 4);
+  const double twin_row[] = { 0.5, 2.5e-4, 2.5e-4, 3.0 };
+  hyd_trace_store_append (twins, twin_row, 1);
+  g_assert_true (hyd_trace_store_write_csv (twins, NULL, all, &error));
+  g_assert_no_error (error);
+  g_autofree char *text5 = read_file (all);
+  g_assert_cmpstr (text5, ==,
+                   "Time [s],L1.A: Flow [L/min],L1.A: Flow (L1.A.q) [L/min],\"X,\"\"1: foo\"\n"
+                   "0.5,15,15,3\n");
 
   g_unlink (all);
   g_unlink (some);
