@@ -1,5 +1,5 @@
 /* hyd-simulation.h — the window's live simulation: one HydRunner at a time
- * (engine/hyd-runner.h), its samples streamed into a HydTraceStore for the
+ * (engine/run/hyd-runner.h), its samples streamed into a HydTraceStore for the
  * plots, the latest sample for the canvas's animation, the previous run kept
  * as a ghost, and the live parameter changes marked on the plots. Main
  * thread only; no GTK. */

@@ -9,7 +9,7 @@
  * faded in by open01. */
 #include "hyd-component.h"
 #include "hyd-i18n.h"
-#include "hyd-circuit.h"
+#include "hyd-error.h"
 #include "hyd-smooth.h"
 
 #include <math.h>

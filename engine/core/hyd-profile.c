@@ -6,7 +6,7 @@
  * before the first and after the last ramp point stay flat, so the value at
  * an interval's end is the left limit even across a breakpoint. */
 #include "hyd-profile.h"
-#include "hyd-circuit.h"
+#include "hyd-error.h"
 
 #include <math.h>
 #include <string.h>

@@ -25,8 +25,6 @@
 
 #define MAX_ID_LENGTH 32
 
-G_DEFINE_QUARK (hyd-circuit-error-quark, hyd_circuit_error)
-
 static gboolean set_error (GError **error, HydCircuitErrorCode code,
                            const char *format, ...) G_GNUC_PRINTF (3, 4);
 

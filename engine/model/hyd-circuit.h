@@ -11,6 +11,7 @@
 #include <glib.h>
 #include <json-glib/json-glib.h>
 #include "hyd-component.h"
+#include "hyd-error.h"
 #include "hyd-profile.h"
 
 G_BEGIN_DECLS
@@ -18,28 +19,6 @@ G_BEGIN_DECLS
 #define HYD_CIRCUIT_FORMAT "bramah-circuit"
 #define HYD_CIRCUIT_VERSION 1
 
-#define HYD_CIRCUIT_ERROR (hyd_circuit_error_quark ())
-GQuark hyd_circuit_error_quark (void);
-
-typedef enum {
-  HYD_CIRCUIT_ERROR_PARSE,          /* not JSON: message has line:column */
-  HYD_CIRCUIT_ERROR_FORMAT,         /* not a bramah-circuit, missing required key, wrong JSON kind */
-  HYD_CIRCUIT_ERROR_VERSION,        /* newer than this reader */
-  HYD_CIRCUIT_ERROR_ID,             /* bad or duplicate id */
-  HYD_CIRCUIT_ERROR_UNKNOWN_TYPE,
-  HYD_CIRCUIT_ERROR_UNKNOWN_PARAM,
-  HYD_CIRCUIT_ERROR_PARAM_VALUE,    /* wrong kind of value, or a broken profile */
-  HYD_CIRCUIT_ERROR_PARAM_RANGE,    /* outside the range, or a cross-parameter rule */
-  HYD_CIRCUIT_ERROR_REFERENCE,      /* a connection names a missing component, port or junction */
-  HYD_CIRCUIT_ERROR_DOMAIN,         /* ports of different domains connected */
-  HYD_CIRCUIT_ERROR_UNCONNECTED,    /* a required port is not connected */
-  HYD_CIRCUIT_ERROR_NO_VOLUME,      /* a node declares no volume */
-  HYD_CIRCUIT_ERROR_SHORT_CIRCUIT,  /* two boundary ports with different pressures */
-  HYD_CIRCUIT_ERROR_INITIAL_PRESSURE, /* conflicting initial pressures */
-  HYD_CIRCUIT_ERROR_FLOW_METER,     /* bypassed meter, or boundary on both sides */
-  HYD_CIRCUIT_ERROR_SIMULATION,     /* bad fluid or simulation setting */
-  HYD_CIRCUIT_ERROR_FILE,           /* not a regular file, or larger than HYD_CIRCUIT_MAX_FILE_SIZE */
-} HydCircuitErrorCode;
 
 /* The largest circuit file (and saved text) this reader accepts, in bytes.
  * The JSON tree takes about 30–60 times the text's size in memory, so this

@@ -1,0 +1,551 @@
+/* hyd-system-eval.c — evaluating a compiled system: f, the dense Jacobian
+ * and the sparse one (the node equation is in hyd-system.c's header). */
+#include "hyd-system-private.h"
+
+/* ---------- evaluation ---------- */
+
+void
+hyd_sys_refresh_params (HydSystem *sys, double t)
+{
+  for (guint i = 0; i < sys->n_comps; i++)
+    {
+      SysComp *sc = &sys->comps[i];
+      for (guint k = 0; k < sc->comp->type->n_params; k++)
+        if (sc->prof[k] && !hyd_profile_is_constant (sc->prof[k]))
+          sc->comp->par[k] = hyd_profile_eval (sc->prof[k], t, sys->t_piece, &sc->comp->par_dt[k]);
+    }
+}
+
+/* Evaluate every component and the node sums; fills f (may be NULL). */
+int
+hyd_sys_eval_all (HydSystem *sys, double t, const double *y, double *f, gboolean want_jac)
+{
+  hyd_sys_refresh_params (sys, t);
+
+  for (guint b = 0; b < sys->n_nodes; b++)
+    {
+      SysNode *nd = &sys->nodes[b];
+      if (nd->boundary)
+        {
+          nd->p = nd->bprof ? hyd_profile_eval (nd->bprof, t, sys->t_piece, &nd->pdot) : 0.0;
+          if (nd->bprof == NULL)
+            nd->pdot = 0.0;
+          sys->bpdot[nd->bindex] = nd->pdot;
+          /* a prescribed pressure: no void, p itself is the variable */
+          double dB, B = hyd_fluid_bulk_modulus (&sys->fluid, nd->p, &dB);
+          nd->nf = (HydNodeFluid) { .p = nd->p, .dp = 1.0, .phi = 1.0, .phi_full = 1.0,
+                                    .c = 1.0 / B, .dc = -dB / (B * B) };
+        }
+      else
+        {
+          hyd_fluid_node (&sys->fluid, y[nd->state], &nd->nf);
+          nd->p = nd->nf.p;
+        }
+      nd->V = nd->wire_volume;
+      nd->Csum = 0.0;
+      nd->dCsum = 0.0;
+      nd->Q = 0.0;
+      nd->Vdot = 0.0;
+    }
+
+  for (guint i = 0; i < sys->n_comps; i++)
+    {
+      SysComp *sc = &sys->comps[i];
+      HydComp *c = sc->comp;
+      guint np = c->type->n_ports, ns = c->n_states, nv = c->n_vstates;
+      for (guint X = 0; X < np; X++)
+        sc->p[X] = sc->port_node[X] >= 0 ? sys->nodes[sc->port_node[X]].p : 0.0;
+      memset (sc->q, 0, sizeof (double) * np);
+      memset (sc->xdot, 0, sizeof (double) * ns);
+      memset (sc->q_t, 0, sizeof (double) * np);
+      memset (sc->x_t, 0, sizeof (double) * ns);
+      memset (sc->V, 0, sizeof (double) * np);
+      memset (sc->dV, 0, sizeof (double) * np * nv);
+      memset (sc->d2V, 0, sizeof (double) * np * nv * nv);
+      memset (sc->C, 0, sizeof (double) * np);
+      memset (sc->dC, 0, sizeof (double) * np);
+      memset (sc->out, 0, sizeof (double) * c->n_outputs);
+      if (want_jac)
+        memset (sc->jac, 0, sizeof (double) * c->nnz);
+      HydEvalIn in = { t, sc->p, y + sc->state0 };
+      HydEvalOut out = {
+        sc->q, sc->xdot, want_jac ? sc->jac : NULL, sc->q_t, sc->x_t,
+        sc->V, sc->dV, sc->d2V, sc->C, sc->dC, sc->out
+      };
+      c->type->eval (c, &in, &out);
+
+      if (f)
+        memcpy (f + sc->state0, sc->xdot, sizeof (double) * ns);
+
+      for (guint X = 0; X < np; X++)
+        {
+          int n = sc->port_node[X];
+          if (n < 0)
+            continue;
+          SysNode *nd = &sys->nodes[n];
+          nd->V += sc->V[X];
+          nd->Csum += sc->C[X];
+          nd->dCsum += sc->dC[X];
+          double rate = 0.0;
+          for (guint j = 0; j < nv; j++)
+            rate += sc->dV[X * nv + j] * sc->xdot[c->vstates[j]];
+          nd->Q += sc->q[X];
+          nd->Vdot += rate;
+        }
+    }
+
+  int status = 0;
+  for (guint b = 0; b < sys->n_nodes; b++)
+    {
+      SysNode *nd = &sys->nodes[b];
+      const HydNodeFluid *nf = &nd->nf;
+      /* C = V·c + Σ C_X·F',  ∂C/∂ψ = V·c' + Σ (∂C_X/∂p)·F'² + Σ C_X·F'' */
+      hyd_fluid_node_capacity (nf, nd->V, nd->Csum, nd->dCsum, &nd->C, &nd->dCdp);
+      nd->R = hyd_fluid_node_inflow (nf, -nd->Q, nd->Vdot);
+      nd->void_volume = nd->V * nf->voidf;
+      if (nd->boundary)
+        {
+          nd->f = nd->pdot;
+          continue;
+        }
+      nd->f = nd->R / nd->C;
+      if (f)
+        f[nd->state] = nd->f;
+    }
+  if (f)
+    for (guint i = 0; i < sys->n; i++)
+      if (!isfinite (f[i]))
+        status = 1;
+  return status;
+}
+
+int
+hyd_system_rhs (HydSystem *sys, double t, const double *y, double *f)
+{
+  return hyd_sys_eval_all (sys, t, y, f, FALSE);
+}
+
+static inline void
+jac_add (HydSystem *sys, double *J, double *dfdt, guint row, int col, double v)
+{
+  if (col < 0 || v == 0.0)
+    return;
+  if ((guint) col < sys->n)
+    J[row + (gsize) col * sys->n] += v;
+  else if (dfdt)
+    dfdt[row] += v * sys->bpdot[col - sys->n];
+}
+
+/* A component's local Jacobian entry e with the chain rule through p = F(ψ)
+ * applied to a node-pressure column (boundary nodes have F' = 1). */
+static inline double
+local_entry (const HydSystem *sys, const SysComp *sc, guint e)
+{
+  const HydComp *c = sc->comp;
+  double v = sc->jac[e];
+  guint jc = c->jcol[e];
+  if (jc < c->type->n_ports && sc->port_node[jc] >= 0)
+    v *= sys->nodes[sc->port_node[jc]].nf.dp;
+  return v;
+}
+
+int
+hyd_system_jacobian (HydSystem *sys, double t, const double *y, double *J, double *dfdt)
+{
+  guint n = sys->n;
+  int status = hyd_sys_eval_all (sys, t, y, sys->f_scratch, TRUE);
+  memset (J, 0, sizeof (double) * n * n);
+  if (dfdt)
+    memset (dfdt, 0, sizeof (double) * n);
+
+  for (guint i = 0; i < sys->n_comps; i++)
+    {
+      SysComp *sc = &sys->comps[i];
+      HydComp *c = sc->comp;
+      guint np = c->type->n_ports, nv = c->n_vstates;
+
+      for (guint e = 0; e < c->nnz; e++)
+        {
+          if (sc->jac[e] == 0.0)
+            continue;
+          double v = local_entry (sys, sc, e);
+          guint r = c->jrow[e];
+          int col = sc->col[c->jcol[e]];
+          if (r < np)
+            {
+              int nn = sc->port_node[r];
+              if (nn >= 0 && !sys->nodes[nn].boundary)
+                jac_add (sys, J, dfdt, sys->nodes[nn].state, col, -v / sys->nodes[nn].C);
+            }
+          else
+            {
+              guint k = r - np;
+              jac_add (sys, J, dfdt, sc->state0 + k, col, v);
+              int jv = sc->vpos[k];
+              if (jv < 0)
+                continue;
+              /* volume-rate term: −φ_n·(∂V_X/∂y_k)·∂ẏ_k/∂z */
+              for (guint X = 0; X < np; X++)
+                {
+                  int nn = sc->port_node[X];
+                  if (nn < 0 || sys->nodes[nn].boundary)
+                    continue;
+                  const SysNode *nd = &sys->nodes[nn];
+                  double dv = sc->dV[X * nv + jv];
+                  if (dv != 0.0)
+                    jac_add (sys, J, dfdt, nd->state, col, -nd->nf.phi * dv * v / nd->C);
+                }
+            }
+        }
+
+      /* time derivatives of the component's own rows */
+      if (dfdt)
+        for (guint k = 0; k < c->n_states; k++)
+          dfdt[sc->state0 + k] += sc->x_t[k];
+
+      for (guint X = 0; X < np; X++)
+        {
+          int nn = sc->port_node[X];
+          if (nn < 0 || sys->nodes[nn].boundary)
+            continue;
+          SysNode *nd = &sys->nodes[nn];
+          guint row = nd->state;
+          if (dfdt)
+            {
+              double rt = 0.0;
+              for (guint j = 0; j < nv; j++)
+                rt -= sc->dV[X * nv + j] * sc->x_t[c->vstates[j]];
+              dfdt[row] += (-sc->q_t[X] + nd->nf.phi * rt) / nd->C;
+            }
+          for (guint j = 0; j < nv; j++)
+            {
+              guint sj = c->vstates[j];
+              int colj = sc->col[np + sj];
+              /* −φ·(∂²V/∂y_j∂y_k)·ẏ_j and −ψ̇·∂C/∂y_k, ∂C/∂y_k = (∂V/∂y_k)·c */
+              for (guint kk = 0; kk < nv; kk++)
+                {
+                  double d2 = sc->d2V[(X * nv + j) * nv + kk];
+                  if (d2 != 0.0)
+                    jac_add (sys, J, dfdt, row, sc->col[np + c->vstates[kk]],
+                             -nd->nf.phi * d2 * sc->xdot[sj] / nd->C);
+                }
+              double dv = sc->dV[X * nv + j];
+              if (dv != 0.0)
+                jac_add (sys, J, dfdt, row, colj, -nd->f * (dv * nd->nf.c) / nd->C);
+            }
+        }
+    }
+
+  /* −(ψ̇_n·∂C_n/∂ψ_n + φ'·V̇_n)/C_n on the diagonal */
+  for (guint b = 0; b < sys->n_nodes; b++)
+    {
+      SysNode *nd = &sys->nodes[b];
+      if (nd->boundary)
+        continue;
+      J[nd->state + (gsize) nd->state * n] -= (nd->f * nd->dCdp + nd->nf.dphi * nd->Vdot) / nd->C;
+    }
+
+  for (gsize k = 0; k < (gsize) n * n && status == 0; k++)
+    if (!isfinite (J[k]))
+      status = 1;
+  return status;
+}
+
+/* The same sums as hyd_system_jacobian, scattered into the CSC values of
+ * the system's pattern through the positions found at compile time
+ * (build_positions): O(nnz) per call, no n² storage. */
+static inline void
+sjac_add (HydSystem *sys, double *values, double *dfdt, guint row, int col, int pos, double v)
+{
+  if (col < 0 || v == 0.0)
+    return;
+  if ((guint) col < sys->n)
+    values[pos] += v;
+  else if (dfdt)
+    dfdt[row] += v * sys->bpdot[col - sys->n];
+}
+
+int
+hyd_system_jacobian_sparse (HydSystem *sys, double t, const double *y, double *values,
+                            double *dfdt)
+{
+  int status = hyd_sys_eval_all (sys, t, y, sys->f_scratch, TRUE);
+  memset (values, 0, sizeof (double) * sys->nnz);
+  if (dfdt)
+    memset (dfdt, 0, sizeof (double) * sys->n);
+
+  for (guint i = 0; i < sys->n_comps; i++)
+    {
+      SysComp *sc = &sys->comps[i];
+      HydComp *c = sc->comp;
+      guint np = c->type->n_ports, nv = c->n_vstates;
+
+      for (guint e = 0; e < c->nnz; e++)
+        {
+          if (sc->jac[e] == 0.0)
+            continue;
+          double v = local_entry (sys, sc, e);
+          guint r = c->jrow[e];
+          int col = sc->col[c->jcol[e]];
+          if (r < np)
+            {
+              int nn = sc->port_node[r];
+              if (nn >= 0 && !sys->nodes[nn].boundary)
+                sjac_add (sys, values, dfdt, sys->nodes[nn].state, col, sc->jpos[e],
+                          -v / sys->nodes[nn].C);
+            }
+          else
+            {
+              guint k = r - np;
+              sjac_add (sys, values, dfdt, sc->state0 + k, col, sc->jpos[e], v);
+              int jv = sc->vpos[k];
+              if (jv < 0)
+                continue;
+              /* volume-rate term: −φ_n·(∂V_X/∂y_k)·∂ẏ_k/∂z */
+              for (guint X = 0; X < np; X++)
+                {
+                  int nn = sc->port_node[X];
+                  if (nn < 0 || sys->nodes[nn].boundary)
+                    continue;
+                  const SysNode *nd = &sys->nodes[nn];
+                  double dv = sc->dV[X * nv + jv];
+                  if (dv != 0.0)
+                    sjac_add (sys, values, dfdt, nd->state, col,
+                              sc->vrpos[(gsize) e * np + X], -nd->nf.phi * dv * v / nd->C);
+                }
+            }
+        }
+
+      if (dfdt)
+        for (guint k = 0; k < c->n_states; k++)
+          dfdt[sc->state0 + k] += sc->x_t[k];
+
+      for (guint X = 0; X < np; X++)
+        {
+          int nn = sc->port_node[X];
+          if (nn < 0 || sys->nodes[nn].boundary)
+            continue;
+          SysNode *nd = &sys->nodes[nn];
+          if (dfdt)
+            {
+              double rt = 0.0;
+              for (guint j = 0; j < nv; j++)
+                rt -= sc->dV[X * nv + j] * sc->x_t[c->vstates[j]];
+              dfdt[nd->state] += (-sc->q_t[X] + nd->nf.phi * rt) / nd->C;
+            }
+          for (guint j = 0; j < nv; j++)
+            {
+              guint sj = c->vstates[j];
+              for (guint kk = 0; kk < nv; kk++)
+                {
+                  double d2 = sc->d2V[(X * nv + j) * nv + kk];
+                  if (d2 != 0.0)
+                    values[sc->xvpos[X * nv + kk]] -= nd->nf.phi * d2 * sc->xdot[sj] / nd->C;
+                }
+              double dv = sc->dV[X * nv + j];
+              if (dv != 0.0)
+                values[sc->xvpos[X * nv + j]] -= nd->f * (dv * nd->nf.c) / nd->C;
+            }
+        }
+    }
+
+  for (guint b = 0; b < sys->n_nodes; b++)
+    {
+      SysNode *nd = &sys->nodes[b];
+      if (!nd->boundary)
+        values[nd->diag_pos] -= (nd->f * nd->dCdp + nd->nf.dphi * nd->Vdot) / nd->C;
+    }
+
+  for (guint k = 0; k < sys->nnz && status == 0; k++)
+    if (!isfinite (values[k]))
+      status = 1;
+  return status;
+}
+
+/* ---------- variables ---------- */
+
+int
+hyd_system_find_variable (const HydSystem *sys, const char *name)
+{
+  int idx = GPOINTER_TO_INT (g_hash_table_lookup (sys->var_index, name));
+  if (idx > 0)
+    return idx - 1;
+  /* any port of a node is an alias for its pressure: "C1.A" too */
+  char *withp = g_strconcat (name, ".p", NULL);
+  idx = GPOINTER_TO_INT (g_hash_table_lookup (sys->var_index, withp));
+  g_free (withp);
+  return idx - 1;
+}
+
+guint
+hyd_system_get_n_variables (const HydSystem *sys)
+{
+  return sys->n_listed_vars;
+}
+
+const char *
+hyd_system_get_variable_name (const HydSystem *sys, guint v)
+{
+  g_return_val_if_fail (v < sys->vars->len, NULL);
+  return g_array_index (sys->vars, Var, v).name;
+}
+
+HydUnit
+hyd_system_get_variable_unit (const HydSystem *sys, guint v)
+{
+  g_return_val_if_fail (v < sys->vars->len, HYD_UNIT_NONE);
+  return g_array_index (sys->vars, Var, v).unit;
+}
+
+GArray *
+hyd_system_get_default_variables (const HydSystem *sys)
+{
+  GArray *list = g_array_new (FALSE, FALSE, sizeof (int));
+  int t = 0;
+  g_array_append_val (list, t);
+  for (guint b = 0; b < sys->n_nodes; b++)
+    {
+      if (sys->nodes[b].boundary)
+        continue;
+      int v = hyd_system_find_variable (sys, sys->node_info[b].name);
+      g_array_append_val (list, v);
+    }
+  for (guint i = 0; i < sys->n_comps; i++)
+    {
+      SysComp *sc = &sys->comps[i];
+      for (guint k = 0; k < sc->comp->n_states; k++)
+        {
+          int v = hyd_system_find_variable (sys, sys->state_names[sc->state0 + k]);
+          g_array_append_val (list, v);
+        }
+    }
+  return list;
+}
+
+/* Port flows q_X = q̂_X + Σ_k (∂V_X/∂y_k)·ẏ_k + C_X^own·ṗ, boundary port
+ * flows from the balance of their node, meter flows from their side. Needs
+ * eval_all with f. */
+static void
+compute_port_flows (HydSystem *sys)
+{
+  for (guint b = 0; b < sys->n_nodes; b++)
+    sys->nodes[b].R = 0.0; /* reused: Σ over non-boundary ports of (q̂ + V̇) */
+  for (guint i = 0; i < sys->n_comps; i++)
+    {
+      SysComp *sc = &sys->comps[i];
+      HydComp *c = sc->comp;
+      guint np = c->type->n_ports, nv = c->n_vstates;
+      for (guint X = 0; X < np; X++)
+        {
+          int nn = sc->port_node[X];
+          double qx = sc->q[X];
+          for (guint j = 0; j < nv; j++)
+            qx += sc->dV[X * nv + j] * sc->xdot[c->vstates[j]];
+          if (nn >= 0)
+            {
+              sys->nodes[nn].R += qx;
+              /* C_X·ṗ, ṗ = F'(ψ)·ψ̇ */
+              if (c->own_compliance[X])
+                qx += sc->C[X] * sys->nodes[nn].nf.dp * sys->nodes[nn].f;
+            }
+          sc->pflow[X] = qx;
+        }
+    }
+  for (guint b = 0; b < sys->n_nodes; b++)
+    {
+      SysNode *nd = &sys->nodes[b];
+      if (!nd->boundary)
+        continue;
+      for (guint k = 0; k < nd->ports->len; k++)
+        {
+          guint gp = g_array_index (nd->ports, guint, k);
+          SysComp *sc = &sys->comps[sys->port_comp[gp]];
+          if (sc->comp->type->boundary_param < 0)
+            continue;
+          /* q = −Σ (q̂ + V̇) − C_n·ṗ over the node's other ports */
+          sc->pflow[sys->port_index[gp]] =
+            (int) gp == nd->reporter ? -nd->R - nd->C * nd->pdot : 0.0;
+        }
+    }
+}
+
+/* The flow through a meter: what its side of the node takes in, that is
+ * Σ q̂ + φ·Σ V̇ + (V_side·c + Σ C_X·F')·ψ̇ over the side's ports. */
+static double
+meter_flow (HydSystem *sys, const SysMeter *m)
+{
+  const SysNode *nd = &sys->nodes[m->node];
+  double sum = 0.0, V = m->side_wire_volume, Cx = 0.0;
+  for (guint k = 0; k < m->side->len; k++)
+    {
+      guint gp = g_array_index (m->side, guint, k);
+      SysComp *sc = &sys->comps[sys->port_comp[gp]];
+      guint X = sys->port_index[gp];
+      guint nv = sc->comp->n_vstates;
+      double rate = 0.0;
+      for (guint j = 0; j < nv; j++)
+        rate += sc->dV[X * nv + j] * sc->xdot[sc->comp->vstates[j]];
+      sum += sc->q[X] + nd->nf.phi * rate;
+      V += sc->V[X];
+      Cx += sc->C[X];
+    }
+  double C = V * nd->nf.c + Cx * nd->nf.dp;
+  double inflow = sum + C * nd->f;
+  return m->from_b ? inflow : -inflow;
+}
+
+int
+hyd_system_eval_variables (HydSystem *sys, double t, const double *y,
+                           const int *vars, guint nvars, double *values)
+{
+  int status = hyd_sys_eval_all (sys, t, y, sys->f_scratch, FALSE);
+  compute_port_flows (sys);
+  for (guint k = 0; k < nvars; k++)
+    {
+      if (vars[k] < 0 || (guint) vars[k] >= sys->vars->len)
+        {
+          values[k] = NAN;
+          continue;
+        }
+      const Var *v = &g_array_index (sys->vars, Var, vars[k]);
+      switch (v->kind)
+        {
+        case VAR_TIME:
+          values[k] = t;
+          break;
+        case VAR_NODE_P:
+          values[k] = sys->nodes[v->a].p;
+          break;
+        case VAR_NODE_VOID:
+          values[k] = sys->nodes[v->a].void_volume;
+          break;
+        case VAR_PORT_Q:
+          if (sys->comps[v->a].meter >= 0)
+            {
+              /* FM.A.q = q, FM.B.q = −q */
+              double qm = meter_flow (sys, &sys->meters[sys->comps[v->a].meter]);
+              values[k] = v->b == 0 ? qm : -qm;
+            }
+          else
+            values[k] = sys->comps[v->a].pflow[v->b];
+          break;
+        case VAR_STATE:
+          values[k] = y[v->a];
+          break;
+        case VAR_OUTPUT:
+          {
+            SysComp *sc = &sys->comps[v->a];
+            const char *oname = sc->comp->outputs[v->b].name;
+            if (sc->meter >= 0 && strcmp (oname, "q") == 0)
+              values[k] = meter_flow (sys, &sys->meters[sc->meter]);
+            else if (sc->comp->type->boundary_param >= 0 && strcmp (oname, "flow") == 0)
+              values[k] = -sc->pflow[0];
+            else
+              values[k] = sc->out[v->b];
+          }
+          break;
+        }
+    }
+  return status;
+}
+

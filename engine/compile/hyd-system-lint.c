@@ -1,0 +1,260 @@
+/* hyd-system-lint.c — warnings about a compiled circuit that runs but
+ * probably not as meant (no relief path, a relief valve used beyond its
+ * rating, a cylinder that can pull a vacuum without make-up). */
+#include "hyd-system-private.h"
+
+const HydProfile *
+hyd_sys_boundary_profile (const SysComp *sc)
+{
+  int k = sc->comp->type->boundary_param;
+  return k >= 0 ? sc->prof[k] : NULL;
+}
+
+/* What a component is to the lint's search for a flow path. */
+typedef enum {
+  REACH_BLOCKS,   /* the search does not pass it */
+  REACH_PASSES,   /* flow passes it to its other ports' nodes */
+  REACH_FOUND,    /* what the search looks for */
+} ReachVerdict;
+
+typedef ReachVerdict (*ReachJudge) (const char *type_id);
+
+/* Breadth-first over the nodes from start, through the components judge lets
+ * pass (never through component skip); TRUE when it meets one judged FOUND,
+ * or a boundary node when boundary_found. */
+static gboolean
+reaches (HydSystem *sys, int start, int skip, ReachJudge judge, gboolean boundary_found)
+{
+  g_autofree gboolean *seen = g_new0 (gboolean, sys->n_nodes);
+  GQueue queue = G_QUEUE_INIT;
+  g_queue_push_tail (&queue, GINT_TO_POINTER (start));
+  seen[start] = TRUE;
+  gboolean found = FALSE;
+  while (!g_queue_is_empty (&queue) && !found)
+    {
+      int nd = GPOINTER_TO_INT (g_queue_pop_head (&queue));
+      if (boundary_found && sys->nodes[nd].boundary)
+        found = TRUE;
+      for (guint j = 0; j < sys->n_comps && !found; j++)
+        {
+          SysComp *sc = &sys->comps[j];
+          guint np = sc->comp->type->n_ports;
+          gboolean touches = FALSE;
+          for (guint X = 0; X < np; X++)
+            touches = touches || sc->port_node[X] == nd;
+          if (!touches || (int) j == skip)
+            continue;
+          ReachVerdict v = judge (sc->comp->type->id);
+          if (v == REACH_FOUND)
+            found = TRUE;
+          if (v != REACH_PASSES)
+            continue;
+          for (guint X = 0; X < np; X++)
+            {
+              int m = sc->port_node[X];
+              if (m >= 0 && !seen[m])
+                {
+                  seen[m] = TRUE;
+                  g_queue_push_tail (&queue, GINT_TO_POINTER (m));
+                }
+            }
+        }
+    }
+  g_queue_clear (&queue);
+  return found;
+}
+
+/* A pump's delivery: a relief valve, a pressure source or an accumulator
+ * limits it; flow passes everything with two or more ports except a
+ * cylinder (its chambers are dead ends). */
+static ReachVerdict
+judge_relief_path (const char *t)
+{
+  if (strcmp (t, "relief_valve") == 0 || strcmp (t, "pressure_source") == 0
+      || strcmp (t, "accumulator") == 0)
+    return REACH_FOUND;
+  return g_str_has_prefix (t, "cylinder") ? REACH_BLOCKS : REACH_PASSES;
+}
+
+/* A cylinder chamber: lines and meters are only conduits; volumes, gauges,
+ * accumulators and chambers store oil; anything else can pass flow. */
+static ReachVerdict
+judge_flow_path (const char *t)
+{
+  if (strcmp (t, "line") == 0 || strcmp (t, "flow_meter") == 0)
+    return REACH_PASSES;
+  if (strcmp (t, "volume") == 0 || strcmp (t, "accumulator") == 0
+      || strcmp (t, "pressure_gauge") == 0 || g_str_has_prefix (t, "cylinder"))
+    return REACH_BLOCKS;
+  return REACH_FOUND;
+}
+
+/* A parameter's largest magnitude over the run: its profile's range, or
+ * its value. */
+static double
+param_max_abs (const SysComp *sc, const char *name)
+{
+  int k = hyd_component_type_find_param (sc->comp->type, name);
+  if (k < 0)
+    return 0.0;
+  if (sc->prof[k] != NULL)
+    {
+      double lo, hi;
+      hyd_profile_get_range (sc->prof[k], &lo, &hi);
+      return MAX (fabs (lo), fabs (hi));
+    }
+  return fabs (sc->comp->par[k]);
+}
+
+static double
+param_value (const SysComp *sc, const char *name)
+{
+  int k = hyd_component_type_find_param (sc->comp->type, name);
+  return k >= 0 ? sc->comp->par[k] : NAN;
+}
+
+/* The tank whose boundary node n is, or NULL. */
+static const HydComp *
+node_tank (const HydSystem *sys, int n)
+{
+  if (n < 0 || !sys->nodes[n].boundary)
+    return NULL;
+  const GArray *ports = sys->nodes[n].ports;
+  for (guint k = 0; k < ports->len; k++)
+    {
+      const HydComp *c = sys->comps[sys->port_comp[g_array_index (ports, guint, k)]].comp;
+      if (strcmp (c->type->id, "tank") == 0)
+        return c;
+    }
+  return NULL;
+}
+
+/* A check valve fed from a tank (a make-up or anti-cavitation valve) has at
+ * most p_tank − p_vapour (about 1 bar) across it: the B side cannot go lower.
+ * If cracking + opening range exceeds that, it can never open fully and
+ * the B side sits near the vapour pressure instead of near tank pressure. */
+static void
+lint_makeup_check_valve (HydSystem *sys, const SysComp *sc)
+{
+  const HydComp *tank = node_tank (sys, sc->port_node[0]);
+  if (tank == NULL)
+    return;
+  const HydProfile *bp = sys->nodes[sc->port_node[0]].bprof;
+  double lo = 0.0, hi = 0.0;
+  if (bp != NULL)
+    hyd_profile_get_range (bp, &lo, &hi);
+  double available = hi - sys->fluid.vapour_pressure;
+  double crack = param_value (sc, "cracking_pressure");
+  double range = param_value (sc, "opening_range");
+  if (crack + range <= available)
+    return;
+  g_ptr_array_add (sys->warnings,
+                   g_strdup_printf ("%s: this check valve takes oil from tank %s but can never open "
+                                    "fully: it needs %.3g bar (cracking %.3g bar + opening range "
+                                    "%.3g bar), and the tank can push at most %.3g bar before the "
+                                    "%s.B side reaches the vapour pressure. As a make-up "
+                                    "(anti-cavitation) valve use a low cracking pressure and "
+                                    "opening range, e.g. 0.1 bar + 0.3 bar",
+                                    sc->comp->id, tank->id, (crack + range) / 1e5, crack / 1e5,
+                                    range / 1e5, available / 1e5, sc->comp->id));
+}
+
+/* The relief valves on a pump's (or flow source's) own line must pass all
+ * its delivery when the circuit takes none (every valve closed, a cylinder
+ * at its stop). */
+static void
+lint_relief_rating (HydSystem *sys, const SysComp *pump)
+{
+  gboolean source = strcmp (pump->comp->type->id, "flow_source") == 0;
+  int node = pump->port_node[source ? 0 : 1];
+  if (node < 0)
+    return;
+  double q_pump = source ? param_max_abs (pump, "flow")
+                         : param_max_abs (pump, "displacement") * param_max_abs (pump, "speed");
+  if (strcmp (pump->comp->type->id, "variable_pump") == 0)
+    q_pump *= param_max_abs (pump, "fraction");
+  double q_rated = 0.0;
+  g_autoptr (GString) ids = g_string_new (NULL);
+  for (guint j = 0; j < sys->n_comps; j++)
+    {
+      const SysComp *sc = &sys->comps[j];
+      if (strcmp (sc->comp->type->id, "relief_valve") != 0 || sc->port_node[0] != node)
+        continue;
+      q_rated += param_value (sc, "nominal_flow");
+      g_string_append_printf (ids, "%s%s", ids->len ? ", " : "", sc->comp->id);
+    }
+  if (ids->len == 0 || q_rated >= q_pump * (1.0 - 1e-6))
+    return;
+  g_ptr_array_add (sys->warnings,
+                   g_strdup_printf ("%s: the relief valve on the line of %s %s is rated for "
+                                    "%.3g L/min (nominal_flow) but it delivers up to %.3g "
+                                    "L/min; when the circuit takes no oil the valve must pass all "
+                                    "of it, %.2g times its rating. Raise nominal_flow to at least "
+                                    "%.3g L/min",
+                                    ids->str, source ? "flow source" : "pump", pump->comp->id,
+                                    q_rated * 6e4, q_pump * 6e4,
+                                    q_pump / q_rated, q_pump * 6e4));
+}
+
+void
+hyd_sys_lint (HydSystem *sys)
+{
+  for (guint i = 0; i < sys->n_comps; i++)
+    {
+      const HydComp *c = sys->comps[i].comp;
+      const char *tid = c->type->id;
+      /* a pump whose path closes builds pressure without limit */
+      if (strcmp (tid, "fixed_pump") == 0 || strcmp (tid, "variable_pump") == 0)
+        {
+          int start = sys->comps[i].port_node[1];
+          if (start >= 0 && !reaches (sys, start, (int) i, judge_relief_path, FALSE))
+            g_ptr_array_add (sys->warnings,
+                             g_strdup_printf ("%s: the pump has no relief path (no relief valve "
+                                              "or accumulator reachable from %s.P)", c->id, c->id));
+          lint_relief_rating (sys, &sys->comps[i]);
+        }
+      if (strcmp (tid, "flow_source") == 0)
+        lint_relief_rating (sys, &sys->comps[i]);
+      if (strcmp (tid, "check_valve") == 0)
+        lint_makeup_check_valve (sys, &sys->comps[i]);
+      /* a chamber that reaches nothing that passes flow is locked in every
+       * valve position */
+      if (g_str_has_prefix (tid, "cylinder"))
+        for (guint X = 0; X < c->type->n_ports; X++)
+          {
+            int start = sys->comps[i].port_node[X];
+            if (start >= 0 && !reaches (sys, start, -1, judge_flow_path, TRUE))
+              g_ptr_array_add (sys->warnings,
+                               g_strdup_printf ("%s.%s is blocked in every valve position: its node "
+                                                "reaches no valve, pump, orifice or tank, so that "
+                                                "side of the piston is hydraulically locked",
+                                                c->id, c->type->ports[X].name));
+          }
+    }
+}
+
+/* Run checks (hyd-run.c): a relief valve passing more than
+ * HYD_RELIEF_OVERFLOW times its nominal flow is used far beyond its rating
+ * (its opening is not limited above unless max_opening is set). */
+GArray *
+hyd_system_get_flow_limits (const HydSystem *sys)
+{
+  GArray *limits = g_array_new (FALSE, FALSE, sizeof (HydFlowLimit));
+  for (guint i = 0; i < sys->n_comps; i++)
+    {
+      const SysComp *sc = &sys->comps[i];
+      if (strcmp (sc->comp->type->id, "relief_valve") != 0)
+        continue;
+      g_autofree char *name = g_strconcat (sc->comp->id, ".q", NULL);
+      HydFlowLimit l = {
+        .var = hyd_system_find_variable (sys, name),
+        .nominal = param_value (sc, "nominal_flow"),
+        .component = sc->comp->id,
+      };
+      l.limit = HYD_RELIEF_OVERFLOW * l.nominal;
+      if (l.var >= 0)
+        g_array_append_val (limits, l);
+    }
+  return limits;
+}
+

@@ -1,0 +1,126 @@
+/* hyd-system-private.h — what the files of compile/ share: the compiled
+ * system's layout (nodes, components, variables, pattern) and the internal
+ * functions one file defines and another calls. Not installed, not seen
+ * above compile/. */
+#pragma once
+
+#include "hyd-system.h"
+#include "hyd-catalogue.h"
+
+#include <math.h>
+#include <string.h>
+
+G_BEGIN_DECLS
+
+typedef enum {
+  VAR_TIME,
+  VAR_NODE_P,
+  VAR_PORT_Q,
+  VAR_STATE,
+  VAR_OUTPUT,
+  VAR_NODE_VOID,
+} VarKind;
+
+typedef struct {
+  char *name;
+  HydUnit unit;
+  VarKind kind;
+  int a;          /* node, component or state index */
+  int b;          /* port or output index */
+} Var;
+
+typedef struct {
+  HydComp *comp;
+  HydProfile **prof;     /* [n_params], NULL for non-profile parameters */
+  int *port_node;        /* [np] node index, −1 for a port outside the hydraulic domain */
+  guint state0;          /* global index of its first state */
+  guint event0;          /* global index of its first event function */
+  int *vpos;             /* [ns] position in comp->vstates, or −1 */
+  int *col;              /* [nl] global column of each local variable; ≥ n: boundary node n_states + b; −1 none */
+  double *p;             /* [np] local port pressures */
+  double *q, *xdot, *jac, *q_t, *x_t, *V, *dV, *d2V, *C, *dC, *out;
+  double *pflow;         /* [np] reported port flows */
+  int meter;             /* index into meters or −1 */
+  /* Sparse assembly (build_positions): where each contribution lands in the
+   * values of the system's CSC pattern, −1 where it does not. */
+  int *jpos;             /* [nnz] entry e at (its row's global row, col[jcol[e]]) */
+  int *vrpos;            /* [nnz·np] volume-rate term of a vstate row e at port X's node */
+  int *xvpos;            /* [np·nv] (node of port X, column of vstate j) */
+} SysComp;
+
+typedef struct {
+  GArray *ports;         /* of guint: global port index */
+  gboolean boundary;
+  int state;
+  int bindex;            /* boundary index, or −1 */
+  double wire_volume;
+  double p0;
+  const HydProfile *bprof;
+  int reporter;          /* global port that reports the boundary flow, −1 */
+  /* scratch */
+  double p, pdot, V, Csum, dCsum, R, C, dCdp, f;
+  double Q, Vdot;        /* Σ q̂_X and Σ V̇_X over the node's ports */
+  HydNodeFluid nf;       /* p = F(ψ), F', φ, c ... (identity for boundary nodes) */
+  double void_volume;    /* V·(1 − φ), m³ */
+  int diag_pos;          /* position of (state, state) in the CSC values */
+} SysNode;
+
+typedef struct {
+  guint comp;            /* component index */
+  gboolean from_b;       /* compute from the B side, negated */
+  GArray *side;          /* global ports of the side used */
+  double side_wire_volume;
+  int node;
+} SysMeter;
+
+struct _HydSystem {
+  HydFluid fluid;
+  guint n_comps;
+  SysComp *comps;
+  guint n_ports_total;
+  guint *port_comp;      /* [n_ports_total] */
+  guint *port_index;
+  guint n_nodes;
+  SysNode *nodes;
+  HydNodeInfo *node_info;
+  guint n_bnodes;
+  int *bnode_node;       /* [n_bnodes] node index of each boundary node */
+  guint n;
+  char **state_names;
+  HydUnit *state_units;
+  double *y0;
+  GArray *breakpoints;
+  double t_piece;
+  GPtrArray *warnings;
+  guint n_events;
+  char **event_names;    /* [n_events] "C1: retracted end stop" */
+  guint n_meters;
+  SysMeter *meters;
+  /* variables */
+  GArray *vars;          /* of Var */
+  guint n_listed_vars;   /* the first n_listed_vars are listed; the rest are found only */
+  GHashTable *var_index; /* name → index + 1 */
+  GPtrArray *var_aliases; /* of char*: extra keys of var_index (".void" of other ports) */
+  /* pattern */
+  guint nnz;
+  guint *colptr, *rowind;
+  /* scratch */
+  double *f_scratch;
+  double *dfdt_scratch;
+  double *bpdot;         /* [n_bnodes] */
+};
+
+
+/* shared between the files of compile/ */
+const HydProfile *hyd_sys_boundary_profile (const SysComp *sc);
+char *hyd_sys_port_name (const HydSystem *sys, guint gp);
+void hyd_sys_refresh_params (HydSystem *sys, double t);
+int hyd_sys_eval_all (HydSystem *sys, double t, const double *y, double *f, gboolean want_jac);
+gboolean hyd_sys_set_compile_error (GError **error, int code, const char *fmt, ...) G_GNUC_PRINTF (3, 4);
+void hyd_sys_lint (HydSystem *sys);
+guint hyd_sys_uf_find (guint *parent, guint i);
+void hyd_sys_uf_union (guint *parent, guint a, guint b);
+void hyd_sys_add_var (HydSystem *sys, const char *name, HydUnit unit, VarKind kind, int a, int b);
+void hyd_sys_comp_alloc (SysComp *sc);
+
+G_END_DECLS

@@ -1,0 +1,380 @@
+/* hyd-system.c — compiling a circuit into an ODE system with analytic J.
+ *
+ * Node equation (circuit-format.md, Nodes), for a node n with state ψ_n
+ * (its pressure, or for the cavitation-safe models the pseudo-pressure of
+ * hyd-fluid.h, with p_n = F(ψ_n) what the components see):
+ *   C_n·ψ̇_n = R_n,  R_n = −Σ_X q̂_X − φ(ψ_n)·Σ_X Σ_k (∂V_X/∂y_k)·ẏ_k,
+ *   C_n = V_n·c(ψ_n) + Σ_X C_X(p_n)·F'(ψ_n),  V_n = wire volumes + Σ_X V_X(y),
+ * with c = 1/B(p), φ = 1, F(ψ) = ψ for "constant" and "tait" (the contract's
+ * equation) and the liquid fraction φ and capacity c of a node that may hold
+ * a void otherwise (mass conservation: V·c·ψ̇ + φ·V̇ = Σ q_in).
+ * So ∂ψ̇_n/∂z = (∂R_n/∂z − ψ̇_n·∂C_n/∂z)/C_n, assembled by scattering each
+ * component's local block (Esqué 2008 §4.4), every column of a node's
+ * pressure times F'(ψ) of that node (the chain rule through p = F(ψ)).
+ * Boundary node pressures are not states; their time derivative enters
+ * ∂f/∂t by the chain rule through the columns that would belong to them. */
+#include "hyd-system-private.h"
+
+/* ---------- union-find ---------- */
+
+guint
+hyd_sys_uf_find (guint *parent, guint i)
+{
+  while (parent[i] != i)
+    {
+      parent[i] = parent[parent[i]];
+      i = parent[i];
+    }
+  return i;
+}
+
+void
+hyd_sys_uf_union (guint *parent, guint a, guint b)
+{
+  a = hyd_sys_uf_find (parent, a);
+  b = hyd_sys_uf_find (parent, b);
+  if (a != b)
+    parent[MAX (a, b)] = MIN (a, b);
+}
+
+/* ---------- helpers ---------- */
+
+char *
+hyd_sys_port_name (const HydSystem *sys, guint gp)
+{
+  const HydComp *c = sys->comps[sys->port_comp[gp]].comp;
+  return g_strconcat (c->id, ".", c->type->ports[sys->port_index[gp]].name, NULL);
+}
+
+void
+hyd_sys_add_var (HydSystem *sys, const char *name, HydUnit unit, VarKind kind, int a, int b)
+{
+  if (g_hash_table_contains (sys->var_index, name))
+    return;
+  Var v = { g_strdup (name), unit, kind, a, b };
+  g_array_append_val (sys->vars, v);
+  g_hash_table_insert (sys->var_index, v.name, GINT_TO_POINTER (sys->vars->len));
+}
+
+void
+hyd_sys_comp_alloc (SysComp *sc)
+{
+  HydComp *c = sc->comp;
+  guint np = c->type->n_ports, ns = c->n_states, nv = c->n_vstates;
+  sc->p = g_new0 (double, np + 1);
+  sc->q = g_new0 (double, np + 1);
+  sc->xdot = g_new0 (double, ns + 1);
+  sc->jac = g_new0 (double, c->nnz + 1);
+  sc->q_t = g_new0 (double, np + 1);
+  sc->x_t = g_new0 (double, ns + 1);
+  sc->V = g_new0 (double, np + 1);
+  sc->dV = g_new0 (double, np * nv + 1);
+  sc->d2V = g_new0 (double, np * nv * nv + 1);
+  sc->C = g_new0 (double, np + 1);
+  sc->dC = g_new0 (double, np + 1);
+  sc->out = g_new0 (double, c->n_outputs + 1);
+  sc->pflow = g_new0 (double, np + 1);
+  sc->vpos = g_new (int, ns + 1);
+  for (guint k = 0; k < ns; k++)
+    sc->vpos[k] = -1;
+  for (guint j = 0; j < nv; j++)
+    sc->vpos[c->vstates[j]] = (int) j;
+}
+
+static void
+sys_comp_clear (SysComp *sc)
+{
+  if (sc->comp == NULL)
+    return;
+  for (guint k = 0; k < sc->comp->type->n_params; k++)
+    if (sc->prof && sc->prof[k])
+      hyd_profile_free (sc->prof[k]);
+  g_free (sc->prof);
+  g_free (sc->port_node);
+  g_free (sc->vpos);
+  g_free (sc->col);
+  g_free (sc->p); g_free (sc->q); g_free (sc->xdot); g_free (sc->jac);
+  g_free (sc->q_t); g_free (sc->x_t); g_free (sc->V); g_free (sc->dV);
+  g_free (sc->d2V); g_free (sc->C); g_free (sc->dC); g_free (sc->out);
+  g_free (sc->pflow);
+  g_free (sc->jpos);
+  g_free (sc->vrpos);
+  g_free (sc->xvpos);
+  hyd_comp_free (sc->comp);
+}
+
+void
+hyd_system_free (HydSystem *sys)
+{
+  if (sys == NULL)
+    return;
+  for (guint i = 0; i < sys->n_comps; i++)
+    sys_comp_clear (&sys->comps[i]);
+  g_free (sys->comps);
+  g_free (sys->port_comp);
+  g_free (sys->port_index);
+  for (guint i = 0; i < sys->n_nodes; i++)
+    {
+      g_array_unref (sys->nodes[i].ports);
+      if (sys->node_info)
+        {
+          g_free (sys->node_info[i].name);
+          g_ptr_array_unref (sys->node_info[i].ports);
+        }
+    }
+  g_free (sys->nodes);
+  g_free (sys->node_info);
+  g_free (sys->bnode_node);
+  for (guint i = 0; i < sys->n; i++)
+    g_free (sys->state_names[i]);
+  g_free (sys->state_names);
+  g_free (sys->state_units);
+  if (sys->event_names)
+    g_strfreev (sys->event_names);
+  g_free (sys->y0);
+  if (sys->breakpoints)
+    g_array_unref (sys->breakpoints);
+  if (sys->warnings)
+    g_ptr_array_unref (sys->warnings);
+  for (guint i = 0; i < sys->n_meters; i++)
+    g_array_unref (sys->meters[i].side);
+  g_free (sys->meters);
+  if (sys->vars)
+    {
+      for (guint i = 0; i < sys->vars->len; i++)
+        g_free (g_array_index (sys->vars, Var, i).name);
+      g_array_unref (sys->vars);
+    }
+  if (sys->var_index)
+    g_hash_table_unref (sys->var_index);
+  if (sys->var_aliases)
+    g_ptr_array_unref (sys->var_aliases);
+  g_free (sys->colptr);
+  g_free (sys->rowind);
+  g_free (sys->f_scratch);
+  g_free (sys->dfdt_scratch);
+  g_free (sys->bpdot);
+  g_free (sys);
+}
+
+/* ---------- accessors ---------- */
+
+guint
+hyd_system_get_n_events (const HydSystem *sys)
+{
+  return sys->n_events;
+}
+
+const char *
+hyd_system_get_event_name (const HydSystem *sys, guint k)
+{
+  g_return_val_if_fail (k < sys->n_events, NULL);
+  return sys->event_names[k];
+}
+
+int
+hyd_system_events (HydSystem *sys, double t, const double *y, double *g)
+{
+  for (guint b = 0; b < sys->n_nodes; b++)
+    {
+      SysNode *nd = &sys->nodes[b];
+      if (nd->boundary)
+        nd->p = nd->bprof ? hyd_profile_eval (nd->bprof, t, sys->t_piece, NULL) : 0.0;
+      else
+        {
+          hyd_fluid_node (&sys->fluid, y[nd->state], &nd->nf);
+          nd->p = nd->nf.p;
+        }
+    }
+  for (guint i = 0; i < sys->n_comps; i++)
+    {
+      SysComp *sc = &sys->comps[i];
+      HydComp *c = sc->comp;
+      if (c->type->events == NULL || c->n_events == 0)
+        continue;
+      for (guint X = 0; X < c->type->n_ports; X++)
+        sc->p[X] = sc->port_node[X] >= 0 ? sys->nodes[sc->port_node[X]].p : 0.0;
+      HydEvalIn in = { t, sc->p, y + sc->state0 };
+      c->type->events (c, &in, g + sc->event0);
+    }
+  for (guint k = 0; k < sys->n_events; k++)
+    if (!isfinite (g[k]))
+      return 1;
+  return 0;
+}
+
+const HydFluid *
+hyd_system_get_fluid (const HydSystem *sys)
+{
+  return &sys->fluid;
+}
+
+GPtrArray *
+hyd_system_get_warnings (const HydSystem *sys)
+{
+  return sys->warnings;
+}
+
+guint
+hyd_system_get_n_states (const HydSystem *sys)
+{
+  return sys->n;
+}
+
+const char *
+hyd_system_get_state_name (const HydSystem *sys, guint i)
+{
+  g_return_val_if_fail (i < sys->n, NULL);
+  return sys->state_names[i];
+}
+
+const char *
+hyd_system_describe_state (const HydSystem *sys, guint i)
+{
+  return hyd_system_get_state_name (sys, i);
+}
+
+HydUnit
+hyd_system_get_state_unit (const HydSystem *sys, guint i)
+{
+  g_return_val_if_fail (i < sys->n, HYD_UNIT_NONE);
+  return sys->state_units[i];
+}
+
+const double *
+hyd_system_get_initial_state (const HydSystem *sys)
+{
+  return sys->y0;
+}
+
+void
+hyd_system_get_atol (const HydSystem *sys, const HydSimOptions *options, double *atol)
+{
+  for (guint i = 0; i < sys->n; i++)
+    atol[i] = options->atol[hyd_unit_atol_kind (sys->state_units[i])];
+}
+
+guint
+hyd_system_get_n_nodes (const HydSystem *sys)
+{
+  return sys->n_nodes;
+}
+
+const HydNodeInfo *
+hyd_system_get_node (const HydSystem *sys, guint i)
+{
+  g_return_val_if_fail (i < sys->n_nodes, NULL);
+  return &sys->node_info[i];
+}
+
+void
+hyd_system_node_voids (HydSystem *sys, double t, const double *y, double *void_volume)
+{
+  hyd_sys_eval_all (sys, t, y, NULL, FALSE);
+  for (guint b = 0; b < sys->n_nodes; b++)
+    void_volume[b] = sys->nodes[b].void_volume;
+}
+
+gboolean
+hyd_system_node_cavitating (HydSystem *sys, guint node, const double *y, double *void_volume)
+{
+  g_return_val_if_fail (node < sys->n_nodes, FALSE);
+  const SysNode *nd = &sys->nodes[node];
+  gboolean cav = !nd->boundary && hyd_fluid_has_floor (&sys->fluid)
+                 && y[nd->state] < sys->fluid.vapour_pressure;
+  if (void_volume)
+    {
+      if (nd->boundary || !hyd_fluid_has_floor (&sys->fluid))
+        *void_volume = 0.0;
+      else
+        {
+          /* the node's volume needs its components' states: one evaluation
+           * at the time the current interval's parameters hold */
+          hyd_sys_eval_all (sys, sys->t_piece, y, NULL, FALSE);
+          *void_volume = nd->void_volume;
+        }
+    }
+  return cav;
+}
+
+const GArray *
+hyd_system_get_breakpoints (const HydSystem *sys)
+{
+  return sys->breakpoints;
+}
+
+void
+hyd_system_set_interval (HydSystem *sys, double t_lo, double t_hi)
+{
+  sys->t_piece = 0.5 * (t_lo + t_hi);
+}
+
+void
+hyd_system_get_pattern (const HydSystem *sys, guint *nnz, const guint **colptr, const guint **rowind)
+{
+  *nnz = sys->nnz;
+  *colptr = sys->colptr;
+  *rowind = sys->rowind;
+}
+
+static int
+problem_rhs (double t, const double *y, double *f, gpointer user)
+{
+  return hyd_system_rhs (user, t, y, f);
+}
+
+static int
+problem_jac (double t, const double *y, double *J, double *dfdt, gpointer user)
+{
+  return hyd_system_jacobian (user, t, y, J, dfdt);
+}
+
+static int
+problem_jac_sparse (double t, const double *y, double *values, double *dfdt, gpointer user)
+{
+  return hyd_system_jacobian_sparse (user, t, y, values, dfdt);
+}
+
+static void
+problem_interval (double t_lo, double t_hi, gpointer user)
+{
+  hyd_system_set_interval (user, t_lo, t_hi);
+}
+
+static const char *
+problem_state_name (guint i, gpointer user)
+{
+  return hyd_system_get_state_name (user, i);
+}
+
+static int
+problem_events (double t, const double *y, double *g, gpointer user)
+{
+  return hyd_system_events (user, t, y, g);
+}
+
+static const char *
+problem_event_name (guint k, gpointer user)
+{
+  return hyd_system_get_event_name (user, k);
+}
+
+void
+hyd_system_get_problem (HydSystem *sys, HydOdeProblem *problem)
+{
+  memset (problem, 0, sizeof *problem);
+  problem->n = sys->n;
+  problem->user = sys;
+  problem->rhs = problem_rhs;
+  problem->jac = problem_jac;
+  problem->set_interval = problem_interval;
+  problem->state_name = problem_state_name;
+  problem->nnz = sys->nnz;
+  problem->colptr = sys->colptr;
+  problem->rowind = sys->rowind;
+  problem->jac_sparse = problem_jac_sparse;
+  problem->n_events = sys->n_events;
+  problem->events = problem_events;
+  problem->event_name = problem_event_name;
+}
+
