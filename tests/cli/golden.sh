@@ -12,7 +12,8 @@
 # Usage: golden.sh BRAMAH_CLI SOURCE_DIR [--update]
 #   --update rewrites the golden file from this binary (review the diff).
 set -u
-cli=$1
+# absolute: the cases run in a scratch folder
+cli=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 src=$2
 update=${3:-}
 golden=$src/tests/cli/golden/cli.golden
