@@ -7,7 +7,8 @@
 # Every example is checked, described, simulated (--summary) and
 # jacobian-checked at 5 points; the error cases are a missing file, a
 # malformed one, unknown options, values out of range and misspelt choices.
-# bench runs nothing long here (its --help and usage errors); times (the
+# migrate (added with the command) writes the small circuit and refuses
+# what it cannot read. bench runs nothing long here (its --help and usage errors); times (the
 # wall_s of --stats) are masked.
 # Usage: golden.sh BRAMAH_CLI SOURCE_DIR [--update]
 #   --update rewrites the golden file from this binary (review the diff).
@@ -69,7 +70,7 @@ run help --help
 run help-h -h
 run help-word help
 run unknown-command frobnicate
-for c in simulate check describe jacobian-check components solvers verify bench render; do
+for c in simulate check describe jacobian-check components solvers verify bench render migrate; do
   run "help-$c" "$c" --help
 done
 
@@ -194,6 +195,17 @@ run render-missing render nosuch.bramah out.svg
 run render-malformed render malformed.bramah out.svg
 run render-unwritable render ex/motor-relief.bramah nodir/out.svg
 run render-bad-option render --frobnicate ex/motor-relief.bramah out.svg
+
+# ---- migrate
+run migrate migrate cli/small.bramah -o small-v1.bramah
+show_file small-v1.bramah
+run migrate-missing migrate nosuch.bramah -o x.bramah
+run migrate-malformed migrate malformed.bramah -o x.bramah
+run migrate-version migrate version7.bramah -o x.bramah
+run migrate-no-output migrate cli/small.bramah
+run migrate-no-file migrate -o x.bramah
+run migrate-unwritable migrate cli/small.bramah -o nodir/x.bramah
+show_file x.bramah
 
 if [ "$update" = --update ]; then
   cp "$got" "$golden"
