@@ -82,7 +82,7 @@ main (int argc, char **argv)
         g_set_prgname (prg);
         return commands[i]->run (argc - 1, argv + 1);
       }
-  fprintf (stderr, "bramah-cli: unknown command '%s'\n", argv[1]);
+  int st = hyd_cli_usage_error (NULL, "unknown command '%s'", argv[1]);
   print_main_help (stderr);
-  return HYD_CLI_EXIT_USAGE;
+  return st;
 }

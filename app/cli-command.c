@@ -33,6 +33,17 @@ hyd_cli_usage_error (GOptionContext *ctx, const char *fmt, ...)
   return HYD_CLI_EXIT_USAGE;
 }
 
+void
+hyd_cli_warning (const char *fmt, ...)
+{
+  va_list ap;
+  va_start (ap, fmt);
+  g_autofree char *msg = g_strdup_vprintf (fmt, ap);
+  va_end (ap);
+  g_autofree char *safe = hyd_cli_sanitize_message (msg);
+  fprintf (stderr, "warning: %s\n", safe);
+}
+
 int
 hyd_cli_parse_options (GOptionContext *ctx, gboolean hint, int *argc, char ***argv)
 {
@@ -56,10 +67,7 @@ void
 hyd_cli_print_warnings (GPtrArray *warnings)
 {
   for (guint i = 0; warnings && i < warnings->len; i++)
-    {
-      g_autofree char *safe = hyd_cli_sanitize_message (g_ptr_array_index (warnings, i));
-      fprintf (stderr, "warning: %s\n", safe);
-    }
+    hyd_cli_warning ("%s", (const char *) g_ptr_array_index (warnings, i));
 }
 
 const char *

@@ -45,6 +45,8 @@ int hyd_cli_failed (const char *fmt, ...) G_GNUC_PRINTF (1, 2);
 /* HYD_CLI_EXIT_USAGE; with a context, a second line "Try 'bramah-cli
  * COMMAND --help'." */
 int hyd_cli_usage_error (GOptionContext *ctx, const char *fmt, ...) G_GNUC_PRINTF (2, 3);
+/* "warning: MESSAGE" on stderr (sanitized); the exit status stays. */
+void hyd_cli_warning (const char *fmt, ...) G_GNUC_PRINTF (1, 2);
 /* Parse the options of ctx out of argv; 0, or the usage error's status
  * (the message, and the hint when `hint`). */
 int hyd_cli_parse_options (GOptionContext *ctx, gboolean hint, int *argc, char ***argv);

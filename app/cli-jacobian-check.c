@@ -199,8 +199,8 @@ run (int argc, char **argv)
                           .sample = collect_states, .user = &tr };
       g_auto (HydOdeResult) res = { 0 };
       if (hyd_run_execute (sys, &spec, &res, NULL) != HYD_ODE_SUCCESS)
-        fprintf (stderr, "warning: the trajectory stopped early (%s); checking the states reached\n",
-                 res.message ? res.message : "");
+        hyd_cli_warning ("the trajectory stopped early (%s); checking the states reached",
+                         res.message ? res.message : "");
     }
 
   g_autoptr (GArray) worst = g_array_new (FALSE, FALSE, sizeof (HydFdEntry));
