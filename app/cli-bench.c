@@ -352,8 +352,9 @@ compute_reference (BenchCircuit *bc, GError **error)
   const char *ref = ref_solver = hyd_solver_lookup ("radau5") != NULL ? "radau5" : HYD_SOLVER_DEFAULT;
   g_autofree double *atol = g_new (double, bc->n);
   double factor = REF_RTOL / MAX (bc->sim.rtol, RTOL_REF);
-  Samples s = { g_new (double, (gsize) bc->n_samples * bc->n), bc->n, bc->n_samples, 0 };
-  HydOdeResult res = { 0 };
+  g_autofree double *buf = g_new (double, (gsize) bc->n_samples * bc->n);
+  Samples s = { buf, bc->n, bc->n_samples, 0 };
+  g_auto (HydOdeResult) res = { 0 };
   double wall;
 
   for (guint i = 0; i < bc->n; i++)
@@ -364,18 +365,15 @@ compute_reference (BenchCircuit *bc, GError **error)
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED,
                    "%s: the reference run (%s, rtol %g) failed (%s): %s", bc->path, ref, REF_RTOL,
                    hyd_ode_status_name (st), res.message ? res.message : "missing samples");
-      hyd_ode_result_clear (&res);
-      g_free (s.buf);
       return FALSE;
     }
-  bc->y_ref = s.buf;
+  bc->y_ref = g_steal_pointer (&buf);
   bc->ref_label = g_strdup_printf ("%s at rtol %g, atol = %g × the circuit's atol%s "
                                    "(%" G_GUINT64_FORMAT " steps, %.3g s)",
                                    ref, REF_RTOL, factor,
                                    strcmp (ref, "radau5") != 0
                                      ? "; radau5 is not in this build" : "",
                                    res.stats.steps, wall);
-  hyd_ode_result_clear (&res);
   return TRUE;
 }
 
@@ -427,6 +425,18 @@ cv_error_handler (int code, const char *module, const char *function, char *msg,
   g_free (r->message);
   r->message = g_strdup_printf ("%s: %s", function, msg);
 }
+
+static void
+cvode_run_clear (CvodeRun *r)
+{
+  g_clear_pointer (&r->message, g_free);
+  g_clear_pointer (&r->values, g_free);
+  g_clear_pointer (&r->colptr, g_free);
+  g_clear_pointer (&r->rowind, g_free);
+  g_clear_pointer (&r->src_pos, g_free);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (CvodeRun, cvode_run_clear)
 
 /* The system's CSC pattern with the diagonal added: CVODE forms I − γJ in
  * the same matrix, and a missing diagonal entry would make SUNDIALS
@@ -528,7 +538,7 @@ static gboolean
 run_cvode (BenchCircuit *bc, CvodeKind kind, double rtol, Samples *s,
            HydOdeStats *st, double *wall, char **status, char **message)
 {
-  CvodeRun r = { .sys = bc->sys, .n = bc->n };
+  g_auto (CvodeRun) r = { .sys = bc->sys, .n = bc->n };
   guint n = bc->n;
   guint n_events = bc->events ? hyd_system_get_n_events (bc->sys) : 0;
   int flag = CV_SUCCESS;
@@ -660,11 +670,6 @@ run_cvode (BenchCircuit *bc, CvodeKind kind, double rtol, Samples *s,
   *message = ok ? NULL
                 : g_strdup_printf ("%s (last good time %.9g)",
                                    r.message ? r.message : *status, tret);
-  g_free (r.message);
-  g_free (r.values);
-  g_free (r.colptr);
-  g_free (r.rowind);
-  g_free (r.src_pos);
   return ok;
 }
 
@@ -759,7 +764,7 @@ print_ratios (GPtrArray *circuits, GPtrArray *rows, GStrv solvers, gboolean agai
             {
               g_autofree char *label = g_strdup_printf ("%s / %s", solvers[s], cvode_names[v]);
               gboolean any = FALSE;
-              GString *line = g_string_new (NULL);
+              g_autoptr (GString) line = g_string_new (NULL);
               for (guint j = 0; j < n_rtol; j++)
                 {
                   double ratio = NAN;
@@ -778,7 +783,6 @@ print_ratios (GPtrArray *circuits, GPtrArray *rows, GStrv solvers, gboolean agai
                 printf ("%-26s %-28s%s\n",
                         ((const BenchCircuit *) g_ptr_array_index (circuits, c))->name, label,
                         line->str);
-              g_string_free (line, TRUE);
             }
     }
 
@@ -796,7 +800,7 @@ print_ratios (GPtrArray *circuits, GPtrArray *rows, GStrv solvers, gboolean agai
             /* CVODE's dense solver has its own difference-quotient Jacobian */
             const char *base = s < nb ? solvers[s] : cvode_names[CV_DENSE];
             g_autofree char *fd_name = g_strdup_printf ("%s-fd", base);
-            GString *line = g_string_new (NULL);
+            g_autoptr (GString) line = g_string_new (NULL);
             gboolean any = FALSE;
             for (guint j = 0; j < n_rtol; j++)
               {
@@ -818,7 +822,6 @@ print_ratios (GPtrArray *circuits, GPtrArray *rows, GStrv solvers, gboolean agai
             if (any)
               printf ("%-26s %-28s%s\n",
                       ((const BenchCircuit *) g_ptr_array_index (circuits, c))->name, base, line->str);
-            g_string_free (line, TRUE);
           }
     }
 }
@@ -836,15 +839,13 @@ static gboolean
 pngcairo_available (void)
 {
   int nd = 256;
-  const char **menu = g_new0 (const char *, nd);
-  const char **devs = g_new0 (const char *, nd);
+  g_autofree const char **menu = g_new0 (const char *, nd);
+  g_autofree const char **devs = g_new0 (const char *, nd);
   gboolean found = FALSE;
   plgDevs (&menu, &devs, &nd);
   for (int i = 0; i < nd; i++)
     if (devs[i] != NULL && strcmp (devs[i], "pngcairo") == 0)
       found = TRUE;
-  g_free (menu);
-  g_free (devs);
   return found;
 }
 
@@ -1273,7 +1274,8 @@ run (int argc, char **argv)
               clock_label, repeat, bc->ref_label);
       print_table_header ();
 
-      Samples s = { g_new (double, (gsize) bc->n_samples * bc->n), bc->n, bc->n_samples, 0 };
+      g_autofree double *buf = g_new (double, (gsize) bc->n_samples * bc->n);
+      Samples s = { buf, bc->n, bc->n_samples, 0 };
       guint n_solvers = g_strv_length (solvers);
       guint n_variants = n_solvers * (fd ? 2 : 1);
       guint n_cv = with_cvode ? (fd ? 3 : 2) : 0;
@@ -1354,7 +1356,6 @@ run (int argc, char **argv)
             if (!row->ok && message)
               fprintf (stderr, "%s %s rtol %g: %s\n", bc->name, row->solver, row->rtol, message);
           }
-      g_free (s.buf);
     }
 
   if (circuits->len > 0)

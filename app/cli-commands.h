@@ -14,7 +14,12 @@
  * them in the order of `bramah-cli --help`. run gets argv from the command
  * word on (argv[0] is "simulate"); the program name is already "bramah-cli
  * COMMAND" for GOption's help and the "Try ... --help" hints. It returns an
- * exit status (docs/cli.md): */
+ * exit status (docs/cli.md):
+ *
+ * A new command: app/cli-<command>.c with a static run () and its
+ * HydCliCommand, declared below; the file in app/meson.build, the entry in
+ * bramah-cli.c's table; a section in docs/cli.md and its invocations in
+ * tests/cli/golden.sh (then `golden.sh BIN SRC --update`). */
 #define HYD_CLI_EXIT_OK 0
 #define HYD_CLI_EXIT_FAILED 1  /* the circuit, a file or the simulation failed */
 #define HYD_CLI_EXIT_USAGE 2   /* the command line is wrong */
