@@ -155,6 +155,13 @@ sink_add (const HydSystem *sys, const JacSink *sink, guint row, int col, int pos
     sink->dfdt[row] += v * sys->bpdot[col - sys->n];
 }
 
+/* v at (row, col) for a column known to be a state's (col < n). */
+G_ALWAYS_INLINE static inline void
+sink_add_state (const HydSystem *sys, const JacSink *sink, guint row, guint col, int pos, double v)
+{
+  sink->J[sink->sparse ? (gsize) pos : row + (gsize) col * sys->n] += v;
+}
+
 /* A component's local Jacobian entry e with the chain rule through p = F(ψ)
  * applied to a node-pressure column (boundary nodes have F' = 1). */
 static inline double
@@ -250,13 +257,13 @@ assemble_jacobian (HydSystem *sys, double t, const double *y, JacSink sink)
                 {
                   double d2 = sc->d2V[(X * nv + j) * nv + kk];
                   if (d2 != 0.0)
-                    sink_add (sys, &sink, row, sc->col[np + c->vstates[kk]], sc->xvpos[X * nv + kk],
-                              -nd->nf.phi * d2 * sc->xdot[sj] / nd->C);
+                    sink_add_state (sys, &sink, row, sc->col[np + c->vstates[kk]],
+                                    sc->xvpos[X * nv + kk], -nd->nf.phi * d2 * sc->xdot[sj] / nd->C);
                 }
               double dv = sc->dV[X * nv + j];
               if (dv != 0.0)
-                sink_add (sys, &sink, row, sc->col[np + sj], sc->xvpos[X * nv + j],
-                          -nd->f * (dv * nd->nf.c) / nd->C);
+                sink_add_state (sys, &sink, row, sc->col[np + sj], sc->xvpos[X * nv + j],
+                                -nd->f * (dv * nd->nf.c) / nd->C);
             }
         }
     }
@@ -266,8 +273,8 @@ assemble_jacobian (HydSystem *sys, double t, const double *y, JacSink sink)
     {
       SysNode *nd = &sys->nodes[b];
       if (!nd->boundary)
-        sink_add (sys, &sink, nd->state, nd->state, nd->diag_pos,
-                  -((nd->f * nd->dCdp + nd->nf.dphi * nd->Vdot) / nd->C));
+        sink_add_state (sys, &sink, nd->state, nd->state, nd->diag_pos,
+                        -((nd->f * nd->dCdp + nd->nf.dphi * nd->Vdot) / nd->C));
     }
 
   for (gsize k = 0; k < len && status == 0; k++)
