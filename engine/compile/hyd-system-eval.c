@@ -1,5 +1,6 @@
-/* hyd-system-eval.c — evaluating a compiled system: f, the dense Jacobian
- * and the sparse one (the node equation is in hyd-system.c's header). */
+/* hyd-system-eval.c — evaluating a compiled system: f, the Jacobian (one
+ * assembly, written dense or sparse) and the variables (the node equation
+ * is in hyd-system.c's header). */
 #include "hyd-system-private.h"
 
 /* ---------- evaluation ---------- */
@@ -125,15 +126,40 @@ hyd_system_rhs (HydSystem *sys, double t, const double *y, double *f)
   return hyd_sys_eval_all (sys, t, y, f, FALSE);
 }
 
-static inline void
-jac_add (HydSystem *sys, double *J, double *dfdt, guint row, int col, double v)
+/* ---------- the Jacobian: one walk, two sinks ----------
+ *
+ * assemble_jacobian walks the components' local blocks and the node terms
+ * once and hands every contribution to a sink: the dense matrix at
+ * J[row + col·n], or the values of the system's CSC pattern at the position
+ * build_positions found for it at compile time (O(nnz) per call, no n²
+ * storage). Both forms thus make the same additions in the same order, and
+ * a change to the node equation is made here once. A column ≥ n is a
+ * boundary node's pressure: its term goes to ∂f/∂t through the pressure's
+ * rate of change. */
+
+typedef struct {
+  double *J;         /* dense: n×n column-major; sparse: values[nnz] */
+  double *dfdt;      /* [n], or NULL: not wanted */
+  gboolean sparse;
+} JacSink;
+
+/* v at (row, col); pos is its position in the CSC values (sparse only). */
+G_ALWAYS_INLINE static inline void
+sink_add (const HydSystem *sys, const JacSink *sink, guint row, int col, int pos, double v)
 {
   if (col < 0 || v == 0.0)
     return;
   if ((guint) col < sys->n)
-    J[row + (gsize) col * sys->n] += v;
-  else if (dfdt)
-    dfdt[row] += v * sys->bpdot[col - sys->n];
+    sink->J[sink->sparse ? (gsize) pos : row + (gsize) col * sys->n] += v;
+  else if (sink->dfdt)
+    sink->dfdt[row] += v * sys->bpdot[col - sys->n];
+}
+
+/* v at (row, col) for a column known to be a state's (col < n). */
+G_ALWAYS_INLINE static inline void
+sink_add_state (const HydSystem *sys, const JacSink *sink, guint row, guint col, int pos, double v)
+{
+  sink->J[sink->sparse ? (gsize) pos : row + (gsize) col * sys->n] += v;
 }
 
 /* A component's local Jacobian entry e with the chain rule through p = F(ψ)
@@ -149,14 +175,17 @@ local_entry (const HydSystem *sys, const SysComp *sc, guint e)
   return v;
 }
 
-int
-hyd_system_jacobian (HydSystem *sys, double t, const double *y, double *J, double *dfdt)
+/* Inlined into its two callers with sink.sparse a constant, so that each
+ * form compiles to its own loop without the other's index arithmetic. */
+G_ALWAYS_INLINE static inline int
+assemble_jacobian (HydSystem *sys, double t, const double *y, JacSink sink)
 {
   guint n = sys->n;
+  gsize len = sink.sparse ? sys->nnz : (gsize) n * n;
   int status = hyd_sys_eval_all (sys, t, y, sys->f_scratch, TRUE);
-  memset (J, 0, sizeof (double) * n * n);
-  if (dfdt)
-    memset (dfdt, 0, sizeof (double) * n);
+  memset (sink.J, 0, sizeof (double) * len);
+  if (sink.dfdt)
+    memset (sink.dfdt, 0, sizeof (double) * n);
 
   for (guint i = 0; i < sys->n_comps; i++)
     {
@@ -173,14 +202,16 @@ hyd_system_jacobian (HydSystem *sys, double t, const double *y, double *J, doubl
           int col = sc->col[c->jcol[e]];
           if (r < np)
             {
+              /* a port flow: −∂q_X/∂z / C_n on its node's row */
               int nn = sc->port_node[r];
               if (nn >= 0 && !sys->nodes[nn].boundary)
-                jac_add (sys, J, dfdt, sys->nodes[nn].state, col, -v / sys->nodes[nn].C);
+                sink_add (sys, &sink, sys->nodes[nn].state, col, sc->jpos[e],
+                          -v / sys->nodes[nn].C);
             }
           else
             {
               guint k = r - np;
-              jac_add (sys, J, dfdt, sc->state0 + k, col, v);
+              sink_add (sys, &sink, sc->state0 + k, col, sc->jpos[e], v);
               int jv = sc->vpos[k];
               if (jv < 0)
                 continue;
@@ -193,15 +224,16 @@ hyd_system_jacobian (HydSystem *sys, double t, const double *y, double *J, doubl
                   const SysNode *nd = &sys->nodes[nn];
                   double dv = sc->dV[X * nv + jv];
                   if (dv != 0.0)
-                    jac_add (sys, J, dfdt, nd->state, col, -nd->nf.phi * dv * v / nd->C);
+                    sink_add (sys, &sink, nd->state, col, sc->vrpos[(gsize) e * np + X],
+                              -nd->nf.phi * dv * v / nd->C);
                 }
             }
         }
 
       /* time derivatives of the component's own rows */
-      if (dfdt)
+      if (sink.dfdt)
         for (guint k = 0; k < c->n_states; k++)
-          dfdt[sc->state0 + k] += sc->x_t[k];
+          sink.dfdt[sc->state0 + k] += sc->x_t[k];
 
       for (guint X = 0; X < np; X++)
         {
@@ -210,28 +242,28 @@ hyd_system_jacobian (HydSystem *sys, double t, const double *y, double *J, doubl
             continue;
           SysNode *nd = &sys->nodes[nn];
           guint row = nd->state;
-          if (dfdt)
+          if (sink.dfdt)
             {
               double rt = 0.0;
               for (guint j = 0; j < nv; j++)
                 rt -= sc->dV[X * nv + j] * sc->x_t[c->vstates[j]];
-              dfdt[row] += (-sc->q_t[X] + nd->nf.phi * rt) / nd->C;
+              sink.dfdt[row] += (-sc->q_t[X] + nd->nf.phi * rt) / nd->C;
             }
           for (guint j = 0; j < nv; j++)
             {
               guint sj = c->vstates[j];
-              int colj = sc->col[np + sj];
               /* −φ·(∂²V/∂y_j∂y_k)·ẏ_j and −ψ̇·∂C/∂y_k, ∂C/∂y_k = (∂V/∂y_k)·c */
               for (guint kk = 0; kk < nv; kk++)
                 {
                   double d2 = sc->d2V[(X * nv + j) * nv + kk];
                   if (d2 != 0.0)
-                    jac_add (sys, J, dfdt, row, sc->col[np + c->vstates[kk]],
-                             -nd->nf.phi * d2 * sc->xdot[sj] / nd->C);
+                    sink_add_state (sys, &sink, row, sc->col[np + c->vstates[kk]],
+                                    sc->xvpos[X * nv + kk], -nd->nf.phi * d2 * sc->xdot[sj] / nd->C);
                 }
               double dv = sc->dV[X * nv + j];
               if (dv != 0.0)
-                jac_add (sys, J, dfdt, row, colj, -nd->f * (dv * nd->nf.c) / nd->C);
+                sink_add_state (sys, &sink, row, sc->col[np + sj], sc->xvpos[X * nv + j],
+                                -nd->f * (dv * nd->nf.c) / nd->C);
             }
         }
     }
@@ -240,126 +272,28 @@ hyd_system_jacobian (HydSystem *sys, double t, const double *y, double *J, doubl
   for (guint b = 0; b < sys->n_nodes; b++)
     {
       SysNode *nd = &sys->nodes[b];
-      if (nd->boundary)
-        continue;
-      J[nd->state + (gsize) nd->state * n] -= (nd->f * nd->dCdp + nd->nf.dphi * nd->Vdot) / nd->C;
+      if (!nd->boundary)
+        sink_add_state (sys, &sink, nd->state, nd->state, nd->diag_pos,
+                        -((nd->f * nd->dCdp + nd->nf.dphi * nd->Vdot) / nd->C));
     }
 
-  for (gsize k = 0; k < (gsize) n * n && status == 0; k++)
-    if (!isfinite (J[k]))
+  for (gsize k = 0; k < len && status == 0; k++)
+    if (!isfinite (sink.J[k]))
       status = 1;
   return status;
 }
 
-/* The same sums as hyd_system_jacobian, scattered into the CSC values of
- * the system's pattern through the positions found at compile time
- * (build_positions): O(nnz) per call, no n² storage. */
-static inline void
-sjac_add (HydSystem *sys, double *values, double *dfdt, guint row, int col, int pos, double v)
+int
+hyd_system_jacobian (HydSystem *sys, double t, const double *y, double *J, double *dfdt)
 {
-  if (col < 0 || v == 0.0)
-    return;
-  if ((guint) col < sys->n)
-    values[pos] += v;
-  else if (dfdt)
-    dfdt[row] += v * sys->bpdot[col - sys->n];
+  return assemble_jacobian (sys, t, y, (JacSink) { .J = J, .dfdt = dfdt, .sparse = FALSE });
 }
 
 int
 hyd_system_jacobian_sparse (HydSystem *sys, double t, const double *y, double *values,
                             double *dfdt)
 {
-  int status = hyd_sys_eval_all (sys, t, y, sys->f_scratch, TRUE);
-  memset (values, 0, sizeof (double) * sys->nnz);
-  if (dfdt)
-    memset (dfdt, 0, sizeof (double) * sys->n);
-
-  for (guint i = 0; i < sys->n_comps; i++)
-    {
-      SysComp *sc = &sys->comps[i];
-      HydComp *c = sc->comp;
-      guint np = c->type->n_ports, nv = c->n_vstates;
-
-      for (guint e = 0; e < c->nnz; e++)
-        {
-          if (sc->jac[e] == 0.0)
-            continue;
-          double v = local_entry (sys, sc, e);
-          guint r = c->jrow[e];
-          int col = sc->col[c->jcol[e]];
-          if (r < np)
-            {
-              int nn = sc->port_node[r];
-              if (nn >= 0 && !sys->nodes[nn].boundary)
-                sjac_add (sys, values, dfdt, sys->nodes[nn].state, col, sc->jpos[e],
-                          -v / sys->nodes[nn].C);
-            }
-          else
-            {
-              guint k = r - np;
-              sjac_add (sys, values, dfdt, sc->state0 + k, col, sc->jpos[e], v);
-              int jv = sc->vpos[k];
-              if (jv < 0)
-                continue;
-              /* volume-rate term: −φ_n·(∂V_X/∂y_k)·∂ẏ_k/∂z */
-              for (guint X = 0; X < np; X++)
-                {
-                  int nn = sc->port_node[X];
-                  if (nn < 0 || sys->nodes[nn].boundary)
-                    continue;
-                  const SysNode *nd = &sys->nodes[nn];
-                  double dv = sc->dV[X * nv + jv];
-                  if (dv != 0.0)
-                    sjac_add (sys, values, dfdt, nd->state, col,
-                              sc->vrpos[(gsize) e * np + X], -nd->nf.phi * dv * v / nd->C);
-                }
-            }
-        }
-
-      if (dfdt)
-        for (guint k = 0; k < c->n_states; k++)
-          dfdt[sc->state0 + k] += sc->x_t[k];
-
-      for (guint X = 0; X < np; X++)
-        {
-          int nn = sc->port_node[X];
-          if (nn < 0 || sys->nodes[nn].boundary)
-            continue;
-          SysNode *nd = &sys->nodes[nn];
-          if (dfdt)
-            {
-              double rt = 0.0;
-              for (guint j = 0; j < nv; j++)
-                rt -= sc->dV[X * nv + j] * sc->x_t[c->vstates[j]];
-              dfdt[nd->state] += (-sc->q_t[X] + nd->nf.phi * rt) / nd->C;
-            }
-          for (guint j = 0; j < nv; j++)
-            {
-              guint sj = c->vstates[j];
-              for (guint kk = 0; kk < nv; kk++)
-                {
-                  double d2 = sc->d2V[(X * nv + j) * nv + kk];
-                  if (d2 != 0.0)
-                    values[sc->xvpos[X * nv + kk]] -= nd->nf.phi * d2 * sc->xdot[sj] / nd->C;
-                }
-              double dv = sc->dV[X * nv + j];
-              if (dv != 0.0)
-                values[sc->xvpos[X * nv + j]] -= nd->f * (dv * nd->nf.c) / nd->C;
-            }
-        }
-    }
-
-  for (guint b = 0; b < sys->n_nodes; b++)
-    {
-      SysNode *nd = &sys->nodes[b];
-      if (!nd->boundary)
-        values[nd->diag_pos] -= (nd->f * nd->dCdp + nd->nf.dphi * nd->Vdot) / nd->C;
-    }
-
-  for (guint k = 0; k < sys->nnz && status == 0; k++)
-    if (!isfinite (values[k]))
-      status = 1;
-  return status;
+  return assemble_jacobian (sys, t, y, (JacSink) { .J = values, .dfdt = dfdt, .sparse = TRUE });
 }
 
 /* ---------- variables ---------- */

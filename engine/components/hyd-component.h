@@ -206,4 +206,6 @@ hyd_comp_n_local (const HydComp *comp)
 int hyd_component_type_find_param (const HydComponentType *type, const char *name);
 int hyd_component_type_find_port (const HydComponentType *type, const char *name);
 
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (HydComp, hyd_comp_free)
+
 G_END_DECLS

@@ -87,4 +87,6 @@ double hyd_run_count_samples (const HydSimOptions *sim);
 HydOdeStatus hyd_run_execute (HydSystem *sys, const HydRunSpec *spec,
                               HydOdeResult *result, GPtrArray *warnings);
 
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (HydRunChange, hyd_run_change_free)
+
 G_END_DECLS
