@@ -5,7 +5,7 @@
  * 2008, Fig. 4.4), the stiff test set at rtol 1e-6, the HASP thesis's (§2.56) 2×2 linear
  * stiff example against its exact solution, and bdf's restart at
  * breakpoints. */
-#include "hyd-ode-private.h"
+#include "ode-harness.h"
 #include "hyd-testset.h"
 
 #include <math.h>
@@ -915,6 +915,10 @@ main (int argc, char **argv)
                         test_blowup);
   g_test_add_data_func ("/engine/bdf/failure/backward-euler",
                         "backward_euler", test_blowup);
+
+  ode_harness_add_conformance ("bdf");
+  ode_harness_add_conformance ("trapezoid");
+  ode_harness_add_conformance ("backward_euler");
 
   return g_test_run ();
 }

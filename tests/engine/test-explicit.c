@@ -4,6 +4,7 @@
  * detect stiffness), the HASP thesis's reported behaviours (test problem 4, the
  * 2×2 linear example, Robertson step counts of Table 4.4) and auto's
  * choice with its reasons. */
+#include "ode-harness.h"
 #include "hyd-ode.h"
 #include "hyd-testset.h"
 
@@ -1290,6 +1291,12 @@ main (int argc, char **argv)
   g_test_add_data_func ("/engine/explicit/sparse/expo", "expo", test_sparse_jacobian);
   g_test_add_data_func ("/engine/explicit/sparse/auto", "auto", test_sparse_jacobian);
   g_test_add_func ("/engine/explicit/failure/expo-cancel", test_expo_cancel);
+
+  {
+    static const char *const ids[] = { "dopri5", "bs23", "rk4", "euler", "expo", "auto" };
+    for (guint i = 0; i < G_N_ELEMENTS (ids); i++)
+      ode_harness_add_conformance (ids[i]);
+  }
 
   return g_test_run ();
 }

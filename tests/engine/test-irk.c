@@ -6,6 +6,7 @@
  * (A2, B1, C1, D4, E1; §6) against the references of §7.4, with rodas4 for
  * comparison. The thesis's Table 5.1 step counts come from a code that never
  * solved the stage equations (§7.3): they are not a target here. */
+#include "ode-harness.h"
 #include "hyd-ode.h"
 #include "hyd-testset.h"
 
@@ -840,6 +841,9 @@ main (int argc, char **argv)
                                                detests[k].id);
       g_test_add_data_func (path, &detests[k], run_detest);
     }
+
+  for (guint c = 0; c < G_N_ELEMENTS (irk_cases); c++)
+    ode_harness_add_conformance (irk_cases[c].id);
 
   return g_test_run ();
 }

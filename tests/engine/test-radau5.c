@@ -4,6 +4,7 @@
  * output, restarts at breakpoints and events, Jacobian and LU reuse, sparse
  * LU, a Newton iteration that fails at a large step and recovers at a
  * smaller one, cancellation inside the Newton loop. */
+#include "ode-harness.h"
 #include "hyd-ode.h"
 #include "hyd-testset.h"
 
@@ -845,6 +846,8 @@ main (int argc, char **argv)
   g_test_add_func ("/engine/radau5/event", test_event);
   g_test_add_func ("/engine/radau5/newton-divergence", test_newton_divergence);
   g_test_add_func ("/engine/radau5/cancel-in-newton", test_cancel_in_newton);
+
+  ode_harness_add_conformance ("radau5");
 
   return g_test_run ();
 }

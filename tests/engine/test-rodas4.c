@@ -1,6 +1,7 @@
 /* test-rodas4.c — the solver layer with RODAS4: convergence order (fixed
  * step and dense output), the stiff test set against the Bari reference
  * values, breakpoints and output samples, cancellation and failures. */
+#include "ode-harness.h"
 #include "hyd-ode.h"
 #include "hyd-testset.h"
 
@@ -920,6 +921,8 @@ main (int argc, char **argv)
   g_test_add_func ("/engine/rodas4/failure/too-many-steps", test_limits);
   g_test_add_func ("/engine/rodas4/failure/underflow", test_underflow);
   g_test_add_func ("/engine/rodas4/failure/bad-input", test_bad_input);
+
+  ode_harness_add_conformance ("rodas4");
 
   return g_test_run ();
 }

@@ -4,7 +4,7 @@
  * (fixed step, with ∂f/∂t) and of its dense output, one-step damping of a
  * λ = −1e6 mode, f evaluations per step, the stiff test set at rtol 1e-6,
  * and the W-method property of ros34pw2 with a wrong Jacobian. */
-#include "hyd-ode-private.h"
+#include "ode-harness.h"
 #include "hyd-testset.h"
 
 #include <math.h>
@@ -787,6 +787,10 @@ main (int argc, char **argv)
   g_test_add_func ("/engine/rosenbrock/w-method/order", test_w_method);
   g_test_add_func ("/engine/rosenbrock/w-method/adaptive",
                    test_w_method_adaptive);
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    if (g_strcmp0 (cases[i].id, "rodas4") != 0)   /* test-rodas4 runs it */
+      ode_harness_add_conformance (cases[i].id);
 
   return g_test_run ();
 }

@@ -1,0 +1,88 @@
+/* ode-harness.h — the solver-conformance harness every method family's test
+ * runs (test-rodas4, test-rosenbrock, test-radau5, test-irk, test-bdf,
+ * test-explicit): the shared problems (the smooth problem's fixed-step and
+ * dense-output errors, the stiff test set, a source with jumps declared as
+ * breakpoints) and the conformance cases each solver passes whatever its
+ * family: breakpoints, events, cancel, blow-up, and the stepper (advance in
+ * pieces, reinit at communication points). */
+#pragma once
+
+#include "hyd-ode-private.h"
+#include "hyd-testset.h"
+
+G_BEGIN_DECLS
+
+/* rtol, and atol_value for each of the n states (atol[n] the caller's). */
+void ode_harness_tolerances (HydOdeOptions *o, double *atol, guint n, double rtol,
+                             double atol_value);
+
+/* max_i |y_i − y_ref_i| of the smooth problem (hyd_testset_smooth) at t_end. */
+double ode_harness_smooth_error (const double *y);
+
+/* An output callback: the largest error of the samples against the smooth
+ * problem's exact solution, and their number. */
+typedef struct {
+  double max_err;
+  guint n;
+} OdeDenseCheck;
+
+gboolean ode_harness_dense_output (double t, const double *y, gpointer user);
+
+/* The smooth problem (or `problem`, a variant of it: NULL for its own)
+ * solved by `id` with the fixed step (t_end − t0)/n_steps and rtol = atol =
+ * tol. Asserts success, n_steps steps, none rejected, t_end reached. Returns
+ * the error at t_end or, with dense TRUE, the largest error of samples
+ * 0.0937·h apart (more than 10 a step) from the continuous extension. r
+ * (may be NULL) receives the result (clear it). */
+double ode_harness_smooth_fixed (const char *id, const HydOdeProblem *problem,
+                                 guint n_steps, double tol, gboolean dense,
+                                 HydOdeResult *r);
+
+/* Test-set problem `problem` (hyd_testset_lookup) solved by `id` from t0 to
+ * t_end at rtol, atol_value for every state. Logs the statistics; asserts
+ * success without a message and t_end reached. Returns the mescd; r (may be
+ * NULL) receives the result (clear it). */
+double ode_harness_testset (const char *id, const char *problem, double rtol,
+                            double atol_value, HydOdeResult *r);
+
+/* ---- a source with jumps ---------------------------------------------- *
+ * y' = −y + u, y(0) = 0, u = 1 on [0, 1), −2 on [1, 1.5), 0.5 after: by
+ * default u comes from set_interval only (as a circuit's profiles), so the
+ * jumps must be declared as the breakpoints 1 and 1.5; with `undeclared`
+ * the right-hand side reads u(t) itself. */
+extern const double ode_jump_bp[2];
+
+typedef struct {
+  gboolean undeclared;     /* u from t in f, not from set_interval */
+  gboolean check_piece;    /* assert that each sample holds u after a jump */
+  double u;
+  double lo, hi;
+  guint n_intervals;       /* set_interval calls, the first 8 recorded */
+  double intervals[8][2];
+  double outside;          /* largest evaluation distance outside [lo, hi] */
+  guint n_samples;         /* samples, the first 512 recorded */
+  double times[512];
+  double values[512];
+  double pieces[512];
+  double max_err;          /* against the exact solution, over the samples */
+  guint cancel_after;      /* set *cancel after this many samples, or 0 */
+  gint *cancel;
+  guint stop_after;        /* output returns FALSE after this many, or 0 */
+} OdeJump;
+
+double ode_jump_piece (double t);
+double ode_jump_exact (double t);
+/* Clears jp and fills p (n = 1, analytic Jacobian, set_interval). */
+void ode_jump_problem (OdeJump *jp, HydOdeProblem *p);
+/* The output callback (output_user = jp). */
+gboolean ode_jump_output (double t, const double *y, gpointer user);
+
+/* y' = y², y(0) = 1: blows up at t = 1. */
+extern const HydOdeProblem ode_square_problem;
+
+/* Registers "/conformance/ID/…" for solver `id`: breakpoints, events,
+ * cancel, blow-up, stepper-pieces, stepper-reinit. A fixed-step-only solver
+ * runs them with a constant step. */
+void ode_harness_add_conformance (const char *id);
+
+G_END_DECLS
