@@ -212,6 +212,32 @@ ode_jump_output (double t, const double *y, gpointer user)
   return !(jp->stop_after > 0 && jp->n_samples >= jp->stop_after);
 }
 
+/* ---- y' = λ·y ---------------------------------------------------------- */
+
+static int
+linear_rhs (double t, const double *y, double *f, gpointer user)
+{
+  f[0] = *(const double *) user * y[0];
+  return 0;
+}
+
+static int
+linear_jac (double t, const double *y, double *J, double *dfdt, gpointer user)
+{
+  J[0] = *(const double *) user;
+  if (dfdt != NULL)
+    dfdt[0] = 0.0;
+  return 0;
+}
+
+HydOdeProblem
+ode_linear_problem (const double *lambda)
+{
+  return (HydOdeProblem) {
+    .n = 1, .user = (gpointer) lambda, .rhs = linear_rhs, .jac = linear_jac,
+  };
+}
+
 /* ---- y' = y² ----------------------------------------------------------- */
 
 static int

@@ -77,6 +77,10 @@ void ode_jump_problem (OdeJump *jp, HydOdeProblem *p);
 /* The output callback (output_user = jp). */
 gboolean ode_jump_output (double t, const double *y, gpointer user);
 
+/* Dahlquist's test equation y' = λ·y, λ = *lambda (the caller's, read at
+ * every evaluation), with its Jacobian. */
+HydOdeProblem ode_linear_problem (const double *lambda);
+
 /* y' = y², y(0) = 1: blows up at t = 1. */
 extern const HydOdeProblem ode_square_problem;
 

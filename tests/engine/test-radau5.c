@@ -114,22 +114,6 @@ test_order_adaptive (void)
 
 /* ---- L-stability ------------------------------------------------------- */
 
-static int
-linear_rhs (double t, const double *y, double *f, gpointer user)
-{
-  f[0] = *(const double *) user * y[0];
-  return 0;
-}
-
-static int
-linear_jac (double t, const double *y, double *J, double *dfdt, gpointer user)
-{
-  J[0] = *(const double *) user;
-  if (dfdt != NULL)
-    dfdt[0] = 0.0;
-  return 0;
-}
-
 /* Stability function of the 3-stage Radau IIA method (HW IV.5, (5.23)). */
 static double
 radau_iia3_r (double z)
@@ -142,8 +126,7 @@ static void
 test_l_stability (void)
 {
   double lambda = -1e6, y = 1.0, atol = 1e-8;
-  HydOdeProblem p = { .n = 1, .user = &lambda, .rhs = linear_rhs,
-                      .jac = linear_jac };
+  HydOdeProblem p = ode_linear_problem (&lambda);
   HydOdeOptions o;
   HydOdeResult r = { 0 };
 

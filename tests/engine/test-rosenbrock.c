@@ -457,29 +457,12 @@ test_order_dense (gconstpointer data)
 
 /* ---- stability: one step on y' = λy, λ = −1e6, h = 1 ------------------- */
 
-static int
-linear_rhs (double t, const double *y, double *f, gpointer user)
-{
-  f[0] = *(const double *) user * y[0];
-  return 0;
-}
-
-static int
-linear_jac (double t, const double *y, double *J, double *dfdt, gpointer user)
-{
-  J[0] = *(const double *) user;
-  if (dfdt != NULL)
-    dfdt[0] = 0.0;
-  return 0;
-}
-
 static void
 test_stiff_damping (gconstpointer data)
 {
   const RosCase *rc = data;
   double lambda = -1e6, y = 1.0;
-  HydOdeProblem p = { .n = 1, .user = &lambda, .rhs = linear_rhs,
-                      .jac = linear_jac };
+  HydOdeProblem p = ode_linear_problem (&lambda);
   HydOdeOptions o;
   HydOdeResult r = { 0 };
 
