@@ -5,7 +5,6 @@
  * λ = −1e6 mode, f evaluations per step, the stiff test set at rtol 1e-6,
  * and the W-method property of ros34pw2 with a wrong Jacobian. */
 #include "ode-harness.h"
-#include "hyd-testset.h"
 
 #include <math.h>
 #include <string.h>
@@ -351,24 +350,6 @@ test_order_conditions (gconstpointer data)
 
 /* ---- observed order on the smooth non-autonomous problem --------------- */
 
-typedef struct {
-  const HydTestProblem *s;
-  double max_err;
-  guint n;
-} DenseCheck;
-
-static gboolean
-dense_check_output (double t, const double *y, gpointer user)
-{
-  DenseCheck *c = user;
-  double ex[2];
-
-  c->s->exact (t, ex);
-  c->max_err = MAX (c->max_err, MAX (fabs (y[0] - ex[0]), fabs (y[1] - ex[1])));
-  c->n++;
-  return TRUE;
-}
-
 /* Fixed-step run of the smooth problem (t ∈ [0, 2]) with n_steps: the error
  * at t_end, or with dense TRUE the largest error of samples taken at many
  * positions θ inside the steps. */
@@ -376,38 +357,13 @@ static double
 smooth_error (const char *id, const HydOdeProblem *problem, guint n_steps,
               gboolean dense, HydOdeStats *stats)
 {
-  const HydTestProblem *s = hyd_testset_smooth ();
-  double y[2], atol[2] = { 1e-6, 1e-6 };
-  HydOdeOptions o;
   HydOdeResult r = { 0 };
-  DenseCheck c = { s, 0.0, 0 };
+  double e = ode_harness_smooth_fixed (id, problem, n_steps, 1e-6, dense, &r);
 
-  hyd_ode_options_init (&o);
-  o.t0 = s->t0;
-  o.t_end = s->t_end;
-  o.fixed_step = (s->t_end - s->t0) / n_steps;
-  o.atol = atol;
-  if (dense)
-    {
-      o.output_interval = 0.0937 * o.fixed_step;
-      o.output = dense_check_output;
-      o.output_user = &c;
-    }
-  memcpy (y, s->y0, sizeof y);
-  g_assert_cmpint (hyd_ode_solve (id, problem, &o, y, &r), ==,
-                   HYD_ODE_SUCCESS);
-  g_assert_cmpuint (r.stats.steps, ==, n_steps);
-  g_assert_cmpuint (r.stats.rejected, ==, 0);
-  g_assert_cmpfloat (r.t, ==, s->t_end);
   if (stats != NULL)
     *stats = r.stats;
   hyd_ode_result_clear (&r);
-  if (dense)
-    {
-      g_assert_cmpuint (c.n, >, 10 * n_steps);
-      return c.max_err;
-    }
-  return MAX (fabs (y[0] - s->y_ref[0]), fabs (y[1] - s->y_ref[1]));
+  return e;
 }
 
 /* Step counts in the asymptotic range and well above round-off. */
