@@ -19,11 +19,13 @@ void ode_harness_tolerances (HydOdeOptions *o, double *atol, guint n, double rto
 /* max_i |y_i − y_ref_i| of the smooth problem (hyd_testset_smooth) at t_end. */
 double ode_harness_smooth_error (const double *y);
 
-/* An output callback: the largest error of the samples against the smooth
- * problem's exact solution, and their number. */
+/* An output callback: the largest error of the samples against an exact
+ * solution of two states (exact; NULL: the smooth problem's), and their
+ * number. */
 typedef struct {
   double max_err;
   guint n;
+  void (*exact) (double t, double *y);
 } OdeDenseCheck;
 
 gboolean ode_harness_dense_output (double t, const double *y, gpointer user);
@@ -80,6 +82,24 @@ gboolean ode_jump_output (double t, const double *y, gpointer user);
 /* Dahlquist's test equation y' = λ·y, λ = *lambda (the caller's, read at
  * every evaluation), with its Jacobian. */
 HydOdeProblem ode_linear_problem (const double *lambda);
+
+/* The HASP thesis's 2×2 linear stiff example (§2.56): y1' = −2000·y1 +
+ * 999.75·y2 + 1000.25, y2' = y1 − y2, λ = −2000.5 and −0.5; its exact
+ * solution from y(0) = (0, −2). */
+extern const HydOdeProblem ode_hasp2_problem;
+void ode_hasp2_exact (double t, double *y);
+
+/* y' = −1000·(y − cos t) with the inexact Jacobian −100: the simplified
+ * Newton iteration contracts slowly (long Newton loops). Evaluation number
+ * cancel_at raises cancel, as another thread would during a Newton
+ * iteration. */
+typedef struct {
+  gint cancel;
+  guint calls;
+  guint cancel_at;
+} OdeNewtonCancel;
+
+HydOdeProblem ode_newton_cancel_problem (OdeNewtonCancel *cp);
 
 /* y' = y², y(0) = 1: blows up at t = 1. */
 extern const HydOdeProblem ode_square_problem;

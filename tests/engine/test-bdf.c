@@ -379,73 +379,27 @@ test_trapezoid_e5_prescribed (void)
 
 /* ---- HASP thesis §2.56: the 2×2 linear stiff example -------------------- */
 
-static int
-hasp_rhs (double t, const double *y, double *f, gpointer user)
-{
-  f[0] = -2000.0 * y[0] + 999.75 * y[1] + 1000.25;
-  f[1] = y[0] - y[1];
-  return 0;
-}
-
-static int
-hasp_jac (double t, const double *y, double *J, double *dfdt, gpointer user)
-{
-  J[0] = -2000.0; J[1] = 1.0;     /* column 0 */
-  J[2] = 999.75;  J[3] = -1.0;    /* column 1 */
-  if (dfdt != NULL)
-    dfdt[0] = dfdt[1] = 0.0;
-  return 0;
-}
-
-/* λ = −2000.5, −0.5; HASP thesis §2.56 (its 0.4999875 is a misprint
- * for 0.499875, which the initial value y1(0) = 0 requires). */
-static void
-hasp_exact (double t, double *y)
-{
-  double slow = exp (-0.5 * t), fast = exp (-2000.5 * t);
-
-  y[0] = -1.499875 * slow + 0.499875 * fast + 1.0;
-  y[1] = -2.99975 * slow - 0.00025 * fast + 1.0;
-}
-
-typedef struct {
-  double max_err;
-  guint n;
-} HaspCheck;
-
-static gboolean
-hasp_output (double t, const double *y, gpointer user)
-{
-  HaspCheck *c = user;
-  double ex[2];
-
-  hasp_exact (t, ex);
-  c->max_err = MAX (c->max_err, MAX (fabs (y[0] - ex[0]), fabs (y[1] - ex[1])));
-  c->n++;
-  return TRUE;
-}
-
 static void
 test_hasp_linear (void)
 {
-  HydOdeProblem p = { .n = 2, .rhs = hasp_rhs, .jac = hasp_jac };
+  HydOdeProblem p = ode_hasp2_problem;
   double y[2] = { 0.0, -2.0 }, atol[2], ex[2];
   HydOdeOptions o;
   HydOdeResult r = { 0 };
-  HaspCheck c = { 0.0, 0 };
+  OdeDenseCheck c = { 0.0, 0, ode_hasp2_exact };
 
-  hasp_exact (0.0, ex);
+  ode_hasp2_exact (0.0, ex);
   g_assert_cmpfloat (fabs (ex[0] - y[0]), <, 1e-15);
   g_assert_cmpfloat (fabs (ex[1] - y[1]), <, 1e-15);
 
   hyd_ode_options_init (&o);
   o.t_end = 10.0;
   o.output_interval = 1e-3;   /* samples inside the fast transient too */
-  o.output = hasp_output;
+  o.output = ode_harness_dense_output;
   o.output_user = &c;
   ode_harness_tolerances (&o, atol, 2, 1e-6, 1e-6);
   g_assert_cmpint (hyd_ode_solve ("bdf", &p, &o, y, &r), ==, HYD_ODE_SUCCESS);
-  hasp_exact (10.0, ex);
+  ode_hasp2_exact (10.0, ex);
   double end_err = MAX (fabs (y[0] - ex[0]), fabs (y[1] - ex[1]));
   g_test_message ("HASP thesis §2.56 with bdf: %" G_GUINT64_FORMAT " steps "
                   "(RK4 needs > 7600), %" G_GUINT64_FORMAT " rejected, "

@@ -450,58 +450,9 @@ test_hasp_problem4 (void)
 
 /* ---- HASP thesis §2.56: the 2×2 linear stiff example ------------------- */
 
-static int
-lin2_rhs (double t, const double *y, double *f, gpointer user)
-{
-  f[0] = -2000.0 * y[0] + 999.75 * y[1] + 1000.25;
-  f[1] = y[0] - y[1];
-  return 0;
-}
-
-static int
-lin2_jac (double t, const double *y, double *J, double *dfdt, gpointer user)
-{
-  J[0] = -2000.0;
-  J[1] = 1.0;
-  J[2] = 999.75;
-  J[3] = -1.0;
-  if (dfdt != NULL)
-    dfdt[0] = dfdt[1] = 0.0;
-  return 0;
-}
-
-/* λ = −2000.5 and −0.5 (the printed 0.4999875 corrected to 0.499875). */
-static void
-lin2_exact (double t, double *y)
-{
-  y[0] = -1.499875 * exp (-0.5 * t) + 0.499875 * exp (-2000.5 * t) + 1.0;
-  y[1] = -2.99975 * exp (-0.5 * t) - 0.00025 * exp (-2000.5 * t) + 1.0;
-}
-
-static const HydOdeProblem lin2_problem = {
-  .n = 2, .rhs = lin2_rhs, .jac = lin2_jac,
-};
-
-typedef struct {
-  double max_err;
-  guint n;
-} Lin2Check;
-
-static gboolean
-lin2_output (double t, const double *y, gpointer user)
-{
-  Lin2Check *c = user;
-  double ex[2];
-
-  lin2_exact (t, ex);
-  c->max_err = MAX (c->max_err, MAX (fabs (y[0] - ex[0]), fabs (y[1] - ex[1])));
-  c->n++;
-  return TRUE;
-}
-
 static HydOdeStatus
 lin2_run (const char *id, double rtol, double fixed_step, double interval,
-          Lin2Check *c, double *end_err, HydOdeResult *r)
+          OdeDenseCheck *c, double *end_err, HydOdeResult *r)
 {
   double y[2] = { 0.0, -2.0 }, atol[2], ex[2];
   HydOdeOptions o;
@@ -510,12 +461,12 @@ lin2_run (const char *id, double rtol, double fixed_step, double interval,
   o.t_end = 10.0;
   o.fixed_step = fixed_step;
   o.output_interval = interval;
-  o.output = lin2_output;
+  o.output = ode_harness_dense_output;
   o.output_user = c;
   ode_harness_tolerances (&o, atol, 2, rtol, rtol);
-  memset (c, 0, sizeof *c);
-  HydOdeStatus status = hyd_ode_solve (id, &lin2_problem, &o, y, r);
-  lin2_exact (r->t, ex);
+  *c = (OdeDenseCheck) { .exact = ode_hasp2_exact };
+  HydOdeStatus status = hyd_ode_solve (id, &ode_hasp2_problem, &o, y, r);
+  ode_hasp2_exact (r->t, ex);
   *end_err = MAX (fabs (y[0] - ex[0]), fabs (y[1] - ex[1]));
   return status;
 }
@@ -528,7 +479,7 @@ test_hasp_linear (void)
   /* expo against the exact solution, at the steps and between them. */
   for (guint k = 0; k < G_N_ELEMENTS (rtols); k++)
     {
-      Lin2Check c;
+      OdeDenseCheck c;
       HydOdeResult r = { 0 };
       double end_err;
       HydOdeStatus status = lin2_run ("expo", rtols[k], 0.0, 0.01, &c, &end_err, &r);
@@ -559,7 +510,7 @@ test_hasp_linear (void)
   };
   for (guint k = 0; k < G_N_ELEMENTS (fixed); k++)
     {
-      Lin2Check c;
+      OdeDenseCheck c;
       HydOdeResult r = { 0 };
       double end_err;
       HydOdeStatus status = lin2_run (fixed[k].id, 1e-6, fixed[k].h, 0.0, &c,
@@ -761,7 +712,7 @@ test_auto_fixed_step (void)
   hyd_ode_result_clear (&r);
 
   /* The 2×2 example at h = 0.01: h·ρ = 20, outside any explicit region. */
-  Lin2Check c;
+  OdeDenseCheck c;
   double end_err;
   HydOdeStatus status = lin2_run ("auto", 1e-6, 0.01, 0.0, &c, &end_err, &r);
   g_test_message ("2×2 linear, auto fixed step 0.01: %s; error %.2e", r.note, end_err);
@@ -1018,14 +969,14 @@ cancel_rhs (double t, const double *y, double *f, gpointer user)
 
   if (++cp->calls == cp->cancel_after)
     g_atomic_int_set (&cp->cancel, 1);
-  return lin2_rhs (t, y, f, NULL);
+  return ode_hasp2_problem.rhs (t, y, f, NULL);
 }
 
 static void
 test_expo_cancel (void)
 {
   CancelProblem cp = { 0, 0, 40 };
-  HydOdeProblem p = { .n = 2, .user = &cp, .rhs = cancel_rhs, .jac = lin2_jac };
+  HydOdeProblem p = { .n = 2, .user = &cp, .rhs = cancel_rhs, .jac = ode_hasp2_problem.jac };
   double y[2] = { 0.0, -2.0 }, atol[2];
   HydOdeOptions o;
   HydOdeResult r = { 0 };

@@ -626,41 +626,12 @@ test_large_first_step (gconstpointer data)
   hyd_ode_result_clear (&r);
 }
 
-typedef struct {
-  guint calls;
-  gint cancel;
-  guint cancel_at;
-} CancelProblem;
-
-static int
-cancel_rhs (double t, const double *y, double *f, gpointer user)
-{
-  CancelProblem *cp = user;
-
-  /* Another thread raising the flag while a step is in its Newton loop. */
-  if (++cp->calls == cp->cancel_at)
-    g_atomic_int_set (&cp->cancel, 1);
-  f[0] = -1000.0 * (y[0] - cos (t));
-  return 0;
-}
-
-/* An inexact Jacobian: the simplified Newton iteration takes many steps. */
-static int
-cancel_jac (double t, const double *y, double *J, double *dfdt, gpointer user)
-{
-  J[0] = -100.0;
-  if (dfdt != NULL)
-    dfdt[0] = 0.0;
-  return 0;
-}
-
 static void
 test_cancel_in_newton (gconstpointer data)
 {
   const IrkCase *c = data;
-  CancelProblem cp = { 0, 0, 200 };
-  HydOdeProblem p = { .n = 1, .user = &cp, .rhs = cancel_rhs,
-                      .jac = cancel_jac };
+  OdeNewtonCancel cp = { .cancel_at = 200 };
+  HydOdeProblem p = ode_newton_cancel_problem (&cp);
   HydOdeOptions o;
   HydOdeResult r = { 0 };
   double y = 1.0, atol = 1e-6;

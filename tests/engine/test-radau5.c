@@ -566,42 +566,13 @@ test_event (void)
 
 /* ---- cancellation ------------------------------------------------------ */
 
-typedef struct {
-  gint cancel;
-  guint calls;
-  guint cancel_at;
-} CancelProblem;
-
-static int
-cancel_rhs (double t, const double *y, double *f, gpointer user)
-{
-  CancelProblem *cp = user;
-
-  /* Another thread raising the flag while a step is in its Newton loop. */
-  if (++cp->calls == cp->cancel_at)
-    g_atomic_int_set (&cp->cancel, 1);
-  f[0] = -1000.0 * (y[0] - cos (t));
-  return 0;
-}
-
-/* The inexact Jacobian of test_newton_divergence: long Newton loops. */
-static int
-cancel_jac (double t, const double *y, double *J, double *dfdt, gpointer user)
-{
-  J[0] = -100.0;
-  if (dfdt != NULL)
-    dfdt[0] = -1000.0 * sin (t);
-  return 0;
-}
-
 static void
 test_cancel_in_newton (void)
 {
   /* Evaluation 1 is f(t0) (the driver's); 2, 3, 4 are the stages of the
    * first Newton iteration of the first step. The flag rises at 2. */
-  CancelProblem cp = { 0, 0, 2 };
-  HydOdeProblem p = { .n = 1, .user = &cp, .rhs = cancel_rhs,
-                      .jac = cancel_jac };
+  OdeNewtonCancel cp = { .cancel_at = 2 };
+  HydOdeProblem p = ode_newton_cancel_problem (&cp);
   HydOdeOptions o;
   HydOdeResult r = { 0 };
   double y = 1.0, atol = 1e-6;
