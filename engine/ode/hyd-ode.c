@@ -1,7 +1,9 @@
 /* hyd-ode.c — the solver driver: input checks, integration intervals between
  * breakpoints, step-size control, output samples, cancellation, statistics
- * and failure statuses. The methods themselves are vtables
- * (hyd-ode-private.h); the step-size controller is that of HW rodas.f. */
+ * and failure statuses, all held in the stepper (HydOdeStepper: new,
+ * advance, reinit, free), of which hyd_ode_solve is the one-shot form. The
+ * methods themselves are vtables (hyd-ode-private.h); the step-size
+ * controller is that of HW rodas.f. */
 #include "hyd-ode-private.h"
 
 #include <float.h>

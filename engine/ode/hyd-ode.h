@@ -5,7 +5,8 @@
  * stiff test set. The driver (hyd-ode.c) owns what every method shares:
  * integration intervals between breakpoints (never stepping across one),
  * output samples from the method's dense output, cancellation, statistics and
- * failure statuses. A Rosenbrock method is a coefficient table
+ * failure statuses, behind one stepper (HydOdeStepper below: new, advance,
+ * reinit, free) of which hyd_ode_solve is the one-shot form. A Rosenbrock method is a coefficient table
  * (hyd-rosenbrock.c). Callbacks return 0 on success, > 0 for a recoverable
  * failure (the step is retried smaller, e.g. a non-finite value), < 0 fatal. */
 #pragma once
@@ -85,8 +86,9 @@ typedef struct {
   int linear_solver;       /* HYD_LINEAR_SOLVER_*: 0 = automatic */
   /* With output_interval > 0 and output_origin_set: samples on the grid
    * output_origin + k·Δ (k ≥ 0) instead of t0 + k·Δ, those in [t0, t_end),
-   * then t_end. A solve restarted at a sample time t0 (a live parameter
-   * change) so keeps the first solve's sample times, bit for bit. */
+   * then t_end. A solve started at a sample time t0 of an earlier one so
+   * keeps its sample times, bit for bit (as a stepper reinit keeps its
+   * grid). */
   gboolean output_origin_set;
   double output_origin;
 } HydOdeOptions;
