@@ -1746,7 +1746,8 @@ hyd_ode_stepper_get_time (const HydOdeStepper *s)
   return s->t;
 }
 
-/* hyd_ode_solve and hyd_ode_solve_method: one stepper from t0 to t_end. */
+/* hyd_ode_solve and hyd_ode_solve_method: one stepper from t0 to t_end.
+ * m NULL: solver_id is unknown. */
 static HydOdeStatus
 solve (const HydOdeMethod *m, const char *solver_id, const HydOdeProblem *problem,
        const HydOdeOptions *options, double *y, HydOdeResult *result)
@@ -1759,6 +1760,10 @@ solve (const HydOdeMethod *m, const char *solver_id, const HydOdeProblem *proble
     result = &local;
   memset (result, 0, sizeof *result);
   result->worst_state = -1;
+  result->status = HYD_ODE_BAD_INPUT;
+  g_return_val_if_fail (problem != NULL, HYD_ODE_BAD_INPUT);
+  g_return_val_if_fail (options != NULL, HYD_ODE_BAD_INPUT);
+  g_return_val_if_fail (y != NULL, HYD_ODE_BAD_INPUT);
   result->status = HYD_ODE_SUCCESS;
   result->t = options->t0;
 
@@ -1789,16 +1794,6 @@ hyd_ode_solve (const char *solver_id,
                double *y,
                HydOdeResult *result)
 {
-  if (result != NULL)
-    {
-      memset (result, 0, sizeof *result);
-      result->worst_state = -1;
-      result->status = HYD_ODE_BAD_INPUT;
-    }
-  g_return_val_if_fail (problem != NULL, HYD_ODE_BAD_INPUT);
-  g_return_val_if_fail (options != NULL, HYD_ODE_BAD_INPUT);
-  g_return_val_if_fail (y != NULL, HYD_ODE_BAD_INPUT);
-
   if (solver_id == NULL)
     solver_id = HYD_SOLVER_DEFAULT;
   return solve (method_lookup (solver_id), solver_id, problem, options, y, result);
@@ -1811,20 +1806,15 @@ hyd_ode_solve_method (const HydOdeMethod *method,
                       double *y,
                       HydOdeResult *result)
 {
-  if (result != NULL)
+  if (method == NULL && result != NULL)
     {
       memset (result, 0, sizeof *result);
       result->worst_state = -1;
       result->status = HYD_ODE_BAD_INPUT;
     }
   g_return_val_if_fail (method != NULL, HYD_ODE_BAD_INPUT);
-  g_return_val_if_fail (problem != NULL, HYD_ODE_BAD_INPUT);
-  g_return_val_if_fail (options != NULL, HYD_ODE_BAD_INPUT);
-  g_return_val_if_fail (y != NULL, HYD_ODE_BAD_INPUT);
-
   return solve (method, method->info.id, problem, options, y, result);
 }
-
 
 const HydOdeMethod *
 hyd_ode_method_lookup (const char *id)

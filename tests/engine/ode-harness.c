@@ -435,7 +435,6 @@ conf_breakpoints (gconstpointer data)
   hyd_ode_result_clear (&r);
 }
 
-/* y' = 1 − y from 0 with an event at y = 1/2 (t = ln 2). */
 typedef struct {
   double t_ev, y_ev;     /* the sample nearest y = 1/2 */
 } EventSeen;
@@ -459,8 +458,19 @@ relax_jac (double t, const double *y, double *J, double *dfdt, gpointer user)
 static int
 relax_events (double t, const double *y, double *g, gpointer user)
 {
+  double *t_seen = user;
+
   g[0] = y[0] - 0.5;
+  if (t_seen != NULL && fabs (g[0]) < 1e-7)
+    *t_seen = t;
   return 0;
+}
+
+HydOdeProblem
+ode_relax_problem (double *t_seen)
+{
+  return (HydOdeProblem) { .n = 1, .user = t_seen, .rhs = relax_rhs, .jac = relax_jac,
+                           .n_events = 1, .events = relax_events };
 }
 
 static gboolean
@@ -481,8 +491,7 @@ conf_events (gconstpointer data)
 {
   const char *id = data;
   EventSeen seen = { -1.0, INFINITY };
-  HydOdeProblem p = { .n = 1, .rhs = relax_rhs, .jac = relax_jac,
-                      .n_events = 1, .events = relax_events };
+  HydOdeProblem p = ode_relax_problem (NULL);
   HydOdeOptions o;
   HydOdeResult r = { 0 };
   double y = 0.0, atol;

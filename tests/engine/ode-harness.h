@@ -101,6 +101,10 @@ typedef struct {
 
 HydOdeProblem ode_newton_cancel_problem (OdeNewtonCancel *cp);
 
+/* y' = 1 − y, y(0) = 0, with the event y = 1/2 (t = ln 2); the event
+ * function stores its time in *t_seen (may be NULL) when |g| < 1e-7. */
+HydOdeProblem ode_relax_problem (double *t_seen);
+
 /* y' = y², y(0) = 1: blows up at t = 1. */
 extern const HydOdeProblem ode_square_problem;
 

@@ -469,43 +469,11 @@ test_breakpoints (void)
 
 /* ---- events ------------------------------------------------------------- */
 
-/* y' = 1 − y from 0, with an event at y = 1/2 (t = ln 2): the step is cut
- * there and bdf restarts; the event is located on the Nordsieck
- * interpolant of the step before it is accepted. */
-static int
-relax_rhs (double t, const double *y, double *f, gpointer user)
-{
-  f[0] = 1.0 - y[0];
-  return 0;
-}
-
-static int
-relax_jac (double t, const double *y, double *J, double *dfdt, gpointer user)
-{
-  J[0] = -1.0;
-  if (dfdt != NULL)
-    dfdt[0] = 0.0;
-  return 0;
-}
-
-static int
-relax_events (double t, const double *y, double *g, gpointer user)
-{
-  double *t_seen = user;
-
-  g[0] = y[0] - 0.5;
-  if (fabs (g[0]) < 1e-7)
-    *t_seen = t;
-  return 0;
-}
-
 static void
 test_events (void)
 {
   double t_seen = -1.0, y = 0.0, atol = 1e-10;
-  HydOdeProblem p = { .n = 1, .user = &t_seen, .rhs = relax_rhs,
-                      .jac = relax_jac, .n_events = 1,
-                      .events = relax_events };
+  HydOdeProblem p = ode_relax_problem (&t_seen);
   HydOdeOptions o;
   HydOdeResult r = { 0 };
 

@@ -541,29 +541,12 @@ test_callback_failed (void)
   hyd_ode_result_clear (&r);
 }
 
-static int
-growth_rhs (double t, const double *y, double *f, gpointer user)
-{
-  f[0] = *(const double *) user * y[0];
-  return 0;
-}
-
-static int
-growth_jac (double t, const double *y, double *J, double *dfdt, gpointer user)
-{
-  J[0] = *(const double *) user;
-  if (dfdt != NULL)
-    dfdt[0] = 0.0;
-  return 0;
-}
-
 static void
 test_singular (void)
 {
   /* y' = 40·y: E = 1/(hγ) − 40 is exactly singular at h = 0.1 (γ = 1/4). */
   double lambda = 40.0, y = 1.0, atol = 1e-10;
-  HydOdeProblem p = { .n = 1, .user = &lambda, .rhs = growth_rhs,
-                      .jac = growth_jac };
+  HydOdeProblem p = ode_linear_problem (&lambda);
   HydOdeOptions o;
   HydOdeResult r = { 0 };
 
@@ -594,8 +577,7 @@ test_limits (void)
 {
   /* y' = y over [0, 50] in no more than 20 steps. */
   double one = 1.0, y = 1.0, atol = 1e-8;
-  HydOdeProblem p = { .n = 1, .user = &one, .rhs = growth_rhs,
-                      .jac = growth_jac };
+  HydOdeProblem p = ode_linear_problem (&one);
   HydOdeOptions o;
   HydOdeResult r = { 0 };
 
