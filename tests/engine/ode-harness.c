@@ -76,6 +76,30 @@ ode_harness_smooth_fixed (const char *id, const HydOdeProblem *problem,
   return ode_harness_smooth_error (y);
 }
 
+HydOdeStatus
+ode_harness_smooth_adaptive (const char *id, double tol, double output_interval,
+                             OdeDenseCheck *c, double *err, HydOdeResult *r)
+{
+  const HydTestProblem *s = hyd_testset_smooth ();
+  double y[2], atol[2];
+  HydOdeOptions o;
+
+  hyd_ode_options_init (&o);
+  o.t0 = s->t0;
+  o.t_end = s->t_end;
+  if (c != NULL)
+    {
+      o.output_interval = output_interval;
+      o.output = ode_harness_dense_output;
+      o.output_user = c;
+    }
+  ode_harness_tolerances (&o, atol, 2, tol, tol);
+  memcpy (y, s->y0, sizeof y);
+  HydOdeStatus status = hyd_ode_solve (id, &s->problem, &o, y, r);
+  *err = ode_harness_smooth_error (y);
+  return status;
+}
+
 double
 ode_harness_testset (const char *id, const char *problem, double rtol,
                      double atol_value, HydOdeResult *r_out)
@@ -302,6 +326,26 @@ HydOdeProblem
 ode_newton_cancel_problem (OdeNewtonCancel *cp)
 {
   return (HydOdeProblem) { .n = 1, .user = cp, .rhs = cancel_rhs, .jac = cancel_jac };
+}
+
+guint
+ode_harness_cancel_in_newton (const char *id, guint cancel_at, double *y, HydOdeResult *r)
+{
+  OdeNewtonCancel cp = { .cancel_at = cancel_at };
+  HydOdeProblem p = ode_newton_cancel_problem (&cp);
+  HydOdeOptions o;
+  double atol = 1e-6;
+
+  hyd_ode_options_init (&o);
+  o.t_end = 0.5;
+  o.h0 = 1e-3;
+  o.rtol = 1e-6;
+  o.atol = &atol;
+  o.cancel = &cp.cancel;
+  *y = 1.0;
+  g_assert_cmpint (hyd_ode_solve (id, &p, &o, y, r), ==, HYD_ODE_CANCELLED);
+  g_test_message ("%s: %s after %u evaluations", id, r->message, cp.calls);
+  return cp.calls;
 }
 
 /* ---- y' = y² ----------------------------------------------------------- */

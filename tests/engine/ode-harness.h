@@ -40,6 +40,13 @@ double ode_harness_smooth_fixed (const char *id, const HydOdeProblem *problem,
                                  guint n_steps, double tol, gboolean dense,
                                  HydOdeResult *r);
 
+/* The smooth problem solved adaptively by `id` from t0 to t_end at rtol =
+ * atol = tol, samples every output_interval into c when c is not NULL.
+ * Returns the status; *err receives the error at t_end, r the result
+ * (clear it). */
+HydOdeStatus ode_harness_smooth_adaptive (const char *id, double tol, double output_interval,
+                                          OdeDenseCheck *c, double *err, HydOdeResult *r);
+
 /* Test-set problem `problem` (hyd_testset_lookup) solved by `id` from t0 to
  * t_end at rtol, atol_value for every state. Logs the statistics; asserts
  * success without a message and t_end reached. Returns the mescd; r (may be
@@ -100,6 +107,13 @@ typedef struct {
 } OdeNewtonCancel;
 
 HydOdeProblem ode_newton_cancel_problem (OdeNewtonCancel *cp);
+
+/* That problem from y(0) = 1 on [0, 0.5] by `id` (h0 = 1e-3, rtol = atol =
+ * 1e-6), the flag raised at evaluation cancel_at: asserts the status
+ * HYD_ODE_CANCELLED and returns the number of evaluations; *y and r (clear
+ * it) receive the end state and the result. */
+guint ode_harness_cancel_in_newton (const char *id, guint cancel_at, double *y,
+                                    HydOdeResult *r);
 
 /* y' = 1 − y, y(0) = 0, with the event y = 1/2 (t = ln 2); the event
  * function stores its time in *t_seen (may be NULL) when |g| < 1e-7. */

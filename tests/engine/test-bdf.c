@@ -139,28 +139,17 @@ test_dense_theta (void)
 static void
 test_adaptive_bdf (void)
 {
-  const HydTestProblem *s = hyd_testset_smooth ();
   double rtols[2] = { 1e-5, 1e-9 };
   double err[2];
   guint64 steps[2];
 
   for (guint k = 0; k < 2; k++)
     {
-      double y[2], atol[2];
-      HydOdeOptions o;
       HydOdeResult r = { 0 };
       OdeDenseCheck c = { 0.0, 0 };
 
-      hyd_ode_options_init (&o);
-      o.t_end = s->t_end;
-      o.output_interval = 0.01;
-      o.output = ode_harness_dense_output;
-      o.output_user = &c;
-      ode_harness_tolerances (&o, atol, 2, rtols[k], rtols[k]);
-      memcpy (y, s->y0, sizeof y);
-      g_assert_cmpint (hyd_ode_solve ("bdf", &s->problem, &o, y, &r), ==,
+      g_assert_cmpint (ode_harness_smooth_adaptive ("bdf", rtols[k], 0.01, &c, &err[k], &r), ==,
                        HYD_ODE_SUCCESS);
-      err[k] = ode_harness_smooth_error (y);
       steps[k] = r.stats.steps;
       g_test_message ("bdf rtol %g: error %.3e, dense %.3e, steps %"
                       G_GUINT64_FORMAT ", rejected %" G_GUINT64_FORMAT

@@ -61,17 +61,11 @@ test_order_fixed (void)
 static double
 smooth_adaptive_error (double rtol, HydOdeResult *r)
 {
-  const HydTestProblem *s = hyd_testset_smooth ();
-  double y[2], atol[2];
-  HydOdeOptions o;
+  double err;
 
-  hyd_ode_options_init (&o);
-  o.t_end = s->t_end;
-  ode_harness_tolerances (&o, atol, 2, rtol, rtol);
-  memcpy (y, s->y0, sizeof y);
-  g_assert_cmpint (hyd_ode_solve ("radau5", &s->problem, &o, y, r), ==,
+  g_assert_cmpint (ode_harness_smooth_adaptive ("radau5", rtol, 0.0, NULL, &err, r), ==,
                    HYD_ODE_SUCCESS);
-  return MAX (fabs (y[0] - s->y_ref[0]), fabs (y[1] - s->y_ref[1]));
+  return err;
 }
 
 static void
@@ -229,20 +223,11 @@ run_testset_case (gconstpointer data)
 static double
 dense_error_adaptive (double rtol)
 {
-  const HydTestProblem *s = hyd_testset_smooth ();
-  double y[2], atol[2];
-  HydOdeOptions o;
   HydOdeResult r = { 0 };
   OdeDenseCheck c = { 0.0, 0 };
+  double err_end;
 
-  hyd_ode_options_init (&o);
-  o.t_end = s->t_end;
-  o.output_interval = 0.00937;
-  o.output = ode_harness_dense_output;
-  o.output_user = &c;
-  ode_harness_tolerances (&o, atol, 2, rtol, rtol);
-  memcpy (y, s->y0, sizeof y);
-  g_assert_cmpint (hyd_ode_solve ("radau5", &s->problem, &o, y, &r), ==,
+  g_assert_cmpint (ode_harness_smooth_adaptive ("radau5", rtol, 0.00937, &c, &err_end, &r), ==,
                    HYD_ODE_SUCCESS);
   g_assert_cmpuint (c.n, >, 200);
   hyd_ode_result_clear (&r);
@@ -571,25 +556,15 @@ test_cancel_in_newton (void)
 {
   /* Evaluation 1 is f(t0) (the driver's); 2, 3, 4 are the stages of the
    * first Newton iteration of the first step. The flag rises at 2. */
-  OdeNewtonCancel cp = { .cancel_at = 2 };
-  HydOdeProblem p = ode_newton_cancel_problem (&cp);
-  HydOdeOptions o;
+  const guint cancel_at = 2;
   HydOdeResult r = { 0 };
-  double y = 1.0, atol = 1e-6;
+  double y;
 
-  hyd_ode_options_init (&o);
-  o.t_end = 0.5;
-  o.h0 = 1e-3;
-  o.rtol = 1e-6;
-  o.atol = &atol;
-  o.cancel = &cp.cancel;
-  g_assert_cmpint (hyd_ode_solve ("radau5", &p, &o, &y, &r), ==,
-                   HYD_ODE_CANCELLED);
-  g_test_message ("%s after %u evaluations", r.message, cp.calls);
+  guint calls = ode_harness_cancel_in_newton ("radau5", cancel_at, &y, &r);
   /* The attempt stops at its next Newton iteration, after the current
    * iteration's stages (it would need at least three from zero starting
    * values, nine evaluations, to finish). */
-  g_assert_cmpuint (cp.calls, ==, cp.cancel_at + 2);
+  g_assert_cmpuint (calls, ==, cancel_at + 2);
   g_assert_cmpuint (r.stats.steps, ==, 0);
   g_assert_cmpuint (r.stats.newton, ==, 1);
   g_assert_cmpfloat (r.t, ==, 0.0);
