@@ -144,6 +144,14 @@ HydOdeStatus hyd_ode_solve_method (const HydOdeMethod *method,
                                    double *y,
                                    HydOdeResult *result);
 
+/* A stepper of a method object that need not be in the solver list (as
+ * hyd_ode_solve_method). For tests. */
+HydOdeStepper *hyd_ode_stepper_new_method (const HydOdeMethod *method,
+                                           const HydOdeProblem *problem,
+                                           const HydOdeOptions *options,
+                                           const double *y0,
+                                           GError **error);
+
 /* `bdf` with its order pinned to `order` (1–5), for the order tests
  * (hyd-bdf.c): from the driver's first step size (options.h0) the order
  * rises by one every q + 1 steps up to `order`, then the step grows (by

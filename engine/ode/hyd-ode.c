@@ -1,7 +1,9 @@
 /* hyd-ode.c — the solver driver: input checks, integration intervals between
  * breakpoints, step-size control, output samples, cancellation, statistics
- * and failure statuses. The methods themselves are vtables
- * (hyd-ode-private.h); the step-size controller is that of HW rodas.f. */
+ * and failure statuses, all held in the stepper (HydOdeStepper: new,
+ * advance, reinit, free), of which hyd_ode_solve is the one-shot form. The
+ * methods themselves are vtables (hyd-ode-private.h); the step-size
+ * controller is that of HW rodas.f. */
 #include "hyd-ode-private.h"
 
 #include <float.h>
@@ -924,8 +926,6 @@ step_underflows (double h, double t)
   return h <= 10.0 * DBL_EPSILON * fabs (t) || h < 1e3 * DBL_MIN;
 }
 
-/* Integrate over [a, b], ending exactly on b. On failure y and *t_good keep
- * the last accepted state. */
 /* ---- events ------------------------------------------------------------ */
 
 static int
@@ -1006,405 +1006,755 @@ locate_event (HydOdeDriver *d, double t, double h, double *t_event)
   return 1;
 }
 
+/* ---- the stepper ------------------------------------------------------- */
+
+/* Where the stepper stands (hyd-ode.h, HydOdeStepper). The transitions that
+ * end an interval or follow an event are taken lazily, at the next advance
+ * that needs to step, so that the continuous extension of the last step is
+ * still there for an output point inside it. */
+typedef enum {
+  PHASE_OPEN,    /* to enter the interval bounds[iv] .. bounds[iv + 1] at (t, y) */
+  PHASE_EVENT,   /* an event cut the last step at t: the method restarts there */
+  PHASE_STEP,    /* stepping inside the interval */
+  PHASE_DONE,    /* t_end reached, its sample emitted */
+  PHASE_FAILED,  /* failed, cancelled or stopped: only a reinit goes on */
+} Phase;
+
+struct _HydOdeStepper {
+  HydOdeDriver d;
+  HydOdeOptions opt;        /* the caller's, with the arrays below */
+  double *atol;             /* [n] copy of options.atol, or NULL */
+  double *breakpoints;      /* copy of options.breakpoints */
+  GArray *bounds;           /* [t of the last (re)init, breakpoints…, t_end] */
+  guint iv;                 /* the current interval: bounds[iv] .. bounds[iv + 1] */
+  HydOdeResult result;      /* status, message, statistics, notes */
+  Phase phase;
+
+  double t;                 /* the last good time */
+  double *y;                /* [n] and state */
+  double *f0, *f_new, *y_new;
+
+  /* Step control inside the interval [a, b] (HW rodas.f). */
+  double a, b, h, hmax, h_acc, err_acc;
+  gboolean need_prepare, reject, use_events;
+  guint n_singular, n_recoverable;
+  guint64 n_accepted;       /* in this interval (fixed step: t = a + k·h) */
+  guint64 steps_base;       /* steps + rejected at the last (re)init */
+
+  /* The continuous extension of the last accepted step covers
+   * [dense_t, t] as dense_t + θ·dense_h. */
+  gboolean dense_valid;
+  double dense_t, dense_h;
+};
+
 static HydOdeStatus
-integrate_interval (HydOdeDriver *d, HydOdeResult *r, double a, double b,
-                    double *y, double *t_good)
+stepper_fail (HydOdeStepper *s, HydOdeStatus status)
 {
-  const HydOdeOptions *o = d->opt;
+  s->phase = PHASE_FAILED;
+  s->result.t = s->t;
+  return status;
+}
+
+/* The first regular sample at or after t (within 1e-9·Δ, as everywhere). */
+static void
+grid_from (HydOdeDriver *d, double t)
+{
+  double first = t - 1e-9 * d->out_dt;
+  guint64 k = (guint64) MAX (0.0, ceil ((first - d->out_origin) / d->out_dt));
+
+  while (k > 0 && sample_time (d, k - 1) >= first)
+    k--;
+  while (sample_time (d, k) < first)
+    k++;
+  d->k_next = k;
+}
+
+/* Enter the interval [bounds[iv], bounds[iv + 1]] at (s->t, s->y): the
+ * problem's set_interval, the samples at its start, then the method starts
+ * afresh (initial step, reset, event functions). */
+static HydOdeStatus
+interval_open (HydOdeStepper *s)
+{
+  HydOdeDriver *d = &s->d;
+  const HydOdeOptions *o = &s->opt;
   const HydOdeMethod *m = d->method;
+  HydOdeResult *r = &s->result;
+  double a = g_array_index (s->bounds, double, s->iv);
+  double b = g_array_index (s->bounds, double, s->iv + 1);
+  int rc;
+
+  /* Cancelled inside the last step: the samples it skipped must not come
+   * out here with the interval's start values. */
+  if (o->cancel != NULL && g_atomic_int_get (o->cancel) != 0)
+    return fail (r, HYD_ODE_CANCELLED, "cancelled at t = %.9g", s->t);
+  s->a = a;
+  s->b = b;
+  s->t = a;
+  s->dense_valid = FALSE;
+  d->t_lo = a;
+  d->t_hi = b;
+  if (d->problem->set_interval != NULL)
+    d->problem->set_interval (a, b, d->problem->user);
+  if (!emit_interval_start (d, a, s->y))
+    return fail (r, HYD_ODE_CANCELLED, "stopped by the output callback at t = %.9g", a);
+
+  s->hmax = o->max_step > 0.0 ? MIN (o->max_step, b - a) : b - a;
+  rc = hyd_ode_driver_rhs (d, a, s->y, s->f0);
+  if (rc < 0)
+    return fail_callback (d, r, a);
+  if (rc > 0)
+    return fail_nonfinite (d, r, a);
+
+  if (o->fixed_step > 0.0)
+    s->h = o->fixed_step;
+  else if (o->h0 > 0.0)
+    s->h = MIN (o->h0, s->hmax);
+  else
+    {
+      rc = initial_step (d, a, s->y, s->f0, s->hmax, &s->h);
+      if (rc < 0)
+        return fail_callback (d, r, a);
+    }
+
+  if (m->reset != NULL)
+    m->reset (d->ws, d, a, s->y, s->f0);
+  s->use_events = o->events && d->problem->n_events > 0 && d->problem->events != NULL;
+  if (s->use_events)
+    {
+      rc = eval_events (d, a, s->y, d->g_prev);
+      if (rc != 0)
+        return fail_callback (d, r, a);
+    }
+
+  s->need_prepare = TRUE;
+  s->reject = FALSE;
+  s->n_singular = 0;
+  s->n_recoverable = 0;
+  s->n_accepted = 0;
+  s->h_acc = 0.0;
+  s->err_acc = 0.0;
+  s->phase = PHASE_STEP;
+  return HYD_ODE_SUCCESS;
+}
+
+/* After an event cut the last step at (s->t, s->y): restart there, as at a
+ * breakpoint (the method's history and step size start afresh). */
+static HydOdeStatus
+event_restart (HydOdeStepper *s)
+{
+  HydOdeDriver *d = &s->d;
+  const HydOdeOptions *o = &s->opt;
+  const HydOdeMethod *m = d->method;
+  HydOdeResult *r = &s->result;
+  double t = s->t;
+
+  s->dense_valid = FALSE;
+  int rc = hyd_ode_driver_rhs (d, t, s->y, s->f0);
+  if (rc == 0)
+    rc = eval_events (d, t, s->y, d->g_prev);
+  if (rc != 0)
+    return rc < 0 ? fail_callback (d, r, t) : fail_nonfinite (d, r, t);
+  if (m->reset != NULL)
+    m->reset (d->ws, d, t, s->y, s->f0);
+  s->need_prepare = TRUE;
+  s->reject = FALSE;
+  s->h_acc = 0.0;
+  if (o->fixed_step > 0.0)
+    s->n_accepted = (guint64) floor ((t - s->a) / o->fixed_step + 1e-9);
+  else
+    {
+      rc = initial_step (d, t, s->y, s->f0, s->hmax, &s->h);
+      if (rc < 0)
+        return fail_callback (d, r, t);
+    }
+  s->phase = PHASE_STEP;
+  return HYD_ODE_SUCCESS;
+}
+
+/* The interval ended on b = s->t: the next one is entered at the next
+ * advance; after the last, the sample at t_end. */
+static HydOdeStatus
+interval_close (HydOdeStepper *s)
+{
+  s->t = s->b;
+  s->result.t = s->t;
+  s->iv++;
+  if (s->iv + 1 < s->bounds->len)
+    {
+      s->phase = PHASE_OPEN;
+      return HYD_ODE_SUCCESS;
+    }
+  s->phase = PHASE_DONE;
+  if (!emit (&s->d, s->opt.t_end, s->y))
+    return fail (&s->result, HYD_ODE_CANCELLED,
+                 "stopped by the output callback at t = %.9g", s->opt.t_end);
+  return HYD_ODE_SUCCESS;
+}
+
+/* One attempt inside the interval: accepted, rejected, cut by an event or
+ * the interval's end. HYD_ODE_SUCCESS to go on. */
+static HydOdeStatus
+step (HydOdeStepper *s)
+{
+  HydOdeDriver *d = &s->d;
+  const HydOdeOptions *o = &s->opt;
+  const HydOdeMethod *m = d->method;
+  HydOdeResult *r = &s->result;
   HydOdeStats *st = d->stats;
   guint n = d->n;
   gboolean fixed = o->fixed_step > 0.0;
   guint64 max_steps = o->max_steps > 0 ? o->max_steps : DEFAULT_MAX_STEPS;
-  double hmax = o->max_step > 0.0 ? MIN (o->max_step, b - a) : b - a;
   double q = m->error_order;
-  g_autofree double *f0 = g_new (double, n);
-  g_autofree double *f_new = g_new (double, n);
-  g_autofree double *y_new = g_new (double, n);
-  double t = a, h;
+  double a = s->a, b = s->b, t = s->t, h = s->h;
+  double *y = s->y, *y_new = s->y_new;
   int rc;
 
-  rc = hyd_ode_driver_rhs (d, t, y, f0);
-  if (rc < 0)
-    return fail_callback (d, r, t);
-  if (rc > 0)
-    return fail_nonfinite (d, r, t);
-
-  if (fixed)
-    h = o->fixed_step;
-  else if (o->h0 > 0.0)
-    h = MIN (o->h0, hmax);
-  else
+  if (o->cancel != NULL && g_atomic_int_get (o->cancel) != 0)
+    return fail (r, HYD_ODE_CANCELLED, "cancelled at t = %.9g", t);
+  if (st->steps + st->rejected - s->steps_base >= max_steps)
     {
-      rc = initial_step (d, t, y, f0, hmax, &h);
-      if (rc < 0)
-        return fail_callback (d, r, t);
+      g_autofree char *suffix = worst_suffix (d, r, d->err_state);
+      return fail (r, HYD_ODE_TOO_MANY_STEPS,
+                   "too many steps (%" G_GUINT64_FORMAT ") before "
+                   "t = %.9g%s", max_steps, t, suffix);
     }
-
-  if (m->reset != NULL)
-    m->reset (d->ws, d, t, y, f0);
-  gboolean use_events = o->events && d->problem->n_events > 0 && d->problem->events != NULL;
-  if (use_events)
+  /* A remainder below the time resolution is no step. */
+  if (b - t <= 4.0 * DBL_EPSILON * fabs (b))
+    return interval_close (s);
+  if (s->need_prepare)
     {
-      rc = eval_events (d, t, y, d->g_prev);
-      if (rc != 0)
-        return fail_callback (d, r, t);
-    }
-
-  gboolean need_prepare = TRUE, reject = FALSE;
-  guint n_singular = 0, n_recoverable = 0;
-  guint64 n_accepted = 0;   /* in this interval (fixed step: t = a + k·h) */
-  double h_acc = 0.0, err_acc = 0.0;
-
-  while (t < b)
-    {
-      if (o->cancel != NULL && g_atomic_int_get (o->cancel) != 0)
-        return fail (r, HYD_ODE_CANCELLED, "cancelled at t = %.9g", t);
-      if (st->steps + st->rejected >= max_steps)
-        {
-          g_autofree char *suffix = worst_suffix (d, r, d->err_state);
-          return fail (r, HYD_ODE_TOO_MANY_STEPS,
-                       "too many steps (%" G_GUINT64_FORMAT ") before "
-                       "t = %.9g%s", max_steps, t, suffix);
-        }
-      /* A remainder below the time resolution is no step. */
-      if (b - t <= 4.0 * DBL_EPSILON * fabs (b))
-        {
-          t = b;
-          break;
-        }
-      if (need_prepare)
-        {
-          rc = m->prepare (d->ws, d, t, y, f0);
-          if (rc < 0)
-            return fail_callback (d, r, t);
-          if (rc > 0)
-            return fail_nonfinite (d, r, t);
-          need_prepare = FALSE;
-        }
-
-      double t_new;
-      if (step_underflows (fixed ? o->fixed_step : h, t))
-        {
-          g_autofree char *suffix = worst_suffix (d, r, d->err_state);
-          return fail (r, HYD_ODE_STEP_UNDERFLOW,
-                       "step size underflow at t = %.9g (h = %.3g)%s",
-                       t, fixed ? o->fixed_step : h, suffix);
-        }
-      if (fixed)
-        {
-          /* Constant step from a; the one that would cross b ends on it. */
-          t_new = a + (double) (n_accepted + 1) * o->fixed_step;
-          if (t_new >= b - 1e-6 * o->fixed_step)
-            t_new = b;
-          h = t_new - t;
-        }
-      else
-        {
-          /* HW rodas.f: the last step of the interval ends on b. */
-          if (t + 1.0001 * h >= b)
-            {
-              h = b - t;
-              t_new = b;
-            }
-          else
-            t_new = t + h;
-        }
-
-      double err = 0.0;
-      HydAttempt res = m->attempt (d->ws, d, t, y, f0, h, y_new, &err);
-      if (res == HYD_ATTEMPT_OK)
-        {
-          int bad = first_nonfinite (y_new, n);
-          if (bad < 0 && !isfinite (err))
-            bad = d->err_state;
-          if (bad >= 0)
-            {
-              d->bad_state = bad;
-              d->fail_t = t_new;
-              res = HYD_ATTEMPT_RECOVERABLE;
-            }
-        }
-      /* f at the new point, before it is accepted: a failure there is a
-       * rejection, not a dead end. (At b the next interval evaluates it.) */
-      if (res == HYD_ATTEMPT_OK && (fixed || err <= 1.0) && t_new < b)
-        {
-          const double *fsal = m->fsal != NULL ? m->fsal (d->ws) : NULL;
-          if (fsal != NULL)
-            memcpy (f_new, fsal, n * sizeof (double));
-          else
-            {
-              rc = hyd_ode_driver_rhs (d, t_new, y_new, f_new);
-              if (rc < 0)
-                res = HYD_ATTEMPT_FATAL;
-              else if (rc > 0)
-                res = HYD_ATTEMPT_RECOVERABLE;
-            }
-        }
-
-      switch (res)
-        {
-        case HYD_ATTEMPT_FATAL:
-          return fail_callback (d, r, t);
-
-        case HYD_ATTEMPT_SINGULAR:
-          st->rejected++;
-          if (fixed || ++n_singular > MAX_SINGULAR)
-            {
-              g_autofree char *name = state_label (d, d->singular_state);
-              r->worst_state = name != NULL ? d->singular_state : -1;
-              return fail (r, HYD_ODE_SINGULAR,
-                           "singular iteration matrix at t = %.9g (h = %.3g)%s%s",
-                           t, h, name != NULL ? ", no pivot for " : "",
-                           name != NULL ? name : "");
-            }
-          h *= 0.5;
-          reject = TRUE;
-          continue;
-
-        case HYD_ATTEMPT_DIVERGED:
-          /* Newton failed to converge: halve (an underflow ends it); a
-           * fixed step cannot shrink, so that is the end of the run. */
-          st->rejected++;
-          if (o->cancel != NULL && g_atomic_int_get (o->cancel) != 0)
-            return fail (r, HYD_ODE_CANCELLED, "cancelled at t = %.9g", t);
-          if (fixed)
-            {
-              g_autofree char *suffix = worst_suffix (d, r, d->err_state);
-              return fail (r, HYD_ODE_NO_CONVERGENCE,
-                           "the Newton iteration did not converge at t = %.9g with the fixed "
-                           "step %.3g%s", t, h, suffix);
-            }
-          h *= 0.5;
-          reject = TRUE;
-          continue;
-
-        case HYD_ATTEMPT_RECOVERABLE:
-          st->rejected++;
-          if (fixed || ++n_recoverable >= MAX_RECOVERABLE)
-            return fail_nonfinite (d, r, t);
-          h *= 0.25;
-          reject = TRUE;
-          continue;
-
-        case HYD_ATTEMPT_OK:
-        default:
-          break;
-        }
-      n_singular = 0;
-      n_recoverable = 0;
-      d->bad_state = -1;
-      d->fail_t = -INFINITY;
-
-      double h_next = h;
-      if (!fixed && m->propose != NULL)
-        {
-          double fac = m->propose (d->ws, d, h, err, err <= 1.0, reject);
-          if (err > 1.0)
-            {
-              st->rejected++;
-              reject = TRUE;
-              h *= fac;
-              continue;
-            }
-          h_next = MIN (h * fac, hmax);
-          reject = FALSE;
-        }
-      else if (!fixed)
-        {
-          /* HW rodas.f step-size selection. */
-          double fac = CLAMP (pow (err, 1.0 / q) / CTRL_SAFE,
-                              CTRL_FAC_MIN, CTRL_FAC_MAX);
-          h_next = h / fac;
-          if (err > 1.0)
-            {
-              st->rejected++;
-              reject = TRUE;
-              h = n_accepted == 0 ? 0.1 * h : h_next;
-              continue;
-            }
-          if (n_accepted > 0)
-            {
-              /* Gustafsson's predictive controller (rodas.f PRED). */
-              double facgus = (h_acc / h) * pow (err * err / err_acc, 1.0 / q)
-                              / CTRL_SAFE;
-              facgus = CLAMP (facgus, CTRL_FAC_MIN, CTRL_FAC_MAX);
-              fac = MAX (fac, facgus);
-              h_next = h / fac;
-            }
-          h_acc = h;
-          err_acc = MAX (1e-2, err);
-          h_next = MIN (h_next, hmax);
-          if (reject)
-            h_next = MIN (h_next, h);
-          reject = FALSE;
-        }
-
-      /* An event inside the step: cut the step there and restart, as at a
-       * breakpoint (the method's history and step size start afresh). */
-      if (use_events)
-        {
-          double t_ev = t_new;
-          rc = eval_events (d, t_new, y_new, d->g_new);
-          if (rc == 0)
-            rc = locate_event (d, t, h, &t_ev);
-          if (rc < 0)
-            return fail_callback (d, r, t);
-          if (rc == 1)
-            {
-              st->steps++;
-              st->events++;
-              n_accepted++;
-              rc = emit_step_samples (d, t, h, t_ev, b, d->y_event);
-              if (rc != 0)
-                return rc < 0 ? fail_callback (d, r, t) : fail_nonfinite (d, r, t);
-              t = t_ev;
-              memcpy (y, d->y_event, n * sizeof (double));
-              *t_good = t;
-              if (d->stopped)
-                return fail (r, HYD_ODE_CANCELLED, "stopped by the output callback at t = %.9g", t);
-              rc = hyd_ode_driver_rhs (d, t, y, f0);
-              if (rc == 0)
-                rc = eval_events (d, t, y, d->g_prev);
-              if (rc != 0)
-                return rc < 0 ? fail_callback (d, r, t) : fail_nonfinite (d, r, t);
-              if (m->reset != NULL)
-                m->reset (d->ws, d, t, y, f0);
-              need_prepare = TRUE;
-              reject = FALSE;
-              h_acc = 0.0;
-              if (fixed)
-                n_accepted = (guint64) floor ((t - a) / o->fixed_step + 1e-9);
-              else
-                {
-                  rc = initial_step (d, t, y, f0, hmax, &h);
-                  if (rc < 0)
-                    return fail_callback (d, r, t);
-                }
-              continue;
-            }
-          memcpy (d->g_prev, d->g_new, d->problem->n_events * sizeof (double));
-        }
-
-      /* Accepted. */
-      st->steps++;
-      n_accepted++;
-      if (m->accept != NULL)
-        m->accept (d->ws, d, t_new, y_new, t_new < b ? f_new : NULL);
-      rc = emit_step_samples (d, t, h, t_new, b, y_new);
+      s->dense_valid = FALSE;
+      rc = m->prepare (d->ws, d, t, y, s->f0);
       if (rc < 0)
         return fail_callback (d, r, t);
       if (rc > 0)
         return fail_nonfinite (d, r, t);
-      t = t_new;
-      memcpy (y, y_new, n * sizeof (double));
-      *t_good = t;
-      if (d->stopped)
-        return fail (r, HYD_ODE_CANCELLED,
-                     "stopped by the output callback at t = %.9g", t);
-      if (t < b)
-        {
-          double *tmp = f0;
-          f0 = f_new;
-          f_new = tmp;
-          need_prepare = TRUE;
-        }
-      h = h_next;
+      s->need_prepare = FALSE;
     }
 
-  *t_good = b;
-  return HYD_ODE_SUCCESS;
+  double t_new;
+  if (step_underflows (fixed ? o->fixed_step : h, t))
+    {
+      g_autofree char *suffix = worst_suffix (d, r, d->err_state);
+      return fail (r, HYD_ODE_STEP_UNDERFLOW,
+                   "step size underflow at t = %.9g (h = %.3g)%s",
+                   t, fixed ? o->fixed_step : h, suffix);
+    }
+  if (fixed)
+    {
+      /* Constant step from a; the one that would cross b ends on it. */
+      t_new = a + (double) (s->n_accepted + 1) * o->fixed_step;
+      if (t_new >= b - 1e-6 * o->fixed_step)
+        t_new = b;
+      h = t_new - t;
+    }
+  else
+    {
+      /* HW rodas.f: the last step of the interval ends on b. */
+      if (t + 1.0001 * h >= b)
+        {
+          h = b - t;
+          t_new = b;
+        }
+      else
+        t_new = t + h;
+    }
+
+  double err = 0.0;
+  s->dense_valid = FALSE;
+  HydAttempt res = m->attempt (d->ws, d, t, y, s->f0, h, y_new, &err);
+  if (res == HYD_ATTEMPT_OK)
+    {
+      int bad = first_nonfinite (y_new, n);
+      if (bad < 0 && !isfinite (err))
+        bad = d->err_state;
+      if (bad >= 0)
+        {
+          d->bad_state = bad;
+          d->fail_t = t_new;
+          res = HYD_ATTEMPT_RECOVERABLE;
+        }
+    }
+  /* f at the new point, before it is accepted: a failure there is a
+   * rejection, not a dead end. (At b the next interval evaluates it.) */
+  if (res == HYD_ATTEMPT_OK && (fixed || err <= 1.0) && t_new < b)
+    {
+      const double *fsal = m->fsal != NULL ? m->fsal (d->ws) : NULL;
+      if (fsal != NULL)
+        memcpy (s->f_new, fsal, n * sizeof (double));
+      else
+        {
+          rc = hyd_ode_driver_rhs (d, t_new, y_new, s->f_new);
+          if (rc < 0)
+            res = HYD_ATTEMPT_FATAL;
+          else if (rc > 0)
+            res = HYD_ATTEMPT_RECOVERABLE;
+        }
+    }
+
+  switch (res)
+    {
+    case HYD_ATTEMPT_FATAL:
+      return fail_callback (d, r, t);
+
+    case HYD_ATTEMPT_SINGULAR:
+      st->rejected++;
+      if (fixed || ++s->n_singular > MAX_SINGULAR)
+        {
+          g_autofree char *name = state_label (d, d->singular_state);
+          r->worst_state = name != NULL ? d->singular_state : -1;
+          return fail (r, HYD_ODE_SINGULAR,
+                       "singular iteration matrix at t = %.9g (h = %.3g)%s%s",
+                       t, h, name != NULL ? ", no pivot for " : "",
+                       name != NULL ? name : "");
+        }
+      s->h = 0.5 * h;
+      s->reject = TRUE;
+      return HYD_ODE_SUCCESS;
+
+    case HYD_ATTEMPT_DIVERGED:
+      /* Newton failed to converge: halve (an underflow ends it); a fixed
+       * step cannot shrink, so that is the end of the run. */
+      st->rejected++;
+      if (o->cancel != NULL && g_atomic_int_get (o->cancel) != 0)
+        return fail (r, HYD_ODE_CANCELLED, "cancelled at t = %.9g", t);
+      if (fixed)
+        {
+          g_autofree char *suffix = worst_suffix (d, r, d->err_state);
+          return fail (r, HYD_ODE_NO_CONVERGENCE,
+                       "the Newton iteration did not converge at t = %.9g with the fixed "
+                       "step %.3g%s", t, h, suffix);
+        }
+      s->h = 0.5 * h;
+      s->reject = TRUE;
+      return HYD_ODE_SUCCESS;
+
+    case HYD_ATTEMPT_RECOVERABLE:
+      st->rejected++;
+      if (fixed || ++s->n_recoverable >= MAX_RECOVERABLE)
+        return fail_nonfinite (d, r, t);
+      s->h = 0.25 * h;
+      s->reject = TRUE;
+      return HYD_ODE_SUCCESS;
+
+    case HYD_ATTEMPT_OK:
+    default:
+      break;
+    }
+  s->n_singular = 0;
+  s->n_recoverable = 0;
+  d->bad_state = -1;
+  d->fail_t = -INFINITY;
+
+  double h_next = h;
+  if (!fixed && m->propose != NULL)
+    {
+      double fac = m->propose (d->ws, d, h, err, err <= 1.0, s->reject);
+      if (err > 1.0)
+        {
+          st->rejected++;
+          s->reject = TRUE;
+          s->h = h * fac;
+          return HYD_ODE_SUCCESS;
+        }
+      h_next = MIN (h * fac, s->hmax);
+      s->reject = FALSE;
+    }
+  else if (!fixed)
+    {
+      /* HW rodas.f step-size selection. */
+      double fac = CLAMP (pow (err, 1.0 / q) / CTRL_SAFE,
+                          CTRL_FAC_MIN, CTRL_FAC_MAX);
+      h_next = h / fac;
+      if (err > 1.0)
+        {
+          st->rejected++;
+          s->reject = TRUE;
+          s->h = s->n_accepted == 0 ? 0.1 * h : h_next;
+          return HYD_ODE_SUCCESS;
+        }
+      if (s->n_accepted > 0)
+        {
+          /* Gustafsson's predictive controller (rodas.f PRED). */
+          double facgus = (s->h_acc / h) * pow (err * err / s->err_acc, 1.0 / q)
+                          / CTRL_SAFE;
+          facgus = CLAMP (facgus, CTRL_FAC_MIN, CTRL_FAC_MAX);
+          fac = MAX (fac, facgus);
+          h_next = h / fac;
+        }
+      s->h_acc = h;
+      s->err_acc = MAX (1e-2, err);
+      h_next = MIN (h_next, s->hmax);
+      if (s->reject)
+        h_next = MIN (h_next, h);
+      s->reject = FALSE;
+    }
+
+  /* An event inside the step: cut the step there; the method restarts at
+   * it (event_restart) as at a breakpoint. */
+  if (s->use_events)
+    {
+      double t_ev = t_new;
+      rc = eval_events (d, t_new, y_new, d->g_new);
+      if (rc == 0)
+        rc = locate_event (d, t, h, &t_ev);
+      if (rc < 0)
+        return fail_callback (d, r, t);
+      if (rc == 1)
+        {
+          st->steps++;
+          st->events++;
+          s->n_accepted++;
+          rc = emit_step_samples (d, t, h, t_ev, b, d->y_event);
+          if (rc != 0)
+            return rc < 0 ? fail_callback (d, r, t) : fail_nonfinite (d, r, t);
+          s->t = t_ev;
+          s->result.t = t_ev;
+          memcpy (y, d->y_event, n * sizeof (double));
+          s->dense_valid = TRUE;
+          s->dense_t = t;
+          s->dense_h = h;
+          s->phase = PHASE_EVENT;
+          if (d->stopped)
+            return fail (r, HYD_ODE_CANCELLED, "stopped by the output callback at t = %.9g",
+                         t_ev);
+          return HYD_ODE_SUCCESS;
+        }
+      memcpy (d->g_prev, d->g_new, d->problem->n_events * sizeof (double));
+    }
+
+  /* Accepted. */
+  st->steps++;
+  s->n_accepted++;
+  if (m->accept != NULL)
+    m->accept (d->ws, d, t_new, y_new, t_new < b ? s->f_new : NULL);
+  rc = emit_step_samples (d, t, h, t_new, b, y_new);
+  if (rc < 0)
+    return fail_callback (d, r, t);
+  if (rc > 0)
+    return fail_nonfinite (d, r, t);
+  s->t = t_new;
+  s->result.t = t_new;
+  memcpy (y, y_new, n * sizeof (double));
+  s->dense_valid = TRUE;
+  s->dense_t = t;
+  s->dense_h = h;
+  s->h = h_next;
+  if (d->stopped)
+    return fail (r, HYD_ODE_CANCELLED,
+                 "stopped by the output callback at t = %.9g", t_new);
+  if (t_new < b)
+    {
+      double *tmp = s->f0;
+      s->f0 = s->f_new;
+      s->f_new = tmp;
+      s->need_prepare = TRUE;
+      return HYD_ODE_SUCCESS;
+    }
+  return interval_close (s);
 }
 
-static HydOdeStatus
-run (const HydOdeMethod *m, const HydOdeProblem *problem,
-     const HydOdeOptions *options, double *y, HydOdeResult *result)
+static void
+stepper_free_arrays (HydOdeStepper *s)
 {
-  guint n = problem->n;
-  HydOdeDriver d = {
-    .problem = problem,
-    .opt = options,
-    .method = m,
-    .n = n,
-    .stats = &result->stats,
-    .bad_state = -1,
-    .err_state = -1,
-    .singular_state = -1,
-    .fail_t = -INFINITY,
-    .out_dt = options->output_interval,
-    .out_origin = options->output_origin_set ? options->output_origin : options->t0,
-    .sparse = use_sparse (problem, options),
-    .result = result,
-  };
-  g_autofree double *fd_y = d.fd_y = g_new (double, n);
-  g_autofree double *fd_f = d.fd_f = g_new (double, n);
-  guint ne = problem->n_events;
-  g_autofree double *g_prev = d.g_prev = g_new0 (double, ne + 1);
-  g_autofree double *g_new = d.g_new = g_new0 (double, ne + 1);
-  g_autofree double *g_try = d.g_try = g_new0 (double, ne + 1);
-  g_autofree double *y_event = d.y_event = g_new0 (double, n + 1);
-  g_autofree double *y_out = d.y_out = g_new (double, n);
-  g_autoptr (GArray) bounds = integration_bounds (options);
-  double t_good = options->t0;
-  HydOdeStatus status = HYD_ODE_SUCCESS;
+  HydOdeDriver *d = &s->d;
 
-  if (d.out_dt > 0.0)
+  if (d->ws != NULL)
+    d->method->workspace_free (d->ws);
+  fd_groups_clear (d);
+  g_free (d->fd_y);
+  g_free (d->fd_f);
+  g_free (d->g_prev);
+  g_free (d->g_new);
+  g_free (d->g_try);
+  g_free (d->y_event);
+  g_free (d->y_out);
+  g_free (s->atol);
+  g_free (s->breakpoints);
+  if (s->bounds != NULL)
+    g_array_unref (s->bounds);
+  g_free (s->y);
+  g_free (s->f0);
+  g_free (s->f_new);
+  g_free (s->y_new);
+  hyd_ode_result_clear (&s->result);
+}
+
+static HydOdeStepper *
+stepper_new (const HydOdeMethod *m, const HydOdeProblem *problem,
+             const HydOdeOptions *options, const double *y0, GError **error)
+{
+  g_autofree char *why = check_input (m, problem, options, y0);
+  if (why != NULL)
+    {
+      g_set_error (error, HYD_SOLVER_ERROR, HYD_ODE_BAD_INPUT, "%s", why);
+      return NULL;
+    }
+
+  HydOdeStepper *s = g_new0 (HydOdeStepper, 1);
+  HydOdeDriver *d = &s->d;
+  guint n = problem->n, ne = problem->n_events;
+
+  s->opt = *options;
+  if (options->atol != NULL)
+    s->opt.atol = s->atol = g_memdup2 (options->atol, n * sizeof (double));
+  s->opt.breakpoints = s->breakpoints
+    = g_memdup2 (options->breakpoints, options->n_breakpoints * sizeof (double));
+  s->result.worst_state = -1;
+  s->result.t = options->t0;
+
+  d->problem = problem;
+  d->opt = &s->opt;
+  d->method = m;
+  d->n = n;
+  d->stats = &s->result.stats;
+  d->bad_state = -1;
+  d->err_state = -1;
+  d->singular_state = -1;
+  d->fail_t = -INFINITY;
+  d->out_dt = options->output_interval;
+  d->out_origin = options->output_origin_set ? options->output_origin : options->t0;
+  d->sparse = use_sparse (problem, options);
+  d->result = &s->result;
+  d->fd_y = g_new (double, n);
+  d->fd_f = g_new (double, n);
+  d->g_prev = g_new0 (double, ne + 1);
+  d->g_new = g_new0 (double, ne + 1);
+  d->g_try = g_new0 (double, ne + 1);
+  d->y_event = g_new0 (double, n + 1);
+  d->y_out = g_new (double, n);
+
+  s->y = g_memdup2 (y0, n * sizeof (double));
+  s->f0 = g_new (double, n);
+  s->f_new = g_new (double, n);
+  s->y_new = g_new (double, n);
+  s->t = options->t0;
+  s->bounds = integration_bounds (&s->opt);
+  s->iv = 0;
+  s->phase = PHASE_OPEN;
+
+  if (d->out_dt > 0.0)
     {
       /* t_k = t0 + k·Δ while t_k < t_end − 1e-9·Δ (circuit-format.md). */
-      double limit = options->t_end - 1e-9 * d.out_dt;
-      guint64 k = (guint64) MAX (0.0, ceil ((limit - d.out_origin) / d.out_dt));
-      while (k > 0 && !(sample_time (&d, k - 1) < limit))
+      double limit = options->t_end - 1e-9 * d->out_dt;
+      guint64 k = (guint64) MAX (0.0, ceil ((limit - d->out_origin) / d->out_dt));
+      while (k > 0 && !(sample_time (d, k - 1) < limit))
         k--;
-      while (sample_time (&d, k) < limit)
+      while (sample_time (d, k) < limit)
         k++;
-      d.n_regular = k;
+      d->n_regular = k;
       /* On a grid that starts before t0 (options.output_origin), the first
-       * sample is the first at t0 or after (within 1e-9·Δ, as everywhere). */
-      double first = options->t0 - 1e-9 * d.out_dt;
-      k = (guint64) MAX (0.0, ceil ((first - d.out_origin) / d.out_dt));
-      while (k > 0 && sample_time (&d, k - 1) >= first)
-        k--;
-      while (sample_time (&d, k) < first)
-        k++;
-      d.k_next = k;
+       * sample is the first at t0 or after. */
+      grid_from (d, options->t0);
     }
 
-  d.ws = m->workspace_new (m, n);
-  for (guint iv = 0; iv + 1 < bounds->len && status == HYD_ODE_SUCCESS; iv++)
+  d->ws = m->workspace_new (m, n);
+  return s;
+}
+
+HydOdeStepper *
+hyd_ode_stepper_new (const char *solver_id, const HydOdeProblem *problem,
+                     const HydOdeOptions *options, const double *y0, GError **error)
+{
+  g_return_val_if_fail (problem != NULL, NULL);
+  g_return_val_if_fail (options != NULL, NULL);
+  g_return_val_if_fail (y0 != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  if (solver_id == NULL)
+    solver_id = HYD_SOLVER_DEFAULT;
+  const HydOdeMethod *m = method_lookup (solver_id);
+  if (m == NULL)
     {
-      double a = g_array_index (bounds, double, iv);
-      double b = g_array_index (bounds, double, iv + 1);
-
-      d.t_lo = a;
-      d.t_hi = b;
-      if (problem->set_interval != NULL)
-        problem->set_interval (a, b, problem->user);
-      if (!emit_interval_start (&d, a, y))
-        status = fail (result, HYD_ODE_CANCELLED,
-                       "stopped by the output callback at t = %.9g", a);
-      else
-        status = integrate_interval (&d, result, a, b, y, &t_good);
+      g_set_error (error, HYD_SOLVER_ERROR, HYD_ODE_UNKNOWN_SOLVER,
+                   "unknown solver “%s”", solver_id);
+      return NULL;
     }
-  /* The last sample, at t_end, in the last interval's piece. */
-  if (status == HYD_ODE_SUCCESS && !emit (&d, options->t_end, y))
-    status = fail (result, HYD_ODE_CANCELLED,
-                   "stopped by the output callback at t = %.9g",
-                   options->t_end);
-  m->workspace_free (d.ws);
-  fd_groups_clear (&d);
-  result->t = t_good;
-  return status;
+  return stepper_new (m, problem, options, y0, error);
+}
+
+HydOdeStepper *
+hyd_ode_stepper_new_method (const HydOdeMethod *method, const HydOdeProblem *problem,
+                            const HydOdeOptions *options, const double *y0, GError **error)
+{
+  g_return_val_if_fail (method != NULL, NULL);
+  g_return_val_if_fail (problem != NULL, NULL);
+  g_return_val_if_fail (options != NULL, NULL);
+  g_return_val_if_fail (y0 != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  return stepper_new (method, problem, options, y0, error);
+}
+
+void
+hyd_ode_stepper_free (HydOdeStepper *stepper)
+{
+  if (stepper == NULL)
+    return;
+  stepper_free_arrays (stepper);
+  g_free (stepper);
+}
+
+/* The state at t_out, inside the last accepted step or at its end. */
+static int
+stepper_output (HydOdeStepper *s, double t_out, double *y_out)
+{
+  HydOdeDriver *d = &s->d;
+
+  if (y_out == NULL)
+    return 0;
+  if (t_out == s->t || !s->dense_valid || !(t_out < s->t))
+    {
+      memcpy (y_out, s->y, d->n * sizeof (double));
+      return 0;
+    }
+  double theta = CLAMP ((t_out - s->dense_t) / s->dense_h, 0.0, 1.0);
+  int rc = d->method->dense (d->ws, d, theta, y_out);
+  if (rc != 0)
+    return rc;
+  int bad = first_nonfinite (y_out, d->n);
+  return bad >= 0 ? 1 : 0;
 }
 
 HydOdeStatus
-hyd_ode_solve (const char *solver_id,
-               const HydOdeProblem *problem,
-               const HydOdeOptions *options,
-               double *y,
-               HydOdeResult *result)
+hyd_ode_stepper_advance (HydOdeStepper *s, double t_out, double *y_out)
+{
+  g_return_val_if_fail (s != NULL, HYD_ODE_BAD_INPUT);
+
+  HydOdeResult *r = &s->result;
+  gint64 start = g_get_monotonic_time ();
+  HydOdeStatus status = HYD_ODE_SUCCESS;
+
+  if (s->phase == PHASE_FAILED)
+    return r->status;
+  /* Before the last step's start or after t_end: nothing to give. */
+  double t_min = s->dense_valid ? s->dense_t : s->t;
+  if (!(t_out >= t_min) || !(t_out <= s->opt.t_end))
+    return fail (r, HYD_ODE_BAD_INPUT,
+                 "t_out = %.9g is outside [%.9g, %.9g], the last step and what is left "
+                 "up to t_end", t_out, t_min, s->opt.t_end);
+
+  while (status == HYD_ODE_SUCCESS && s->t < t_out)
+    {
+      switch (s->phase)
+        {
+        case PHASE_OPEN:
+          status = interval_open (s);
+          break;
+        case PHASE_EVENT:
+          status = event_restart (s);
+          break;
+        case PHASE_STEP:
+          status = step (s);
+          break;
+        case PHASE_DONE:
+        case PHASE_FAILED:
+        default:
+          g_assert_not_reached ();
+        }
+    }
+  if (status == HYD_ODE_SUCCESS)
+    {
+      int rc = stepper_output (s, t_out, y_out);
+      if (rc < 0)
+        status = fail_callback (&s->d, r, s->t);
+      else if (rc > 0)
+        status = fail_nonfinite (&s->d, r, s->t);
+    }
+  r->stats.wall_s += (g_get_monotonic_time () - start) * 1e-6;
+  if (status != HYD_ODE_SUCCESS)
+    return stepper_fail (s, status);
+  r->status = HYD_ODE_SUCCESS;
+  g_clear_pointer (&r->message, g_free);
+  r->worst_state = -1;
+  return HYD_ODE_SUCCESS;
+}
+
+HydOdeStatus
+hyd_ode_stepper_reinit (HydOdeStepper *s, double t, const double *y)
+{
+  g_return_val_if_fail (s != NULL, HYD_ODE_BAD_INPUT);
+  g_return_val_if_fail (y != NULL, HYD_ODE_BAD_INPUT);
+
+  HydOdeDriver *d = &s->d;
+  HydOdeResult *r = &s->result;
+
+  if (!isfinite (t) || !(t < s->opt.t_end))
+    return fail (r, HYD_ODE_BAD_INPUT, "reinit at t = %.9g: it must be finite and before "
+                 "t_end (%.9g)", t, s->opt.t_end);
+  int bad = first_nonfinite (y, d->n);
+  if (bad >= 0)
+    {
+      g_autofree char *name = state_label (d, bad);
+      return fail (r, HYD_ODE_BAD_INPUT, "reinit at t = %.9g: %s is not finite", t, name);
+    }
+
+  /* As a new integration from (t, y) on the same sample grid: the bounds
+   * as hyd_ode_solve would make them with t0 = t. */
+  s->opt.t0 = t;
+  g_array_unref (s->bounds);
+  s->bounds = integration_bounds (&s->opt);
+  s->iv = 0;
+  s->t = t;
+  memcpy (s->y, y, d->n * sizeof (double));
+  s->phase = PHASE_OPEN;
+  s->dense_valid = FALSE;
+  s->steps_base = r->stats.steps + r->stats.rejected;
+  d->stopped = FALSE;
+  d->bad_state = -1;
+  d->err_state = -1;
+  d->singular_state = -1;
+  d->fail_t = -INFINITY;
+  if (d->out_dt > 0.0)
+    grid_from (d, t);
+  r->status = HYD_ODE_SUCCESS;
+  r->t = t;
+  r->worst_state = -1;
+  g_clear_pointer (&r->message, g_free);
+  return HYD_ODE_SUCCESS;
+}
+
+void
+hyd_ode_stepper_set_breakpoints (HydOdeStepper *s, const double *breakpoints, guint n)
+{
+  g_return_if_fail (s != NULL);
+  g_return_if_fail (n == 0 || breakpoints != NULL);
+
+  g_free (s->breakpoints);
+  s->opt.breakpoints = s->breakpoints = g_memdup2 (breakpoints, n * sizeof (double));
+  s->opt.n_breakpoints = n;
+}
+
+const HydOdeStats *
+hyd_ode_stepper_get_stats (const HydOdeStepper *s)
+{
+  g_return_val_if_fail (s != NULL, NULL);
+  return &s->result.stats;
+}
+
+const HydOdeResult *
+hyd_ode_stepper_get_result (const HydOdeStepper *s)
+{
+  g_return_val_if_fail (s != NULL, NULL);
+  return &s->result;
+}
+
+double
+hyd_ode_stepper_get_time (const HydOdeStepper *s)
+{
+  g_return_val_if_fail (s != NULL, NAN);
+  return s->t;
+}
+
+/* hyd_ode_solve and hyd_ode_solve_method: one stepper from t0 to t_end.
+ * m NULL: solver_id is unknown. */
+static HydOdeStatus
+solve (const HydOdeMethod *m, const char *solver_id, const HydOdeProblem *problem,
+       const HydOdeOptions *options, double *y, HydOdeResult *result)
 {
   HydOdeResult local = { 0 };
   gint64 start = g_get_monotonic_time ();
+  g_autoptr (GError) error = NULL;
 
   if (result == NULL)
     result = &local;
@@ -1417,22 +1767,53 @@ hyd_ode_solve (const char *solver_id,
   result->status = HYD_ODE_SUCCESS;
   result->t = options->t0;
 
-  if (solver_id == NULL)
-    solver_id = HYD_SOLVER_DEFAULT;
-  const HydOdeMethod *m = method_lookup (solver_id);
-  g_autofree char *why = NULL;
+  g_autoptr (HydOdeStepper) s = NULL;
   if (m == NULL)
     fail (result, HYD_ODE_UNKNOWN_SOLVER, "unknown solver “%s”", solver_id);
-  else if ((why = check_input (m, problem, options, y)) != NULL)
-    fail (result, HYD_ODE_BAD_INPUT, "%s", why);
+  else if ((s = stepper_new (m, problem, options, y, &error)) == NULL)
+    fail (result, (HydOdeStatus) error->code, "%s", error->message);
   else
-    run (m, problem, options, y, result);
+    {
+      hyd_ode_stepper_advance (s, options->t_end, NULL);
+      memcpy (y, s->y, problem->n * sizeof (double));
+      *result = s->result;
+      memset (&s->result, 0, sizeof s->result);
+    }
 
   result->stats.wall_s = (g_get_monotonic_time () - start) * 1e-6;
   HydOdeStatus status = result->status;
   if (result == &local)
     hyd_ode_result_clear (&local);
   return status;
+}
+
+HydOdeStatus
+hyd_ode_solve (const char *solver_id,
+               const HydOdeProblem *problem,
+               const HydOdeOptions *options,
+               double *y,
+               HydOdeResult *result)
+{
+  if (solver_id == NULL)
+    solver_id = HYD_SOLVER_DEFAULT;
+  return solve (method_lookup (solver_id), solver_id, problem, options, y, result);
+}
+
+HydOdeStatus
+hyd_ode_solve_method (const HydOdeMethod *method,
+                      const HydOdeProblem *problem,
+                      const HydOdeOptions *options,
+                      double *y,
+                      HydOdeResult *result)
+{
+  if (method == NULL && result != NULL)
+    {
+      memset (result, 0, sizeof *result);
+      result->worst_state = -1;
+      result->status = HYD_ODE_BAD_INPUT;
+    }
+  g_return_val_if_fail (method != NULL, HYD_ODE_BAD_INPUT);
+  return solve (method, method->info.id, problem, options, y, result);
 }
 
 const HydOdeMethod *
@@ -1484,39 +1865,4 @@ hyd_ode_fd_jacobian (const HydOdeProblem *problem, const HydOdeOptions *options,
   if (f_evals != NULL)
     *f_evals = stats.f_evals;
   return rc;
-}
-
-HydOdeStatus
-hyd_ode_solve_method (const HydOdeMethod *method,
-                      const HydOdeProblem *problem,
-                      const HydOdeOptions *options,
-                      double *y,
-                      HydOdeResult *result)
-{
-  HydOdeResult local = { 0 };
-  gint64 start = g_get_monotonic_time ();
-
-  if (result == NULL)
-    result = &local;
-  memset (result, 0, sizeof *result);
-  result->worst_state = -1;
-  result->status = HYD_ODE_BAD_INPUT;
-  g_return_val_if_fail (method != NULL, HYD_ODE_BAD_INPUT);
-  g_return_val_if_fail (problem != NULL, HYD_ODE_BAD_INPUT);
-  g_return_val_if_fail (options != NULL, HYD_ODE_BAD_INPUT);
-  g_return_val_if_fail (y != NULL, HYD_ODE_BAD_INPUT);
-  result->status = HYD_ODE_SUCCESS;
-  result->t = options->t0;
-
-  g_autofree char *why = check_input (method, problem, options, y);
-  if (why != NULL)
-    fail (result, HYD_ODE_BAD_INPUT, "%s", why);
-  else
-    run (method, problem, options, y, result);
-
-  result->stats.wall_s = (g_get_monotonic_time () - start) * 1e-6;
-  HydOdeStatus status = result->status;
-  if (result == &local)
-    hyd_ode_result_clear (&local);
-  return status;
 }

@@ -5,7 +5,8 @@
  * stiff test set. The driver (hyd-ode.c) owns what every method shares:
  * integration intervals between breakpoints (never stepping across one),
  * output samples from the method's dense output, cancellation, statistics and
- * failure statuses. A Rosenbrock method is a coefficient table
+ * failure statuses, behind one stepper (HydOdeStepper below: new, advance,
+ * reinit, free) of which hyd_ode_solve is the one-shot form. A Rosenbrock method is a coefficient table
  * (hyd-rosenbrock.c). Callbacks return 0 on success, > 0 for a recoverable
  * failure (the step is retried smaller, e.g. a non-finite value), < 0 fatal. */
 #pragma once
@@ -85,8 +86,9 @@ typedef struct {
   int linear_solver;       /* HYD_LINEAR_SOLVER_*: 0 = automatic */
   /* With output_interval > 0 and output_origin_set: samples on the grid
    * output_origin + k·Δ (k ≥ 0) instead of t0 + k·Δ, those in [t0, t_end),
-   * then t_end. A solve restarted at a sample time t0 (a live parameter
-   * change) so keeps the first solve's sample times, bit for bit. */
+   * then t_end. A solve started at a sample time t0 of an earlier one so
+   * keeps its sample times, bit for bit (as a stepper reinit keeps its
+   * grid). */
   gboolean output_origin_set;
   double output_origin;
 } HydOdeOptions;
@@ -166,6 +168,75 @@ HydOdeStatus hyd_ode_solve (const char *solver_id,
                             const HydOdeOptions *options,
                             double *y,
                             HydOdeResult *result);
+
+/* ---- the stepper (CVODE-shaped: CVodeCreate + CVodeInit, CVodeReInit,
+ * CVode in CV_NORMAL mode, CVodeGetNumSteps …; Hindmarsh et al., ACM TOMS 31,
+ * 2005, §5) ---------------------------------------------------------------
+ *
+ * One integrator of one problem that a caller drives: advance to any output
+ * time, reinitialise at a discontinuity it makes itself (a live parameter
+ * change, a co-simulation's new inputs), advance again. hyd_ode_solve is
+ * new + advance (t_end) + free.
+ *
+ * The options are those of hyd_ode_solve, copied (atol and breakpoints too;
+ * the output callback, its data and the cancel flag are the caller's, and
+ * so is the problem, which must outlive the stepper). options.t_end is the
+ * horizon: the stepper never steps past it, nor across a breakpoint, and it
+ * emits the output samples of options.output_interval on its grid
+ * (options.output_origin) as hyd_ode_solve does, the last at t_end.
+ *
+ * Advance integrates until its time reaches t_out, stepping past t_out
+ * within the current integration interval as CVode's CV_NORMAL mode does,
+ * and writes y(t_out) from the method's continuous extension. Advancing to
+ * t1 < t2 < … < t_end gives bit for bit the steps, samples and state of one
+ * hyd_ode_solve to t_end.
+ *
+ * Reinit (t, y) restarts the same integrator and workspace at (t, y) as at a
+ * breakpoint: the method's history (BDF's Nordsieck array, a Jacobian, the
+ * step size) is dropped, the initial step is chosen afresh, the samples go
+ * on on the same grid from the first at t or after (one at t holds the new
+ * state), and a failure, a cancellation or a stop by the output callback is
+ * cleared. Unlike CVodeReInit it keeps the statistics (they sum over the
+ * stepper's life); options.max_steps counts from the last (re)init. A
+ * problem whose parameters the caller changed is the same problem: reinit
+ * after the change. Reinitialising at every communication point t_k gives
+ * bit for bit the integration of hyd_ode_solve with breakpoints at the t_k.
+ *
+ * Statuses are those of hyd_ode_solve; the result (hyd_ode_stepper_get_result)
+ * holds the message of the last failure, the notes and the statistics. After
+ * a failure advance returns the same status until a reinit. */
+typedef struct _HydOdeStepper HydOdeStepper;
+
+/* NULL and error (HYD_SOLVER_ERROR, code HYD_ODE_UNKNOWN_SOLVER or
+ * HYD_ODE_BAD_INPUT, the message of hyd_ode_solve) when the solver or the
+ * input is wrong. solver_id NULL: HYD_SOLVER_DEFAULT. */
+HydOdeStepper *hyd_ode_stepper_new (const char *solver_id,
+                                    const HydOdeProblem *problem,
+                                    const HydOdeOptions *options,
+                                    const double *y0,
+                                    GError **error);
+/* Integrate to t_out (≥ the start of the last step, ≤ t_end) and write
+ * y(t_out) to y_out (n values; may be NULL). HYD_ODE_SUCCESS, or the
+ * failure (HYD_ODE_CANCELLED also when the output callback returned FALSE;
+ * HYD_ODE_BAD_INPUT for a t_out outside that range, which changes nothing). */
+HydOdeStatus hyd_ode_stepper_advance (HydOdeStepper *stepper, double t_out, double *y_out);
+/* Restart at (t, y): any finite t before t_end, earlier than the stepper's
+ * time too (a co-simulation that steps back). HYD_ODE_SUCCESS, or
+ * HYD_ODE_BAD_INPUT (a time not before t_end, a state that is not finite). */
+HydOdeStatus hyd_ode_stepper_reinit (HydOdeStepper *stepper, double t, const double *y);
+/* New breakpoints (copied), in force from the next reinit. */
+void hyd_ode_stepper_set_breakpoints (HydOdeStepper *stepper,
+                                      const double *breakpoints, guint n_breakpoints);
+/* The last good time: the end of the last accepted step (≥ the last t_out). */
+double hyd_ode_stepper_get_time (const HydOdeStepper *stepper);
+/* The statistics summed over every advance since new (wall_s: time spent
+ * inside advance). */
+const HydOdeStats *hyd_ode_stepper_get_stats (const HydOdeStepper *stepper);
+/* Status, last good time, failure message, worst state, notes, statistics. */
+const HydOdeResult *hyd_ode_stepper_get_result (const HydOdeStepper *stepper);
+void hyd_ode_stepper_free (HydOdeStepper *stepper);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (HydOdeStepper, hyd_ode_stepper_free)
 
 /* The finite-difference Jacobian of options.fd_jacobian at (t, y), as a
  * solver computes it: with sparse TRUE in the problem's pattern (J =

@@ -1,11 +1,11 @@
 /* hyd-run.c — one simulation run of a compiled system.
  *
- * A run is one integration from 0 to t_end, or several when parameters
- * change during it (hyd-run.h): each change stops the integration at an
- * output sample, overrides the parameter and starts a new integration there
- * on the same sample grid (HydOdeOptions.output_origin). The live runner
- * (hyd-runner.c) and a replay of its change log take the same path, so they
- * give the same samples. */
+ * A run is one stepper (hyd-ode.h) advanced from 0 to t_end. Parameters that
+ * change during it (hyd-run.h) stop the advance at an output sample; the
+ * parameter is overridden and the same integrator is reinitialised there
+ * (hyd_ode_stepper_reinit), going on on the same sample grid. The live
+ * runner (hyd-runner.c) and a replay of its change log take the same path,
+ * so they give the same samples. */
 #include "hyd-run.h"
 #include "hyd-i18n.h"
 
@@ -65,27 +65,13 @@ typedef struct {
   double t_end;
   double tol;             /* sample times within 1e-9·Δ are the same */
   double seg_t0;          /* start of the current integration */
-  HydOdeResult *seg;      /* its result (statistics kept up to date) */
-  HydOdeStats done;       /* statistics of the integrations before it */
+  const HydOdeStats *stats; /* the stepper's, summed over the run */
   guint next_replay;      /* first entry of spec->replay not applied */
   GPtrArray *requests;    /* of HydRunChange*: live requests pending */
   gboolean restart;       /* stopped for changes at t_restart */
   double t_restart;
   double *y_restart;
 } RunState;
-
-static void
-stats_add (HydOdeStats *sum, const HydOdeStats *s)
-{
-  sum->steps += s->steps;
-  sum->rejected += s->rejected;
-  sum->f_evals += s->f_evals;
-  sum->jac_evals += s->jac_evals;
-  sum->lu += s->lu;
-  sum->newton += s->newton;
-  sum->wall_s += s->wall_s;
-  sum->events += s->events;
-}
 
 static gboolean
 replay_due (const RunState *rs, double t)
@@ -268,8 +254,7 @@ on_output (double t, const double *y, gpointer user)
   check_flow_limits (rs, t, y);
   if (rs->spec->progress != NULL)
     {
-      *rs->spec->progress = rs->done;
-      stats_add (rs->spec->progress, &rs->seg->stats);
+      *rs->spec->progress = *rs->stats;
     }
   if (rs->spec->sample == NULL)
     return TRUE;
@@ -280,17 +265,6 @@ on_output (double t, const double *y, gpointer user)
       return FALSE;
     }
   return TRUE;
-}
-
-/* Adds a note of one integration to the run's, once. */
-static void
-merge_note (GString *notes, const char *note)
-{
-  if (note == NULL || *note == '\0' || strstr (notes->str, note) != NULL)
-    return;
-  if (notes->len > 0)
-    g_string_append (notes, "; ");
-  g_string_append (notes, note);
 }
 
 double
@@ -382,46 +356,56 @@ hyd_run_execute (HydSystem *sys, const HydRunSpec *spec, HydOdeResult *result, G
   HydOdeResult local = { 0 };
   if (result == NULL)
     result = &local;
-  GString *notes = g_string_new (NULL);
   HydOdeStatus status;
 
   /* replayed changes at t ≤ 0 come before the run */
   apply_changes (&rs, 0.0);
-  for (;;)
+  const GArray *bp = hyd_system_get_breakpoints (sys);
+  opts.breakpoints = (const double *) bp->data;
+  opts.n_breakpoints = bp->len;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (HydOdeStepper) stepper = hyd_ode_stepper_new (sim->solver, &problem, &opts, y,
+                                                           &error);
+  if (stepper == NULL)
     {
-      HydOdeResult seg = { 0 };
-      const GArray *bp = hyd_system_get_breakpoints (sys);
-      opts.breakpoints = (const double *) bp->data;
-      opts.n_breakpoints = bp->len;
-      rs.seg = &seg;
-      rs.seg_t0 = opts.t0;
-      rs.restart = FALSE;
-
-      status = hyd_ode_solve (sim->solver, &problem, &opts, y, &seg);
-      merge_note (notes, seg.note);
-      gboolean cancelled = spec->cancel != NULL && g_atomic_int_get (spec->cancel) != 0;
-      if (status == HYD_ODE_CANCELLED && rs.restart && !cancelled)
+      memset (result, 0, sizeof *result);
+      result->status = status = (HydOdeStatus) error->code;
+      result->worst_state = -1;
+      result->message = g_strdup (error->message);
+    }
+  else
+    {
+      rs.stats = hyd_ode_stepper_get_stats (stepper);
+      for (;;)
         {
-          stats_add (&rs.done, &seg.stats);
-          hyd_ode_result_clear (&seg);
-          opts.t0 = rs.t_restart;
-          memcpy (y, rs.y_restart, sizeof (double) * n);
-          apply_changes (&rs, opts.t0);
-          continue;
+          rs.restart = FALSE;
+          status = hyd_ode_stepper_advance (stepper, sim->t_end, NULL);
+          gboolean cancelled = spec->cancel != NULL && g_atomic_int_get (spec->cancel) != 0;
+          if (status != HYD_ODE_CANCELLED || !rs.restart || cancelled)
+            break;
+          /* the sample at t_restart asked for changes: the same integrator
+           * goes on from (t_restart, y(t_restart)) after them, as at a
+           * breakpoint, with the breakpoints the changes may have moved */
+          apply_changes (&rs, rs.t_restart);
+          bp = hyd_system_get_breakpoints (sys);
+          hyd_ode_stepper_set_breakpoints (stepper, (const double *) bp->data, bp->len);
+          status = hyd_ode_stepper_reinit (stepper, rs.t_restart, rs.y_restart);
+          if (status != HYD_ODE_SUCCESS)
+            break;
+          rs.seg_t0 = rs.t_restart;
         }
 
-      /* the run's result: this integration's, with the totals */
-      *result = seg;
-      stats_add (&result->stats, &rs.done);
-      g_free (result->note);
-      result->note = notes->len > 0 ? g_strdup (notes->str) : NULL;
+      /* the run's result: the stepper's, statistics summed over the run */
+      const HydOdeResult *sr = hyd_ode_stepper_get_result (stepper);
+      *result = *sr;
+      result->message = g_strdup (sr->message);
+      result->note = g_strdup (sr->note);
       if (status == HYD_ODE_CANCELLED && rs.restart)
         {
           g_free (result->message);
           result->message = g_strdup_printf ("cancelled at t = %.9g", rs.t_restart);
           result->t = rs.t_restart;
         }
-      break;
     }
 
   /* once per run: every node that cavitated */
@@ -429,7 +413,6 @@ hyd_run_execute (HydSystem *sys, const HydRunSpec *spec, HydOdeResult *result, G
     if (!isnan (rs.cav_onset[b]))
       report_cavitation (&rs, b);
 
-  g_string_free (notes, TRUE);
   hyd_ode_result_clear (&local);
   g_ptr_array_unref (rs.requests);
   g_free (rs.y_restart);

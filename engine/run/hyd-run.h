@@ -49,10 +49,10 @@ typedef struct {
   /* Parameter changes during the run (all optional; hyd-runner.h drives
    * them live). A change is applied at an output sample t: the integration
    * stops there before the sample is reported, the parameter becomes the
-   * constant (hyd_system_override_param), and a new integration starts at
-   * (t, y(t)) with fresh step control and Jacobian on the same sample grid,
-   * its first sample t holding the values after the change (as at a
-   * breakpoint). */
+   * constant (hyd_system_override_param), and the same integrator is
+   * reinitialised at (t, y(t)) (hyd_ode_stepper_reinit: fresh step control
+   * and Jacobian) on the same sample grid, its first sample t holding the
+   * values after the change (as at a breakpoint). */
   const GPtrArray *replay;   /* of HydRunChange*, by time: each is applied at
                                 the first output sample at or after its t
                                 (before the run when t ≤ 0), so a logged run

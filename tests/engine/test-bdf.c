@@ -5,31 +5,12 @@
  * 2008, Fig. 4.4), the stiff test set at rtol 1e-6, the HASP thesis's (§2.56) 2×2 linear
  * stiff example against its exact solution, and bdf's restart at
  * breakpoints. */
-#include "hyd-ode-private.h"
-#include "hyd-testset.h"
+#include "ode-harness.h"
 
 #include <math.h>
 #include <string.h>
 
 /* ---- helpers ----------------------------------------------------------- */
-
-static void
-set_tolerances (HydOdeOptions *o, double *atol, guint n, double rtol,
-                double atol_value)
-{
-  for (guint i = 0; i < n; i++)
-    atol[i] = atol_value;
-  o->rtol = rtol;
-  o->atol = atol;
-}
-
-static double
-smooth_error (const double *y)
-{
-  const HydTestProblem *s = hyd_testset_smooth ();
-
-  return MAX (fabs (y[0] - s->y_ref[0]), fabs (y[1] - s->y_ref[1]));
-}
 
 /* ---- solver list -------------------------------------------------------- */
 
@@ -59,7 +40,7 @@ test_solver_list (void)
   hyd_ode_options_init (&o);
   o.t_end = 1.0;
   o.fixed_step = 0.1;
-  set_tolerances (&o, atol, 2, 1e-6, 1e-6);
+  ode_harness_tolerances (&o, atol, 2, 1e-6, 1e-6);
   g_assert_cmpint (hyd_ode_solve ("bdf", &s->problem, &o, y, &r), ==,
                    HYD_ODE_BAD_INPUT);
   g_assert_nonnull (strstr (r.message, "multistep"));
@@ -85,7 +66,7 @@ bdf_pinned_error (int q, guint n_steps)
   o.t_end = s->t_end;
   o.h0 = 1e-6 * h;
   /* Only the Newton iteration sees the tolerances in the pinned mode. */
-  set_tolerances (&o, atol, 2, 1e-12, 1e-12);
+  ode_harness_tolerances (&o, atol, 2, 1e-12, 1e-12);
   memcpy (y, s->y0, sizeof y);
   g_assert_cmpint (hyd_ode_solve_method (m, &s->problem, &o, y, &r), ==,
                    HYD_ODE_SUCCESS);
@@ -95,7 +76,7 @@ bdf_pinned_error (int q, guint n_steps)
   g_assert_cmpuint (r.stats.steps, <=, n_steps + 200);
   hyd_ode_result_clear (&r);
   g_free (m);
-  return smooth_error (y);
+  return ode_harness_smooth_error (y);
 }
 
 static void
@@ -116,23 +97,12 @@ test_order_bdf (gconstpointer data)
 static double
 fixed_step_error (const char *solver, guint n_steps)
 {
-  const HydTestProblem *s = hyd_testset_smooth ();
-  double y[2], atol[2];
-  HydOdeOptions o;
   HydOdeResult r = { 0 };
+  double e = ode_harness_smooth_fixed (solver, NULL, n_steps, 1e-10, FALSE, &r);
 
-  hyd_ode_options_init (&o);
-  o.t0 = s->t0;
-  o.t_end = s->t_end;
-  o.fixed_step = (s->t_end - s->t0) / n_steps;
-  set_tolerances (&o, atol, 2, 1e-10, 1e-10);
-  memcpy (y, s->y0, sizeof y);
-  g_assert_cmpint (hyd_ode_solve (solver, &s->problem, &o, y, &r), ==,
-                   HYD_ODE_SUCCESS);
-  g_assert_cmpuint (r.stats.steps, ==, n_steps);
   g_assert_cmpuint (r.stats.newton, >=, n_steps);
   hyd_ode_result_clear (&r);
-  return smooth_error (y);
+  return e;
 }
 
 static void
@@ -151,52 +121,11 @@ test_order_theta (gconstpointer data)
   g_assert_cmpfloat (fabs (p2 - nominal), <=, 0.2);
 }
 
-typedef struct {
-  double max_err;
-  guint n;
-} DenseCheck;
-
-static gboolean
-dense_check_output (double t, const double *y, gpointer user)
-{
-  DenseCheck *c = user;
-  double ex[2];
-
-  hyd_testset_smooth ()->exact (t, ex);
-  c->max_err = MAX (c->max_err, MAX (fabs (y[0] - ex[0]), fabs (y[1] - ex[1])));
-  c->n++;
-  return TRUE;
-}
-
-/* The trapezoid's cubic Hermite samples converge with the steps. */
-static double
-theta_dense_error (guint n_steps)
-{
-  const HydTestProblem *s = hyd_testset_smooth ();
-  double y[2], atol[2];
-  HydOdeOptions o;
-  HydOdeResult r = { 0 };
-  DenseCheck c = { 0.0, 0 };
-
-  hyd_ode_options_init (&o);
-  o.t_end = s->t_end;
-  o.fixed_step = s->t_end / n_steps;
-  o.output_interval = 0.0937 * o.fixed_step;
-  o.output = dense_check_output;
-  o.output_user = &c;
-  set_tolerances (&o, atol, 2, 1e-10, 1e-10);
-  memcpy (y, s->y0, sizeof y);
-  g_assert_cmpint (hyd_ode_solve ("trapezoid", &s->problem, &o, y, &r), ==,
-                   HYD_ODE_SUCCESS);
-  g_assert_cmpuint (c.n, >, 10 * n_steps);
-  hyd_ode_result_clear (&r);
-  return c.max_err;
-}
-
 static void
 test_dense_theta (void)
 {
-  double e40 = theta_dense_error (40), e80 = theta_dense_error (80);
+  double e40 = ode_harness_smooth_fixed ("trapezoid", NULL, 40, 1e-10, TRUE, NULL);
+  double e80 = ode_harness_smooth_fixed ("trapezoid", NULL, 80, 1e-10, TRUE, NULL);
   double p = log2 (e40 / e80);
 
   g_test_message ("trapezoid dense output: errors %.3e %.3e, order %.3f",
@@ -210,28 +139,17 @@ test_dense_theta (void)
 static void
 test_adaptive_bdf (void)
 {
-  const HydTestProblem *s = hyd_testset_smooth ();
   double rtols[2] = { 1e-5, 1e-9 };
   double err[2];
   guint64 steps[2];
 
   for (guint k = 0; k < 2; k++)
     {
-      double y[2], atol[2];
-      HydOdeOptions o;
       HydOdeResult r = { 0 };
-      DenseCheck c = { 0.0, 0 };
+      OdeDenseCheck c = { 0.0, 0 };
 
-      hyd_ode_options_init (&o);
-      o.t_end = s->t_end;
-      o.output_interval = 0.01;
-      o.output = dense_check_output;
-      o.output_user = &c;
-      set_tolerances (&o, atol, 2, rtols[k], rtols[k]);
-      memcpy (y, s->y0, sizeof y);
-      g_assert_cmpint (hyd_ode_solve ("bdf", &s->problem, &o, y, &r), ==,
+      g_assert_cmpint (ode_harness_smooth_adaptive ("bdf", rtols[k], 0.01, &c, &err[k], &r), ==,
                        HYD_ODE_SUCCESS);
-      err[k] = smooth_error (y);
       steps[k] = r.stats.steps;
       g_test_message ("bdf rtol %g: error %.3e, dense %.3e, steps %"
                       G_GUINT64_FORMAT ", rejected %" G_GUINT64_FORMAT
@@ -254,22 +172,6 @@ test_adaptive_bdf (void)
 }
 
 /* ---- stability ---------------------------------------------------------- */
-
-static int
-linear_rhs (double t, const double *y, double *f, gpointer user)
-{
-  f[0] = *(const double *) user * y[0];
-  return 0;
-}
-
-static int
-linear_jac (double t, const double *y, double *J, double *dfdt, gpointer user)
-{
-  J[0] = *(const double *) user;
-  if (dfdt != NULL)
-    dfdt[0] = 0.0;
-  return 0;
-}
 
 typedef struct {
   guint dim;            /* states of the problem, ≤ 2 */
@@ -298,8 +200,7 @@ static void
 run_stiff_mode (const char *solver, guint n_steps, Trace *tr)
 {
   double lambda = -1e6, y = 1.0;
-  HydOdeProblem p = { .n = 1, .user = &lambda, .rhs = linear_rhs,
-                      .jac = linear_jac };
+  HydOdeProblem p = ode_linear_problem (&lambda);
   HydOdeOptions o;
   HydOdeResult r = { 0 };
 
@@ -379,7 +280,7 @@ volumes_sign_changes (const char *solver, double *last_swing)
   o.fixed_step = 0.1;
   o.output = trace_output;
   o.output_user = &tr;
-  set_tolerances (&o, atol, 2, 1e-6, 1e-6);
+  ode_harness_tolerances (&o, atol, 2, 1e-6, 1e-6);
   g_assert_cmpint (hyd_ode_solve (solver, &p, &o, y, &r), ==, HYD_ODE_SUCCESS);
   g_assert_cmpuint (tr.n, ==, 31);
   for (guint k = 2; k < tr.n; k++)
@@ -421,32 +322,11 @@ static void
 run_testset_case (gconstpointer data)
 {
   const TestsetCase *tc = data;
-  const HydTestProblem *p = hyd_testset_lookup (tc->id);
   double rtol = 1e-6;
-  g_autofree double *y = g_memdup2 (p->y0, p->n * sizeof (double));
-  g_autofree double *atol = g_new (double, p->n);
-  HydOdeOptions o;
   HydOdeResult r = { 0 };
 
-  hyd_ode_options_init (&o);
-  o.t0 = p->t0;
-  o.t_end = p->t_end;
-  set_tolerances (&o, atol, p->n, rtol, rtol);
-  HydOdeStatus status = hyd_ode_solve (tc->solver, &p->problem, &o, y, &r);
-  double mescd = hyd_testset_mescd (p->n, y, p->y_ref, rtol, rtol);
-
-  g_test_message ("%s %s rtol = atol = %g: %s, mescd %.2f, steps %"
-                  G_GUINT64_FORMAT ", rejected %" G_GUINT64_FORMAT
-                  ", f %" G_GUINT64_FORMAT ", jac %" G_GUINT64_FORMAT
-                  ", lu %" G_GUINT64_FORMAT ", newton %" G_GUINT64_FORMAT
-                  ", %.3f s", tc->solver, p->name, rtol,
-                  hyd_ode_status_name (status), mescd, r.stats.steps,
-                  r.stats.rejected, r.stats.f_evals, r.stats.jac_evals,
-                  r.stats.lu, r.stats.newton, r.stats.wall_s);
-  g_assert_cmpint (status, ==, HYD_ODE_SUCCESS);
-  g_assert_null (r.message);
-  g_assert_cmpfloat (r.t, ==, p->t_end);
-  g_assert_cmpfloat (mescd, >=, tc->min_mescd);
+  g_assert_cmpfloat (ode_harness_testset (tc->solver, tc->id, rtol, rtol, &r), >=,
+                     tc->min_mescd);
   if (g_str_equal (tc->solver, "bdf"))
     g_assert_cmpuint (r.stats.jac_evals * 3, <, r.stats.steps);
   hyd_ode_result_clear (&r);
@@ -472,7 +352,7 @@ test_trapezoid_e5_prescribed (void)
   o.t0 = p->t0;
   o.t_end = p->t_end;
   o.max_steps = 100000;
-  set_tolerances (&o, atol, p->n, rtol, atol_value);
+  ode_harness_tolerances (&o, atol, p->n, rtol, atol_value);
   HydOdeStatus status = hyd_ode_solve ("trapezoid", &p->problem, &o, y, &r);
   double mescd = hyd_testset_mescd (p->n, y, p->y_ref, atol_value, rtol);
 
@@ -488,73 +368,27 @@ test_trapezoid_e5_prescribed (void)
 
 /* ---- HASP thesis §2.56: the 2×2 linear stiff example -------------------- */
 
-static int
-hasp_rhs (double t, const double *y, double *f, gpointer user)
-{
-  f[0] = -2000.0 * y[0] + 999.75 * y[1] + 1000.25;
-  f[1] = y[0] - y[1];
-  return 0;
-}
-
-static int
-hasp_jac (double t, const double *y, double *J, double *dfdt, gpointer user)
-{
-  J[0] = -2000.0; J[1] = 1.0;     /* column 0 */
-  J[2] = 999.75;  J[3] = -1.0;    /* column 1 */
-  if (dfdt != NULL)
-    dfdt[0] = dfdt[1] = 0.0;
-  return 0;
-}
-
-/* λ = −2000.5, −0.5; HASP thesis §2.56 (its 0.4999875 is a misprint
- * for 0.499875, which the initial value y1(0) = 0 requires). */
-static void
-hasp_exact (double t, double *y)
-{
-  double slow = exp (-0.5 * t), fast = exp (-2000.5 * t);
-
-  y[0] = -1.499875 * slow + 0.499875 * fast + 1.0;
-  y[1] = -2.99975 * slow - 0.00025 * fast + 1.0;
-}
-
-typedef struct {
-  double max_err;
-  guint n;
-} HaspCheck;
-
-static gboolean
-hasp_output (double t, const double *y, gpointer user)
-{
-  HaspCheck *c = user;
-  double ex[2];
-
-  hasp_exact (t, ex);
-  c->max_err = MAX (c->max_err, MAX (fabs (y[0] - ex[0]), fabs (y[1] - ex[1])));
-  c->n++;
-  return TRUE;
-}
-
 static void
 test_hasp_linear (void)
 {
-  HydOdeProblem p = { .n = 2, .rhs = hasp_rhs, .jac = hasp_jac };
+  HydOdeProblem p = ode_hasp2_problem;
   double y[2] = { 0.0, -2.0 }, atol[2], ex[2];
   HydOdeOptions o;
   HydOdeResult r = { 0 };
-  HaspCheck c = { 0.0, 0 };
+  OdeDenseCheck c = { 0.0, 0, ode_hasp2_exact };
 
-  hasp_exact (0.0, ex);
+  ode_hasp2_exact (0.0, ex);
   g_assert_cmpfloat (fabs (ex[0] - y[0]), <, 1e-15);
   g_assert_cmpfloat (fabs (ex[1] - y[1]), <, 1e-15);
 
   hyd_ode_options_init (&o);
   o.t_end = 10.0;
   o.output_interval = 1e-3;   /* samples inside the fast transient too */
-  o.output = hasp_output;
+  o.output = ode_harness_dense_output;
   o.output_user = &c;
-  set_tolerances (&o, atol, 2, 1e-6, 1e-6);
+  ode_harness_tolerances (&o, atol, 2, 1e-6, 1e-6);
   g_assert_cmpint (hyd_ode_solve ("bdf", &p, &o, y, &r), ==, HYD_ODE_SUCCESS);
-  hasp_exact (10.0, ex);
+  ode_hasp2_exact (10.0, ex);
   double end_err = MAX (fabs (y[0] - ex[0]), fabs (y[1] - ex[1]));
   g_test_message ("HASP thesis §2.56 with bdf: %" G_GUINT64_FORMAT " steps "
                   "(RK4 needs > 7600), %" G_GUINT64_FORMAT " rejected, "
@@ -569,117 +403,35 @@ test_hasp_linear (void)
 
 /* ---- breakpoints: a jump in f ------------------------------------------- */
 
-/* y' = −y + u, u = 1 on [0, 1), −2 on [1, 1.5), 0.5 after; u comes from
- * set_interval (as in the circuits), or from t itself when the jumps are
- * not declared. */
-typedef struct {
-  gboolean from_interval;
-  double u;
-  double lo, hi;
-  double outside;       /* largest evaluation distance outside [lo, hi] */
-  double max_err;       /* against the exact solution, over the samples */
-  guint n_samples;
-} JumpProblem;
-
-static const double jump_bp[] = { 1.0, 1.5 };
-static const double jump_u[] = { 1.0, -2.0, 0.5 };
-
-static double
-jump_piece (double t)
-{
-  return t < jump_bp[0] ? jump_u[0] : t < jump_bp[1] ? jump_u[1] : jump_u[2];
-}
-
-static double
-jump_exact (double t)
-{
-  double y = 0.0, a = 0.0;
-
-  for (guint k = 0; k < 3; k++)
-    {
-      double b = k < 2 ? jump_bp[k] : INFINITY;
-      double tt = MIN (t, b);
-      y = jump_u[k] + (y - jump_u[k]) * exp (-(tt - a));
-      if (t <= b)
-        break;
-      a = b;
-    }
-  return y;
-}
-
 static void
-jump_set_interval (double lo, double hi, gpointer user)
+run_jump (OdeJump *jp, gboolean with_breakpoints, HydOdeResult *r)
 {
-  JumpProblem *jp = user;
-
-  jp->lo = lo;
-  jp->hi = hi;
-  jp->u = jump_piece (0.5 * (lo + hi));
-}
-
-static int
-jump_rhs (double t, const double *y, double *f, gpointer user)
-{
-  JumpProblem *jp = user;
-
-  if (jp->from_interval)
-    jp->outside = MAX (jp->outside, MAX (jp->lo - t, t - jp->hi));
-  f[0] = -y[0] + (jp->from_interval ? jp->u : jump_piece (t));
-  return 0;
-}
-
-static int
-jump_jac (double t, const double *y, double *J, double *dfdt, gpointer user)
-{
-  J[0] = -1.0;
-  if (dfdt != NULL)
-    dfdt[0] = 0.0;
-  return 0;
-}
-
-static gboolean
-jump_output (double t, const double *y, gpointer user)
-{
-  JumpProblem *jp = user;
-
-  /* At a jump both sides are sampled; the exact value is continuous. */
-  jp->max_err = MAX (jp->max_err, fabs (y[0] - jump_exact (t)));
-  jp->n_samples++;
-  return TRUE;
-}
-
-static void
-run_jump (JumpProblem *jp, gboolean with_breakpoints, HydOdeResult *r)
-{
-  HydOdeProblem p = {
-    .n = 1, .user = jp, .rhs = jump_rhs, .jac = jump_jac,
-    .set_interval = jump_set_interval,
-  };
+  HydOdeProblem p;
   HydOdeOptions o;
   double y = 0.0, atol = 1e-8;
 
-  memset (jp, 0, sizeof *jp);
-  jp->from_interval = with_breakpoints;
+  ode_jump_problem (jp, &p);
+  jp->undeclared = !with_breakpoints;
   hyd_ode_options_init (&o);
   o.t_end = 2.0;
   if (with_breakpoints)
     {
-      o.breakpoints = jump_bp;
-      o.n_breakpoints = G_N_ELEMENTS (jump_bp);
+      o.breakpoints = ode_jump_bp;
+      o.n_breakpoints = G_N_ELEMENTS (ode_jump_bp);
     }
   o.output_interval = 0.01;
-  o.output = jump_output;
+  o.output = ode_jump_output;
   o.output_user = jp;
   o.rtol = 1e-6;
   o.atol = &atol;
   g_assert_cmpint (hyd_ode_solve ("bdf", &p, &o, &y, r), ==, HYD_ODE_SUCCESS);
-  jp->max_err = MAX (jp->max_err, fabs (y - jump_exact (2.0)));
+  jp->max_err = MAX (jp->max_err, fabs (y - ode_jump_exact (2.0)));
 }
 
 static void
 test_breakpoints (void)
 {
-  JumpProblem with, without;
+  OdeJump with, without;
   HydOdeResult r1 = { 0 }, r2 = { 0 };
 
   run_jump (&with, TRUE, &r1);
@@ -706,43 +458,11 @@ test_breakpoints (void)
 
 /* ---- events ------------------------------------------------------------- */
 
-/* y' = 1 − y from 0, with an event at y = 1/2 (t = ln 2): the step is cut
- * there and bdf restarts; the event is located on the Nordsieck
- * interpolant of the step before it is accepted. */
-static int
-relax_rhs (double t, const double *y, double *f, gpointer user)
-{
-  f[0] = 1.0 - y[0];
-  return 0;
-}
-
-static int
-relax_jac (double t, const double *y, double *J, double *dfdt, gpointer user)
-{
-  J[0] = -1.0;
-  if (dfdt != NULL)
-    dfdt[0] = 0.0;
-  return 0;
-}
-
-static int
-relax_events (double t, const double *y, double *g, gpointer user)
-{
-  double *t_seen = user;
-
-  g[0] = y[0] - 0.5;
-  if (fabs (g[0]) < 1e-7)
-    *t_seen = t;
-  return 0;
-}
-
 static void
 test_events (void)
 {
   double t_seen = -1.0, y = 0.0, atol = 1e-10;
-  HydOdeProblem p = { .n = 1, .user = &t_seen, .rhs = relax_rhs,
-                      .jac = relax_jac, .n_events = 1,
-                      .events = relax_events };
+  HydOdeProblem p = ode_relax_problem (&t_seen);
   HydOdeOptions o;
   HydOdeResult r = { 0 };
 
@@ -819,36 +539,19 @@ test_cancel (gconstpointer data)
   hyd_ode_result_clear (&r);
 }
 
-static int
-square_rhs (double t, const double *y, double *f, gpointer user)
-{
-  f[0] = y[0] * y[0];
-  return 0;
-}
-
-static int
-square_jac (double t, const double *y, double *J, double *dfdt, gpointer user)
-{
-  J[0] = 2.0 * y[0];
-  if (dfdt != NULL)
-    dfdt[0] = 0.0;
-  return 0;
-}
-
 static void
 test_blowup (gconstpointer data)
 {
   /* y' = y² blows up at t = 1: a clean status naming the state. */
   const char *solver = data;
   double y = 1.0, atol = 1e-8;
-  HydOdeProblem p = { .n = 1, .rhs = square_rhs, .jac = square_jac };
   HydOdeOptions o;
   HydOdeResult r = { 0 };
 
   hyd_ode_options_init (&o);
   o.t_end = 2.0;
   o.atol = &atol;
-  HydOdeStatus status = hyd_ode_solve (solver, &p, &o, &y, &r);
+  HydOdeStatus status = hyd_ode_solve (solver, &ode_square_problem, &o, &y, &r);
   g_test_message ("%s, y' = y²: %s", solver, r.message);
   g_assert_true (status == HYD_ODE_STEP_UNDERFLOW
                  || status == HYD_ODE_NONFINITE);
@@ -915,6 +618,10 @@ main (int argc, char **argv)
                         test_blowup);
   g_test_add_data_func ("/engine/bdf/failure/backward-euler",
                         "backward_euler", test_blowup);
+
+  ode_harness_add_conformance ("bdf");
+  ode_harness_add_conformance ("trapezoid");
+  ode_harness_add_conformance ("backward_euler");
 
   return g_test_run ();
 }

@@ -4,24 +4,13 @@
  * detect stiffness), the HASP thesis's reported behaviours (test problem 4, the
  * 2×2 linear example, Robertson step counts of Table 4.4) and auto's
  * choice with its reasons. */
-#include "hyd-ode.h"
-#include "hyd-testset.h"
+#include "ode-harness.h"
 
 #include <float.h>
 #include <math.h>
 #include <string.h>
 
 /* ---- helpers ----------------------------------------------------------- */
-
-static void
-set_tolerances (HydOdeOptions *o, double *atol, guint n, double rtol,
-                double atol_value)
-{
-  for (guint i = 0; i < n; i++)
-    atol[i] = atol_value;
-  o->rtol = rtol;
-  o->atol = atol;
-}
 
 static void
 message_stats (const char *what, HydOdeStatus status, const HydOdeResult *r)
@@ -88,7 +77,7 @@ test_list (void)
   HydOdeResult r = { 0 };
   hyd_ode_options_init (&o);
   o.t_end = 1.0;
-  set_tolerances (&o, atol, 2, 1e-6, 1e-6);
+  ode_harness_tolerances (&o, atol, 2, 1e-6, 1e-6);
   g_assert_cmpint (hyd_ode_solve ("rk4", &s->problem, &o, y, &r), ==,
                    HYD_ODE_BAD_INPUT);
   g_assert_nonnull (strstr (r.message, "fixed step"));
@@ -112,27 +101,6 @@ typedef struct {
   guint n0;        /* coarsest number of steps */
 } OrderCase;
 
-static double
-smooth_fixed_error (const char *id, guint n_steps, HydOdeResult *r)
-{
-  const HydTestProblem *s = hyd_testset_smooth ();
-  double y[2], atol[2];
-  HydOdeOptions o;
-
-  hyd_ode_options_init (&o);
-  o.t0 = s->t0;
-  o.t_end = s->t_end;
-  o.fixed_step = (s->t_end - s->t0) / n_steps;
-  set_tolerances (&o, atol, 2, 1e-6, 1e-6);
-  memcpy (y, s->y0, sizeof y);
-  g_assert_cmpint (hyd_ode_solve (id, &s->problem, &o, y, r), ==,
-                   HYD_ODE_SUCCESS);
-  g_assert_cmpuint (r->stats.steps, ==, n_steps);
-  g_assert_cmpuint (r->stats.rejected, ==, 0);
-  g_assert_cmpfloat (r->t, ==, s->t_end);
-  return MAX (fabs (y[0] - s->y_ref[0]), fabs (y[1] - s->y_ref[1]));
-}
-
 static void
 test_order (gconstpointer data)
 {
@@ -142,7 +110,7 @@ test_order (gconstpointer data)
   for (guint k = 0; k < 3; k++)
     {
       HydOdeResult r = { 0 };
-      e[k] = smooth_fixed_error (c->id, c->n0 << k, &r);
+      e[k] = ode_harness_smooth_fixed (c->id, NULL, c->n0 << k, 1e-6, FALSE, &r);
       if (g_strcmp0 (c->id, "dopri5") == 0)
         {
           /* First same as last: six evaluations a step, one at the start. */
@@ -165,50 +133,6 @@ test_order (gconstpointer data)
   g_assert_cmpfloat (fabs (p[1] - c->order), <=, 0.2);
 }
 
-/* Dense output between the steps, against the exact solution. */
-typedef struct {
-  const HydTestProblem *s;
-  double max_err;
-  guint n;
-} DenseCheck;
-
-static gboolean
-dense_check_output (double t, const double *y, gpointer user)
-{
-  DenseCheck *c = user;
-  double ex[2];
-
-  c->s->exact (t, ex);
-  c->max_err = MAX (c->max_err, MAX (fabs (y[0] - ex[0]), fabs (y[1] - ex[1])));
-  c->n++;
-  return TRUE;
-}
-
-static double
-dense_error (const char *id, guint n_steps)
-{
-  const HydTestProblem *s = hyd_testset_smooth ();
-  double y[2], atol[2];
-  HydOdeOptions o;
-  HydOdeResult r = { 0 };
-  DenseCheck c = { s, 0.0, 0 };
-
-  hyd_ode_options_init (&o);
-  o.t_end = s->t_end;
-  o.fixed_step = s->t_end / n_steps;
-  /* Samples at many positions θ inside the steps. */
-  o.output_interval = 0.0937 * o.fixed_step;
-  o.output = dense_check_output;
-  o.output_user = &c;
-  set_tolerances (&o, atol, 2, 1e-6, 1e-6);
-  memcpy (y, s->y0, sizeof y);
-  g_assert_cmpint (hyd_ode_solve (id, &s->problem, &o, y, &r), ==,
-                   HYD_ODE_SUCCESS);
-  g_assert_cmpuint (c.n, >, 10 * n_steps);
-  hyd_ode_result_clear (&r);
-  return c.max_err;
-}
-
 static void
 test_dense_order (gconstpointer data)
 {
@@ -217,8 +141,9 @@ test_dense_order (gconstpointer data)
    * the others: cubic Hermite (local error O(h⁴)). The samples converge
    * with at least min(order, 4). */
   double expect = MIN (c->order, 4.0);
-  double e0 = dense_error (c->id, c->n0), e1 = dense_error (c->id, 2 * c->n0);
-  double e2 = dense_error (c->id, 4 * c->n0);
+  double e0 = ode_harness_smooth_fixed (c->id, NULL, c->n0, 1e-6, TRUE, NULL);
+  double e1 = ode_harness_smooth_fixed (c->id, NULL, 2 * c->n0, 1e-6, TRUE, NULL);
+  double e2 = ode_harness_smooth_fixed (c->id, NULL, 4 * c->n0, 1e-6, TRUE, NULL);
   double p = log2 (e1 / e2);
 
   g_test_message ("%s dense output: errors %.3e %.3e %.3e, orders %.3f %.3f",
@@ -232,7 +157,6 @@ static void
 test_adaptive (gconstpointer data)
 {
   const char *id = data;
-  const HydTestProblem *s = hyd_testset_smooth ();
   /* expo is first order: h ∝ √tol, so its global error goes like √tol. */
   gboolean first_order = g_strcmp0 (id, "expo") == 0;
   double rtols[2] = { first_order ? 1e-4 : 1e-5, first_order ? 1e-6 : 1e-8 };
@@ -240,18 +164,11 @@ test_adaptive (gconstpointer data)
 
   for (guint k = 0; k < 2; k++)
     {
-      double y[2], atol[2];
-      HydOdeOptions o;
       HydOdeResult r = { 0 };
-      hyd_ode_options_init (&o);
-      o.t_end = s->t_end;
-      set_tolerances (&o, atol, 2, rtols[k], rtols[k]);
-      memcpy (y, s->y0, sizeof y);
-      HydOdeStatus status = hyd_ode_solve (id, &s->problem, &o, y, &r);
+      HydOdeStatus status = ode_harness_smooth_adaptive (id, rtols[k], 0.0, NULL, &err[k], &r);
       g_autofree char *what = g_strdup_printf ("%s smooth rtol %g", id, rtols[k]);
       message_stats (what, status, &r);
       g_assert_cmpint (status, ==, HYD_ODE_SUCCESS);
-      err[k] = MAX (fabs (y[0] - s->y_ref[0]), fabs (y[1] - s->y_ref[1]));
       g_test_message ("error %.3e", err[k]);
       g_assert_cmpfloat (err[k], <, first_order ? sqrt (rtols[k]) : 10.0 * rtols[k]);
       /* Not stiff: no diagnosis. */
@@ -294,7 +211,7 @@ test_explicit_testset (gconstpointer data)
   hyd_ode_options_init (&o);
   o.t0 = p->t0;
   o.t_end = p->t_end;
-  set_tolerances (&o, atol, p->n, rtol, rtol);
+  ode_harness_tolerances (&o, atol, p->n, rtol, rtol);
   o.max_steps = 50000;
   if (!info->adaptive)
     o.fixed_step = (p->t_end - p->t0) / 20000.0;
@@ -342,7 +259,7 @@ test_expo_testset (gconstpointer data)
   hyd_ode_options_init (&o);
   o.t0 = p->t0;
   o.t_end = p->t_end;
-  set_tolerances (&o, atol, p->n, rtol, rtol);
+  ode_harness_tolerances (&o, atol, p->n, rtol, rtol);
   o.max_steps = 2000000;
   HydOdeStatus status = hyd_ode_solve ("expo", &p->problem, &o, y, &r);
   double mescd = hyd_testset_mescd (p->n, y, p->y_ref, rtol, rtol);
@@ -525,58 +442,9 @@ test_hasp_problem4 (void)
 
 /* ---- HASP thesis §2.56: the 2×2 linear stiff example ------------------- */
 
-static int
-lin2_rhs (double t, const double *y, double *f, gpointer user)
-{
-  f[0] = -2000.0 * y[0] + 999.75 * y[1] + 1000.25;
-  f[1] = y[0] - y[1];
-  return 0;
-}
-
-static int
-lin2_jac (double t, const double *y, double *J, double *dfdt, gpointer user)
-{
-  J[0] = -2000.0;
-  J[1] = 1.0;
-  J[2] = 999.75;
-  J[3] = -1.0;
-  if (dfdt != NULL)
-    dfdt[0] = dfdt[1] = 0.0;
-  return 0;
-}
-
-/* λ = −2000.5 and −0.5 (the printed 0.4999875 corrected to 0.499875). */
-static void
-lin2_exact (double t, double *y)
-{
-  y[0] = -1.499875 * exp (-0.5 * t) + 0.499875 * exp (-2000.5 * t) + 1.0;
-  y[1] = -2.99975 * exp (-0.5 * t) - 0.00025 * exp (-2000.5 * t) + 1.0;
-}
-
-static const HydOdeProblem lin2_problem = {
-  .n = 2, .rhs = lin2_rhs, .jac = lin2_jac,
-};
-
-typedef struct {
-  double max_err;
-  guint n;
-} Lin2Check;
-
-static gboolean
-lin2_output (double t, const double *y, gpointer user)
-{
-  Lin2Check *c = user;
-  double ex[2];
-
-  lin2_exact (t, ex);
-  c->max_err = MAX (c->max_err, MAX (fabs (y[0] - ex[0]), fabs (y[1] - ex[1])));
-  c->n++;
-  return TRUE;
-}
-
 static HydOdeStatus
 lin2_run (const char *id, double rtol, double fixed_step, double interval,
-          Lin2Check *c, double *end_err, HydOdeResult *r)
+          OdeDenseCheck *c, double *end_err, HydOdeResult *r)
 {
   double y[2] = { 0.0, -2.0 }, atol[2], ex[2];
   HydOdeOptions o;
@@ -585,12 +453,12 @@ lin2_run (const char *id, double rtol, double fixed_step, double interval,
   o.t_end = 10.0;
   o.fixed_step = fixed_step;
   o.output_interval = interval;
-  o.output = lin2_output;
+  o.output = ode_harness_dense_output;
   o.output_user = c;
-  set_tolerances (&o, atol, 2, rtol, rtol);
-  memset (c, 0, sizeof *c);
-  HydOdeStatus status = hyd_ode_solve (id, &lin2_problem, &o, y, r);
-  lin2_exact (r->t, ex);
+  ode_harness_tolerances (&o, atol, 2, rtol, rtol);
+  *c = (OdeDenseCheck) { .exact = ode_hasp2_exact };
+  HydOdeStatus status = hyd_ode_solve (id, &ode_hasp2_problem, &o, y, r);
+  ode_hasp2_exact (r->t, ex);
   *end_err = MAX (fabs (y[0] - ex[0]), fabs (y[1] - ex[1]));
   return status;
 }
@@ -603,7 +471,7 @@ test_hasp_linear (void)
   /* expo against the exact solution, at the steps and between them. */
   for (guint k = 0; k < G_N_ELEMENTS (rtols); k++)
     {
-      Lin2Check c;
+      OdeDenseCheck c;
       HydOdeResult r = { 0 };
       double end_err;
       HydOdeStatus status = lin2_run ("expo", rtols[k], 0.0, 0.01, &c, &end_err, &r);
@@ -634,7 +502,7 @@ test_hasp_linear (void)
   };
   for (guint k = 0; k < G_N_ELEMENTS (fixed); k++)
     {
-      Lin2Check c;
+      OdeDenseCheck c;
       HydOdeResult r = { 0 };
       double end_err;
       HydOdeStatus status = lin2_run (fixed[k].id, 1e-6, fixed[k].h, 0.0, &c,
@@ -727,7 +595,7 @@ test_hasp_robertson (void)
             hyd_ode_options_init (&o);
             o.t_end = t_ends[j];
             o.h0 = 1e-4;   /* as in §4.46 */
-            set_tolerances (&o, atol, 2, eps, atol_factor[a] * eps);
+            ode_harness_tolerances (&o, atol, 2, eps, atol_factor[a] * eps);
             y[0] = 1.0;
             y[1] = 0.0;
             g_assert_cmpint (hyd_ode_solve ("expo", &problem, &o, y, &r), ==,
@@ -778,7 +646,7 @@ test_auto (gconstpointer data)
   hyd_ode_options_init (&o);
   o.t0 = p->t0;
   o.t_end = p->t_end;
-  set_tolerances (&o, atol, p->n, c->rtol, c->rtol);
+  ode_harness_tolerances (&o, atol, p->n, c->rtol, c->rtol);
   HydOdeStatus status = hyd_ode_solve ("auto", &p->problem, &o, y, &r);
   double mescd = hyd_testset_mescd (p->n, y, p->y_ref, c->rtol, c->rtol);
   g_autofree char *what = g_strdup_printf ("%s auto rtol %g (mescd %.2f)",
@@ -819,7 +687,7 @@ test_auto_fixed_step (void)
   hyd_ode_options_init (&o);
   o.t_end = s->t_end;
   o.fixed_step = 0.01;
-  set_tolerances (&o, atol, 2, 1e-6, 1e-6);
+  ode_harness_tolerances (&o, atol, 2, 1e-6, 1e-6);
   memcpy (y, s->y0, sizeof y);
   g_assert_cmpint (hyd_ode_solve ("auto", &s->problem, &o, y, &r), ==,
                    HYD_ODE_SUCCESS);
@@ -836,7 +704,7 @@ test_auto_fixed_step (void)
   hyd_ode_result_clear (&r);
 
   /* The 2×2 example at h = 0.01: h·ρ = 20, outside any explicit region. */
-  Lin2Check c;
+  OdeDenseCheck c;
   double end_err;
   HydOdeStatus status = lin2_run ("auto", 1e-6, 0.01, 0.0, &c, &end_err, &r);
   g_test_message ("2×2 linear, auto fixed step 0.01: %s; error %.2e", r.note, end_err);
@@ -910,102 +778,28 @@ test_auto_switch (void)
 
 /* ---- breakpoints and samples ------------------------------------------- */
 
-/* y' = −y + u, u = 1 on [0, 1), −2 on [1, 1.5), 0.5 after, set only by
- * set_interval, as a circuit's profiles. */
-typedef struct {
-  double u, lo, hi;
-  double outside;    /* largest evaluation distance outside [lo, hi] */
-  guint n_samples;
-  double max_err;
-} JumpProblem;
-
-static double
-jump_piece (double t)
-{
-  return t < 1.0 ? 1.0 : t < 1.5 ? -2.0 : 0.5;
-}
-
-static double
-jump_exact (double t)
-{
-  static const double bp[] = { 1.0, 1.5, INFINITY };
-  double y = 0.0, a = 0.0;
-
-  for (guint k = 0; k < 3; k++)
-    {
-      double u = jump_piece (a), tt = MIN (t, bp[k]);
-      y = u + (y - u) * exp (-(tt - a));
-      if (t <= bp[k])
-        break;
-      a = bp[k];
-    }
-  return y;
-}
-
-static void
-jump_set_interval (double lo, double hi, gpointer user)
-{
-  JumpProblem *jp = user;
-
-  jp->lo = lo;
-  jp->hi = hi;
-  jp->u = jump_piece (0.5 * (lo + hi));
-}
-
-static int
-jump_rhs (double t, const double *y, double *f, gpointer user)
-{
-  JumpProblem *jp = user;
-
-  jp->outside = MAX (jp->outside, MAX (jp->lo - t, t - jp->hi));
-  f[0] = -y[0] + jp->u;
-  return 0;
-}
-
-static int
-jump_jac (double t, const double *y, double *J, double *dfdt, gpointer user)
-{
-  J[0] = -1.0;
-  if (dfdt != NULL)
-    dfdt[0] = 0.0;
-  return 0;
-}
-
-static gboolean
-jump_output (double t, const double *y, gpointer user)
-{
-  JumpProblem *jp = user;
-
-  /* At a breakpoint the sample holds the values after the change. */
-  g_assert_cmpfloat (jp->u, ==, jump_piece (t));
-  jp->max_err = MAX (jp->max_err, fabs (y[0] - jump_exact (t)));
-  jp->n_samples++;
-  return TRUE;
-}
-
 static void
 test_breakpoints (gconstpointer data)
 {
   const char *id = data;
   static const double bps[] = { 1.0, 1.5 };
-  JumpProblem jp = { 0 };
-  HydOdeProblem p = {
-    .n = 1, .user = &jp, .rhs = jump_rhs, .jac = jump_jac,
-    .set_interval = jump_set_interval,
-  };
+  OdeJump jp;
+  HydOdeProblem p;
   gboolean fixed = !hyd_solver_lookup (id)->adaptive;
   double y = 0.0, atol;
   HydOdeOptions o;
   HydOdeResult r = { 0 };
 
+  ode_jump_problem (&jp, &p);
+  jp.check_piece = TRUE;   /* at a breakpoint the sample holds the values after the change */
   hyd_ode_options_init (&o);
   o.t_end = 2.0;
   o.breakpoints = bps;
   o.n_breakpoints = 2;
   o.output_interval = 0.05;
-  o.output = jump_output;
+  o.output = ode_jump_output;
   o.output_user = &jp;
-  set_tolerances (&o, &atol, 1, 1e-8, 1e-10);
+  ode_harness_tolerances (&o, &atol, 1, 1e-8, 1e-10);
   if (fixed)
     o.fixed_step = 0.003;
   HydOdeStatus status = hyd_ode_solve (id, &p, &o, &y, &r);
@@ -1025,7 +819,7 @@ test_breakpoints (gconstpointer data)
        * the error estimate is 0, the steps grow tenfold until the interval
        * ends, and the samples come from cubic Hermite over long steps. */
       tol = 2e-3;
-      g_assert_cmpfloat (fabs (y - jump_exact (2.0)), <=, 1e-12);
+      g_assert_cmpfloat (fabs (y - ode_jump_exact (2.0)), <=, 1e-12);
     }
   g_assert_cmpfloat (jp.max_err, <=, tol);
   hyd_ode_result_clear (&r);
@@ -1136,7 +930,7 @@ test_sparse_jacobian (gconstpointer data)
       hyd_ode_options_init (&o);
       o.t_end = 2.0;
       o.linear_solver = solvers[k];
-      set_tolerances (&o, atol, 2, 1e-6, 1e-6);
+      ode_harness_tolerances (&o, atol, 2, 1e-6, 1e-6);
       y[k][0] = 1.0;
       y[k][1] = 0.0;
       HydOdeStatus status = hyd_ode_solve (id, &p, &o, y[k], &r);
@@ -1167,14 +961,14 @@ cancel_rhs (double t, const double *y, double *f, gpointer user)
 
   if (++cp->calls == cp->cancel_after)
     g_atomic_int_set (&cp->cancel, 1);
-  return lin2_rhs (t, y, f, NULL);
+  return ode_hasp2_problem.rhs (t, y, f, NULL);
 }
 
 static void
 test_expo_cancel (void)
 {
   CancelProblem cp = { 0, 0, 40 };
-  HydOdeProblem p = { .n = 2, .user = &cp, .rhs = cancel_rhs, .jac = lin2_jac };
+  HydOdeProblem p = { .n = 2, .user = &cp, .rhs = cancel_rhs, .jac = ode_hasp2_problem.jac };
   double y[2] = { 0.0, -2.0 }, atol[2];
   HydOdeOptions o;
   HydOdeResult r = { 0 };
@@ -1182,7 +976,7 @@ test_expo_cancel (void)
   hyd_ode_options_init (&o);
   o.t_end = 10.0;
   o.cancel = &cp.cancel;
-  set_tolerances (&o, atol, 2, 1e-6, 1e-6);
+  ode_harness_tolerances (&o, atol, 2, 1e-6, 1e-6);
   g_assert_cmpint (hyd_ode_solve ("expo", &p, &o, y, &r), ==, HYD_ODE_CANCELLED);
   g_assert_nonnull (strstr (r.message, "cancelled"));
   /* At most the driver's f at a step the iteration had just completed. */
@@ -1290,6 +1084,12 @@ main (int argc, char **argv)
   g_test_add_data_func ("/engine/explicit/sparse/expo", "expo", test_sparse_jacobian);
   g_test_add_data_func ("/engine/explicit/sparse/auto", "auto", test_sparse_jacobian);
   g_test_add_func ("/engine/explicit/failure/expo-cancel", test_expo_cancel);
+
+  {
+    static const char *const ids[] = { "dopri5", "bs23", "rk4", "euler", "expo", "auto" };
+    for (guint i = 0; i < G_N_ELEMENTS (ids); i++)
+      ode_harness_add_conformance (ids[i]);
+  }
 
   return g_test_run ();
 }

@@ -6,8 +6,7 @@
  * (A2, B1, C1, D4, E1; §6) against the references of §7.4, with rodas4 for
  * comparison. The thesis's Table 5.1 step counts come from a code that never
  * solved the stage equations (§7.3): they are not a target here. */
-#include "hyd-ode.h"
-#include "hyd-testset.h"
+#include "ode-harness.h"
 
 #include <float.h>
 #include <math.h>
@@ -59,16 +58,6 @@ static const IrkCase irk_cases[] = {
 
 /* ---- helpers ----------------------------------------------------------- */
 
-static void
-set_tolerances (HydOdeOptions *o, double *atol, guint n, double rtol,
-                double atol_value)
-{
-  for (guint i = 0; i < n; i++)
-    atol[i] = atol_value;
-  o->rtol = rtol;
-  o->atol = atol;
-}
-
 static const char *
 stats_text (const HydOdeResult *r)
 {
@@ -118,31 +107,6 @@ test_solver_list (void)
 
 /* ---- convergence order ------------------------------------------------- */
 
-/* Fixed-step run of the smooth problem: max error at t_end. Tight
- * tolerances make the Newton iteration converge far below the error. */
-static double
-smooth_fixed_error (const char *id, guint n_steps)
-{
-  const HydTestProblem *s = hyd_testset_smooth ();
-  double y[2], atol[2];
-  HydOdeOptions o;
-  HydOdeResult r = { 0 };
-
-  hyd_ode_options_init (&o);
-  o.t0 = s->t0;
-  o.t_end = s->t_end;
-  o.fixed_step = (s->t_end - s->t0) / n_steps;
-  set_tolerances (&o, atol, 2, 1e-13, 1e-13);
-  memcpy (y, s->y0, sizeof y);
-  g_assert_cmpint (hyd_ode_solve (id, &s->problem, &o, y, &r), ==,
-                   HYD_ODE_SUCCESS);
-  g_assert_cmpuint (r.stats.steps, ==, n_steps);
-  g_assert_cmpuint (r.stats.rejected, ==, 0);
-  g_assert_cmpfloat (r.t, ==, s->t_end);
-  hyd_ode_result_clear (&r);
-  return MAX (fabs (y[0] - s->y_ref[0]), fabs (y[1] - s->y_ref[1]));
-}
-
 static void
 test_order_fixed (gconstpointer data)
 {
@@ -150,56 +114,13 @@ test_order_fixed (gconstpointer data)
   double e[3];
 
   for (guint k = 0; k < 3; k++)
-    e[k] = smooth_fixed_error (c->id, c->steps[k]);
+    e[k] = ode_harness_smooth_fixed (c->id, NULL, c->steps[k], 1e-13, FALSE, NULL);
   double p1 = log2 (e[0] / e[1]), p2 = log2 (e[1] / e[2]);
   g_test_message ("%s fixed step (%u, %u, %u steps): errors %.3e %.3e %.3e, "
                   "orders %.3f %.3f", c->id, c->steps[0], c->steps[1],
                   c->steps[2], e[0], e[1], e[2], p1, p2);
   g_assert_cmpfloat (fabs (p2 - c->order), <=, 0.2);
   g_assert_cmpfloat (fabs (p1 - c->order), <=, 0.3);
-}
-
-typedef struct {
-  const HydTestProblem *s;
-  double max_err;
-  guint n;
-} DenseCheck;
-
-static gboolean
-dense_check_output (double t, const double *y, gpointer user)
-{
-  DenseCheck *c = user;
-  double ex[2];
-
-  c->s->exact (t, ex);
-  c->max_err = MAX (c->max_err, MAX (fabs (y[0] - ex[0]), fabs (y[1] - ex[1])));
-  c->n++;
-  return TRUE;
-}
-
-static double
-dense_error (const char *id, guint n_steps)
-{
-  const HydTestProblem *s = hyd_testset_smooth ();
-  double y[2], atol[2];
-  HydOdeOptions o;
-  HydOdeResult r = { 0 };
-  DenseCheck c = { s, 0.0, 0 };
-
-  hyd_ode_options_init (&o);
-  o.t_end = s->t_end;
-  o.fixed_step = s->t_end / n_steps;
-  /* Samples at many positions θ inside the steps. */
-  o.output_interval = 0.0937 * o.fixed_step;
-  o.output = dense_check_output;
-  o.output_user = &c;
-  set_tolerances (&o, atol, 2, 1e-13, 1e-13);
-  memcpy (y, s->y0, sizeof y);
-  g_assert_cmpint (hyd_ode_solve (id, &s->problem, &o, y, &r), ==,
-                   HYD_ODE_SUCCESS);
-  g_assert_cmpuint (c.n, >, 10 * n_steps);
-  hyd_ode_result_clear (&r);
-  return c.max_err;
 }
 
 static void
@@ -209,7 +130,7 @@ test_order_dense (gconstpointer data)
   double e[3];
 
   for (guint k = 0; k < 3; k++)
-    e[k] = dense_error (c->id, c->steps[k]);
+    e[k] = ode_harness_smooth_fixed (c->id, NULL, c->steps[k], 1e-13, TRUE, NULL);
   double p1 = log2 (e[0] / e[1]), p2 = log2 (e[1] / e[2]);
   g_test_message ("%s dense output: errors %.3e %.3e %.3e, orders %.3f %.3f",
                   c->id, e[0], e[1], e[2], p1, p2);
@@ -218,29 +139,12 @@ test_order_dense (gconstpointer data)
 
 /* ---- stability --------------------------------------------------------- */
 
-static int
-linear_rhs (double t, const double *y, double *f, gpointer user)
-{
-  f[0] = *(const double *) user * y[0];
-  return 0;
-}
-
-static int
-linear_jac (double t, const double *y, double *J, double *dfdt, gpointer user)
-{
-  J[0] = *(const double *) user;
-  if (dfdt != NULL)
-    dfdt[0] = 0.0;
-  return 0;
-}
-
 /* One fixed step of size 1 on y' = z·y from y = 1: R(z). */
 static double
 one_step_amplification (const char *id, double z)
 {
   double lambda = z, y = 1.0, atol = 1e-14;
-  HydOdeProblem p = { .n = 1, .user = &lambda, .rhs = linear_rhs,
-                      .jac = linear_jac };
+  HydOdeProblem p = ode_linear_problem (&lambda);
   HydOdeOptions o;
   HydOdeResult r = { 0 };
 
@@ -295,30 +199,9 @@ static void
 run_testset_case (gconstpointer data)
 {
   const TestsetCase *tc = data;
-  const HydTestProblem *p = hyd_testset_lookup (tc->problem);
-  double rtol = 1e-6, atol_value = rtol;
-  g_autofree double *y = g_memdup2 (p->y0, p->n * sizeof (double));
-  g_autofree double *atol = g_new (double, p->n);
-  HydOdeOptions o;
   HydOdeResult r = { 0 };
 
-  hyd_ode_options_init (&o);
-  o.t0 = p->t0;
-  o.t_end = p->t_end;
-  set_tolerances (&o, atol, p->n, rtol, atol_value);
-  HydOdeStatus status = hyd_ode_solve (tc->c->id, &p->problem, &o, y, &r);
-  double mescd = hyd_testset_mescd (p->n, y, p->y_ref, atol_value, rtol);
-
-  g_test_message ("%s %s rtol %g atol %g: %s, mescd %.2f, %s, %.3f s",
-                  p->name, tc->c->id, rtol, atol_value,
-                  hyd_ode_status_name (status), mescd, stats_text (&r),
-                  r.stats.wall_s);
-  if (r.message != NULL)
-    g_test_message ("%s", r.message);
-  g_assert_cmpint (status, ==, HYD_ODE_SUCCESS);
-  g_assert_null (r.message);
-  g_assert_cmpfloat (r.t, ==, p->t_end);
-  g_assert_cmpfloat (mescd, >=, 4.0);
+  g_assert_cmpfloat (ode_harness_testset (tc->c->id, tc->problem, 1e-6, 1e-6, &r), >=, 4.0);
   g_assert_cmpuint (r.stats.newton, >=, r.stats.steps);
   hyd_ode_result_clear (&r);
 }
@@ -624,7 +507,7 @@ run_detest (gconstpointer data)
 
       hyd_ode_options_init (&o);
       o.t_end = p->t_ref[p->n_ref - 1];
-      set_tolerances (&o, atol, p->n, p->rtol, p->atol);
+      ode_harness_tolerances (&o, atol, p->n, p->rtol, p->atol);
       /* The reference times are breakpoints: the solution is sampled
        * exactly there. */
       o.breakpoints = p->t_ref;
@@ -674,7 +557,7 @@ test_sparse (gconstpointer data)
       double atol[9];
       hyd_ode_options_init (&o);
       o.t_end = 20.0;
-      set_tolerances (&o, atol, 9, p->rtol, p->atol);
+      ode_harness_tolerances (&o, atol, 9, p->rtol, p->atol);
       if (k == 1)
         {
           prob.colptr = colptr;
@@ -743,58 +626,19 @@ test_large_first_step (gconstpointer data)
   hyd_ode_result_clear (&r);
 }
 
-typedef struct {
-  guint calls;
-  gint cancel;
-  guint cancel_at;
-} CancelProblem;
-
-static int
-cancel_rhs (double t, const double *y, double *f, gpointer user)
-{
-  CancelProblem *cp = user;
-
-  /* Another thread raising the flag while a step is in its Newton loop. */
-  if (++cp->calls == cp->cancel_at)
-    g_atomic_int_set (&cp->cancel, 1);
-  f[0] = -1000.0 * (y[0] - cos (t));
-  return 0;
-}
-
-/* An inexact Jacobian: the simplified Newton iteration takes many steps. */
-static int
-cancel_jac (double t, const double *y, double *J, double *dfdt, gpointer user)
-{
-  J[0] = -100.0;
-  if (dfdt != NULL)
-    dfdt[0] = 0.0;
-  return 0;
-}
-
 static void
 test_cancel_in_newton (gconstpointer data)
 {
   const IrkCase *c = data;
-  CancelProblem cp = { 0, 0, 200 };
-  HydOdeProblem p = { .n = 1, .user = &cp, .rhs = cancel_rhs,
-                      .jac = cancel_jac };
-  HydOdeOptions o;
+  const guint cancel_at = 200;
   HydOdeResult r = { 0 };
-  double y = 1.0, atol = 1e-6;
+  double y;
 
-  hyd_ode_options_init (&o);
-  o.t_end = 0.5;
-  o.h0 = 1e-3;
-  o.rtol = 1e-6;
-  o.atol = &atol;
-  o.cancel = &cp.cancel;
-  g_assert_cmpint (hyd_ode_solve (c->id, &p, &o, &y, &r), ==,
-                   HYD_ODE_CANCELLED);
-  g_test_message ("%s: %s after %u evaluations", c->id, r.message, cp.calls);
+  guint calls = ode_harness_cancel_in_newton (c->id, cancel_at, &y, &r);
   /* The attempt under way stops at its next Newton iteration: at most the
    * remaining stage evaluations of the current one (and the one at the
    * new point if that attempt was just finishing). */
-  g_assert_cmpuint (cp.calls, <=, cp.cancel_at + 5);
+  g_assert_cmpuint (calls, <=, cancel_at + 5);
   g_assert_true (isfinite (y));
   hyd_ode_result_clear (&r);
 }
@@ -840,6 +684,9 @@ main (int argc, char **argv)
                                                detests[k].id);
       g_test_add_data_func (path, &detests[k], run_detest);
     }
+
+  for (guint c = 0; c < G_N_ELEMENTS (irk_cases); c++)
+    ode_harness_add_conformance (irk_cases[c].id);
 
   return g_test_run ();
 }

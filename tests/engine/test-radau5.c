@@ -4,21 +4,10 @@
  * output, restarts at breakpoints and events, Jacobian and LU reuse, sparse
  * LU, a Newton iteration that fails at a large step and recovers at a
  * smaller one, cancellation inside the Newton loop. */
-#include "hyd-ode.h"
-#include "hyd-testset.h"
+#include "ode-harness.h"
 
 #include <math.h>
 #include <string.h>
-
-static void
-set_tolerances (HydOdeOptions *o, double *atol, guint n, double rtol,
-                double atol_value)
-{
-  for (guint i = 0; i < n; i++)
-    atol[i] = atol_value;
-  o->rtol = rtol;
-  o->atol = atol;
-}
 
 static void
 log_stats (const char *what, const HydOdeResult *r)
@@ -48,42 +37,14 @@ test_info (void)
 
 /* ---- convergence order ------------------------------------------------- */
 
-/* Constant-step run of the smooth non-autonomous problem: max error at
- * t_end. Tight tolerances make the Newton iteration converge far below the
- * discretisation error (they play no other role at constant step). */
-static double
-smooth_fixed_error (guint n_steps, HydOdeStats *stats_out)
-{
-  const HydTestProblem *s = hyd_testset_smooth ();
-  double y[2], atol[2];
-  HydOdeOptions o;
-  HydOdeResult r = { 0 };
-
-  hyd_ode_options_init (&o);
-  o.t0 = s->t0;
-  o.t_end = s->t_end;
-  o.fixed_step = (s->t_end - s->t0) / n_steps;
-  set_tolerances (&o, atol, 2, 1e-13, 1e-13);
-  memcpy (y, s->y0, sizeof y);
-  g_assert_cmpint (hyd_ode_solve ("radau5", &s->problem, &o, y, &r), ==,
-                   HYD_ODE_SUCCESS);
-  g_assert_cmpuint (r.stats.steps, ==, n_steps);
-  g_assert_cmpuint (r.stats.rejected, ==, 0);
-  g_assert_cmpfloat (r.t, ==, s->t_end);
-  if (stats_out != NULL)
-    *stats_out = r.stats;
-  hyd_ode_result_clear (&r);
-  return MAX (fabs (y[0] - s->y_ref[0]), fabs (y[1] - s->y_ref[1]));
-}
-
 static void
 test_order_fixed (void)
 {
   HydOdeResult r = { 0 };
-  double e10 = smooth_fixed_error (10, NULL);
-  double e20 = smooth_fixed_error (20, NULL);
-  double e40 = smooth_fixed_error (40, NULL);
-  double e80 = smooth_fixed_error (80, &r.stats);
+  double e10 = ode_harness_smooth_fixed ("radau5", NULL, 10, 1e-13, FALSE, NULL);
+  double e20 = ode_harness_smooth_fixed ("radau5", NULL, 20, 1e-13, FALSE, NULL);
+  double e40 = ode_harness_smooth_fixed ("radau5", NULL, 40, 1e-13, FALSE, NULL);
+  double e80 = ode_harness_smooth_fixed ("radau5", NULL, 80, 1e-13, FALSE, &r);
   double p1 = log2 (e10 / e20), p2 = log2 (e20 / e40), p3 = log2 (e40 / e80);
 
   g_test_message ("radau5 fixed step h = 0.2, 0.1, 0.05, 0.025: errors %.3e "
@@ -94,22 +55,17 @@ test_order_fixed (void)
   g_assert_cmpfloat (fabs (p3 - 5.0), <=, 0.2);
   /* Every step solved its Newton iteration (at least one iteration). */
   g_assert_cmpuint (r.stats.newton, >=, r.stats.steps);
+  hyd_ode_result_clear (&r);
 }
 
 static double
 smooth_adaptive_error (double rtol, HydOdeResult *r)
 {
-  const HydTestProblem *s = hyd_testset_smooth ();
-  double y[2], atol[2];
-  HydOdeOptions o;
+  double err;
 
-  hyd_ode_options_init (&o);
-  o.t_end = s->t_end;
-  set_tolerances (&o, atol, 2, rtol, rtol);
-  memcpy (y, s->y0, sizeof y);
-  g_assert_cmpint (hyd_ode_solve ("radau5", &s->problem, &o, y, r), ==,
+  g_assert_cmpint (ode_harness_smooth_adaptive ("radau5", rtol, 0.0, NULL, &err, r), ==,
                    HYD_ODE_SUCCESS);
-  return MAX (fabs (y[0] - s->y_ref[0]), fabs (y[1] - s->y_ref[1]));
+  return err;
 }
 
 static void
@@ -152,22 +108,6 @@ test_order_adaptive (void)
 
 /* ---- L-stability ------------------------------------------------------- */
 
-static int
-linear_rhs (double t, const double *y, double *f, gpointer user)
-{
-  f[0] = *(const double *) user * y[0];
-  return 0;
-}
-
-static int
-linear_jac (double t, const double *y, double *J, double *dfdt, gpointer user)
-{
-  J[0] = *(const double *) user;
-  if (dfdt != NULL)
-    dfdt[0] = 0.0;
-  return 0;
-}
-
 /* Stability function of the 3-stage Radau IIA method (HW IV.5, (5.23)). */
 static double
 radau_iia3_r (double z)
@@ -180,8 +120,7 @@ static void
 test_l_stability (void)
 {
   double lambda = -1e6, y = 1.0, atol = 1e-8;
-  HydOdeProblem p = { .n = 1, .user = &lambda, .rhs = linear_rhs,
-                      .jac = linear_jac };
+  HydOdeProblem p = ode_linear_problem (&lambda);
   HydOdeOptions o;
   HydOdeResult r = { 0 };
 
@@ -244,7 +183,7 @@ test_jacobian_reuse (void)
 
   hyd_ode_options_init (&o);
   o.t_end = 10.0;
-  set_tolerances (&o, atol, 2, 1e-8, 1e-8);
+  ode_harness_tolerances (&o, atol, 2, 1e-8, 1e-8);
   g_assert_cmpint (hyd_ode_solve ("radau5", &p, &o, y, &r), ==,
                    HYD_ODE_SUCCESS);
   log_stats ("linear stiff 2×2", &r);
@@ -269,26 +208,9 @@ static void
 run_testset_case (gconstpointer data)
 {
   const TestsetCase *tc = data;
-  const HydTestProblem *p = hyd_testset_lookup (tc->id);
-  double rtol = tc->rtol;
-  g_autofree double *y = g_memdup2 (p->y0, p->n * sizeof (double));
-  g_autofree double *atol = g_new (double, p->n);
-  HydOdeOptions o;
   HydOdeResult r = { 0 };
 
-  hyd_ode_options_init (&o);
-  o.t0 = p->t0;
-  o.t_end = p->t_end;
-  set_tolerances (&o, atol, p->n, rtol, rtol);
-  HydOdeStatus status = hyd_ode_solve ("radau5", &p->problem, &o, y, &r);
-  double mescd = hyd_testset_mescd (p->n, y, p->y_ref, rtol, rtol);
-
-  g_autofree char *what = g_strdup_printf ("%s radau5 rtol = atol = %g: "
-                                           "mescd %.2f", p->name, rtol, mescd);
-  log_stats (what, &r);
-  g_assert_cmpint (status, ==, HYD_ODE_SUCCESS);
-  g_assert_null (r.message);
-  g_assert_cmpfloat (r.t, ==, p->t_end);
+  double mescd = ode_harness_testset ("radau5", tc->id, tc->rtol, tc->rtol, &r);
   g_assert_cmpfloat (mescd, >=, tc->min_mescd);
   /* Newton iterations are counted, and each attempt factors at most once. */
   g_assert_cmpuint (r.stats.newton, >=, r.stats.steps);
@@ -298,48 +220,16 @@ run_testset_case (gconstpointer data)
 
 /* ---- dense output ------------------------------------------------------ */
 
-typedef struct {
-  const HydTestProblem *s;
-  double max_err;
-  guint n;
-} DenseCheck;
-
-static gboolean
-dense_check_output (double t, const double *y, gpointer user)
-{
-  DenseCheck *c = user;
-  double ex[2];
-
-  c->s->exact (t, ex);
-  c->max_err = MAX (c->max_err, MAX (fabs (y[0] - ex[0]), fabs (y[1] - ex[1])));
-  c->n++;
-  return TRUE;
-}
-
 static double
-dense_error (double fixed_step, double rtol)
+dense_error_adaptive (double rtol)
 {
-  const HydTestProblem *s = hyd_testset_smooth ();
-  double y[2], atol[2];
-  HydOdeOptions o;
   HydOdeResult r = { 0 };
-  DenseCheck c = { s, 0.0, 0 };
+  OdeDenseCheck c = { 0.0, 0 };
+  double err_end;
 
-  hyd_ode_options_init (&o);
-  o.t_end = s->t_end;
-  o.fixed_step = fixed_step;
-  /* Samples at many positions θ inside the steps. */
-  o.output_interval = fixed_step > 0.0 ? 0.0937 * fixed_step : 0.00937;
-  o.output = dense_check_output;
-  o.output_user = &c;
-  set_tolerances (&o, atol, 2, rtol, rtol);
-  memcpy (y, s->y0, sizeof y);
-  g_assert_cmpint (hyd_ode_solve ("radau5", &s->problem, &o, y, &r), ==,
+  g_assert_cmpint (ode_harness_smooth_adaptive ("radau5", rtol, 0.00937, &c, &err_end, &r), ==,
                    HYD_ODE_SUCCESS);
-  if (fixed_step > 0.0)
-    g_assert_cmpuint (c.n, >, 10 * r.stats.steps);
-  else
-    g_assert_cmpuint (c.n, >, 200);
+  g_assert_cmpuint (c.n, >, 200);
   hyd_ode_result_clear (&r);
   return c.max_err;
 }
@@ -349,9 +239,9 @@ test_dense_output (void)
 {
   /* The collocation polynomial has local error O(h⁴) (stage order 3), so
    * between the step points the error converges with order 4. */
-  double e10 = dense_error (0.2, 1e-13);
-  double e20 = dense_error (0.1, 1e-13);
-  double e40 = dense_error (0.05, 1e-13);
+  double e10 = ode_harness_smooth_fixed ("radau5", NULL, 10, 1e-13, TRUE, NULL);
+  double e20 = ode_harness_smooth_fixed ("radau5", NULL, 20, 1e-13, TRUE, NULL);
+  double e40 = ode_harness_smooth_fixed ("radau5", NULL, 40, 1e-13, TRUE, NULL);
   double p1 = log2 (e10 / e20), p2 = log2 (e20 / e40);
 
   g_test_message ("dense output, fixed step 0.2, 0.1, 0.05: errors %.3e %.3e "
@@ -363,7 +253,7 @@ test_dense_output (void)
    * rtol' = 0.1·rtol^(2/3) (not at rtol, like the step points). */
   for (double rtol = 1e-5; rtol >= 1e-11; rtol *= 1e-2)
     {
-      double e = dense_error (0.0, rtol);
+      double e = dense_error_adaptive (rtol);
       double rtol_t = 0.1 * pow (rtol, 2.0 / 3.0);
       g_test_message ("dense output, rtol %g: max sample error %.3e "
                       "(%.2f·rtol')", rtol, e, e / rtol_t);
@@ -373,113 +263,23 @@ test_dense_output (void)
 
 /* ---- breakpoints ------------------------------------------------------- */
 
-/* y' = −y + u, u a step profile: 1 on [0, 1), −2 on [1, 1.5), 0.5 after.
- * The piece comes from set_interval only, as in the circuits. */
-typedef struct {
-  double u;
-  double lo, hi;
-  guint n_intervals;
-  double intervals[8][2];
-  double outside;          /* largest evaluation distance outside [lo, hi] */
-  guint n_samples;
-  double times[512];
-  double values[512];
-  double pieces[512];
-} JumpProblem;
-
-static const double jump_bp[] = { 1.0, 1.5 };
-static const double jump_u[] = { 1.0, -2.0, 0.5 };
-
-static double
-jump_piece (double t)
-{
-  return t < jump_bp[0] ? jump_u[0] : t < jump_bp[1] ? jump_u[1] : jump_u[2];
-}
-
-static double
-jump_exact (double t)
-{
-  double y = 0.0, a = 0.0;
-
-  for (guint k = 0; k < 3; k++)
-    {
-      double b = k < 2 ? jump_bp[k] : INFINITY;
-      double tt = MIN (t, b);
-      y = jump_u[k] + (y - jump_u[k]) * exp (-(tt - a));
-      if (t <= b)
-        break;
-      a = b;
-    }
-  return y;
-}
-
-static void
-jump_set_interval (double lo, double hi, gpointer user)
-{
-  JumpProblem *jp = user;
-
-  jp->lo = lo;
-  jp->hi = hi;
-  jp->u = jump_piece (0.5 * (lo + hi));
-  g_assert_cmpuint (jp->n_intervals, <, G_N_ELEMENTS (jp->intervals));
-  jp->intervals[jp->n_intervals][0] = lo;
-  jp->intervals[jp->n_intervals][1] = hi;
-  jp->n_intervals++;
-}
-
-static int
-jump_rhs (double t, const double *y, double *f, gpointer user)
-{
-  JumpProblem *jp = user;
-
-  jp->outside = MAX (jp->outside, MAX (jp->lo - t, t - jp->hi));
-  f[0] = -y[0] + jp->u;
-  return 0;
-}
-
-static int
-jump_jac (double t, const double *y, double *J, double *dfdt, gpointer user)
-{
-  J[0] = -1.0;
-  if (dfdt != NULL)
-    dfdt[0] = 0.0;
-  return 0;
-}
-
-static gboolean
-jump_output (double t, const double *y, gpointer user)
-{
-  JumpProblem *jp = user;
-
-  g_assert_cmpuint (jp->n_samples, <, G_N_ELEMENTS (jp->times));
-  jp->times[jp->n_samples] = t;
-  jp->values[jp->n_samples] = y[0];
-  jp->pieces[jp->n_samples] = jp->u;
-  jp->n_samples++;
-  return TRUE;
-}
-
 static void
 test_breakpoints (void)
 {
   static const double bps[] = { 1.0, 1.5 };
-  JumpProblem jp;
+  OdeJump jp;
   HydOdeProblem p;
   HydOdeOptions o;
   HydOdeResult r = { 0 };
   double y = 0.0, atol = 1e-10;
   static const double expect[3][2] = { { 0.0, 1.0 }, { 1.0, 1.5 }, { 1.5, 2.0 } };
 
-  memset (&jp, 0, sizeof jp);
-  p = (HydOdeProblem) {
-    .n = 1, .user = &jp, .rhs = jump_rhs, .jac = jump_jac,
-    .set_interval = jump_set_interval,
-  };
+  ode_jump_problem (&jp, &p);
   hyd_ode_options_init (&o);
   o.t_end = 2.0;
   o.breakpoints = bps;
   o.n_breakpoints = G_N_ELEMENTS (bps);
-  o.output = jump_output;
+  o.output = ode_jump_output;
   o.output_user = &jp;
   o.output_interval = 0.05;
   o.rtol = 1e-8;
@@ -509,12 +309,12 @@ test_breakpoints (void)
   for (guint k = 0; k < jp.n_samples; k++)
     {
       g_assert_cmpfloat_with_epsilon (jp.times[k], 0.05 * k, 1e-12);
-      g_assert_cmpfloat (jp.pieces[k], ==, jump_piece (jp.times[k]));
-      worst = MAX (worst, fabs (jp.values[k] - jump_exact (jp.times[k])));
+      g_assert_cmpfloat (jp.pieces[k], ==, ode_jump_piece (jp.times[k]));
+      worst = MAX (worst, fabs (jp.values[k] - ode_jump_exact (jp.times[k])));
     }
   g_test_message ("max sample error %.3e", worst);
   g_assert_cmpfloat (worst, <, 1e-7);
-  g_assert_cmpfloat_with_epsilon (y, jump_exact (2.0), 1e-8);
+  g_assert_cmpfloat_with_epsilon (y, ode_jump_exact (2.0), 1e-8);
   hyd_ode_result_clear (&r);
 
   /* Constant step: shortened onto each breakpoint, then restarted. */
@@ -530,7 +330,7 @@ test_breakpoints (void)
   for (guint k = 0; k < jp.n_samples; k++)
     {
       g_assert_cmpfloat_with_epsilon (jp.times[k], fixed_times[k], 1e-12);
-      g_assert_cmpfloat_with_epsilon (jp.values[k], jump_exact (jp.times[k]),
+      g_assert_cmpfloat_with_epsilon (jp.values[k], ode_jump_exact (jp.times[k]),
                                       1e-5);
     }
   g_assert_cmpfloat (jp.outside, <=, 0.0);
@@ -662,7 +462,7 @@ test_sparse_lu (void)
   hyd_ode_options_init (&o);
   o.t0 = p->t0;
   o.t_end = p->t_end;
-  set_tolerances (&o, atol, n, 1e-6, 1e-6);
+  ode_harness_tolerances (&o, atol, n, 1e-6, 1e-6);
   o.linear_solver = HYD_LINEAR_SOLVER_DENSE;
   g_assert_cmpint (hyd_ode_solve ("radau5", &sp, &o, y_dense, &rd), ==,
                    HYD_ODE_SUCCESS);
@@ -736,7 +536,7 @@ test_event (void)
   o.events = TRUE;
   o.output = fall_output;
   o.output_user = closest;
-  set_tolerances (&o, atol, 2, 1e-8, 1e-8);
+  ode_harness_tolerances (&o, atol, 2, 1e-8, 1e-8);
   g_assert_cmpint (hyd_ode_solve ("radau5", &p, &o, y, &r), ==,
                    HYD_ODE_SUCCESS);
   log_stats ("free fall with an event at t = 1", &r);
@@ -751,59 +551,20 @@ test_event (void)
 
 /* ---- cancellation ------------------------------------------------------ */
 
-typedef struct {
-  gint cancel;
-  guint calls;
-  guint cancel_at;
-} CancelProblem;
-
-static int
-cancel_rhs (double t, const double *y, double *f, gpointer user)
-{
-  CancelProblem *cp = user;
-
-  /* Another thread raising the flag while a step is in its Newton loop. */
-  if (++cp->calls == cp->cancel_at)
-    g_atomic_int_set (&cp->cancel, 1);
-  f[0] = -1000.0 * (y[0] - cos (t));
-  return 0;
-}
-
-/* The inexact Jacobian of test_newton_divergence: long Newton loops. */
-static int
-cancel_jac (double t, const double *y, double *J, double *dfdt, gpointer user)
-{
-  J[0] = -100.0;
-  if (dfdt != NULL)
-    dfdt[0] = -1000.0 * sin (t);
-  return 0;
-}
-
 static void
 test_cancel_in_newton (void)
 {
   /* Evaluation 1 is f(t0) (the driver's); 2, 3, 4 are the stages of the
    * first Newton iteration of the first step. The flag rises at 2. */
-  CancelProblem cp = { 0, 0, 2 };
-  HydOdeProblem p = { .n = 1, .user = &cp, .rhs = cancel_rhs,
-                      .jac = cancel_jac };
-  HydOdeOptions o;
+  const guint cancel_at = 2;
   HydOdeResult r = { 0 };
-  double y = 1.0, atol = 1e-6;
+  double y;
 
-  hyd_ode_options_init (&o);
-  o.t_end = 0.5;
-  o.h0 = 1e-3;
-  o.rtol = 1e-6;
-  o.atol = &atol;
-  o.cancel = &cp.cancel;
-  g_assert_cmpint (hyd_ode_solve ("radau5", &p, &o, &y, &r), ==,
-                   HYD_ODE_CANCELLED);
-  g_test_message ("%s after %u evaluations", r.message, cp.calls);
+  guint calls = ode_harness_cancel_in_newton ("radau5", cancel_at, &y, &r);
   /* The attempt stops at its next Newton iteration, after the current
    * iteration's stages (it would need at least three from zero starting
    * values, nine evaluations, to finish). */
-  g_assert_cmpuint (cp.calls, ==, cp.cancel_at + 2);
+  g_assert_cmpuint (calls, ==, cancel_at + 2);
   g_assert_cmpuint (r.stats.steps, ==, 0);
   g_assert_cmpuint (r.stats.newton, ==, 1);
   g_assert_cmpfloat (r.t, ==, 0.0);
@@ -845,6 +606,8 @@ main (int argc, char **argv)
   g_test_add_func ("/engine/radau5/event", test_event);
   g_test_add_func ("/engine/radau5/newton-divergence", test_newton_divergence);
   g_test_add_func ("/engine/radau5/cancel-in-newton", test_cancel_in_newton);
+
+  ode_harness_add_conformance ("radau5");
 
   return g_test_run ();
 }

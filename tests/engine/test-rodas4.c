@@ -1,47 +1,13 @@
 /* test-rodas4.c — the solver layer with RODAS4: convergence order (fixed
  * step and dense output), the stiff test set against the Bari reference
  * values, breakpoints and output samples, cancellation and failures. */
-#include "hyd-ode.h"
-#include "hyd-testset.h"
+#include "ode-harness.h"
 
 #include <float.h>
 #include <math.h>
 #include <string.h>
 
 /* ---- helpers ----------------------------------------------------------- */
-
-static void
-set_tolerances (HydOdeOptions *o, double *atol, guint n, double rtol,
-                double atol_value)
-{
-  for (guint i = 0; i < n; i++)
-    atol[i] = atol_value;
-  o->rtol = rtol;
-  o->atol = atol;
-}
-
-/* Fixed-step run of the smooth problem: max error at t_end. */
-static double
-smooth_fixed_error (const HydOdeProblem *problem, guint n_steps)
-{
-  const HydTestProblem *s = hyd_testset_smooth ();
-  double y[2], atol[2];
-  HydOdeOptions o;
-  HydOdeResult r = { 0 };
-
-  hyd_ode_options_init (&o);
-  o.t0 = s->t0;
-  o.t_end = s->t_end;
-  o.fixed_step = (s->t_end - s->t0) / n_steps;
-  set_tolerances (&o, atol, 2, 1e-6, 1e-6);
-  memcpy (y, s->y0, sizeof y);
-  g_assert_cmpint (hyd_ode_solve ("rodas4", problem, &o, y, &r), ==,
-                   HYD_ODE_SUCCESS);
-  g_assert_cmpuint (r.stats.steps, ==, n_steps);
-  g_assert_cmpfloat (r.t, ==, s->t_end);
-  hyd_ode_result_clear (&r);
-  return MAX (fabs (y[0] - s->y_ref[0]), fabs (y[1] - s->y_ref[1]));
-}
 
 /* ---- solver list ------------------------------------------------------- */
 
@@ -67,7 +33,7 @@ test_solver_list (void)
   HydOdeResult r = { 0 };
   hyd_ode_options_init (&o);
   o.t_end = 1.0;
-  set_tolerances (&o, atol, 2, 1e-6, 1e-6);
+  ode_harness_tolerances (&o, atol, 2, 1e-6, 1e-6);
   g_assert_cmpint (hyd_ode_solve ("no-such-solver", &s->problem, &o, y, &r),
                    ==, HYD_ODE_UNKNOWN_SOLVER);
   g_assert_nonnull (strstr (r.message, "no-such-solver"));
@@ -91,9 +57,9 @@ static void
 test_order_fixed (void)
 {
   const HydTestProblem *s = hyd_testset_smooth ();
-  double e40 = smooth_fixed_error (&s->problem, 40);
-  double e80 = smooth_fixed_error (&s->problem, 80);
-  double e160 = smooth_fixed_error (&s->problem, 160);
+  double e40 = ode_harness_smooth_fixed ("rodas4", NULL, 40, 1e-6, FALSE, NULL);
+  double e80 = ode_harness_smooth_fixed ("rodas4", NULL, 80, 1e-6, FALSE, NULL);
+  double e160 = ode_harness_smooth_fixed ("rodas4", NULL, 160, 1e-6, FALSE, NULL);
   double p1 = log2 (e40 / e80), p2 = log2 (e80 / e160);
 
   g_test_message ("rodas4 fixed step: errors %.3e %.3e %.3e, orders %.3f %.3f",
@@ -104,53 +70,10 @@ test_order_fixed (void)
   /* The same without the γ_i·h·∂f/∂t term (as the code of Esqué 2008, App. A/B): order ≈ 1. */
   HydOdeProblem no_ft = s->problem;
   no_ft.jac = smooth_jac_without_ft;
-  double f80 = smooth_fixed_error (&no_ft, 80);
-  double f160 = smooth_fixed_error (&no_ft, 160);
+  double f80 = ode_harness_smooth_fixed ("rodas4", &no_ft, 80, 1e-6, FALSE, NULL);
+  double f160 = ode_harness_smooth_fixed ("rodas4", &no_ft, 160, 1e-6, FALSE, NULL);
   g_test_message ("without ∂f/∂t: errors %.3e %.3e, order %.3f",
                   f80, f160, log2 (f80 / f160));
-}
-
-typedef struct {
-  const HydTestProblem *s;
-  double max_err;
-  guint n;
-} DenseCheck;
-
-static gboolean
-dense_check_output (double t, const double *y, gpointer user)
-{
-  DenseCheck *c = user;
-  double ex[2];
-
-  c->s->exact (t, ex);
-  c->max_err = MAX (c->max_err, MAX (fabs (y[0] - ex[0]), fabs (y[1] - ex[1])));
-  c->n++;
-  return TRUE;
-}
-
-static double
-dense_error (guint n_steps)
-{
-  const HydTestProblem *s = hyd_testset_smooth ();
-  double y[2], atol[2];
-  HydOdeOptions o;
-  HydOdeResult r = { 0 };
-  DenseCheck c = { s, 0.0, 0 };
-
-  hyd_ode_options_init (&o);
-  o.t_end = s->t_end;
-  o.fixed_step = s->t_end / n_steps;
-  /* Samples at many positions θ inside the steps. */
-  o.output_interval = 0.0937 * o.fixed_step;
-  o.output = dense_check_output;
-  o.output_user = &c;
-  set_tolerances (&o, atol, 2, 1e-6, 1e-6);
-  memcpy (y, s->y0, sizeof y);
-  g_assert_cmpint (hyd_ode_solve ("rodas4", &s->problem, &o, y, &r), ==,
-                   HYD_ODE_SUCCESS);
-  g_assert_cmpuint (c.n, >, 10 * n_steps);
-  hyd_ode_result_clear (&r);
-  return c.max_err;
 }
 
 static void
@@ -158,7 +81,9 @@ test_order_dense (void)
 {
   /* HW rodas.f dense output is of order 3: local error O(h⁴), so the
    * samples between step points converge like the steps themselves. */
-  double e40 = dense_error (40), e80 = dense_error (80), e160 = dense_error (160);
+  double e40 = ode_harness_smooth_fixed ("rodas4", NULL, 40, 1e-6, TRUE, NULL);
+  double e80 = ode_harness_smooth_fixed ("rodas4", NULL, 80, 1e-6, TRUE, NULL);
+  double e160 = ode_harness_smooth_fixed ("rodas4", NULL, 160, 1e-6, TRUE, NULL);
   double p = log2 (e80 / e160);
 
   g_test_message ("dense output: errors %.3e %.3e %.3e, orders %.3f %.3f",
@@ -170,22 +95,14 @@ static void
 test_adaptive_smooth (void)
 {
   /* Tolerance proportionality: a 100× smaller rtol gives a smaller error. */
-  const HydTestProblem *s = hyd_testset_smooth ();
   double err[2];
   double rtols[2] = { 1e-5, 1e-7 };
 
   for (guint k = 0; k < 2; k++)
     {
-      double y[2], atol[2];
-      HydOdeOptions o;
       HydOdeResult r = { 0 };
-      hyd_ode_options_init (&o);
-      o.t_end = s->t_end;
-      set_tolerances (&o, atol, 2, rtols[k], rtols[k]);
-      memcpy (y, s->y0, sizeof y);
-      g_assert_cmpint (hyd_ode_solve ("rodas4", &s->problem, &o, y, &r), ==,
-                       HYD_ODE_SUCCESS);
-      err[k] = MAX (fabs (y[0] - s->y_ref[0]), fabs (y[1] - s->y_ref[1]));
+      g_assert_cmpint (ode_harness_smooth_adaptive ("rodas4", rtols[k], 0.0, NULL, &err[k], &r),
+                       ==, HYD_ODE_SUCCESS);
       g_assert_cmpfloat (err[k], <, 10.0 * rtols[k]);
       g_assert_cmpuint (r.stats.newton, ==, 0);
       g_assert_cmpuint (r.stats.lu, ==, r.stats.steps + r.stats.rejected);
@@ -270,32 +187,10 @@ static void
 run_testset_case (gconstpointer data)
 {
   const TestsetCase *tc = data;
-  const HydTestProblem *p = hyd_testset_lookup (tc->id);
-  double rtol = 1e-6, atol_value = tc->atol_factor * rtol;
-  g_autofree double *y = g_memdup2 (p->y0, p->n * sizeof (double));
-  g_autofree double *atol = g_new (double, p->n);
-  HydOdeOptions o;
-  HydOdeResult r = { 0 };
+  double rtol = 1e-6;
 
-  hyd_ode_options_init (&o);
-  o.t0 = p->t0;
-  o.t_end = p->t_end;
-  set_tolerances (&o, atol, p->n, rtol, atol_value);
-  HydOdeStatus status = hyd_ode_solve ("rodas4", &p->problem, &o, y, &r);
-  double mescd = hyd_testset_mescd (p->n, y, p->y_ref, atol_value, rtol);
-
-  g_test_message ("%s rodas4 rtol %g atol %g: %s, mescd %.2f, steps %"
-                  G_GUINT64_FORMAT ", rejected %" G_GUINT64_FORMAT
-                  ", f %" G_GUINT64_FORMAT ", jac %" G_GUINT64_FORMAT
-                  ", lu %" G_GUINT64_FORMAT ", %.3f s",
-                  p->name, rtol, atol_value, hyd_ode_status_name (status),
-                  mescd, r.stats.steps, r.stats.rejected, r.stats.f_evals,
-                  r.stats.jac_evals, r.stats.lu, r.stats.wall_s);
-  g_assert_cmpint (status, ==, HYD_ODE_SUCCESS);
-  g_assert_null (r.message);
-  g_assert_cmpfloat (r.t, ==, p->t_end);
-  g_assert_cmpfloat (mescd, >=, 4.0);
-  hyd_ode_result_clear (&r);
+  g_assert_cmpfloat (ode_harness_testset ("rodas4", tc->id, rtol, tc->atol_factor * rtol, NULL),
+                     >=, 4.0);
 }
 
 static void
@@ -310,7 +205,7 @@ test_fd_jacobian (void)
   hyd_ode_options_init (&o);
   o.t_end = p->t_end;
   o.fd_jacobian = TRUE;
-  set_tolerances (&o, atol, 8, rtol, rtol);
+  ode_harness_tolerances (&o, atol, 8, rtol, rtol);
   memcpy (y, p->y0, sizeof y);
   g_assert_cmpint (hyd_ode_solve ("rodas4", &p->problem, &o, y, &r), ==,
                    HYD_ODE_SUCCESS);
@@ -332,7 +227,7 @@ test_fd_jacobian (void)
   hyd_ode_options_init (&o);
   o.t_end = s->t_end;
   o.fd_jacobian = TRUE;
-  set_tolerances (&o, atol, 2, 1e-8, 1e-8);
+  ode_harness_tolerances (&o, atol, 2, 1e-8, 1e-8);
   g_assert_cmpint (hyd_ode_solve ("rodas4", &no_jac, &o, y2, &r), ==,
                    HYD_ODE_SUCCESS);
   g_assert_cmpfloat (fabs (y2[0] - s->y_ref[0]), <, 1e-6);
@@ -342,120 +237,25 @@ test_fd_jacobian (void)
 
 /* ---- breakpoints and output samples ------------------------------------ */
 
-/* y' = −y + u, u a step profile: 1 on [0, 1), −2 on [1, 1.5), 0.5 after.
- * The piece comes from set_interval only, as in the circuits. */
-typedef struct {
-  double u;
-  double lo, hi;
-  guint n_intervals;
-  double intervals[8][2];
-  double outside;          /* largest evaluation distance outside [lo, hi] */
-  guint n_samples;
-  double times[512];
-  double values[512];
-  double pieces[512];
-  guint cancel_after;      /* set *cancel after this many samples, or 0 */
-  gint *cancel;
-  guint stop_after;        /* output returns FALSE after this many, or 0 */
-} JumpProblem;
-
-static const double jump_bp[] = { 1.0, 1.5 };
-static const double jump_u[] = { 1.0, -2.0, 0.5 };
-
-static double
-jump_piece (double t)
-{
-  return t < jump_bp[0] ? jump_u[0] : t < jump_bp[1] ? jump_u[1] : jump_u[2];
-}
-
-static double
-jump_exact (double t)
-{
-  double y = 0.0, a = 0.0;
-
-  for (guint k = 0; k < 3; k++)
-    {
-      double b = k < 2 ? jump_bp[k] : INFINITY;
-      double tt = MIN (t, b);
-      y = jump_u[k] + (y - jump_u[k]) * exp (-(tt - a));
-      if (t <= b)
-        break;
-      a = b;
-    }
-  return y;
-}
-
 static void
-jump_set_interval (double lo, double hi, gpointer user)
-{
-  JumpProblem *jp = user;
-
-  jp->lo = lo;
-  jp->hi = hi;
-  jp->u = jump_piece (0.5 * (lo + hi));
-  g_assert_cmpuint (jp->n_intervals, <, G_N_ELEMENTS (jp->intervals));
-  jp->intervals[jp->n_intervals][0] = lo;
-  jp->intervals[jp->n_intervals][1] = hi;
-  jp->n_intervals++;
-}
-
-static int
-jump_rhs (double t, const double *y, double *f, gpointer user)
-{
-  JumpProblem *jp = user;
-
-  jp->outside = MAX (jp->outside, MAX (jp->lo - t, t - jp->hi));
-  f[0] = -y[0] + jp->u;
-  return 0;
-}
-
-static int
-jump_jac (double t, const double *y, double *J, double *dfdt, gpointer user)
-{
-  J[0] = -1.0;
-  if (dfdt != NULL)
-    dfdt[0] = 0.0;
-  return 0;
-}
-
-static gboolean
-jump_output (double t, const double *y, gpointer user)
-{
-  JumpProblem *jp = user;
-
-  g_assert_cmpuint (jp->n_samples, <, G_N_ELEMENTS (jp->times));
-  jp->times[jp->n_samples] = t;
-  jp->values[jp->n_samples] = y[0];
-  jp->pieces[jp->n_samples] = jp->u;
-  jp->n_samples++;
-  if (jp->cancel_after > 0 && jp->n_samples == jp->cancel_after)
-    g_atomic_int_set (jp->cancel, 1);
-  return !(jp->stop_after > 0 && jp->n_samples >= jp->stop_after);
-}
-
-static void
-jump_setup (JumpProblem *jp, HydOdeProblem *p, HydOdeOptions *o, double *atol)
+jump_setup (OdeJump *jp, HydOdeProblem *p, HydOdeOptions *o, double *atol)
 {
   /* Sorted, with one before t0, a near-duplicate and one at t_end: only
    * 1 and 1.5 are breakpoints. */
   static const double bps[] = { -1.0, 1.0, 1.0 + 1e-15, 1.5, 2.0 };
 
-  memset (jp, 0, sizeof *jp);
-  *p = (HydOdeProblem) {
-    .n = 1, .user = jp, .rhs = jump_rhs, .jac = jump_jac,
-    .set_interval = jump_set_interval,
-  };
+  ode_jump_problem (jp, p);
   hyd_ode_options_init (o);
   o->t_end = 2.0;
   o->breakpoints = bps;
   o->n_breakpoints = G_N_ELEMENTS (bps);
-  o->output = jump_output;
+  o->output = ode_jump_output;
   o->output_user = jp;
-  set_tolerances (o, atol, 1, 1e-8, 1e-10);
+  ode_harness_tolerances (o, atol, 1, 1e-8, 1e-10);
 }
 
 static void
-check_intervals (const JumpProblem *jp)
+check_intervals (const OdeJump *jp)
 {
   static const double expect[3][2] = { { 0.0, 1.0 }, { 1.0, 1.5 }, { 1.5, 2.0 } };
 
@@ -472,7 +272,7 @@ check_intervals (const JumpProblem *jp)
 static void
 test_breakpoints (void)
 {
-  JumpProblem jp;
+  OdeJump jp;
   HydOdeProblem p;
   HydOdeOptions o;
   HydOdeResult r = { 0 };
@@ -483,7 +283,7 @@ test_breakpoints (void)
                    HYD_ODE_SUCCESS);
   check_intervals (&jp);
   g_assert_cmpfloat (r.t, ==, 2.0);
-  g_assert_cmpfloat_with_epsilon (y, jump_exact (2.0), 1e-7);
+  g_assert_cmpfloat_with_epsilon (y, ode_jump_exact (2.0), 1e-7);
 
   /* Every step: t0, the step ends, each breakpoint once after the change,
    * and t_end. */
@@ -495,8 +295,8 @@ test_breakpoints (void)
     {
       if (k > 0)
         g_assert_cmpfloat (jp.times[k], >, jp.times[k - 1]);
-      g_assert_cmpfloat (jp.pieces[k], ==, jump_piece (jp.times[k]));
-      g_assert_cmpfloat_with_epsilon (jp.values[k], jump_exact (jp.times[k]),
+      g_assert_cmpfloat (jp.pieces[k], ==, ode_jump_piece (jp.times[k]));
+      g_assert_cmpfloat_with_epsilon (jp.values[k], ode_jump_exact (jp.times[k]),
                                       1e-7);
       if (jp.times[k] == 1.0 || jp.times[k] == 1.5)
         seen++;
@@ -508,7 +308,7 @@ test_breakpoints (void)
 static void
 test_samples (void)
 {
-  JumpProblem jp;
+  OdeJump jp;
   HydOdeProblem p;
   HydOdeOptions o;
   HydOdeResult r = { 0 };
@@ -528,8 +328,8 @@ test_samples (void)
       double tk = k < 20 ? k * 0.1 : 2.0;
       g_assert_cmpfloat_with_epsilon (jp.times[k], tk, 1e-12);
       /* At a breakpoint the sample holds the values after the change. */
-      g_assert_cmpfloat (jp.pieces[k], ==, jump_piece (jp.times[k]));
-      g_assert_cmpfloat_with_epsilon (jp.values[k], jump_exact (tk), 1e-7);
+      g_assert_cmpfloat (jp.pieces[k], ==, ode_jump_piece (jp.times[k]));
+      g_assert_cmpfloat_with_epsilon (jp.values[k], ode_jump_exact (tk), 1e-7);
     }
   g_assert_cmpfloat (jp.times[10], ==, 1.0);
   g_assert_cmpfloat (jp.pieces[10], ==, -2.0);
@@ -555,7 +355,7 @@ test_samples (void)
 static void
 test_fixed_step_breakpoints (void)
 {
-  JumpProblem jp;
+  OdeJump jp;
   HydOdeProblem p;
   HydOdeOptions o;
   HydOdeResult r = { 0 };
@@ -574,8 +374,8 @@ test_fixed_step_breakpoints (void)
   for (guint k = 0; k < jp.n_samples; k++)
     {
       g_assert_cmpfloat_with_epsilon (jp.times[k], expect[k], 1e-12);
-      g_assert_cmpfloat (jp.pieces[k], ==, jump_piece (jp.times[k]));
-      g_assert_cmpfloat_with_epsilon (jp.values[k], jump_exact (jp.times[k]),
+      g_assert_cmpfloat (jp.pieces[k], ==, ode_jump_piece (jp.times[k]));
+      g_assert_cmpfloat_with_epsilon (jp.values[k], ode_jump_exact (jp.times[k]),
                                       1e-4);
     }
   g_assert_cmpfloat (jp.times[4], ==, 1.0);
@@ -589,7 +389,7 @@ test_fixed_step_breakpoints (void)
 static void
 test_cancel (void)
 {
-  JumpProblem jp;
+  OdeJump jp;
   HydOdeProblem p;
   HydOdeOptions o;
   HydOdeResult r = { 0 };
@@ -607,7 +407,7 @@ test_cancel (void)
   g_assert_nonnull (strstr (r.message, "cancelled"));
   g_assert_cmpfloat (r.t, >=, 0.29);
   g_assert_cmpfloat (r.t, <, 2.0);
-  g_assert_cmpfloat_with_epsilon (y, jump_exact (r.t), 1e-7);
+  g_assert_cmpfloat_with_epsilon (y, ode_jump_exact (r.t), 1e-7);
   g_assert_cmpuint (jp.n_samples, ==, 30);
   hyd_ode_result_clear (&r);
 
@@ -690,7 +490,7 @@ run_breaking (BreakingModel *bm, HydOdeStatus expect, HydOdeResult *r,
 
   hyd_ode_options_init (&o);
   o.t_end = 1.0;
-  set_tolerances (&o, atol, 2, 1e-6, 1e-6);
+  ode_harness_tolerances (&o, atol, 2, 1e-6, 1e-6);
   y[0] = 1.0;
   y[1] = 0.0;
   g_assert_cmpint (hyd_ode_solve ("rodas4", &p, &o, y, r), ==, expect);
@@ -733,29 +533,12 @@ test_callback_failed (void)
   hyd_ode_result_clear (&r);
 }
 
-static int
-growth_rhs (double t, const double *y, double *f, gpointer user)
-{
-  f[0] = *(const double *) user * y[0];
-  return 0;
-}
-
-static int
-growth_jac (double t, const double *y, double *J, double *dfdt, gpointer user)
-{
-  J[0] = *(const double *) user;
-  if (dfdt != NULL)
-    dfdt[0] = 0.0;
-  return 0;
-}
-
 static void
 test_singular (void)
 {
   /* y' = 40·y: E = 1/(hγ) − 40 is exactly singular at h = 0.1 (γ = 1/4). */
   double lambda = 40.0, y = 1.0, atol = 1e-10;
-  HydOdeProblem p = { .n = 1, .user = &lambda, .rhs = growth_rhs,
-                      .jac = growth_jac };
+  HydOdeProblem p = ode_linear_problem (&lambda);
   HydOdeOptions o;
   HydOdeResult r = { 0 };
 
@@ -786,8 +569,7 @@ test_limits (void)
 {
   /* y' = y over [0, 50] in no more than 20 steps. */
   double one = 1.0, y = 1.0, atol = 1e-8;
-  HydOdeProblem p = { .n = 1, .user = &one, .rhs = growth_rhs,
-                      .jac = growth_jac };
+  HydOdeProblem p = ode_linear_problem (&one);
   HydOdeOptions o;
   HydOdeResult r = { 0 };
 
@@ -804,35 +586,18 @@ test_limits (void)
   hyd_ode_result_clear (&r);
 }
 
-static int
-square_rhs (double t, const double *y, double *f, gpointer user)
-{
-  f[0] = y[0] * y[0];
-  return 0;
-}
-
-static int
-square_jac (double t, const double *y, double *J, double *dfdt, gpointer user)
-{
-  J[0] = 2.0 * y[0];
-  if (dfdt != NULL)
-    dfdt[0] = 0.0;
-  return 0;
-}
-
 static void
 test_underflow (void)
 {
   /* y' = y² blows up at t = 1: the step size collapses there. */
   double y = 1.0, atol = 1e-8;
-  HydOdeProblem p = { .n = 1, .rhs = square_rhs, .jac = square_jac };
   HydOdeOptions o;
   HydOdeResult r = { 0 };
 
   hyd_ode_options_init (&o);
   o.t_end = 2.0;
   o.atol = &atol;
-  HydOdeStatus status = hyd_ode_solve ("rodas4", &p, &o, &y, &r);
+  HydOdeStatus status = hyd_ode_solve ("rodas4", &ode_square_problem, &o, &y, &r);
   g_test_message ("y' = y²: %s", r.message);
   g_assert_true (status == HYD_ODE_STEP_UNDERFLOW
                  || status == HYD_ODE_NONFINITE);
@@ -920,6 +685,8 @@ main (int argc, char **argv)
   g_test_add_func ("/engine/rodas4/failure/too-many-steps", test_limits);
   g_test_add_func ("/engine/rodas4/failure/underflow", test_underflow);
   g_test_add_func ("/engine/rodas4/failure/bad-input", test_bad_input);
+
+  ode_harness_add_conformance ("rodas4");
 
   return g_test_run ();
 }

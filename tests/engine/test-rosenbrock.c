@@ -4,8 +4,7 @@
  * (fixed step, with ∂f/∂t) and of its dense output, one-step damping of a
  * λ = −1e6 mode, f evaluations per step, the stiff test set at rtol 1e-6,
  * and the W-method property of ros34pw2 with a wrong Jacobian. */
-#include "hyd-ode-private.h"
-#include "hyd-testset.h"
+#include "ode-harness.h"
 
 #include <math.h>
 #include <string.h>
@@ -351,24 +350,6 @@ test_order_conditions (gconstpointer data)
 
 /* ---- observed order on the smooth non-autonomous problem --------------- */
 
-typedef struct {
-  const HydTestProblem *s;
-  double max_err;
-  guint n;
-} DenseCheck;
-
-static gboolean
-dense_check_output (double t, const double *y, gpointer user)
-{
-  DenseCheck *c = user;
-  double ex[2];
-
-  c->s->exact (t, ex);
-  c->max_err = MAX (c->max_err, MAX (fabs (y[0] - ex[0]), fabs (y[1] - ex[1])));
-  c->n++;
-  return TRUE;
-}
-
 /* Fixed-step run of the smooth problem (t ∈ [0, 2]) with n_steps: the error
  * at t_end, or with dense TRUE the largest error of samples taken at many
  * positions θ inside the steps. */
@@ -376,38 +357,13 @@ static double
 smooth_error (const char *id, const HydOdeProblem *problem, guint n_steps,
               gboolean dense, HydOdeStats *stats)
 {
-  const HydTestProblem *s = hyd_testset_smooth ();
-  double y[2], atol[2] = { 1e-6, 1e-6 };
-  HydOdeOptions o;
   HydOdeResult r = { 0 };
-  DenseCheck c = { s, 0.0, 0 };
+  double e = ode_harness_smooth_fixed (id, problem, n_steps, 1e-6, dense, &r);
 
-  hyd_ode_options_init (&o);
-  o.t0 = s->t0;
-  o.t_end = s->t_end;
-  o.fixed_step = (s->t_end - s->t0) / n_steps;
-  o.atol = atol;
-  if (dense)
-    {
-      o.output_interval = 0.0937 * o.fixed_step;
-      o.output = dense_check_output;
-      o.output_user = &c;
-    }
-  memcpy (y, s->y0, sizeof y);
-  g_assert_cmpint (hyd_ode_solve (id, problem, &o, y, &r), ==,
-                   HYD_ODE_SUCCESS);
-  g_assert_cmpuint (r.stats.steps, ==, n_steps);
-  g_assert_cmpuint (r.stats.rejected, ==, 0);
-  g_assert_cmpfloat (r.t, ==, s->t_end);
   if (stats != NULL)
     *stats = r.stats;
   hyd_ode_result_clear (&r);
-  if (dense)
-    {
-      g_assert_cmpuint (c.n, >, 10 * n_steps);
-      return c.max_err;
-    }
-  return MAX (fabs (y[0] - s->y_ref[0]), fabs (y[1] - s->y_ref[1]));
+  return e;
 }
 
 /* Step counts in the asymptotic range and well above round-off. */
@@ -457,29 +413,12 @@ test_order_dense (gconstpointer data)
 
 /* ---- stability: one step on y' = λy, λ = −1e6, h = 1 ------------------- */
 
-static int
-linear_rhs (double t, const double *y, double *f, gpointer user)
-{
-  f[0] = *(const double *) user * y[0];
-  return 0;
-}
-
-static int
-linear_jac (double t, const double *y, double *J, double *dfdt, gpointer user)
-{
-  J[0] = *(const double *) user;
-  if (dfdt != NULL)
-    dfdt[0] = 0.0;
-  return 0;
-}
-
 static void
 test_stiff_damping (gconstpointer data)
 {
   const RosCase *rc = data;
   double lambda = -1e6, y = 1.0;
-  HydOdeProblem p = { .n = 1, .user = &lambda, .rhs = linear_rhs,
-                      .jac = linear_jac };
+  HydOdeProblem p = ode_linear_problem (&lambda);
   HydOdeOptions o;
   HydOdeResult r = { 0 };
 
@@ -787,6 +726,10 @@ main (int argc, char **argv)
   g_test_add_func ("/engine/rosenbrock/w-method/order", test_w_method);
   g_test_add_func ("/engine/rosenbrock/w-method/adaptive",
                    test_w_method_adaptive);
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    if (g_strcmp0 (cases[i].id, "rodas4") != 0)   /* test-rodas4 runs it */
+      ode_harness_add_conformance (cases[i].id);
 
   return g_test_run ();
 }

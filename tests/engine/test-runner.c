@@ -716,6 +716,49 @@ test_replay_solvers (void)
   g_ptr_array_unref (replay);
 }
 
+/* A change is a reinitialisation of the run's one integrator
+ * (hyd_ode_stepper_reinit), not a new solve: `auto` chooses its method
+ * once, at the start, and reconsiders at a change as at a breakpoint; the
+ * statistics sum over the whole run. */
+static void
+test_change_same_integrator (void)
+{
+  g_autoptr (HydCircuit) circuit = load_example ();
+  HydSimOptions sim;
+  GError *error = NULL;
+  sim_options (circuit, 0.3, 0.0, &sim);
+  g_free (sim.solver);
+  sim.solver = g_strdup ("auto");
+  HydSystem *sys = hyd_system_compile (circuit, &error);
+  g_assert_no_error (error);
+  GPtrArray *replay = g_ptr_array_new_with_free_func ((GDestroyNotify) hyd_run_change_free);
+  g_ptr_array_add (replay, hyd_run_change_new (0.1, "RV1", "cracking_pressure", NAN, 12e6));
+  g_ptr_array_add (replay, hyd_run_change_new (0.1523, "RV1", "cracking_pressure", NAN, 8e6));
+  GPtrArray *log = g_ptr_array_new_with_free_func ((GDestroyNotify) hyd_run_change_free);
+  HydOdeStats progress = { 0 };
+  HydRunSpec spec = { .sim = &sim, .replay = replay, .change_log = log,
+                      .progress = &progress };
+  HydOdeResult res = { 0 };
+
+  g_assert_cmpint (hyd_run_execute (sys, &spec, &res, NULL), ==, HYD_ODE_SUCCESS);
+  g_test_message ("auto with two changes: %s; %" G_GUINT64_FORMAT " steps",
+                  res.note, res.stats.steps);
+  g_assert_cmpuint (log->len, ==, 2);
+  g_assert_nonnull (res.note);
+  const char *first = strstr (res.note, "auto chose");
+  g_assert_nonnull (first);
+  g_assert_null (strstr (first + 1, "auto chose"));
+  /* the statistics of the last sample are part of the run's */
+  g_assert_cmpuint (progress.steps, >, 0);
+  g_assert_cmpuint (progress.steps, <=, res.stats.steps);
+  g_assert_cmpuint (progress.f_evals, <=, res.stats.f_evals);
+  hyd_ode_result_clear (&res);
+  g_ptr_array_unref (log);
+  g_ptr_array_unref (replay);
+  hyd_system_free (sys);
+  hyd_sim_options_clear (&sim);
+}
+
 static void
 count_call (HydRunner *runner, gpointer rows, guint n, gpointer data)
 {
@@ -820,5 +863,6 @@ main (int argc, char **argv)
   g_test_add_func ("/engine/runner/replay-solvers", test_replay_solvers);
   g_test_add_func ("/engine/runner/consumer-destroyed", test_consumer_destroyed);
   g_test_add_func ("/engine/runner/runner-destroyed", test_runner_destroyed);
+  g_test_add_func ("/engine/runner/change-same-integrator", test_change_same_integrator);
   return g_test_run ();
 }
