@@ -12,6 +12,8 @@
 #define _GNU_SOURCE /* O_TMPFILE */
 #include "hyd-circuit.h"
 #include "hyd-catalogue.h"
+#include "hyd-diagnostic.h"
+#include "hyd-i18n.h"
 #include "hyd-json-scan.h"
 #include "hyd-json-writer.h"
 
@@ -37,6 +39,33 @@ set_error (GError **error, HydCircuitErrorCode code, const char *format, ...)
   g_propagate_error (error, g_error_new_valist (HYD_CIRCUIT_ERROR, code, format, args));
   va_end (args);
   return FALSE;
+}
+
+static gboolean component_error (GError **error, HydDiagnosticCode code, const char *component,
+                                 const char *port, const char *parameter,
+                                 const char *template, ...) G_GNUC_NULL_TERMINATED;
+
+/* An error about a component (and one of its ports or parameters, either
+ * may be NULL) as a diagnostic (hyd-diagnostic.h): the template's
+ * arguments are const char *, then NULL. */
+static gboolean
+component_error (GError **error, HydDiagnosticCode code, const char *component,
+                 const char *port, const char *parameter, const char *template, ...)
+{
+  g_autoptr (GStrvBuilder) builder = g_strv_builder_new ();
+  va_list ap;
+
+  va_start (ap, template);
+  for (const char *a = va_arg (ap, const char *); a != NULL; a = va_arg (ap, const char *))
+    g_strv_builder_add (builder, a);
+  va_end (ap);
+  g_auto (GStrv) args = g_strv_builder_end (builder);
+  HydDiagnostic *d = hyd_diagnostic_newv (code, HYD_SEVERITY_ERROR, template,
+                                          (const char *const *) args);
+  hyd_diagnostic_set_component (d, component);
+  hyd_diagnostic_set_port (d, port);
+  hyd_diagnostic_set_parameter (d, parameter);
+  return hyd_diagnostic_set_error (error, d);
 }
 
 /* ---------------------------------------------------------------------------
@@ -1436,13 +1465,13 @@ unknown_param_error (const HydCircuitComponent *component, const HydComponentTyp
   g_autofree char *quoted = quote (name);
 
   if (type->n_params == 0)
-    return set_error (error, HYD_CIRCUIT_ERROR_UNKNOWN_PARAM,
-                      "component %s (%s): unknown parameter %s (it has no parameters)",
-                      id, type->id, quoted);
+    return component_error (error, HYD_DIAGNOSTIC_UNKNOWN_PARAM, component->id, NULL, name,
+                            N_("component %s (%s): unknown parameter %s (it has no parameters)"),
+                            id, type->id, quoted, NULL);
   names = param_names (type);
-  return set_error (error, HYD_CIRCUIT_ERROR_UNKNOWN_PARAM,
-                    "component %s (%s): unknown parameter %s (valid: %s)",
-                    id, type->id, quoted, names);
+  return component_error (error, HYD_DIAGNOSTIC_UNKNOWN_PARAM, component->id, NULL, name,
+                          N_("component %s (%s): unknown parameter %s (valid: %s)"),
+                          id, type->id, quoted, names, NULL);
 }
 
 static char *
@@ -1465,13 +1494,14 @@ range_error (const HydCircuitComponent *component, const HydParamInfo *info,
   number_text (lo, lo_text);
   number_text (hi, hi_text);
   if (is_profile)
-    return set_error (error, HYD_CIRCUIT_ERROR_PARAM_RANGE,
-                      "component \"%s\", parameter \"%s\": the profile takes values from %s "
-                      "to %s, but the value must be %s",
-                      component->id, info->name, lo_text, hi_text, range);
-  return set_error (error, HYD_CIRCUIT_ERROR_PARAM_RANGE,
-                    "component \"%s\", parameter \"%s\": %s is out of range (must be %s)",
-                    component->id, info->name, lo_text, range);
+    return component_error (error, HYD_DIAGNOSTIC_PARAM_RANGE, component->id, NULL, info->name,
+                            N_("component \"%s\", parameter \"%s\": the profile takes values "
+                               "from %s to %s, but the value must be %s"),
+                            component->id, info->name, lo_text, hi_text, range, NULL);
+  return component_error (error, HYD_DIAGNOSTIC_PARAM_RANGE, component->id, NULL, info->name,
+                          N_("component \"%s\", parameter \"%s\": %s is out of range "
+                             "(must be %s)"),
+                          component->id, info->name, lo_text, range, NULL);
 }
 
 /* The value of one parameter (and its profile, for profile parameters). */
@@ -1512,9 +1542,11 @@ resolve_param (const HydCircuitComponent *component, const HydParamInfo *info,
       {
         g_autofree char *choices = choice_list (info);
         g_autofree char *got = describe_node (node);
-        return set_error (error, HYD_CIRCUIT_ERROR_PARAM_VALUE,
-                          "component \"%s\", parameter \"%s\": expected one of %s (got %s)",
-                          component->id, info->name, choices, got);
+        return component_error (error, HYD_DIAGNOSTIC_PARAM_VALUE, component->id, NULL,
+                                info->name,
+                                N_("component \"%s\", parameter \"%s\": expected one of %s "
+                                   "(got %s)"),
+                                component->id, info->name, choices, got, NULL);
       }
     }
 
@@ -1525,16 +1557,19 @@ resolve_param (const HydCircuitComponent *component, const HydParamInfo *info,
       double lo, hi;
 
       if (p == NULL)
-        return set_error (error, local_error->code, "component \"%s\", parameter \"%s\": %s",
-                          component->id, info->name, local_error->message);
+        return component_error (error, (HydDiagnosticCode) local_error->code, component->id, NULL,
+                                info->name, N_("component \"%s\", parameter \"%s\": %s"),
+                                component->id, info->name, local_error->message, NULL);
       hyd_profile_get_range (p, &lo, &hi);
       if (!value_in_range (lo, info->min, info->max, info->flags)
           || !value_in_range (hi, info->min, info->max, info->flags))
         return range_error (component, info, lo, hi, !hyd_profile_is_constant (p), error);
       if ((info->flags & HYD_PARAM_INTEGER) && hyd_profile_is_constant (p) && lo != floor (lo))
-        return set_error (error, HYD_CIRCUIT_ERROR_PARAM_VALUE,
-                          "component \"%s\", parameter \"%s\": must be a whole number (got %s)",
-                          component->id, info->name, number_text (lo, buf));
+        return component_error (error, HYD_DIAGNOSTIC_PARAM_VALUE, component->id, NULL,
+                                info->name,
+                                N_("component \"%s\", parameter \"%s\": must be a whole number "
+                                   "(got %s)"),
+                                component->id, info->name, number_text (lo, buf), NULL);
       *value = hyd_profile_value_after (p, 0.0);
       *profile = g_steal_pointer (&p);
       return TRUE;
@@ -1545,17 +1580,21 @@ resolve_param (const HydCircuitComponent *component, const HydParamInfo *info,
       g_autofree char *got = describe_node (node);
 
       if (JSON_NODE_HOLDS_OBJECT (node))
-        return set_error (error, HYD_CIRCUIT_ERROR_PARAM_VALUE,
-                          "component \"%s\", parameter \"%s\": takes a number, not a profile",
-                          component->id, info->name);
-      return set_error (error, HYD_CIRCUIT_ERROR_PARAM_VALUE,
-                        "component \"%s\", parameter \"%s\": expected a number (got %s)",
-                        component->id, info->name, got);
+        return component_error (error, HYD_DIAGNOSTIC_PARAM_VALUE, component->id, NULL,
+                                info->name,
+                                N_("component \"%s\", parameter \"%s\": takes a number, not a "
+                                   "profile"),
+                                component->id, info->name, NULL);
+      return component_error (error, HYD_DIAGNOSTIC_PARAM_VALUE, component->id, NULL, info->name,
+                              N_("component \"%s\", parameter \"%s\": expected a number "
+                                 "(got %s)"),
+                              component->id, info->name, got, NULL);
     }
   if ((info->flags & HYD_PARAM_INTEGER) && v != floor (v))
-    return set_error (error, HYD_CIRCUIT_ERROR_PARAM_VALUE,
-                      "component \"%s\", parameter \"%s\": must be a whole number (got %s)",
-                      component->id, info->name, number_text (v, buf));
+    return component_error (error, HYD_DIAGNOSTIC_PARAM_VALUE, component->id, NULL, info->name,
+                            N_("component \"%s\", parameter \"%s\": must be a whole number "
+                               "(got %s)"),
+                            component->id, info->name, number_text (v, buf), NULL);
   if (!value_in_range (v, info->min, info->max, info->flags))
     return range_error (component, info, v, v, FALSE, error);
   *value = v;
@@ -1584,8 +1623,8 @@ hyd_circuit_component_resolve_params (const HydCircuitComponent *component,
     {
       g_autofree char *id = quote (component->id);
       g_autofree char *type_name = quote (component->type);
-      return set_error (error, HYD_CIRCUIT_ERROR_UNKNOWN_TYPE,
-                        "component %s: unknown type %s", id, type_name);
+      return component_error (error, HYD_DIAGNOSTIC_UNKNOWN_TYPE, component->id, NULL, NULL,
+                              N_("component %s: unknown type %s"), id, type_name, NULL);
     }
   if (fluid == NULL)
     {
@@ -1836,9 +1875,10 @@ resolve_end (const EndIndex *index, guint conn_index, const HydCircuitConnection
               g_string_append_printf (ports, "%s%s", p ? ", " : "", type->ports[p].name);
             where = connection_where (conn_index, conn->from, conn->to);
             quoted_comp = quote (comp_id);
-            return set_error (error, HYD_CIRCUIT_ERROR_REFERENCE,
-                              "%s: component %s (%s) has no port %s (ports: %s)",
-                              where, quoted_comp, type->id, quoted_port, ports->str);
+            return component_error (error, HYD_DIAGNOSTIC_REFERENCE, comp->id, port_name, NULL,
+                                    N_("%s: component %s (%s) has no port %s (ports: %s)"),
+                                    where, quoted_comp, type->id, quoted_port, ports->str,
+                                    NULL);
           }
         }
       where = connection_where (conn_index, conn->from, conn->to);
