@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "cli-commands.h"
+#include "cli-diagnostic.h"
 #include "hyd-catalogue.h"
 #include "hyd-circuit.h"
 #include "hyd-fdcheck.h"
@@ -56,6 +57,14 @@ failed (const char *fmt, ...)
   return EXIT_FAILED;
 }
 
+/* An error from the engine, in the user's language (cli-diagnostic.h). */
+static int
+failed_error (const GError *error)
+{
+  hyd_cli_print_gerror (error);
+  return EXIT_FAILED;
+}
+
 static const char *
 fmt_num (char *buf, double v)
 {
@@ -85,21 +94,12 @@ load_circuit (const char *path, int *status)
   HydCircuit *circuit = hyd_circuit_load_from_file (path, &error);
   if (circuit == NULL)
     {
-      *status = failed ("%s", error->message);
+      *status = failed_error (error);
       g_error_free (error);
     }
   return circuit;
 }
 
-static void
-print_warnings (GPtrArray *warnings)
-{
-  for (guint i = 0; warnings && i < warnings->len; i++)
-    {
-      g_autofree char *safe = hyd_cli_sanitize_message (g_ptr_array_index (warnings, i));
-      fprintf (stderr, "warning: %s\n", safe);
-    }
-}
 
 /* The ranges of the numeric options (docs/cli.md): wide, but finite. */
 #define MAX_TIME 1e9        /* s: --t-end, --fixed-step, --output-interval */
@@ -211,7 +211,7 @@ apply_sets (HydCircuit *circuit, char **sets)
   GError *error = NULL;
   if (!hyd_circuit_get_fluid (circuit, &fluid, &error))
     {
-      int st = failed ("%s", error->message);
+      int st = failed_error (error);
       g_error_free (error);
       return st;
     }
@@ -326,7 +326,7 @@ cmd_simulate (int argc, char **argv)
   GError *error = NULL;
   if (!hyd_circuit_get_sim_options (circuit, &sim, &error))
     {
-      st = failed ("%s", error->message);
+      st = failed_error (error);
       g_error_free (error);
       goto out_circuit;
     }
@@ -351,11 +351,11 @@ cmd_simulate (int argc, char **argv)
   HydSystem *sys = hyd_system_compile (circuit, &error);
   if (!sys)
     {
-      st = failed ("%s", error->message);
+      st = failed_error (error);
       g_error_free (error);
       goto out_sim;
     }
-  print_warnings (hyd_system_get_warnings (sys));
+  hyd_cli_print_diagnostics (hyd_system_get_diagnostics (sys));
   GArray *vars = resolve_vars (sys, vars_spec, &st);
   if (!vars)
     goto out_sys;
@@ -379,7 +379,7 @@ cmd_simulate (int argc, char **argv)
   HydCliOutput *out = hyd_cli_output_open (output, &error);
   if (out == NULL)
     {
-      st = failed ("%s", error->message);
+      st = failed_error (error);
       g_error_free (error);
       g_array_unref (vars);
       goto out_sys;
@@ -419,14 +419,13 @@ cmd_simulate (int argc, char **argv)
                   g_new0 (double, vars->len), g_new0 (double, vars->len), g_new0 (double, vars->len), 0 };
   HydRunSpec spec = {
     .sim = &sim, .fd_jacobian = fd, .vars = (const int *) vars->data, .n_vars = vars->len,
-    .sample = write_row, .user = &w,
+    .sample = write_row, .user = &w, .diagnostics = hyd_diagnostic_list_new (),
   };
   HydOdeResult res = { 0 };
-  GPtrArray *warnings = g_ptr_array_new_with_free_func (g_free);
   HydOdeStatus status = hyd_cli_output_error (out) ? HYD_ODE_CANCELLED
-                                                   : hyd_run_execute (sys, &spec, &res, warnings);
-  print_warnings (warnings);
-  g_ptr_array_unref (warnings);
+                                                   : hyd_run_execute (sys, &spec, &res, NULL);
+  hyd_cli_print_diagnostics (spec.diagnostics);
+  g_ptr_array_unref (spec.diagnostics);
   if (summary)
     {
       hyd_cli_output_printf (out, "%-28s %14s %14s %14s  %s\n", "variable", "min", "max", "final", "unit");
@@ -448,7 +447,7 @@ cmd_simulate (int argc, char **argv)
   gboolean write_failed = hyd_cli_output_error (out) != 0;
   if (!hyd_cli_output_commit (out, &error))
     {
-      st = failed ("%s", error->message);
+      st = failed_error (error);
       g_error_free (error);
       write_failed = TRUE;
     }
@@ -493,7 +492,7 @@ cmd_check (int argc, char **argv)
   HydSimOptions sim;
   if (!hyd_circuit_get_sim_options (circuit, &sim, &error))
     {
-      st = failed ("%s", error->message);
+      st = failed_error (error);
       g_error_free (error);
       hyd_circuit_free (circuit);
       return st;
@@ -510,12 +509,12 @@ cmd_check (int argc, char **argv)
   HydSystem *sys = hyd_system_compile (circuit, &error);
   if (!sys)
     {
-      st = failed ("%s", error->message);
+      st = failed_error (error);
       g_error_free (error);
       hyd_circuit_free (circuit);
       return st;
     }
-  print_warnings (hyd_system_get_warnings (sys));
+  hyd_cli_print_diagnostics (hyd_system_get_diagnostics (sys));
   printf ("%s: OK — %u components, %u nodes, %u states\n", hyd_cli_qpath (argv[1]), circuit->components->len,
           hyd_system_get_n_nodes (sys), hyd_system_get_n_states (sys));
   hyd_system_free (sys);
@@ -594,12 +593,12 @@ cmd_describe (int argc, char **argv)
   HydSystem *sys = hyd_system_compile (circuit, &error);
   if (!sys)
     {
-      st = failed ("%s", error->message);
+      st = failed_error (error);
       g_error_free (error);
       hyd_circuit_free (circuit);
       return st;
     }
-  print_warnings (hyd_system_get_warnings (sys));
+  hyd_cli_print_diagnostics (hyd_system_get_diagnostics (sys));
   guint n = hyd_system_get_n_states (sys);
   const double *y0 = hyd_system_get_initial_state (sys);
   char buf[G_ASCII_DTOSTR_BUF_SIZE];
@@ -809,7 +808,7 @@ cmd_jacobian_check (int argc, char **argv)
   if (!hyd_circuit_get_sim_options (circuit, &sim, &error)
       || (sys = hyd_system_compile (circuit, &error)) == NULL)
     {
-      st = failed ("%s", error->message);
+      st = failed_error (error);
       g_error_free (error);
       hyd_circuit_free (circuit);
       return st;
@@ -1071,6 +1070,7 @@ int
 main (int argc, char **argv)
 {
   setlocale (LC_ALL, "");
+  hyd_cli_init_i18n ();
   atexit (close_stdout);
   if (argc < 2)
     {

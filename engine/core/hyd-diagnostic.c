@@ -201,6 +201,7 @@ static const struct {
   { HYD_DIAGNOSTIC_CAVITATION, "cavitation" },
   { HYD_DIAGNOSTIC_RELIEF_OVERFLOW, "relief-overflow" },
   { HYD_DIAGNOSTIC_CHANGE_REFUSED, "change-refused" },
+  { HYD_DIAGNOSTIC_SOLVER_FAILED, "solver-failed" },
   { HYD_DIAGNOSTIC_OTHER, "other" },
 };
 
@@ -241,6 +242,18 @@ hyd_diagnostic_list_find (GPtrArray *list, HydSeverity severity)
         return d;
     }
   return NULL;
+}
+
+char *
+hyd_diagnostic_dup_error_message (const GError *error, const char *domain)
+{
+  g_return_val_if_fail (error != NULL, NULL);
+  const HydDiagnostic *d = hyd_diagnostic_peek_error (error);
+  if (d == NULL || !g_str_has_suffix (error->message, d->message))
+    return g_strdup (error->message);
+  g_autofree char *text = hyd_diagnostic_dup_message (d, domain);
+  gsize prefix = strlen (error->message) - strlen (d->message);
+  return g_strdup_printf ("%.*s%s", (int) prefix, error->message, text);
 }
 
 HydDiagnostic *

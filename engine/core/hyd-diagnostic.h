@@ -59,6 +59,7 @@ typedef enum {
   HYD_DIAGNOSTIC_CAVITATION = 201,
   HYD_DIAGNOSTIC_RELIEF_OVERFLOW = 202,
   HYD_DIAGNOSTIC_CHANGE_REFUSED = 203,
+  HYD_DIAGNOSTIC_SOLVER_FAILED = 204,
   /* anything else an error can say (a GError without a diagnostic) */
   HYD_DIAGNOSTIC_OTHER = 999,
 } HydDiagnosticCode;
@@ -120,6 +121,10 @@ gboolean hyd_diagnostic_set_error (GError **error, HydDiagnostic *diagnostic);
 HydDiagnostic *hyd_diagnostic_from_error (const GError *error);
 /* The diagnostic an error carries (no reference), or NULL. */
 const HydDiagnostic *hyd_diagnostic_peek_error (const GError *error);
+/* An error's message in the language of `domain`: its diagnostic's message
+ * translated, after whatever a caller put before it (g_prefix_error); the
+ * error's own message when it carries none. */
+char *hyd_diagnostic_dup_error_message (const GError *error, const char *domain);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (HydDiagnostic, hyd_diagnostic_unref)
 

@@ -1,0 +1,19 @@
+/* cli-diagnostic.h — how bramah-cli prints the engine's diagnostics
+ * (hyd-diagnostic.h): in the user's language (LANG, LANGUAGE; gettext
+ * domain "bramah"), escaped for the terminal. */
+#pragma once
+
+#include "hyd-diagnostic.h"
+
+/* Binds the "bramah" domain to the installed catalogues, or to the build
+ * tree's when bramah-cli runs from it. */
+void hyd_cli_init_i18n (void);
+
+/* One diagnostic on stderr: an error as "bramah-cli: MESSAGE", a warning
+ * or note as "warning: MESSAGE" ("Warnung: …" in German). */
+void hyd_cli_print_diagnostic (const HydDiagnostic *diagnostic);
+/* Every diagnostic of a list (HydDiagnostic*), in order; NULL is fine. */
+void hyd_cli_print_diagnostics (GPtrArray *diagnostics);
+/* An error: through its diagnostic when it carries one (what a caller put
+ * before it kept), else its message. */
+void hyd_cli_print_gerror (const GError *error);
