@@ -773,11 +773,13 @@ check_volumes (HydSystem *sys, GError **error)
                                   "node %s: its volume or compliance is not finite", pl);
       const HydParamInfo *info = &largest->type->params[k];
       const char *unit = hyd_unit_symbol (info->unit);
-      return hyd_sys_set_compile_error (error, HYD_CIRCUIT_ERROR_PARAM_RANGE,
-                                "node %s: the volumes on it add up to more than a number can hold; "
-                                "component \"%s\", parameter \"%s\": %.6g%s%s is too extreme",
-                                pl, largest->id, info->name, largest->par[k], unit && *unit ? " " : "",
-                                unit ? unit : "");
+      g_autofree char *value = g_strdup_printf ("%.6g%s%s", largest->par[k], unit && *unit ? " " : "",
+                                                unit ? unit : "");
+      return hyd_sys_component_error (error, HYD_DIAGNOSTIC_PARAM_RANGE, largest->id, NULL, info->name,
+                                      N_("node %s: the volumes on it add up to more than a number "
+                                         "can hold; component \"%s\", parameter \"%s\": %s is too "
+                                         "extreme"),
+                                      pl, largest->id, info->name, value, NULL);
     }
   for (guint nb = 0; nb < sys->n_nodes; nb++)
     {
@@ -785,8 +787,14 @@ check_volumes (HydSystem *sys, GError **error)
       if (nd->boundary || nd->V > 0.0)
         continue;
       g_autofree char *pl = node_port_list (sys, nd->ports);
-      return hyd_sys_set_compile_error (error, HYD_CIRCUIT_ERROR_NO_VOLUME,
-                                "node %s has no volume: give the connection a length or add a volume", pl);
+      /* the node's first port stands for it */
+      guint gp = g_array_index (nd->ports, guint, 0);
+      const HydComp *first = sys->comps[sys->port_comp[gp]].comp;
+      return hyd_sys_component_error (error, HYD_DIAGNOSTIC_NO_VOLUME, first->id,
+                                      first->type->ports[sys->port_index[gp]].name, NULL,
+                                      N_("node %s has no volume: give the connection a length or "
+                                         "add a volume"),
+                                      pl, NULL);
     }
   return TRUE;
 }

@@ -68,6 +68,30 @@ component_error (GError **error, HydDiagnosticCode code, const char *component,
   return hyd_diagnostic_set_error (error, d);
 }
 
+static gboolean connection_error (GError **error, HydDiagnosticCode code,
+                                  const HydCircuitConnection *conn,
+                                  const char *template, ...) G_GNUC_NULL_TERMINATED;
+
+/* An error about a connection, as a diagnostic naming it; the template's
+ * arguments are const char *, then NULL. */
+static gboolean
+connection_error (GError **error, HydDiagnosticCode code, const HydCircuitConnection *conn,
+                  const char *template, ...)
+{
+  g_autoptr (GStrvBuilder) builder = g_strv_builder_new ();
+  va_list ap;
+
+  va_start (ap, template);
+  for (const char *a = va_arg (ap, const char *); a != NULL; a = va_arg (ap, const char *))
+    g_strv_builder_add (builder, a);
+  va_end (ap);
+  g_auto (GStrv) args = g_strv_builder_end (builder);
+  HydDiagnostic *d = hyd_diagnostic_newv (code, HYD_SEVERITY_ERROR, template,
+                                          (const char *const *) args);
+  hyd_diagnostic_set_connection (d, conn->from, conn->to);
+  return hyd_diagnostic_set_error (error, d);
+}
+
 /* ---------------------------------------------------------------------------
  * JSON helpers
  * ------------------------------------------------------------------------- */
@@ -1779,12 +1803,21 @@ check_id (GHashTable *ids, const char *kind, const char *id, GError **error)
                         kind, quoted, MAX_ID_LENGTH);
     }
   other = g_hash_table_lookup (ids, id);
+  /* the kinds are "component" and "junction"; a component is named */
+  const char *component = strcmp (kind, "component") == 0 ? id
+                          : other != NULL && strcmp (other, "component") == 0 ? id : NULL;
   if (other != NULL && strcmp (other, kind) == 0)
-    return set_error (error, HYD_CIRCUIT_ERROR_ID,
-                      "duplicate id \"%s\": two %ss have it", id, kind);
+    return component_error (error, HYD_DIAGNOSTIC_ID, component, NULL, NULL,
+                            strcmp (kind, "component") == 0
+                              ? N_("duplicate id \"%s\": two components have it")
+                              : N_("duplicate id \"%s\": two junctions have it"),
+                            id, NULL);
   if (other != NULL)
-    return set_error (error, HYD_CIRCUIT_ERROR_ID,
-                      "duplicate id \"%s\": a %s and a %s have it", id, other, kind);
+    return component_error (error, HYD_DIAGNOSTIC_ID, component, NULL, NULL,
+                            strcmp (other, "component") == 0
+                              ? N_("duplicate id \"%s\": a component and a junction have it")
+                              : N_("duplicate id \"%s\": a junction and a component have it"),
+                            id, NULL);
   g_hash_table_insert (ids, (gpointer) id, (gpointer) kind);
   return TRUE;
 }
@@ -1884,8 +1917,9 @@ resolve_end (const EndIndex *index, guint conn_index, const HydCircuitConnection
       where = connection_where (conn_index, conn->from, conn->to);
       quoted_comp = quote (comp_id);
       quoted_ref = quote (ref);
-      return set_error (error, HYD_CIRCUIT_ERROR_REFERENCE,
-                        "%s: no component %s (in %s)", where, quoted_comp, quoted_ref);
+      return connection_error (error, HYD_DIAGNOSTIC_REFERENCE, conn,
+                               N_("%s: no component %s (in %s)"), where, quoted_comp, quoted_ref,
+                               NULL);
     }
 
   found = g_hash_table_lookup (index->junctions, ref);
@@ -1897,12 +1931,13 @@ resolve_end (const EndIndex *index, guint conn_index, const HydCircuitConnection
   where = connection_where (conn_index, conn->from, conn->to);
   quoted_ref = quote (ref);
   if (g_hash_table_contains (index->components, ref))
-    return set_error (error, HYD_CIRCUIT_ERROR_REFERENCE,
-                      "%s: \"%s\" is a component; name one of its ports as \"%s.PORT\"",
-                      where, ref, ref);
-  return set_error (error, HYD_CIRCUIT_ERROR_REFERENCE,
-                    "%s: no junction %s (a component port is written \"COMP.PORT\")",
-                    where, quoted_ref);
+    return connection_error (error, HYD_DIAGNOSTIC_REFERENCE, conn,
+                             N_("%s: \"%s\" is a component; name one of its ports as "
+                                "\"%s.PORT\""),
+                             where, ref, ref, NULL);
+  return connection_error (error, HYD_DIAGNOSTIC_REFERENCE, conn,
+                           N_("%s: no junction %s (a component port is written \"COMP.PORT\")"),
+                           where, quoted_ref, NULL);
 }
 
 static void
@@ -1982,8 +2017,8 @@ check_connections (const HydCircuit *circuit, GError **error)
         {
           g_autofree char *where = connection_where (i, conn->from, conn->to);
           g_autofree char *end = vertex_name (&index, a);
-          return set_error (error, HYD_CIRCUIT_ERROR_REFERENCE,
-                            "%s: connects %s to itself", where, end);
+          return connection_error (error, HYD_DIAGNOSTIC_REFERENCE, conn,
+                                   N_("%s: connects %s to itself"), where, end, NULL);
         }
       pair_keys[i] = ((gint64) MIN (a, b) << 32) | MAX (a, b);
       first = g_hash_table_lookup (pairs, &pair_keys[i]);
@@ -1992,10 +2027,11 @@ check_connections (const HydCircuit *circuit, GError **error)
           g_autofree char *where = connection_where (i, conn->from, conn->to);
           g_autofree char *end_a = vertex_name (&index, a);
           g_autofree char *end_b = vertex_name (&index, b);
-          return set_error (error, HYD_CIRCUIT_ERROR_REFERENCE,
-                            "%s: a second connection between %s and %s (the first is "
-                            "connections[%u]); remove one of them", where, end_a, end_b,
-                            GPOINTER_TO_UINT (first) - 1);
+          g_autofree char *first_index = g_strdup_printf ("%u", GPOINTER_TO_UINT (first) - 1);
+          return connection_error (error, HYD_DIAGNOSTIC_REFERENCE, conn,
+                                   N_("%s: a second connection between %s and %s (the first is "
+                                      "connections[%s]); remove one of them"),
+                                   where, end_a, end_b, first_index, NULL);
         }
       g_hash_table_insert (pairs, &pair_keys[i], GUINT_TO_POINTER (i + 1));
 
@@ -2008,10 +2044,10 @@ check_connections (const HydCircuit *circuit, GError **error)
           g_autofree char *where = connection_where (i, conn->from, conn->to);
           g_autofree char *port_a = vertex_name (&index, witness[ra]);
           g_autofree char *port_b = vertex_name (&index, witness[rb]);
-          return set_error (error, HYD_CIRCUIT_ERROR_DOMAIN,
-                            "%s: cannot connect %s port %s to %s port %s",
-                            where, hyd_domain_name (domain[ra]), port_a,
-                            hyd_domain_name (domain[rb]), port_b);
+          return connection_error (error, HYD_DIAGNOSTIC_DOMAIN, conn,
+                                   N_("%s: cannot connect %s port %s to %s port %s"),
+                                   where, hyd_domain_name (domain[ra]), port_a,
+                                   hyd_domain_name (domain[rb]), port_b, NULL);
         }
       parent[rb] = ra;
       if (domain[ra] < 0)

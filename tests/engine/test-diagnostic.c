@@ -238,6 +238,49 @@ test_run_warning (void)
   hyd_system_free (sys);
 }
 
+/* More producers name what they concern: a duplicate component id, a
+ * connection that names no junction, a node without volume. */
+static void
+test_more_fields (void)
+{
+  g_autoptr (GError) error = NULL;
+  const char *dup = HEAD "\"components\": [{\"id\": \"T1\", \"type\": \"tank\"},"
+    "{\"id\": \"T1\", \"type\": \"tank\"}], \"connections\": []}";
+  g_autoptr (HydCircuit) c1 = hyd_circuit_load_from_data (dup, -1, "t.bramah", &error);
+  g_assert_error (error, HYD_CIRCUIT_ERROR, HYD_CIRCUIT_ERROR_ID);
+  g_assert_cmpstr (error->message, ==, "duplicate id \"T1\": two components have it");
+  const HydDiagnostic *d = hyd_diagnostic_peek_error (error);
+  g_assert_nonnull (d);
+  g_assert_cmpstr (d->component, ==, "T1");
+  g_clear_error (&error);
+
+  const char *nowhere = HEAD "\"components\": [{\"id\": \"T1\", \"type\": \"tank\"}],"
+    "\"connections\": [{\"from\": \"T1.T\", \"to\": \"J9\"}]}";
+  g_autoptr (HydCircuit) c2 = hyd_circuit_load_from_data (nowhere, -1, "t.bramah", &error);
+  g_assert_error (error, HYD_CIRCUIT_ERROR, HYD_CIRCUIT_ERROR_REFERENCE);
+  d = hyd_diagnostic_peek_error (error);
+  g_assert_nonnull (d);
+  g_assert_cmpstr (d->connection, ==, "T1.T → J9");
+  g_assert_cmpstr (d->message, ==, error->message);
+  g_clear_error (&error);
+
+  /* an orifice between two pumps' outlets: its node has no volume */
+  const char *dry = HEAD "\"components\": ["
+    "{\"id\": \"Q1\", \"type\": \"flow_source\"}, {\"id\": \"O1\", \"type\": \"orifice\"},"
+    "{\"id\": \"T1\", \"type\": \"tank\"}],"
+    "\"connections\": [{\"from\": \"Q1.P\", \"to\": \"O1.A\", \"length\": 0},"
+    "{\"from\": \"O1.B\", \"to\": \"T1.T\"}]}";
+  HydSystem *sys = compile_json (dry, &error);
+  g_assert_null (sys);
+  g_assert_error (error, HYD_CIRCUIT_ERROR, HYD_CIRCUIT_ERROR_NO_VOLUME);
+  d = hyd_diagnostic_peek_error (error);
+  g_assert_nonnull (d);
+  g_assert_cmpint (d->code, ==, HYD_DIAGNOSTIC_NO_VOLUME);
+  g_assert_cmpstr (d->component, ==, "Q1");
+  g_assert_cmpstr (d->port, ==, "P");
+  g_assert_cmpstr (d->message, ==, error->message);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -246,6 +289,7 @@ main (int argc, char **argv)
   g_test_add_func ("/engine/diagnostic/load/param-range", test_load_param_range);
   g_test_add_func ("/engine/diagnostic/load/no-such-port", test_load_no_such_port);
   g_test_add_func ("/engine/diagnostic/compile/unconnected", test_compile_unconnected);
+  g_test_add_func ("/engine/diagnostic/more-fields", test_more_fields);
   g_test_add_func ("/engine/diagnostic/lint/no-relief-path", test_lint_warning);
   g_test_add_func ("/engine/diagnostic/run/relief-overflow", test_run_warning);
   return g_test_run ();
