@@ -5,6 +5,7 @@
 #include "hyd-diagnostic.h"
 #include "hyd-run.h"
 #include "hyd-system.h"
+#include "hyd-system-check.h"
 
 #include <math.h>
 #include <string.h>
@@ -281,6 +282,38 @@ test_more_fields (void)
   g_assert_cmpstr (d->message, ==, error->message);
 }
 
+/* One list for a circuit before a run: every unconnected port, or the
+ * compiler's error, or the lint's warnings. */
+static void
+test_diagnose (void)
+{
+  const char *open = HEAD "\"components\": ["
+    "{\"id\": \"Q1\", \"type\": \"flow_source\"},"
+    "{\"id\": \"O1\", \"type\": \"orifice\"}, {\"id\": \"O2\", \"type\": \"orifice\"}],"
+    "\"connections\": [{\"from\": \"Q1.P\", \"to\": \"O1.A\"}]}";
+  g_autoptr (HydCircuit) c1 = hyd_circuit_load_from_data (open, -1, "t.bramah", NULL);
+  HydSystem *sys = NULL;
+  g_autoptr (GPtrArray) l1 = hyd_system_diagnose (c1, &sys);
+  g_assert_null (sys);
+  g_assert_cmpuint (l1->len, ==, 3);
+  g_assert_nonnull (hyd_diagnostic_list_find (l1, HYD_SEVERITY_ERROR));
+  for (guint i = 0; i < l1->len; i++)
+    g_assert_cmpint (((HydDiagnostic *) g_ptr_array_index (l1, i))->code, ==, HYD_DIAGNOSTIC_UNCONNECTED);
+
+  const char *lint = HEAD "\"components\": ["
+    "{\"id\": \"T1\", \"type\": \"tank\"}, {\"id\": \"P1\", \"type\": \"fixed_pump\"},"
+    "{\"id\": \"C1\", \"type\": \"cylinder_double\"}, {\"id\": \"V1\", \"type\": \"volume\"}],"
+    "\"connections\": [{\"from\": \"P1.S\", \"to\": \"T1.T\"}, {\"from\": \"P1.P\", \"to\": \"C1.A\"},"
+    "{\"from\": \"C1.B\", \"to\": \"V1.P\"}]}";
+  g_autoptr (HydCircuit) c2 = hyd_circuit_load_from_data (lint, -1, "t.bramah", NULL);
+  g_autoptr (GPtrArray) l2 = hyd_system_diagnose (c2, &sys);
+  g_assert_nonnull (sys);
+  g_assert_null (hyd_diagnostic_list_find (l2, HYD_SEVERITY_ERROR));
+  g_assert_cmpuint (l2->len, ==, hyd_system_get_diagnostics (sys)->len);
+  g_assert_nonnull (hyd_diagnostic_list_find (l2, HYD_SEVERITY_WARNING));
+  hyd_system_free (sys);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -290,6 +323,7 @@ main (int argc, char **argv)
   g_test_add_func ("/engine/diagnostic/load/no-such-port", test_load_no_such_port);
   g_test_add_func ("/engine/diagnostic/compile/unconnected", test_compile_unconnected);
   g_test_add_func ("/engine/diagnostic/more-fields", test_more_fields);
+  g_test_add_func ("/engine/diagnostic/diagnose", test_diagnose);
   g_test_add_func ("/engine/diagnostic/lint/no-relief-path", test_lint_warning);
   g_test_add_func ("/engine/diagnostic/run/relief-overflow", test_run_warning);
   return g_test_run ();
