@@ -235,7 +235,8 @@ apply_sets (HydCircuit *circuit, char **sets)
         return failed ("--set %s: no component '%s' in the circuit", hyd_cli_q (sets[k]), hyd_cli_q (cid));
       if (!hyd_circuit_component_set_param_from_string (comp, pname, eq + 1, &fluid, &error))
         {
-          int st = failed ("--set %s: %s", hyd_cli_q (sets[k]), error->message);
+          g_autofree char *text = hyd_cli_dup_error_message (error);
+          int st = failed ("--set %s: %s", hyd_cli_q (sets[k]), text);
           g_error_free (error);
           return st;
         }

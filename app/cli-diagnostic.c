@@ -38,10 +38,17 @@ hyd_cli_print_diagnostics (GPtrArray *diagnostics)
     hyd_cli_print_diagnostic (g_ptr_array_index (diagnostics, i));
 }
 
+char *
+hyd_cli_dup_error_message (const GError *error)
+{
+  g_return_val_if_fail (error != NULL, NULL);
+  return hyd_diagnostic_dup_error_message (error, GETTEXT_PACKAGE);
+}
+
 void
 hyd_cli_print_gerror (const GError *error)
 {
   g_return_if_fail (error != NULL);
-  g_autofree char *text = hyd_diagnostic_dup_error_message (error, GETTEXT_PACKAGE);
+  g_autofree char *text = hyd_cli_dup_error_message (error);
   hyd_cli_print_error (text);
 }

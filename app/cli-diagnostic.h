@@ -17,3 +17,6 @@ void hyd_cli_print_diagnostics (GPtrArray *diagnostics);
 /* An error: through its diagnostic when it carries one (what a caller put
  * before it kept), else its message. */
 void hyd_cli_print_gerror (const GError *error);
+/* The text hyd_cli_print_gerror prints, without the "bramah-cli: " (not
+ * escaped yet): for messages that put something before it. */
+char *hyd_cli_dup_error_message (const GError *error);
