@@ -273,8 +273,10 @@ build_components (HydSystem *sys, Build *b, GError **error)
       const HydCircuitComponent *doc = g_ptr_array_index (circuit->components, i);
       const HydComponentType *type = hyd_catalogue_lookup (doc->type);
       if (type == NULL)
-        return hyd_sys_set_compile_error (error, HYD_CIRCUIT_ERROR_UNKNOWN_TYPE,
-                                  "%s: unknown component type '%s'", doc->id, doc->type);
+        return hyd_sys_component_error (error, HYD_DIAGNOSTIC_UNKNOWN_TYPE, doc->id, NULL, NULL,
+                                        N_("%s: unknown component type '%s'"),
+                                        doc->id ? doc->id : "(null)",
+                                        doc->type ? doc->type : "(null)", NULL);
       SysComp *sc = &sys->comps[i];
       sc->comp = hyd_comp_new (type, doc->id, &sys->fluid);
       sc->prof = g_new0 (HydProfile *, type->n_params + 1);
@@ -575,9 +577,13 @@ component_initial_pressures (HydSystem *sys, Build *b, GError **error)
           if (b->p0_level[nn] == 1 && nd->p0 != p)
             {
               g_autofree char *pl = node_port_list (sys, nd->ports);
-              return hyd_sys_set_compile_error (error, HYD_CIRCUIT_ERROR_INITIAL_PRESSURE,
-                                        "node %s: conflicting initial pressures %g Pa and %g Pa "
-                                        "asked by its components (%s)", pl, nd->p0, p, c->id);
+              g_autofree char *p_old = g_strdup_printf ("%g", nd->p0);
+              g_autofree char *p_new = g_strdup_printf ("%g", p);
+              return hyd_sys_component_error (error, HYD_DIAGNOSTIC_INITIAL_PRESSURE, c->id, NULL,
+                                              NULL,
+                                              N_("node %s: conflicting initial pressures %s Pa and "
+                                                 "%s Pa asked by its components (%s)"),
+                                              pl, p_old, p_new, c->id, NULL);
             }
           if (nd->boundary)
             continue;
