@@ -389,7 +389,8 @@ simulation_warning_cb (HydWindow *self, const char *engine_message, HydSimulatio
 {
   /* the diagnostic the runner delivered with this warning, in the
    * interface's language */
-  GPtrArray *diagnostics = hyd_runner_get_diagnostics (hyd_simulation_get_runner (simulation));
+  HydRunner *runner = hyd_simulation_get_runner (simulation);
+  GPtrArray *diagnostics = runner ? hyd_runner_get_diagnostics (runner) : NULL;
   const HydDiagnostic *d = diagnostics && diagnostics->len
                            ? g_ptr_array_index (diagnostics, diagnostics->len - 1) : NULL;
   g_autofree char *text = d && g_strcmp0 (d->message, engine_message) == 0
@@ -421,7 +422,8 @@ simulation_finished_cb (HydWindow *self, HydSimulation *simulation)
                                  "solver."),
                                t, result->message ? result->message : hyd_ode_status_name (result->status));
         /* the state of the largest error names the component */
-        g_autoptr (HydDiagnostic) failure = hyd_runner_dup_failure (hyd_simulation_get_runner (simulation));
+        HydRunner *runner = hyd_simulation_get_runner (simulation);
+        g_autoptr (HydDiagnostic) failure = runner ? hyd_runner_dup_failure (runner) : NULL;
         g_auto (GStrv) ids = diagnostic_highlight (self, failure);
         show_error_with_highlight (self, message, (const char *const *) ids);
       }
