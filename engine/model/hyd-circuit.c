@@ -2072,16 +2072,16 @@ check_layout (const HydCircuit *circuit, GError **error)
       if (conn->has_length && !(conn->length >= 0))
         {
           where = connection_where (i, conn->from, conn->to);
-          return set_error (error, HYD_CIRCUIT_ERROR_PARAM_RANGE,
-                            "%s: \"length\" must be ≥ 0 (got %s)", where,
-                            number_text (conn->length, buf));
+          return connection_error (error, HYD_DIAGNOSTIC_PARAM_RANGE, conn,
+                                   N_("%s: \"length\" must be ≥ 0 (got %s)"), where,
+                                   number_text (conn->length, buf), NULL);
         }
       if (conn->has_diameter && !(conn->diameter > 0))
         {
           where = connection_where (i, conn->from, conn->to);
-          return set_error (error, HYD_CIRCUIT_ERROR_PARAM_RANGE,
-                            "%s: \"diameter\" must be > 0 (got %s)", where,
-                            number_text (conn->diameter, buf));
+          return connection_error (error, HYD_DIAGNOSTIC_PARAM_RANGE, conn,
+                                   N_("%s: \"diameter\" must be > 0 (got %s)"), where,
+                                   number_text (conn->diameter, buf), NULL);
         }
       /* hyd-system.c's hose volume π·d²·L/4: a 1e308 diameter passed this
        * check and failed at t = 0 as a "nonfinite" Jacobian */
@@ -2094,18 +2094,19 @@ check_layout (const HydCircuit *circuit, GError **error)
             char len_text[NUMBER_TEXT_SIZE];
 
             where = connection_where (i, conn->from, conn->to);
-            return set_error (error, HYD_CIRCUIT_ERROR_PARAM_RANGE,
-                              "%s: \"diameter\" %s m and \"length\" %s m give a hose volume "
-                              "π·d²·L/4 beyond the largest number (1.8e308 m³)", where,
-                              number_text (dia, buf), number_text (len, len_text));
+            return connection_error (error, HYD_DIAGNOSTIC_PARAM_RANGE, conn,
+                                     N_("%s: \"diameter\" %s m and \"length\" %s m give a hose "
+                                        "volume π·d²·L/4 beyond the largest number (1.8e308 m³)"),
+                                     where, number_text (dia, buf), number_text (len, len_text),
+                                     NULL);
           }
       }
       if (conn->has_initial_pressure && !(conn->initial_pressure >= -HYD_P_ATM))
         {
           where = connection_where (i, conn->from, conn->to);
-          return set_error (error, HYD_CIRCUIT_ERROR_PARAM_RANGE,
-                            "%s: \"initial_pressure\" must be ≥ -101325 Pa (got %s)",
-                            where, number_text (conn->initial_pressure, buf));
+          return connection_error (error, HYD_DIAGNOSTIC_PARAM_RANGE, conn,
+                                   N_("%s: \"initial_pressure\" must be ≥ -101325 Pa (got %s)"),
+                                   where, number_text (conn->initial_pressure, buf), NULL);
         }
     }
   for (guint i = 0; i < circuit->junctions->len; i++)
