@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* cli-bench.c — `bramah-cli bench`: the work-precision benchmark
  * (spec/cli.md), side by side with SUNDIALS CVODE.
  *
@@ -39,12 +40,10 @@
 
 #include "hyd-symbol.h"
 #include "cli-commands.h"
+#include "cli-diagnostic.h"
 #include "hyd-circuit.h"
 #include "hyd-ode.h"
 #include "hyd-system.h"
-
-#define EXIT_FAILED 1
-#define EXIT_USAGE 2
 
 /* The error measure's relative weight (spec/cli.md): |y − y_ref| is scaled by
  * atol + RTOL_REF·|y_ref|. */
@@ -189,6 +188,8 @@ bench_circuit_free (BenchCircuit *bc)
   g_free (bc);
 }
 
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (BenchCircuit, bench_circuit_free)
+
 /* [t0, b_1, …, b_k, t_end] exactly as hyd-ode.c's integration_bounds: the
  * breakpoints strictly inside, without those within ~1e-12 (relative) of an
  * end or of each other. */
@@ -215,7 +216,7 @@ integration_bounds (double t0, double t_end, const GArray *bp)
 static BenchCircuit *
 bench_circuit_load (const char *path, GError **error)
 {
-  BenchCircuit *bc = g_new0 (BenchCircuit, 1);
+  g_autoptr (BenchCircuit) bc = g_new0 (BenchCircuit, 1);
   bc->path = g_strdup (path);
   g_autofree char *base = g_path_get_basename (path);
   bc->name = g_str_has_suffix (base, ".bramah")
@@ -223,13 +224,13 @@ bench_circuit_load (const char *path, GError **error)
 
   bc->circuit = hyd_circuit_load_from_file (path, error);
   if (bc->circuit == NULL)
-    goto fail;
+    return NULL;
   if (!hyd_circuit_get_sim_options (bc->circuit, &bc->sim, error))
-    goto fail;
+    return NULL;
   bc->sim_set = TRUE;
   bc->sys = hyd_system_compile (bc->circuit, error);
   if (bc->sys == NULL)
-    goto fail;
+    return NULL;
   bc->n = hyd_system_get_n_states (bc->sys);
   bc->atol = g_new (double, bc->n);
   bc->atol_run = g_new (double, bc->n);
@@ -251,7 +252,7 @@ bench_circuit_load (const char *path, GError **error)
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED,
                    "%s: %" G_GUINT64_FORMAT " output samples are too many for a benchmark",
                    path, k);
-      goto fail;
+      return NULL;
     }
   /* the reference run and each run are kept whole: two arrays of
    * samples × states doubles, within half the memory available */
@@ -266,15 +267,11 @@ bench_circuit_load (const char *path, GError **error)
                    "the %s of memory available: raise simulation.output_interval (%g s) or lower "
                    "simulation.t_end (%g s)",
                    path, k + 1, bc->n, need_s, avail_s, bc->out_dt, bc->sim.t_end);
-      goto fail;
+      return NULL;
     }
   bc->n_regular = k;
   bc->n_samples = (guint) k + 1;
-  return bc;
-
-fail:
-  bench_circuit_free (bc);
-  return NULL;
+  return g_steal_pointer (&bc);
 }
 
 /* ---- Bramah runs ---------------------------------------------------------- */
@@ -356,8 +353,9 @@ compute_reference (BenchCircuit *bc, GError **error)
   const char *ref = ref_solver = hyd_solver_lookup ("radau5") != NULL ? "radau5" : HYD_SOLVER_DEFAULT;
   g_autofree double *atol = g_new (double, bc->n);
   double factor = REF_RTOL / MAX (bc->sim.rtol, RTOL_REF);
-  Samples s = { g_new (double, (gsize) bc->n_samples * bc->n), bc->n, bc->n_samples, 0 };
-  HydOdeResult res = { 0 };
+  g_autofree double *buf = g_new (double, (gsize) bc->n_samples * bc->n);
+  Samples s = { buf, bc->n, bc->n_samples, 0 };
+  g_auto (HydOdeResult) res = { 0 };
   double wall;
 
   for (guint i = 0; i < bc->n; i++)
@@ -368,18 +366,15 @@ compute_reference (BenchCircuit *bc, GError **error)
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED,
                    "%s: the reference run (%s, rtol %g) failed (%s): %s", bc->path, ref, REF_RTOL,
                    hyd_ode_status_name (st), res.message ? res.message : "missing samples");
-      hyd_ode_result_clear (&res);
-      g_free (s.buf);
       return FALSE;
     }
-  bc->y_ref = s.buf;
+  bc->y_ref = g_steal_pointer (&buf);
   bc->ref_label = g_strdup_printf ("%s at rtol %g, atol = %g × the circuit's atol%s "
                                    "(%" G_GUINT64_FORMAT " steps, %.3g s)",
                                    ref, REF_RTOL, factor,
                                    strcmp (ref, "radau5") != 0
                                      ? "; radau5 is not in this build" : "",
                                    res.stats.steps, wall);
-  hyd_ode_result_clear (&res);
   return TRUE;
 }
 
@@ -431,6 +426,18 @@ cv_error_handler (int code, const char *module, const char *function, char *msg,
   g_free (r->message);
   r->message = g_strdup_printf ("%s: %s", function, msg);
 }
+
+static void
+cvode_run_clear (CvodeRun *r)
+{
+  g_clear_pointer (&r->message, g_free);
+  g_clear_pointer (&r->values, g_free);
+  g_clear_pointer (&r->colptr, g_free);
+  g_clear_pointer (&r->rowind, g_free);
+  g_clear_pointer (&r->src_pos, g_free);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (CvodeRun, cvode_run_clear)
 
 /* The system's CSC pattern with the diagonal added: CVODE forms I − γJ in
  * the same matrix, and a missing diagonal entry would make SUNDIALS
@@ -532,7 +539,7 @@ static gboolean
 run_cvode (BenchCircuit *bc, CvodeKind kind, double rtol, Samples *s,
            HydOdeStats *st, double *wall, char **status, char **message)
 {
-  CvodeRun r = { .sys = bc->sys, .n = bc->n };
+  g_auto (CvodeRun) r = { .sys = bc->sys, .n = bc->n };
   guint n = bc->n;
   guint n_events = bc->events ? hyd_system_get_n_events (bc->sys) : 0;
   int flag = CV_SUCCESS;
@@ -664,11 +671,6 @@ run_cvode (BenchCircuit *bc, CvodeKind kind, double rtol, Samples *s,
   *message = ok ? NULL
                 : g_strdup_printf ("%s (last good time %.9g)",
                                    r.message ? r.message : *status, tret);
-  g_free (r.message);
-  g_free (r.values);
-  g_free (r.colptr);
-  g_free (r.rowind);
-  g_free (r.src_pos);
   return ok;
 }
 
@@ -763,7 +765,7 @@ print_ratios (GPtrArray *circuits, GPtrArray *rows, GStrv solvers, gboolean agai
             {
               g_autofree char *label = g_strdup_printf ("%s / %s", solvers[s], cvode_names[v]);
               gboolean any = FALSE;
-              GString *line = g_string_new (NULL);
+              g_autoptr (GString) line = g_string_new (NULL);
               for (guint j = 0; j < n_rtol; j++)
                 {
                   double ratio = NAN;
@@ -782,7 +784,6 @@ print_ratios (GPtrArray *circuits, GPtrArray *rows, GStrv solvers, gboolean agai
                 printf ("%-26s %-28s%s\n",
                         ((const BenchCircuit *) g_ptr_array_index (circuits, c))->name, label,
                         line->str);
-              g_string_free (line, TRUE);
             }
     }
 
@@ -800,7 +801,7 @@ print_ratios (GPtrArray *circuits, GPtrArray *rows, GStrv solvers, gboolean agai
             /* CVODE's dense solver has its own difference-quotient Jacobian */
             const char *base = s < nb ? solvers[s] : cvode_names[CV_DENSE];
             g_autofree char *fd_name = g_strdup_printf ("%s-fd", base);
-            GString *line = g_string_new (NULL);
+            g_autoptr (GString) line = g_string_new (NULL);
             gboolean any = FALSE;
             for (guint j = 0; j < n_rtol; j++)
               {
@@ -822,7 +823,6 @@ print_ratios (GPtrArray *circuits, GPtrArray *rows, GStrv solvers, gboolean agai
             if (any)
               printf ("%-26s %-28s%s\n",
                       ((const BenchCircuit *) g_ptr_array_index (circuits, c))->name, base, line->str);
-            g_string_free (line, TRUE);
           }
     }
 }
@@ -840,15 +840,13 @@ static gboolean
 pngcairo_available (void)
 {
   int nd = 256;
-  const char **menu = g_new0 (const char *, nd);
-  const char **devs = g_new0 (const char *, nd);
+  g_autofree const char **menu = g_new0 (const char *, nd);
+  g_autofree const char **devs = g_new0 (const char *, nd);
   gboolean found = FALSE;
   plgDevs (&menu, &devs, &nd);
   for (int i = 0; i < nd; i++)
     if (devs[i] != NULL && strcmp (devs[i], "pngcairo") == 0)
       found = TRUE;
-  g_free (menu);
-  g_free (devs);
   return found;
 }
 
@@ -1048,7 +1046,7 @@ parse_rtols (const char *option, const char *spec, GArray *out)
   guint n = g_strv_length (parts);
   if (n > MAX_RTOLS)
     {
-      fprintf (stderr, "bramah-cli: %s: %u tolerances, at most %d\n", option, n, MAX_RTOLS);
+      hyd_cli_usage_error (NULL, "%s: %u tolerances, at most %d", option, n, MAX_RTOLS);
       return FALSE;
     }
   for (guint i = 0; parts[i]; i++)
@@ -1069,7 +1067,7 @@ resolve_solvers (const char *spec)
 {
   guint n;
   const HydSolverInfo *list = hyd_solver_list (&n);
-  GStrvBuilder *b = g_strv_builder_new ();
+  g_autoptr (GStrvBuilder) b = g_strv_builder_new ();
 
   if (g_strcmp0 (spec, "all") == 0)
     {
@@ -1086,19 +1084,16 @@ resolve_solvers (const char *spec)
           const HydSolverInfo *info = hyd_solver_lookup (id);
           if (info == NULL)
             {
-              GString *all = g_string_new (NULL);
+              g_autoptr (GString) all = g_string_new (NULL);
               for (guint k = 0; k < n; k++)
                 g_string_append_printf (all, "%s%s", k ? ", " : "", list[k].id);
-              fprintf (stderr, "bramah-cli: unknown solver '%s' (this build has: %s)\n", id, all->str);
-              g_string_free (all, TRUE);
-              g_strv_builder_unref (b);
+              hyd_cli_usage_error (NULL, "unknown solver '%s' (this build has: %s)", id, all->str);
               return NULL;
             }
           if (!info->adaptive)
             {
-              fprintf (stderr, "bramah-cli: solver '%s' has a fixed step only; a work-precision "
-                       "benchmark needs error control\n", id);
-              g_strv_builder_unref (b);
+              hyd_cli_usage_error (NULL, "solver '%s' has a fixed step only; a work-precision "
+                                   "benchmark needs error control", id);
               return NULL;
             }
           g_strv_builder_add (b, id);
@@ -1149,8 +1144,8 @@ bench_row_free (gpointer p)
   g_free (row);
 }
 
-int
-hyd_cli_bench (int argc, char **argv)
+static int
+run (int argc, char **argv)
 {
   g_auto (GStrv) circuit_files = NULL;
   g_autofree char *solver_spec = NULL, *rtol_spec = NULL, *cv_rtol_spec = NULL, *against = NULL;
@@ -1194,35 +1189,24 @@ hyd_cli_bench (int argc, char **argv)
     "Error = max over output samples and states of |y − y_ref| / (atol + 1e-6·|y_ref|) with the\n"
     "circuit's atol, against a radau5 run at rtol 1e-10 (rodas4 when this build has no radau5).\n"
     "CSV columns: circuit,solver,rtol,error,steps,rejected,f_evals,jac_evals,lu,wall_s,status\n");
-  GError *error = NULL;
-  if (!g_option_context_parse (ctx, &argc, &argv, &error))
-    {
-      hyd_cli_print_error (error->message);
-      fprintf (stderr, "Try '%s --help'.\n", g_get_prgname ());
-      g_error_free (error);
-      return EXIT_USAGE;
-    }
+  int usage = hyd_cli_parse_options (ctx, TRUE, &argc, &argv);
+  if (usage)
+    return usage;
   if (argc != 1)
-    {
-      fprintf (stderr, "bramah-cli: bench takes no positional arguments (use --circuit FILE)\n");
-      return EXIT_USAGE;
-    }
+    return hyd_cli_usage_error (NULL, "bench takes no positional arguments (use --circuit FILE)");
   gint64 repeat64 = 3;
   if (repeat_s && !hyd_cli_parse_int ("--repeat", repeat_s, 1, 1000, &repeat64))
-    return EXIT_USAGE;
+    return HYD_CLI_EXIT_USAGE;
   int repeat = (int) repeat64;
   gboolean with_cvode = against != NULL;
   if (with_cvode && strcmp (against, "cvode") != 0)
-    {
-      fprintf (stderr, "bramah-cli: --against takes 'cvode', not '%s'\n", against);
-      return EXIT_USAGE;
-    }
+    return hyd_cli_usage_error (NULL, "--against takes 'cvode', not '%s'", against);
   g_autoptr (GArray) rtols = g_array_new (FALSE, FALSE, sizeof (double));
   g_autoptr (GArray) cv_rtols = g_array_new (FALSE, FALSE, sizeof (double));
   if (!parse_rtols ("--rtol", rtol_spec ? rtol_spec : "1e-4,1e-5,1e-6,1e-7,1e-8", rtols))
-    return EXIT_USAGE;
+    return HYD_CLI_EXIT_USAGE;
   if (cv_rtol_spec && !parse_rtols ("--cvode-rtol", cv_rtol_spec, cv_rtols))
-    return EXIT_USAGE;
+    return HYD_CLI_EXIT_USAGE;
   if (cv_rtols->len == 0)
     g_array_append_vals (cv_rtols, rtols->data, rtols->len);
   /* Loosest first: the work-precision curves (and their interpolation)
@@ -1231,61 +1215,42 @@ hyd_cli_bench (int argc, char **argv)
   g_array_sort (cv_rtols, compare_double_desc);
   g_auto (GStrv) solvers = resolve_solvers (solver_spec);
   if (solvers == NULL)
-    return EXIT_USAGE;
+    return HYD_CLI_EXIT_USAGE;
   if (circuit_files == NULL || circuit_files[0] == NULL)
     {
       g_strfreev (circuit_files);
       circuit_files = default_circuits ();
       if (circuit_files == NULL || circuit_files[0] == NULL)
-        {
-          fprintf (stderr, "bramah-cli: no examples under %s; give --circuit FILE\n", examples_dir ());
-          return EXIT_USAGE;
-        }
+        return hyd_cli_usage_error (NULL, "no examples under %s; give --circuit FILE", examples_dir ());
     }
   if (clock_name && strcmp (clock_name, "wall") != 0 && strcmp (clock_name, "cpu") != 0)
-    {
-      fprintf (stderr, "bramah-cli: --clock takes wall or cpu, not '%s'\n", clock_name);
-      return EXIT_USAGE;
-    }
+    return hyd_cli_usage_error (NULL, "--clock takes wall or cpu, not '%s'", clock_name);
   if (g_strcmp0 (clock_name, "cpu") == 0)
     {
       bench_clock = CLOCK_PROCESS_CPUTIME_ID;
       clock_label = "CPU time";
     }
   if (events && strcmp (events, "on") != 0 && strcmp (events, "off") != 0)
-    {
-      fprintf (stderr, "bramah-cli: --events takes on or off, not '%s'\n", events);
-      return EXIT_USAGE;
-    }
+    return hyd_cli_usage_error (NULL, "--events takes on or off, not '%s'", events);
   if (plot_path && !g_str_has_suffix (plot_path, ".png"))
-    {
-      fprintf (stderr, "bramah-cli: --plot writes a PNG: give FILE.png\n");
-      return EXIT_USAGE;
-    }
+    return hyd_cli_usage_error (NULL, "--plot writes a PNG: give FILE.png");
 
   /* written to a temporary and renamed when complete (docs/cli.md) */
-  HydCliOutput *csv = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (HydCliOutput) csv = NULL;
   if (csv_path)
     {
       csv = hyd_cli_output_open (csv_path, &error);
       if (csv == NULL)
-        {
-          hyd_cli_print_error (error->message);
-          g_error_free (error);
-          return EXIT_FAILED;
-        }
+        return hyd_cli_failed_error (error);
       hyd_cli_output_printf (csv, "%s\n", csv_header);
     }
   if (with_cvode && SUNContext_Create (NULL, &sun_ctx) != 0)
-    {
-      fprintf (stderr, "bramah-cli: cannot create a SUNDIALS context\n");
-      hyd_cli_output_abort (csv);
-      return EXIT_FAILED;
-    }
+    return hyd_cli_failed ("cannot create a SUNDIALS context");
 
   int status = 0;
-  GPtrArray *circuits = g_ptr_array_new_with_free_func ((GDestroyNotify) bench_circuit_free);
-  GPtrArray *rows = g_ptr_array_new_with_free_func (bench_row_free);
+  g_autoptr (GPtrArray) circuits = g_ptr_array_new_with_free_func ((GDestroyNotify) bench_circuit_free);
+  g_autoptr (GPtrArray) rows = g_ptr_array_new_with_free_func (bench_row_free);
   g_autofree double *walls = g_new (double, repeat);
 
   for (guint f = 0; circuit_files[f]; f++)
@@ -1295,10 +1260,9 @@ hyd_cli_bench (int argc, char **argv)
         bc->events = strcmp (events, "on") == 0;
       if (bc == NULL || !compute_reference (bc, &error))
         {
-          hyd_cli_print_error (error->message);
+          status = hyd_cli_failed_error (error);
           g_clear_error (&error);
           bench_circuit_free (bc);
-          status = EXIT_FAILED;
           continue;
         }
       guint ci = circuits->len;
@@ -1311,7 +1275,8 @@ hyd_cli_bench (int argc, char **argv)
               clock_label, repeat, bc->ref_label);
       print_table_header ();
 
-      Samples s = { g_new (double, (gsize) bc->n_samples * bc->n), bc->n, bc->n_samples, 0 };
+      g_autofree double *buf = g_new (double, (gsize) bc->n_samples * bc->n);
+      Samples s = { buf, bc->n, bc->n_samples, 0 };
       guint n_solvers = g_strv_length (solvers);
       guint n_variants = n_solvers * (fd ? 2 : 1);
       guint n_cv = with_cvode ? (fd ? 3 : 2) : 0;
@@ -1392,43 +1357,38 @@ hyd_cli_bench (int argc, char **argv)
             if (!row->ok && message)
               fprintf (stderr, "%s %s rtol %g: %s\n", bc->name, row->solver, row->rtol, message);
           }
-      g_free (s.buf);
     }
 
   if (circuits->len > 0)
     print_ratios (circuits, rows, solvers, with_cvode, fd, (const double *) rtols->data,
                   rtols->len);
 
-  if (csv && !hyd_cli_output_commit (csv, &error))
+  if (csv && !hyd_cli_output_commit (g_steal_pointer (&csv), &error))
     {
-      hyd_cli_print_error (error->message);
+      status = hyd_cli_failed_error (error);
       g_clear_error (&error);
-      status = EXIT_FAILED;
     }
   if (plot_path && circuits->len > 0)
     {
       /* drawn to a temporary beside the PNG and renamed when complete */
-      HydCliOutput *plot = hyd_cli_output_open_path (plot_path, &error);
+      g_autoptr (HydCliOutput) plot = hyd_cli_output_open_path (plot_path, &error);
       gboolean ok = plot != NULL && write_plot (hyd_cli_output_write_path (plot), circuits, rows, &error);
       if (ok)
-        {
-          ok = hyd_cli_output_commit (plot, &error);
-          plot = NULL;
-        }
-      hyd_cli_output_abort (plot);
+        ok = hyd_cli_output_commit (g_steal_pointer (&plot), &error);
       if (!ok)
         {
-          hyd_cli_print_error (error->message);
+          status = hyd_cli_failed_error (error);
           g_clear_error (&error);
-          status = EXIT_FAILED;
         }
       else
         printf ("\nwork-precision plot: %s\n", plot_path);
     }
 
-  g_ptr_array_unref (rows);
-  g_ptr_array_unref (circuits);
   if (with_cvode)
     SUNContext_Free (&sun_ctx);
   return status;
 }
+
+const HydCliCommand hyd_cli_bench_command = {
+  "bench", "work-precision benchmark, side by side with SUNDIALS CVODE", run,
+};

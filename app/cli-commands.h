@@ -1,13 +1,60 @@
-/* cli-commands.h — bramah-cli commands that live in their own files, and the
- * helpers they share (cli-util.c). */
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* cli-commands.h — the commands of bramah-cli, one file each
+ * (app/cli-<command>.c), and the helpers they share: the command shape, the
+ * exit codes and the one way errors are printed (cli-command.c), text from
+ * a file escaped for the terminal, numeric options and output files
+ * (cli-util.c). */
 #pragma once
 
 #include <glib.h>
 #include <stdio.h>
 
-int hyd_cli_verify (int argc, char **argv);  /* cli-verify.c */
-int hyd_cli_bench (int argc, char **argv);   /* cli-bench.c */
-int hyd_cli_render (int argc, char **argv);  /* cli-render.c */
+/* ---- the command shape ----
+ * Each app/cli-<command>.c defines one HydCliCommand; bramah-cli.c lists
+ * them in the order of `bramah-cli --help`. run gets argv from the command
+ * word on (argv[0] is "simulate"); the program name is already "bramah-cli
+ * COMMAND" for GOption's help and the "Try ... --help" hints. It returns an
+ * exit status (docs/cli.md):
+ *
+ * A new command: app/cli-<command>.c with a static run () and its
+ * HydCliCommand, declared below; the file in app/meson.build, the entry in
+ * bramah-cli.c's table; a section in docs/cli.md and its invocations in
+ * tests/cli/golden.sh (then `golden.sh BIN SRC --update`). */
+#define HYD_CLI_EXIT_OK 0
+#define HYD_CLI_EXIT_FAILED 1  /* the circuit, a file or the simulation failed */
+#define HYD_CLI_EXIT_USAGE 2   /* the command line is wrong */
+
+typedef struct {
+  const char *name;     /* the command word */
+  const char *summary;  /* one line for `bramah-cli --help` */
+  int (*run) (int argc, char **argv);
+} HydCliCommand;
+
+extern const HydCliCommand hyd_cli_simulate_command;        /* cli-simulate.c */
+extern const HydCliCommand hyd_cli_check_command;           /* cli-check.c */
+extern const HydCliCommand hyd_cli_describe_command;        /* cli-describe.c */
+extern const HydCliCommand hyd_cli_jacobian_check_command;  /* cli-jacobian-check.c */
+extern const HydCliCommand hyd_cli_components_command;      /* cli-components.c */
+extern const HydCliCommand hyd_cli_solvers_command;         /* cli-solvers.c */
+extern const HydCliCommand hyd_cli_verify_command;          /* cli-verify.c */
+extern const HydCliCommand hyd_cli_bench_command;           /* cli-bench.c */
+extern const HydCliCommand hyd_cli_render_command;          /* cli-render.c */
+extern const HydCliCommand hyd_cli_migrate_command;         /* cli-migrate.c */
+
+/* ---- errors (cli-command.c) ----
+ * Every error of a command goes through one of these, which print
+ * "bramah-cli: MESSAGE" (sanitized, hyd_cli_print_error) and return the
+ * exit status, so that a command ends with `return hyd_cli_failed (...)`. */
+/* HYD_CLI_EXIT_FAILED. */
+int hyd_cli_failed (const char *fmt, ...) G_GNUC_PRINTF (1, 2);
+/* HYD_CLI_EXIT_USAGE; with a context, a second line "Try 'bramah-cli
+ * COMMAND --help'." */
+int hyd_cli_usage_error (GOptionContext *ctx, const char *fmt, ...) G_GNUC_PRINTF (2, 3);
+/* "warning: MESSAGE" on stderr (sanitized); the exit status stays. */
+void hyd_cli_warning (const char *fmt, ...) G_GNUC_PRINTF (1, 2);
+/* Parse the options of ctx out of argv; 0, or the usage error's status
+ * (the message, and the hint when `hint`). */
+int hyd_cli_parse_options (GOptionContext *ctx, gboolean hint, int *argc, char ***argv);
 
 /* ---- text from a circuit file, for the terminal ----
  * A file's ids, titles and solver names reach the terminal only through
@@ -73,6 +120,8 @@ gboolean hyd_cli_output_free_space (HydCliOutput *o, guint64 *bytes);
 gboolean hyd_cli_output_commit (HydCliOutput *o, GError **error);
 /* Close and remove the temporary; frees o (NULL is fine). */
 void hyd_cli_output_abort (HydCliOutput *o);
+/* g_autoptr (HydCliOutput): an output not committed is aborted. */
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (HydCliOutput, hyd_cli_output_abort)
 
 /* Memory the system can give this process now (MemAvailable); FALSE when
  * unknown. Commands that keep samples in memory check against it. */

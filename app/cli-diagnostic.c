@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* cli-diagnostic.c — the engine's diagnostics on the terminal
  * (cli-diagnostic.h). */
 #include "cli-diagnostic.h"
@@ -36,6 +37,13 @@ hyd_cli_print_diagnostics (GPtrArray *diagnostics)
 {
   for (guint i = 0; diagnostics && i < diagnostics->len; i++)
     hyd_cli_print_diagnostic (g_ptr_array_index (diagnostics, i));
+}
+
+int
+hyd_cli_failed_error (const GError *error)
+{
+  hyd_cli_print_gerror (error);
+  return HYD_CLI_EXIT_FAILED;
 }
 
 char *

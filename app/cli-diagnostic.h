@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* cli-diagnostic.h — how bramah-cli prints the engine's diagnostics
  * (hyd-diagnostic.h): in the user's language (LANG, LANGUAGE; gettext
  * domain "bramah"), escaped for the terminal. */
@@ -17,6 +18,9 @@ void hyd_cli_print_diagnostics (GPtrArray *diagnostics);
 /* An error: through its diagnostic when it carries one (what a caller put
  * before it kept), else its message. */
 void hyd_cli_print_gerror (const GError *error);
+/* hyd_cli_print_gerror, then HYD_CLI_EXIT_FAILED: a command ends with
+ * `return hyd_cli_failed_error (error)`. */
+int hyd_cli_failed_error (const GError *error);
 /* The text hyd_cli_print_gerror prints, without the "bramah-cli: " (not
  * escaped yet): for messages that put something before it. */
 char *hyd_cli_dup_error_message (const GError *error);

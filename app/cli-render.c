@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* cli-render.c — `bramah-cli render CIRCUIT OUT.svg|pdf|png [--scale S]`:
  * the schematic as the canvas draws it (spec/cli.md), through the symbol
  * library's exporter. With --at T it first simulates to time T and draws
@@ -8,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cli-circuit.h"
 #include "cli-commands.h"
 #include "hyd-catalogue.h"
 #include "hyd-circuit.h"
@@ -80,16 +82,13 @@ add_variable (HydSystem *sys, GArray *vars, GPtrArray *names, const char *name)
 static gboolean
 simulate_moment (HydCircuit *circuit, HydSymbolLibrary *library, double at, Moment *m, GError **error)
 {
-  HydSimOptions sim;
+  g_auto (HydSimOptions) sim = { 0 };
   if (!hyd_circuit_get_sim_options (circuit, &sim, error))
     return FALSE;
   hyd_sim_options_set_t_end (&sim, at);
-  HydSystem *sys = hyd_system_compile (circuit, error);
+  g_autoptr (HydSystem) sys = hyd_system_compile (circuit, error);
   if (sys == NULL)
-    {
-      hyd_sim_options_clear (&sim);
-      return FALSE;
-    }
+    return FALSE;
   g_autoptr (GArray) vars = g_array_new (FALSE, FALSE, sizeof (int));
   m->names = g_ptr_array_new_with_free_func (g_free);
   for (guint i = 0; i < circuit->components->len; i++)
@@ -116,7 +115,7 @@ simulate_moment (HydCircuit *circuit, HydSymbolLibrary *library, double at, Mome
   m->last = g_new0 (double, MAX (m->n, 1));
   HydRunSpec spec = { .sim = &sim, .vars = (const int *) vars->data, .n_vars = vars->len,
                       .sample = keep_sample, .user = m };
-  HydOdeResult res = { 0 };
+  g_auto (HydOdeResult) res = { 0 };
   HydOdeStatus status = at > 0 ? hyd_run_execute (sys, &spec, &res, NULL) : HYD_ODE_SUCCESS;
   if (at <= 0)
     hyd_system_eval_variables (sys, 0, hyd_system_get_initial_state (sys), (const int *) vars->data, vars->len,
@@ -125,9 +124,6 @@ simulate_moment (HydCircuit *circuit, HydSymbolLibrary *library, double at, Mome
   if (!ok)
     g_set_error (error, HYD_SYMBOL_ERROR, HYD_SYMBOL_ERROR_EXPORT, "the simulation to t = %g s failed: %s", at,
                  res.message ? res.message : hyd_ode_status_name (status));
-  hyd_ode_result_clear (&res);
-  hyd_system_free (sys);
-  hyd_sim_options_clear (&sim);
   m->values = g_hash_table_new (g_str_hash, g_str_equal);
   for (guint i = 0; i < m->n; i++)
     g_hash_table_insert (m->values, g_ptr_array_index (m->names, i), &m->last[i]);
@@ -162,8 +158,10 @@ moment_clear (Moment *m)
   g_clear_pointer (&m->last, g_free);
 }
 
-int
-hyd_cli_render (int argc, char **argv)
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Moment, moment_clear)
+
+static int
+run (int argc, char **argv)
 {
   g_autofree char *scale_s = NULL;
   g_autofree char *theme = NULL;
@@ -182,38 +180,26 @@ hyd_cli_render (int argc, char **argv)
   g_option_context_add_main_entries (ctx, entries, NULL);
   g_option_context_set_description (ctx, "The format follows the extension of OUT. Without --at the drawing is "
                                          "the rest state of every component, as ISO 1219 asks.");
-  GError *error = NULL;
-  if (!g_option_context_parse (ctx, &argc, &argv, &error))
-    {
-      hyd_cli_print_error (error->message);
-      fprintf (stderr, "Try '%s --help'.\n", g_get_prgname ());
-      g_error_free (error);
-      return 2;
-    }
+  int st = hyd_cli_parse_options (ctx, TRUE, &argc, &argv);
+  if (st)
+    return st;
   if (argc != 3)
-    {
-      fprintf (stderr, "bramah-cli: render needs a circuit and an output file\nTry '%s --help'.\n",
-               g_get_prgname ());
-      return 2;
-    }
+    return hyd_cli_usage_error (ctx, "render needs a circuit and an output file");
 
   double scale = 1.0;
   if (scale_s && !hyd_cli_parse_double ("--scale", scale_s, 0, 100, HYD_CLI_MIN_EXCLUSIVE, NULL, &scale))
-    return 2;
+    return HYD_CLI_EXIT_USAGE;
 
   double at = -1;
   /* the same bound as simulate --t-end (docs/cli.md) */
-  if (at_s && !hyd_cli_parse_double ("--at", at_s, 0, 1e9, 0, "s", &at))
-    return 2;
+  if (at_s && !hyd_cli_parse_double ("--at", at_s, 0, HYD_CLI_MAX_TIME, 0, "s", &at))
+    return HYD_CLI_EXIT_USAGE;
 
   const char *out = argv[2];
   g_autofree char *lower = g_ascii_strdown (out, -1);
   if (!g_str_has_suffix (lower, ".svg") && !g_str_has_suffix (lower, ".pdf") && !g_str_has_suffix (lower, ".png"))
-    {
-      fprintf (stderr, "bramah-cli: the output file must end in .svg, .pdf or .png, not '%s'\n",
-               hyd_cli_qpath (out));
-      return 2;
-    }
+    return hyd_cli_usage_error (NULL, "the output file must end in .svg, .pdf or .png, not '%s'",
+                                hyd_cli_qpath (out));
 
   HydSchematicOptions opts;
   hyd_schematic_options_init (&opts);
@@ -222,10 +208,7 @@ hyd_cli_render (int argc, char **argv)
   else if (labels && strcmp (labels, "none") == 0)
     opts.flags &= ~(HYD_SCHEMATIC_SHOW_IDS | HYD_SCHEMATIC_SHOW_NAMES);
   else if (labels && strcmp (labels, "all") != 0)
-    {
-      fprintf (stderr, "bramah-cli: --labels must be all, ids or none, not '%s'\n", hyd_cli_q (labels));
-      return 2;
-    }
+    return hyd_cli_usage_error (NULL, "--labels must be all, ids or none, not '%s'", hyd_cli_q (labels));
   /* light is the exporter's own choice: the screen theme for PNG, print
    * widths for SVG and PDF */
   HydSymbolStyle style;
@@ -236,35 +219,20 @@ hyd_cli_render (int argc, char **argv)
       opts.style = &style;
     }
   else if (theme && strcmp (theme, "light") != 0)
-    {
-      fprintf (stderr, "bramah-cli: --theme must be light or dark, not '%s'\n", hyd_cli_q (theme));
-      return 2;
-    }
+    return hyd_cli_usage_error (NULL, "--theme must be light or dark, not '%s'", hyd_cli_q (theme));
 
-  g_autoptr (HydCircuit) circuit = hyd_circuit_load_from_file (argv[1], &error);
+  g_autoptr (HydCircuit) circuit = hyd_cli_load_circuit (argv[1], &st);
   if (circuit == NULL)
-    {
-      hyd_cli_print_error (error->message);
-      g_error_free (error);
-      return 1;
-    }
+    return st;
+  g_autoptr (GError) error = NULL;
   opts.library = hyd_symbol_library_get_default (&error);
   if (opts.library == NULL)
-    {
-      hyd_cli_print_error (error->message);
-      g_error_free (error);
-      return 1;
-    }
-  Moment moment = { 0 };
+    return hyd_cli_failed_error (error);
+  g_auto (Moment) moment = { 0 };
   if (at >= 0)
     {
       if (!simulate_moment (circuit, opts.library, at, &moment, &error))
-        {
-          hyd_cli_print_error (error->message);
-          g_error_free (error);
-          moment_clear (&moment);
-          return 1;
-        }
+        return hyd_cli_failed_error (error);
       /* colours need a style to carry the ramp's range */
       if (!dark)
         {
@@ -283,15 +251,12 @@ hyd_cli_render (int argc, char **argv)
     }
   /* drawn to a temporary beside OUT and renamed over it when complete: a
    * failed export leaves OUT as it was (no empty file) */
-  HydCliOutput *target = hyd_cli_output_open_path (out, &error);
+  g_autoptr (HydCliOutput) target = hyd_cli_output_open_path (out, &error);
   gboolean ok = target != NULL
                 && hyd_schematic_export (circuit, hyd_cli_output_write_path (target), scale, &opts, &error);
   moment_clear (&moment);
   if (ok)
-    {
-      ok = hyd_cli_output_commit (target, &error);
-      target = NULL;
-    }
+    ok = hyd_cli_output_commit (g_steal_pointer (&target), &error);
   if (!ok && target != NULL)
     {
       /* the exporter names the file it wrote: the user's is OUT */
@@ -300,12 +265,11 @@ hyd_cli_render (int argc, char **argv)
       g_free (error->message);
       error->message = g_steal_pointer (&message);
     }
-  hyd_cli_output_abort (target);
   if (!ok)
-    {
-      hyd_cli_print_error (error->message);
-      g_error_free (error);
-      return 1;
-    }
-  return 0;
+    return hyd_cli_failed_error (error);
+  return HYD_CLI_EXIT_OK;
 }
+
+const HydCliCommand hyd_cli_render_command = {
+  "render", "draw the schematic to SVG, PDF or PNG", run,
+};

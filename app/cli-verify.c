@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* cli-verify.c — `bramah-cli verify`: the standard stiff test set
  * (spec/cli.md): HIRES, Van der Pol (μ = 1000), ROBER, OREGO, E5 and POLLU,
  * against the Bari test set's reference solutions, reported as mescd. Each
@@ -48,8 +49,8 @@ print_row (gboolean csv, const HydTestProblem *p, const char *solver, double rto
           st->lu, w, hyd_ode_status_name (status));
 }
 
-int
-hyd_cli_verify (int argc, char **argv)
+static int
+run (int argc, char **argv)
 {
   g_autofree char *solver = NULL;
   g_autofree char *rtol_s = NULL;
@@ -62,36 +63,26 @@ hyd_cli_verify (int argc, char **argv)
   };
   g_autoptr (GOptionContext) ctx = g_option_context_new ("— run the stiff test set and report mescd");
   g_option_context_add_main_entries (ctx, entries, NULL);
-  GError *error = NULL;
-  if (!g_option_context_parse (ctx, &argc, &argv, &error))
-    {
-      hyd_cli_print_error (error->message);
-      g_error_free (error);
-      return 2;
-    }
+  /* verify's usage errors have never carried the "Try ... --help" line */
+  int st = hyd_cli_parse_options (ctx, FALSE, &argc, &argv);
+  if (st)
+    return st;
   if (argc != 1)
-    {
-      fprintf (stderr, "bramah-cli: verify takes no file arguments\n");
-      return 2;
-    }
+    return hyd_cli_usage_error (NULL, "verify takes no file arguments");
   double rtol = 1e-6;
   if (rtol_s && !hyd_cli_parse_double ("--rtol", rtol_s, 0, 1, HYD_CLI_MIN_EXCLUSIVE | HYD_CLI_MAX_EXCLUSIVE,
                                        NULL, &rtol))
-    return 2;
+    return HYD_CLI_EXIT_USAGE;
 
   guint n_solvers;
   const HydSolverInfo *solvers = hyd_solver_list (&n_solvers);
-  GPtrArray *chosen = g_ptr_array_new ();
+  g_autoptr (GPtrArray) chosen = g_ptr_array_new ();
   for (guint k = 0; k < n_solvers; k++)
     if (takes_part (&solvers[k])
         && (solver == NULL || g_strcmp0 (solver, "all") == 0 || g_strcmp0 (solver, solvers[k].id) == 0))
       g_ptr_array_add (chosen, (gpointer) &solvers[k]);
   if (chosen->len == 0)
-    {
-      fprintf (stderr, "bramah-cli: unknown solver '%s' (bramah-cli solvers lists them)\n", solver);
-      g_ptr_array_unref (chosen);
-      return 2;
-    }
+    return hyd_cli_usage_error (NULL, "unknown solver '%s' (bramah-cli solvers lists them)", solver);
 
   guint n_problems;
   const HydTestProblem *problems = hyd_testset_list (&n_problems);
@@ -119,9 +110,9 @@ hyd_cli_verify (int argc, char **argv)
       for (guint i = 0; i < n_problems; i++)
         {
           const HydTestProblem *p = &problems[i];
-          double *y = g_memdup2 (p->y0, sizeof (double) * p->n);
+          g_autofree double *y = g_memdup2 (p->y0, sizeof (double) * p->n);
           double atol_p = hyd_testset_atol (p, rtol);
-          double *atol = g_new (double, p->n);
+          g_autofree double *atol = g_new (double, p->n);
           for (guint j = 0; j < p->n; j++)
             atol[j] = atol_p;
           HydOdeOptions o;
@@ -136,7 +127,7 @@ hyd_cli_verify (int argc, char **argv)
           /* explicit methods may need very many steps on the stiff problems:
            * bound the work so that they end with a clean status */
           o.max_steps = info->implicit ? 0 : 2000000;
-          HydOdeResult res = { 0 };
+          g_auto (HydOdeResult) res = { 0 };
           HydOdeStatus status = hyd_ode_solve (info->id, &p->problem, &o, y, &res);
           double mescd = status == HYD_ODE_SUCCESS ? hyd_testset_mescd (p->n, y, p->y_ref, atol_p, rtol) : NAN;
           print_row (csv, p, info->id, rtol, atol_p, status, mescd, &res.stats);
@@ -147,13 +138,13 @@ hyd_cli_verify (int argc, char **argv)
           if (status != HYD_ODE_SUCCESS && info->implicit)
             failures++;
           fflush (stdout);
-          hyd_ode_result_clear (&res);
-          g_free (y);
-          g_free (atol);
         }
     }
-  g_ptr_array_unref (chosen);
   /* an implicit or adaptive solver that fails the test set is a failure of
    * the build; explicit methods may stop cleanly on the very stiff problems */
-  return failures ? 1 : 0;
+  return failures ? HYD_CLI_EXIT_FAILED : HYD_CLI_EXIT_OK;
 }
+
+const HydCliCommand hyd_cli_verify_command = {
+  "verify", "run the stiff test set and report mescd per solver", run,
+};

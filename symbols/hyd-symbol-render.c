@@ -5,6 +5,7 @@
  * widths can be clamped and snapped to device pixels. */
 #include "hyd-symbol-render.h"
 #include "hyd-symbol-private.h"
+#include "hyd-units.h"
 
 #include <math.h>
 #include <string.h>
@@ -1141,16 +1142,17 @@ _hyd_symbol_expand_text (const HydSymbol *sym, const HydSymbolState *state, cons
           g_string_append (out, str);
           continue;
         }
+      /* the factors are the application's display units (hyd-units.h) */
       if (strcmp (unit, "bar") == 0)
-        append_number (out, "%.1f", v / 1e5);
+        append_number (out, "%.1f", hyd_display_value (HYD_UNIT_PRESSURE, v));
       else if (strcmp (unit, "mm") == 0)
-        append_number (out, "%.3g", v * 1e3);
+        append_number (out, "%.3g", hyd_display_value (HYD_UNIT_POSITION, v));
       else if (strcmp (unit, "lpm") == 0)
-        append_number (out, "%.1f", v * 6e4);
+        append_number (out, "%.1f", hyd_display_value (HYD_UNIT_FLOW, v));
       else if (strcmp (unit, "pct") == 0)
         append_number (out, "%.0f", v * 100);
       else if (strcmp (unit, "rpm") == 0)
-        append_number (out, "%.0f", v * 60 / (2 * G_PI));
+        append_number (out, "%.0f", hyd_display_value (HYD_UNIT_ANGULAR_VELOCITY, v));
       else
         append_number (out, "%.3g", v);
     }

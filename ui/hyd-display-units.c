@@ -33,33 +33,6 @@
 
 #define RAD_PER_REV (2.0 * G_PI)
 
-static const HydDisplayUnit display_units[HYD_UNIT_N_KINDS] = {
-  [HYD_UNIT_NONE]             = { "",           1.0,                   0.0, 4 },
-  [HYD_UNIT_PRESSURE]         = { "bar",        1e-5,                  0.0, 3 },
-  [HYD_UNIT_FLOW]             = { "L/min",      6e4,                   0.0, 3 },
-  [HYD_UNIT_POSITION]         = { "mm",         1e3,                   0.0, 4 },
-  [HYD_UNIT_LENGTH]           = { "mm",         1e3,                   0.0, 4 },
-  [HYD_UNIT_VELOCITY]         = { "m/s",        1.0,                   0.0, 3 },
-  [HYD_UNIT_ANGLE]            = { "deg",        180.0 / G_PI,          0.0, 4 },
-  [HYD_UNIT_ANGULAR_VELOCITY] = { "rpm",        60.0 / RAD_PER_REV,    0.0, 4 },
-  [HYD_UNIT_AREA]             = { "cm²",        1e4,                   0.0, 4 },
-  [HYD_UNIT_VOLUME]           = { "L",          1e3,                   0.0, 3 },
-  [HYD_UNIT_DISPLACEMENT]     = { "cm³/rev",    1e6 * RAD_PER_REV,     0.0, 3 },
-  [HYD_UNIT_LEAKAGE]          = { "(L/min)/bar", 6e4 * 1e5,            0.0, 3 },
-  [HYD_UNIT_FORCE]            = { "kN",         1e-3,                  0.0, 3 },
-  [HYD_UNIT_TORQUE]           = { "N·m",        1.0,                   0.0, 3 },
-  [HYD_UNIT_POWER]            = { "kW",         1e-3,                  0.0, 3 },
-  [HYD_UNIT_MASS]             = { "kg",         1.0,                   0.0, 3 },
-  [HYD_UNIT_INERTIA]          = { "kg·m²",      1.0,                   0.0, 3 },
-  [HYD_UNIT_STIFFNESS]        = { "N/mm",       1e-3,                  0.0, 3 },
-  [HYD_UNIT_DAMPING]          = { "N·s/m",      1.0,                   0.0, 3 },
-  [HYD_UNIT_ROT_DAMPING]      = { "N·m·s/rad",  1.0,                   0.0, 3 },
-  [HYD_UNIT_TIME]             = { "s",          1.0,                   0.0, 4 },
-  [HYD_UNIT_FREQUENCY]        = { "rad/s",      1.0,                   0.0, 3 },
-  [HYD_UNIT_DENSITY]          = { "kg/m³",      1.0,                   0.0, 4 },
-  [HYD_UNIT_VISCOSITY]        = { "cSt",        1e6,                   0.0, 3 },
-  [HYD_UNIT_FLOW_RATE_PER_S]  = { "1/s",        1.0,                   0.0, 3 },
-};
 
 /* Other symbols the parser understands: shown-in-that-unit = si·scale. The
  * display and SI symbols of each kind are always accepted; these are spelling
@@ -160,8 +133,8 @@ valid_unit (HydUnit unit)
 const HydDisplayUnit *
 hyd_display_unit_for (HydUnit unit)
 {
-  g_return_val_if_fail ((guint) unit < HYD_UNIT_N_KINDS, &display_units[HYD_UNIT_NONE]);
-  return &display_units[unit];
+  g_return_val_if_fail ((guint) unit < HYD_UNIT_N_KINDS, hyd_unit_display (HYD_UNIT_NONE));
+  return hyd_unit_display (unit);
 }
 
 /* The quantity of each kind, as the plots' axes and the CSV exports name
@@ -210,14 +183,13 @@ hyd_display_symbol (HydUnit unit)
 double
 hyd_display_from_si (HydUnit unit, double si)
 {
-  const HydDisplayUnit *du = &display_units[valid_unit (unit)];
-  return si * du->scale + du->offset;
+  return hyd_display_value (valid_unit (unit), si);
 }
 
 double
 hyd_display_to_si (HydUnit unit, double shown)
 {
-  const HydDisplayUnit *du = &display_units[valid_unit (unit)];
+  const HydDisplayUnit *du = hyd_unit_display (valid_unit (unit));
   return (shown - du->offset) / du->scale;
 }
 
@@ -250,14 +222,14 @@ hyd_display_format_number (double value, int digits)
 char *
 hyd_display_format_value (HydUnit unit, double si)
 {
-  const HydDisplayUnit *du = &display_units[valid_unit (unit)];
+  const HydDisplayUnit *du = hyd_unit_display (valid_unit (unit));
   return hyd_display_format_number (hyd_display_from_si (unit, si), du->digits);
 }
 
 char *
 hyd_display_format (HydUnit unit, double si)
 {
-  const HydDisplayUnit *du = &display_units[valid_unit (unit)];
+  const HydDisplayUnit *du = hyd_unit_display (valid_unit (unit));
   g_autofree char *number = hyd_display_format_value (unit, si);
   if (du->symbol[0] == '\0' || !isfinite (si))
     return g_steal_pointer (&number);
@@ -269,7 +241,7 @@ hyd_display_format (HydUnit unit, double si)
 static gboolean
 lookup_symbol (HydUnit unit, const char *symbol, double *scale, double *offset)
 {
-  const HydDisplayUnit *du = &display_units[unit];
+  const HydDisplayUnit *du = hyd_unit_display (unit);
   if (symbol[0] == '\0' || strcmp (symbol, du->symbol) == 0)
     {
       *scale = du->scale;

@@ -8,13 +8,6 @@
 
 G_BEGIN_DECLS
 
-typedef struct {
-  const char *symbol;   /* "bar" */
-  double scale;         /* shown = si·scale + offset */
-  double offset;
-  int digits;           /* significant digits worth showing */
-} HydDisplayUnit;
-
 const HydDisplayUnit *hyd_display_unit_for (HydUnit unit);
 double hyd_display_from_si (HydUnit unit, double si);
 double hyd_display_to_si (HydUnit unit, double shown);

@@ -597,6 +597,13 @@ hyd_plot_panes_set_stores (HydPlotPanes *self, HydTraceStore *store, HydTraceSto
     }
 }
 
+const char *const *
+hyd_plot_panes_get_variables (HydPlotPanes *self)
+{
+  g_return_val_if_fail (HYD_IS_PLOT_PANES (self), NULL);
+  return (const char *const *) self->variables;
+}
+
 void
 hyd_plot_panes_set_variables (HydPlotPanes *self, const char *const *names)
 {

@@ -25,6 +25,8 @@ JsonArray *hyd_plot_panes_to_json (HydPlotPanes *self);
 void hyd_plot_panes_set_stores (HydPlotPanes *self, HydTraceStore *store, HydTraceStore *ghost);
 /* The variables the trace lists offer (NULL-terminated). */
 void hyd_plot_panes_set_variables (HydPlotPanes *self, const char *const *names);
+/* the names the "+" list offers (NULL: none yet) */
+const char *const *hyd_plot_panes_get_variables (HydPlotPanes *self);
 /* Add a trace to the active pane (a new pane when there is none). */
 void hyd_plot_panes_add_trace (HydPlotPanes *self, const char *name);
 void hyd_plot_panes_add_pane (HydPlotPanes *self, const char *title, const char *const *traces);

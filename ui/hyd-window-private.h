@@ -69,6 +69,10 @@ struct _HydWindow
   guint64 autosaved_edits;   /* edits when the last autosave was written */
   guint geometry_source;
   guint variables_source;    /* the plots' variable list follows edits */
+  guint64 variables_generation; /* bumped at every edit: older lists are dropped */
+  guint variables_compiles;  /* lists a worker compiled (for tests) */
+  guint check_compiles;      /* error-bar checks a worker compiled (for tests) */
+  GCancellable *variables_cancellable; /* cancelled when the window goes */
   guint recheck_source;      /* HYD_INFO_CIRCUIT checked again after edits */
   char *last_geometry;
   GPtrArray *info_buttons;   /* of GtkWidget* (borrowed): the info bar's buttons */
@@ -142,6 +146,7 @@ void _hyd_window_set_paused (HydWindow *self, gboolean paused);
 void _hyd_window_stop (HydWindow *self);
 void _hyd_window_reset (HydWindow *self);
 void _hyd_window_live_change (HydWindow *self, const char *component, const char *param, double value);
+void _hyd_window_compile_check_async (HydWindow *self);
 void _hyd_window_sim_document_changed (HydWindow *self);
 
 G_END_DECLS

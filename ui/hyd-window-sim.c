@@ -701,18 +701,34 @@ overlay_pressed_cb (GtkGestureClick *gesture, int n_press, double x, double y, H
 
 /* ---- the variables the plots offer before a run ---- */
 
-static gboolean
-variables_timeout_cb (gpointer user_data)
+/* The list needs a compiled circuit: a large one takes long to compile
+ * (10^4 components, a fifth of a second), so a worker compiles a copy of
+ * the document and the main loop only hands the names to the plots. A
+ * result that an edit made meanwhile has outdated is dropped. */
+typedef struct {
+  HydCircuit *circuit;
+  guint64 generation;
+  GThread *thread;       /* where it was compiled */
+} VariablesJob;
+
+static void
+variables_job_free (gpointer data)
 {
-  HydWindow *self = user_data;
-  self->variables_source = 0;
-  if (self->document == NULL || hyd_simulation_get_runner (self->simulation))
-    return G_SOURCE_REMOVE;
-  HydSystem *system = hyd_system_compile (hyd_document_get_circuit (self->document), NULL);
+  VariablesJob *job = data;
+  hyd_circuit_free (job->circuit);
+  g_free (job);
+}
+
+static void
+variables_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *cancellable)
+{
+  VariablesJob *job = task_data;
+  job->thread = g_thread_self ();
+  HydSystem *system = hyd_system_compile (job->circuit, NULL);
   if (system == NULL)
     {
-      hyd_plot_panes_set_variables (self->plot_panes, NULL);
-      return G_SOURCE_REMOVE;
+      g_task_return_pointer (task, NULL, NULL);
+      return;
     }
   g_autoptr (GStrvBuilder) builder = g_strv_builder_new ();
   for (guint v = 0; v < hyd_system_get_n_variables (system); v++)
@@ -721,10 +737,89 @@ variables_timeout_cb (gpointer user_data)
       if (g_strcmp0 (name, "t") != 0)
         g_strv_builder_add (builder, name);
     }
-  g_auto (GStrv) names = g_strv_builder_end (builder);
-  hyd_plot_panes_set_variables (self->plot_panes, (const char *const *) names);
   hyd_system_free (system);
+  g_task_return_pointer (task, g_strv_builder_end (builder), (GDestroyNotify) g_strfreev);
+}
+
+static void
+variables_done (GObject *source, GAsyncResult *result, gpointer user_data)
+{
+  HydWindow *self = HYD_WINDOW (source);
+  VariablesJob *job = g_task_get_task_data (G_TASK (result));
+  g_autoptr (GError) error = NULL;
+  g_auto (GStrv) names = g_task_propagate_pointer (G_TASK (result), &error);
+
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED) || self->plot_panes == NULL)
+    return;
+  if (job->thread != g_thread_self ())
+    self->variables_compiles++;
+  if (job->generation != self->variables_generation)
+    return; /* an edit came after this copy; its own job follows */
+  hyd_plot_panes_set_variables (self->plot_panes, (const char *const *) names);
+}
+
+static gboolean
+variables_timeout_cb (gpointer user_data)
+{
+  HydWindow *self = user_data;
+  self->variables_source = 0;
+  if (self->document == NULL || hyd_simulation_get_runner (self->simulation))
+    return G_SOURCE_REMOVE;
+  VariablesJob *job = g_new0 (VariablesJob, 1);
+  job->circuit = hyd_circuit_copy (hyd_document_get_circuit (self->document));
+  job->generation = self->variables_generation;
+  if (self->variables_cancellable == NULL)
+    self->variables_cancellable = g_cancellable_new ();
+  g_autoptr (GTask) task = g_task_new (self, self->variables_cancellable, variables_done, NULL);
+  g_task_set_source_tag (task, variables_timeout_cb);
+  g_task_set_task_data (task, job, variables_job_free);
+  g_task_run_in_thread (task, variables_thread);
   return G_SOURCE_REMOVE;
+}
+
+/* The check behind the error bar (hyd-window.c): a worker compiles a copy;
+ * when it compiles and no edit came meanwhile, the bar goes. */
+static void
+check_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *cancellable)
+{
+  VariablesJob *job = task_data;
+  job->thread = g_thread_self ();
+  HydSystem *system = hyd_system_compile (job->circuit, NULL);
+  gboolean ok = system != NULL;
+  if (system)
+    hyd_system_free (system);
+  g_task_return_boolean (task, ok);
+}
+
+static void
+check_done (GObject *source, GAsyncResult *result, gpointer user_data)
+{
+  HydWindow *self = HYD_WINDOW (source);
+  VariablesJob *job = g_task_get_task_data (G_TASK (result));
+  g_autoptr (GError) error = NULL;
+  gboolean ok = g_task_propagate_boolean (G_TASK (result), &error);
+
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED) || self->document == NULL)
+    return;
+  if (job->thread != g_thread_self ())
+    self->check_compiles++;
+  if (ok && job->generation == self->variables_generation && self->info_kind == HYD_INFO_CIRCUIT
+      && !hyd_simulation_get_active (self->simulation))
+    _hyd_window_hide_info (self);
+}
+
+void
+_hyd_window_compile_check_async (HydWindow *self)
+{
+  VariablesJob *job = g_new0 (VariablesJob, 1);
+  job->circuit = hyd_circuit_copy (hyd_document_get_circuit (self->document));
+  job->generation = self->variables_generation;
+  if (self->variables_cancellable == NULL)
+    self->variables_cancellable = g_cancellable_new ();
+  g_autoptr (GTask) task = g_task_new (self, self->variables_cancellable, check_done, NULL);
+  g_task_set_source_tag (task, _hyd_window_compile_check_async);
+  g_task_set_task_data (task, job, variables_job_free);
+  g_task_run_in_thread (task, check_thread);
 }
 
 void
@@ -742,6 +837,7 @@ _hyd_window_sim_document_changed (HydWindow *self)
       hyd_plot_panes_set_replay_time (self->plot_panes, NAN);
     }
   g_clear_handle_id (&self->variables_source, g_source_remove);
+  self->variables_generation++;
   self->variables_source = g_timeout_add_full (G_PRIORITY_LOW, VARIABLES_DELAY_MS, variables_timeout_cb,
                                                self, NULL);
   _hyd_window_actions_update (self);
@@ -811,6 +907,9 @@ void
 _hyd_window_sim_dispose (HydWindow *self)
 {
   g_clear_handle_id (&self->variables_source, g_source_remove);
+  if (self->variables_cancellable)
+    g_cancellable_cancel (self->variables_cancellable);
+  g_clear_object (&self->variables_cancellable);
   g_clear_handle_id (&self->latency_source, g_source_remove);
   latency_disconnect_paint (self);
   g_clear_handle_id (&self->live_source, g_source_remove);

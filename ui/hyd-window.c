@@ -322,12 +322,8 @@ recheck_timeout_cb (gpointer user_data)
       g_auto (GStrv) problems = hyd_canvas_check (self->canvas);
       if (problems && problems[0])
         return G_SOURCE_REMOVE; /* still not connected: the bar stays as it is */
-      g_autoptr (GError) error = NULL;
-      HydSystem *system = hyd_system_compile (hyd_document_get_circuit (self->document), &error);
-      if (system == NULL)
-        return G_SOURCE_REMOVE;
-      hyd_system_free (system);
-      _hyd_window_hide_info (self);
+      /* the compile that says the circuit is fine runs in a worker */
+      _hyd_window_compile_check_async (self);
       return G_SOURCE_REMOVE;
     }
   gtk_label_set_text (self->info_label, message);

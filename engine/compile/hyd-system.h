@@ -153,4 +153,6 @@ gboolean hyd_system_override_param (HydSystem *system, double t, const char *com
                                     double *old_value, double *new_value,
                                     GError **error);
 
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (HydSystem, hyd_system_free)
+
 G_END_DECLS

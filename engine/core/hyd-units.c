@@ -99,3 +99,51 @@ hyd_unit_fd_scale (HydUnit unit)
     default: return 1.0;
     }
 }
+
+/* The engineering units a fluid-power engineer reads off a gauge, a data
+ * sheet or a catalogue (bar, L/min, mm, cm³/rev, rpm, kN …): one table for
+ * the application's panels and plots, the schematic's readings and the
+ * messages. Why each was chosen: ui/hyd-display-units.c. */
+#define RAD_PER_REV (2.0 * G_PI)
+
+static const HydDisplayUnit display_units[HYD_UNIT_N_KINDS] = {
+  [HYD_UNIT_NONE]             = { "",           1.0,                   0.0, 4 },
+  [HYD_UNIT_PRESSURE]         = { "bar",        1e-5,                  0.0, 3 },
+  [HYD_UNIT_FLOW]             = { "L/min",      6e4,                   0.0, 3 },
+  [HYD_UNIT_POSITION]         = { "mm",         1e3,                   0.0, 4 },
+  [HYD_UNIT_LENGTH]           = { "mm",         1e3,                   0.0, 4 },
+  [HYD_UNIT_VELOCITY]         = { "m/s",        1.0,                   0.0, 3 },
+  [HYD_UNIT_ANGLE]            = { "deg",        180.0 / G_PI,          0.0, 4 },
+  [HYD_UNIT_ANGULAR_VELOCITY] = { "rpm",        60.0 / RAD_PER_REV,    0.0, 4 },
+  [HYD_UNIT_AREA]             = { "cm²",        1e4,                   0.0, 4 },
+  [HYD_UNIT_VOLUME]           = { "L",          1e3,                   0.0, 3 },
+  [HYD_UNIT_DISPLACEMENT]     = { "cm³/rev",    1e6 * RAD_PER_REV,     0.0, 3 },
+  [HYD_UNIT_LEAKAGE]          = { "(L/min)/bar", 6e4 * 1e5,            0.0, 3 },
+  [HYD_UNIT_FORCE]            = { "kN",         1e-3,                  0.0, 3 },
+  [HYD_UNIT_TORQUE]           = { "N·m",        1.0,                   0.0, 3 },
+  [HYD_UNIT_POWER]            = { "kW",         1e-3,                  0.0, 3 },
+  [HYD_UNIT_MASS]             = { "kg",         1.0,                   0.0, 3 },
+  [HYD_UNIT_INERTIA]          = { "kg·m²",      1.0,                   0.0, 3 },
+  [HYD_UNIT_STIFFNESS]        = { "N/mm",       1e-3,                  0.0, 3 },
+  [HYD_UNIT_DAMPING]          = { "N·s/m",      1.0,                   0.0, 3 },
+  [HYD_UNIT_ROT_DAMPING]      = { "N·m·s/rad",  1.0,                   0.0, 3 },
+  [HYD_UNIT_TIME]             = { "s",          1.0,                   0.0, 4 },
+  [HYD_UNIT_FREQUENCY]        = { "rad/s",      1.0,                   0.0, 3 },
+  [HYD_UNIT_DENSITY]          = { "kg/m³",      1.0,                   0.0, 4 },
+  [HYD_UNIT_VISCOSITY]        = { "cSt",        1e6,                   0.0, 3 },
+  [HYD_UNIT_FLOW_RATE_PER_S]  = { "1/s",        1.0,                   0.0, 3 },
+};
+
+const HydDisplayUnit *
+hyd_unit_display (HydUnit unit)
+{
+  g_return_val_if_fail ((guint) unit < HYD_UNIT_N_KINDS, &display_units[HYD_UNIT_NONE]);
+  return &display_units[unit];
+}
+
+double
+hyd_display_value (HydUnit unit, double si)
+{
+  const HydDisplayUnit *du = hyd_unit_display (unit);
+  return si * du->scale + du->offset;
+}

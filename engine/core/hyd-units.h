@@ -50,6 +50,19 @@ typedef enum {
   HYD_ATOL_N_KINDS
 } HydAtolKind;
 
+/* How a quantity of a kind is shown to a user: in `symbol`, as
+ * si·scale + offset, with `digits` significant digits. */
+typedef struct {
+  const char *symbol;   /* "bar" */
+  double scale;         /* shown = si·scale + offset */
+  double offset;
+  int digits;           /* significant digits worth showing */
+} HydDisplayUnit;
+
+const HydDisplayUnit *hyd_unit_display (HydUnit unit);
+/* an SI value in the kind's display unit (si·scale + offset) */
+double hyd_display_value (HydUnit unit, double si);
+
 const char *hyd_unit_symbol (HydUnit unit);   /* "Pa", "m³/s", ... */
 const char *hyd_unit_name (HydUnit unit);     /* "pressure", "flow", ... */
 HydAtolKind hyd_unit_atol_kind (HydUnit unit);

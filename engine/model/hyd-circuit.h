@@ -177,5 +177,6 @@ gboolean hyd_circuit_component_set_param_from_string (HydCircuitComponent *compo
 gboolean hyd_circuit_split_port_ref (const char *ref, char **component, char **port);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (HydCircuit, hyd_circuit_free)
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (HydSimOptions, hyd_sim_options_clear)
 
 G_END_DECLS

@@ -178,4 +178,6 @@ int hyd_ode_fd_jacobian (const HydOdeProblem *problem, const HydOdeOptions *opti
                          gboolean sparse, double t, const double *y, double *J,
                          double *dfdt, guint64 *f_evals);
 
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (HydOdeResult, hyd_ode_result_clear)
+
 G_END_DECLS

@@ -4,7 +4,8 @@
 # sequences (ESC ] 0 ; … BEL sets the terminal's title, ESC [ 2 J clears the
 # screen, U+202E reverses the text that follows) are printed as \e, \x07 and
 # \u202e; a 10 000-character id is cut to 80 characters and the reason
-# after it kept.
+# after it kept. The command line's own words that errors echo (an unknown
+# command, bench's and verify's choices) are escaped the same way.
 # Usage: terminal-text.sh BRAMAH_CLI CIRCUIT (a circuit whose title is one
 # JSON string line and that has a component "OR1")
 set -u
@@ -65,6 +66,18 @@ tail -c 60 "$dir/err" | grep -q '[a-z] [a-z]' || fail "the message lost its end:
 # the user's own options are escaped too (--vars, --set echo them)
 "$cli" simulate "$circuit" --vars "$(printf 'no\033[2Jsuch')" >"$dir/out" 2>"$dir/err"
 clean "--vars echo" "$dir/err" 'no\e[2Jsuch'
+
+# every command's errors go through one function, which escapes: an unknown
+# command word and the choices that bench and verify echo (issue 10)
+bad=$(printf 'x\033[2Jy')
+"$cli" "$bad" >"$dir/out" 2>"$dir/err"
+clean "unknown command" "$dir/err" "unknown command 'x\e[2Jy'"
+"$cli" verify --solver "$bad" >"$dir/out" 2>"$dir/err"
+clean "verify --solver" "$dir/err" "unknown solver 'x\e[2Jy'"
+for opt in --against --clock --events; do
+  "$cli" bench --circuit "$circuit" "$opt" "$bad" >"$dir/out" 2>"$dir/err"
+  clean "bench $opt" "$dir/err" "not 'x\e[2Jy'"
+done
 
 [ "$fails" -eq 0 ] || { echo "$fails failure(s)"; exit 1; }
 echo ok

@@ -429,6 +429,65 @@ iterate_for (guint ms)
 }
 
 /* Issue 8, item 18: the error bar stayed after undo had fixed the problem. */
+/* Runs the main loop until a worker has compiled more than `count` lists. */
+static void
+wait_for_variables (HydWindow *window, guint count)
+{
+  gint64 end = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;
+  while (window->variables_compiles <= count && g_get_monotonic_time () < end)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_cmpuint (window->variables_compiles, >, count);
+}
+
+/* Issue 10, item 5: the variable list the plots offer follows every edit,
+ * compiled by a worker on a copy of the document (the main loop never
+ * compiles for it), and a list an edit has outdated is never shown. */
+static void
+test_variables_off_main_thread (void)
+{
+  HydWindow *window = hyd_window_new (NULL);
+  gtk_window_present (GTK_WINDOW (window));
+  g_autofree char *path
+      = g_build_filename (g_getenv ("BRAMAH_EXAMPLES_DIR"), "cylinder-extend-retract.bramah", NULL);
+  g_autoptr (GFile) file = g_file_new_for_path (path);
+  g_assert_true (hyd_window_open_file (window, file));
+  HydDocument *doc = hyd_window_get_document (window);
+
+  /* the list of the circuit as opened, compiled by a worker */
+  wait_for_variables (window, window->variables_compiles);
+  g_assert_nonnull (hyd_plot_panes_get_variables (window->plot_panes));
+  g_assert_true (g_strv_contains (hyd_plot_panes_get_variables (window->plot_panes), "C1.x"));
+
+  /* the tank removed: no list (the circuit does not compile) */
+  const char *ids[] = { "T1", NULL };
+  guint before = window->variables_compiles;
+  hyd_document_remove_items (doc, ids);
+  wait_for_variables (window, before);
+  const char *const *names = hyd_plot_panes_get_variables (window->plot_panes);
+  g_assert_true (names == NULL || names[0] == NULL);
+
+  /* removed again and undone at once as the worker starts: the list is the
+   * whole circuit's, whichever job ends last */
+  gtk_widget_activate_action (GTK_WIDGET (window), "doc.undo", NULL);
+  before = window->variables_compiles;
+  wait_for_variables (window, before);
+  g_assert_true (g_strv_contains (hyd_plot_panes_get_variables (window->plot_panes), "T1.T.p"));
+  hyd_document_remove_items (doc, ids);
+  while (window->variables_source != 0)
+    g_main_context_iteration (NULL, TRUE);
+  gtk_widget_activate_action (GTK_WIDGET (window), "doc.undo", NULL);
+  before = window->variables_compiles;
+  wait_for_variables (window, before + 1);
+  iterate_for (200);
+  names = hyd_plot_panes_get_variables (window->plot_panes);
+  g_assert_nonnull (names);
+  g_assert_true (g_strv_contains (names, "T1.T.p"));
+  g_assert_true (g_strv_contains (names, "C1.x"));
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  iterate ();
+}
+
 static void
 test_error_bar_follows_undo (void)
 {
@@ -457,11 +516,14 @@ test_error_bar_follows_undo (void)
   g_assert_true (hyd_document_set_param (doc, "C1", "mass", mass, NULL));
   iterate_for (600);
   g_assert_true (gtk_info_bar_get_revealed (bar));
-  /* undo twice: the tank is back, the bar goes */
+  /* undo twice: the tank is back, the bar goes (the compile that says so
+   * ran in a worker, not on the main loop) */
+  guint checks = window->check_compiles;
   gtk_widget_activate_action (GTK_WIDGET (window), "doc.undo", NULL);
   gtk_widget_activate_action (GTK_WIDGET (window), "doc.undo", NULL);
   iterate_for (600);
   g_assert_false (gtk_info_bar_get_revealed (bar));
+  g_assert_cmpuint (window->check_compiles, >, checks);
 
   /* a value out of range: refused, then undone */
   g_autoptr (JsonNode) huge = json_node_init_double (json_node_alloc (), 1e27);
@@ -892,6 +954,7 @@ main (int argc, char *argv[])
       return 77;
     }
   g_test_add_func ("/ui/window/open-and-run", test_open_and_run);
+  g_test_add_func ("/ui/window/variables-off-main-thread", test_variables_off_main_thread);
   g_test_add_func ("/ui/window/software-gl", test_software_gl);
   g_test_add_func ("/ui/window/recover-unloadable", test_recover_unloadable);
   g_test_add_func ("/ui/window/help-for-selection", test_help_for_selection);
