@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "cli-commands.h"
+#include "cli-diagnostic.h"
 
 /* In the order of `bramah-cli --help`. */
 static const HydCliCommand *const commands[] = {
@@ -64,6 +65,7 @@ int
 main (int argc, char **argv)
 {
   setlocale (LC_ALL, "");
+  hyd_cli_init_i18n ();
   atexit (close_stdout);
   if (argc < 2)
     {

@@ -40,6 +40,7 @@
 
 #include "hyd-symbol.h"
 #include "cli-commands.h"
+#include "cli-diagnostic.h"
 #include "hyd-circuit.h"
 #include "hyd-ode.h"
 #include "hyd-system.h"
@@ -1241,7 +1242,7 @@ run (int argc, char **argv)
     {
       csv = hyd_cli_output_open (csv_path, &error);
       if (csv == NULL)
-        return hyd_cli_failed ("%s", error->message);
+        return hyd_cli_failed_error (error);
       hyd_cli_output_printf (csv, "%s\n", csv_header);
     }
   if (with_cvode && SUNContext_Create (NULL, &sun_ctx) != 0)
@@ -1259,7 +1260,7 @@ run (int argc, char **argv)
         bc->events = strcmp (events, "on") == 0;
       if (bc == NULL || !compute_reference (bc, &error))
         {
-          status = hyd_cli_failed ("%s", error->message);
+          status = hyd_cli_failed_error (error);
           g_clear_error (&error);
           bench_circuit_free (bc);
           continue;
@@ -1364,7 +1365,7 @@ run (int argc, char **argv)
 
   if (csv && !hyd_cli_output_commit (g_steal_pointer (&csv), &error))
     {
-      status = hyd_cli_failed ("%s", error->message);
+      status = hyd_cli_failed_error (error);
       g_clear_error (&error);
     }
   if (plot_path && circuits->len > 0)
@@ -1376,7 +1377,7 @@ run (int argc, char **argv)
         ok = hyd_cli_output_commit (g_steal_pointer (&plot), &error);
       if (!ok)
         {
-          status = hyd_cli_failed ("%s", error->message);
+          status = hyd_cli_failed_error (error);
           g_clear_error (&error);
         }
       else

@@ -24,14 +24,14 @@ run (int argc, char **argv)
   g_autoptr (GError) error = NULL;
   g_auto (HydSimOptions) sim = { 0 };
   if (!hyd_circuit_get_sim_options (circuit, &sim, &error))
-    return hyd_cli_failed ("%s", error->message);
+    return hyd_cli_failed_error (error);
   if (hyd_solver_lookup (sim.solver) == NULL)
     return hyd_cli_failed ("%s: simulation.solver '%s' is not a solver this build has (bramah-cli solvers)",
                            hyd_cli_qpath (argv[1]), hyd_cli_q (sim.solver));
   g_autoptr (HydSystem) sys = hyd_system_compile (circuit, &error);
   if (!sys)
-    return hyd_cli_failed ("%s", error->message);
-  hyd_cli_print_warnings (hyd_system_get_warnings (sys));
+    return hyd_cli_failed_error (error);
+  hyd_cli_print_diagnostics (hyd_system_get_diagnostics (sys));
   printf ("%s: OK — %u components, %u nodes, %u states\n", hyd_cli_qpath (argv[1]), circuit->components->len,
           hyd_system_get_n_nodes (sys), hyd_system_get_n_states (sys));
   return HYD_CLI_EXIT_OK;

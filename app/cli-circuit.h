@@ -7,13 +7,12 @@
 #include <glib.h>
 
 #include "cli-commands.h"
+#include "cli-diagnostic.h"
 #include "hyd-circuit.h"
 
-/* Load a circuit; on failure print the loader's message and set *status to
- * HYD_CLI_EXIT_FAILED. */
+/* Load a circuit; on failure print the loader's message (in the user's
+ * language, cli-diagnostic.h) and set *status to HYD_CLI_EXIT_FAILED. */
 HydCircuit *hyd_cli_load_circuit (const char *path, int *status);
-/* "warning: MESSAGE" on stderr for each (sanitized); NULL is fine. */
-void hyd_cli_print_warnings (GPtrArray *warnings);
 /* %.10g whatever the locale, "nan" for NaN; returns buf. */
 const char *hyd_cli_format_number (char buf[G_ASCII_DTOSTR_BUF_SIZE], double v);
 

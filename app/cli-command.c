@@ -59,15 +59,8 @@ hyd_cli_load_circuit (const char *path, int *status)
   g_autoptr (GError) error = NULL;
   HydCircuit *circuit = hyd_circuit_load_from_file (path, &error);
   if (circuit == NULL)
-    *status = hyd_cli_failed ("%s", error->message);
+    *status = hyd_cli_failed_error (error);
   return circuit;
-}
-
-void
-hyd_cli_print_warnings (GPtrArray *warnings)
-{
-  for (guint i = 0; warnings && i < warnings->len; i++)
-    hyd_cli_warning ("%s", (const char *) g_ptr_array_index (warnings, i));
 }
 
 const char *

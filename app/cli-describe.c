@@ -78,8 +78,8 @@ run (int argc, char **argv)
   g_autoptr (GError) error = NULL;
   g_autoptr (HydSystem) sys = hyd_system_compile (circuit, &error);
   if (!sys)
-    return hyd_cli_failed ("%s", error->message);
-  hyd_cli_print_warnings (hyd_system_get_warnings (sys));
+    return hyd_cli_failed_error (error);
+  hyd_cli_print_diagnostics (hyd_system_get_diagnostics (sys));
   guint n = hyd_system_get_n_states (sys);
   const double *y0 = hyd_system_get_initial_state (sys);
   char buf[G_ASCII_DTOSTR_BUF_SIZE];

@@ -160,7 +160,7 @@ run (int argc, char **argv)
   g_autoptr (HydSystem) sys = NULL;
   if (!hyd_circuit_get_sim_options (circuit, &sim, &error)
       || (sys = hyd_system_compile (circuit, &error)) == NULL)
-    return hyd_cli_failed ("%s", error->message);
+    return hyd_cli_failed_error (error);
   guint n = hyd_system_get_n_states (sys);
   /* a dense n × n Jacobian and the states at the points, within half the
    * memory available (docs/cli.md) */

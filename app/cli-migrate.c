@@ -60,7 +60,7 @@ run (int argc, char **argv)
                            back->version, hyd_cli_qpath (output));
 
   if (!hyd_circuit_save_data_to_file (data, length, output, 0, &error))
-    return hyd_cli_failed ("%s", error->message);
+    return hyd_cli_failed_error (error);
   printf ("%s (version %d) → %s (version %d)\n", hyd_cli_qpath (path), circuit->version,
           hyd_cli_qpath (output), back->version);
   return HYD_CLI_EXIT_OK;

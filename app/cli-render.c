@@ -227,12 +227,12 @@ run (int argc, char **argv)
   g_autoptr (GError) error = NULL;
   opts.library = hyd_symbol_library_get_default (&error);
   if (opts.library == NULL)
-    return hyd_cli_failed ("%s", error->message);
+    return hyd_cli_failed_error (error);
   g_auto (Moment) moment = { 0 };
   if (at >= 0)
     {
       if (!simulate_moment (circuit, opts.library, at, &moment, &error))
-        return hyd_cli_failed ("%s", error->message);
+        return hyd_cli_failed_error (error);
       /* colours need a style to carry the ramp's range */
       if (!dark)
         {
@@ -266,7 +266,7 @@ run (int argc, char **argv)
       error->message = g_steal_pointer (&message);
     }
   if (!ok)
-    return hyd_cli_failed ("%s", error->message);
+    return hyd_cli_failed_error (error);
   return HYD_CLI_EXIT_OK;
 }
 

@@ -113,7 +113,7 @@ apply_sets (HydCircuit *circuit, char **sets)
   HydFluid fluid;
   g_autoptr (GError) error = NULL;
   if (!hyd_circuit_get_fluid (circuit, &fluid, &error))
-    return hyd_cli_failed ("%s", error->message);
+    return hyd_cli_failed_error (error);
   for (int k = 0; sets && sets[k]; k++)
     {
       const char *eq = strchr (sets[k], '=');
@@ -134,7 +134,10 @@ apply_sets (HydCircuit *circuit, char **sets)
         return hyd_cli_failed ("--set %s: no component '%s' in the circuit", hyd_cli_q (sets[k]),
                                hyd_cli_q (cid));
       if (!hyd_circuit_component_set_param_from_string (comp, pname, eq + 1, &fluid, &error))
-        return hyd_cli_failed ("--set %s: %s", hyd_cli_q (sets[k]), error->message);
+        {
+          g_autofree char *text = hyd_cli_dup_error_message (error);
+          return hyd_cli_failed ("--set %s: %s", hyd_cli_q (sets[k]), text);
+        }
     }
   return 0;
 }
@@ -221,7 +224,7 @@ run (int argc, char **argv)
   g_auto (HydSimOptions) sim = { 0 };
   g_autoptr (GError) error = NULL;
   if (!hyd_circuit_get_sim_options (circuit, &sim, &error))
-    return hyd_cli_failed ("%s", error->message);
+    return hyd_cli_failed_error (error);
   if ((st = apply_sim_overrides (&sim, solver, t_end, rtol, atol, fixed, oi)) != 0)
     return st;
   if (events)
@@ -236,8 +239,8 @@ run (int argc, char **argv)
 
   g_autoptr (HydSystem) sys = hyd_system_compile (circuit, &error);
   if (!sys)
-    return hyd_cli_failed ("%s", error->message);
-  hyd_cli_print_warnings (hyd_system_get_warnings (sys));
+    return hyd_cli_failed_error (error);
+  hyd_cli_print_diagnostics (hyd_system_get_diagnostics (sys));
   g_autoptr (GArray) vars = resolve_vars (sys, vars_spec, &st);
   if (!vars)
     return st;
@@ -259,7 +262,7 @@ run (int argc, char **argv)
   /* not committed: aborted, the temporary removed */
   g_autoptr (HydCliOutput) out = hyd_cli_output_open (output, &error);
   if (out == NULL)
-    return hyd_cli_failed ("%s", error->message);
+    return hyd_cli_failed_error (error);
   guint64 free_bytes;
   if (!summary && hyd_cli_output_free_space (out, &free_bytes) && csv_bytes > (double) free_bytes)
     {
@@ -298,10 +301,11 @@ run (int argc, char **argv)
     .sample = write_row, .user = &w,
   };
   g_auto (HydOdeResult) res = { 0 };
-  g_autoptr (GPtrArray) warnings = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (GPtrArray) diagnostics = hyd_diagnostic_list_new ();
+  spec.diagnostics = diagnostics;
   HydOdeStatus status = hyd_cli_output_error (out) ? HYD_ODE_CANCELLED
-                                                   : hyd_run_execute (sys, &spec, &res, warnings);
-  hyd_cli_print_warnings (warnings);
+                                                   : hyd_run_execute (sys, &spec, &res, NULL);
+  hyd_cli_print_diagnostics (diagnostics);
   if (summary)
     {
       hyd_cli_output_printf (out, "%-28s %14s %14s %14s  %s\n", "variable", "min", "max", "final", "unit");
@@ -321,7 +325,7 @@ run (int argc, char **argv)
   gboolean write_failed = hyd_cli_output_error (out) != 0;
   if (!hyd_cli_output_commit (g_steal_pointer (&out), &error))
     {
-      st = hyd_cli_failed ("%s", error->message);
+      st = hyd_cli_failed_error (error);
       write_failed = TRUE;
     }
   if (res.note)

@@ -6,6 +6,7 @@
  * symbol hit tests and bounds (hyd-symbol*.h) and the orthogonal wire route
  * (hyd_schematic_route). This file only indexes it. */
 #include "hyd-canvas-scene.h"
+#include "hyd-circuit-check.h"
 #include "hyd-schematic.h"
 
 #include <string.h>
@@ -564,20 +565,15 @@ hyd_canvas_scene_check (const HydCanvasScene *scene)
 {
   g_autoptr (GStrvBuilder) b = g_strv_builder_new ();
   guint n = 0;
-  for (guint i = 0; i < scene->components->len; i++)
+  /* unconnected required ports: the engine's own check, the one the
+   * compiler refuses a circuit with (hyd-circuit-check.h) */
+  g_autoptr (GPtrArray) unwired = hyd_circuit_unconnected_ports (scene->circuit);
+  for (guint i = 0; i < unwired->len; i++)
     {
-      const HydCanvasSceneComponent *c = &g_array_index (scene->components, HydCanvasSceneComponent, i);
-      for (guint k = 0; c->type && k < c->type->n_ports; k++)
-        {
-          if (c->type->ports[k].optional)
-            continue;
-          g_autofree char *ref = g_strdup_printf ("%s.%s", c->comp->id, c->type->ports[k].name);
-          if (hyd_canvas_scene_wire_count (scene, ref) == 0)
-            {
-              g_strv_builder_add (b, ref);
-              n++;
-            }
-        }
+      const HydDiagnostic *d = g_ptr_array_index (unwired, i);
+      g_autofree char *ref = g_strdup_printf ("%s.%s", d->component, d->port);
+      g_strv_builder_add (b, ref);
+      n++;
     }
   for (guint i = 0; i < scene->circuit->junctions->len; i++)
     {

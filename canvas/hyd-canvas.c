@@ -1149,6 +1149,27 @@ hyd_canvas_set_highlight (HydCanvas *self, const char *const *ids)
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
+static int
+compare_strings (const void *a, const void *b)
+{
+  return strcmp (*(const char *const *) a, *(const char *const *) b);
+}
+
+GStrv
+hyd_canvas_dup_highlight (HydCanvas *self)
+{
+  g_return_val_if_fail (HYD_IS_CANVAS (self), NULL);
+  if (g_hash_table_size (self->highlight) == 0)
+    return NULL;
+  guint n = 0;
+  g_autofree gpointer *keys = g_hash_table_get_keys_as_array (self->highlight, &n);
+  GStrv ids = g_new0 (char *, n + 1);
+  for (guint i = 0; i < n; i++)
+    ids[i] = g_strdup (keys[i]);
+  qsort (ids, n, sizeof (char *), compare_strings);
+  return ids;
+}
+
 HydCanvasView *
 _hyd_canvas_get_view (HydCanvas *self)
 {

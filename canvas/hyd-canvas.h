@@ -50,11 +50,14 @@ void hyd_canvas_set_dark (HydCanvas *self, gboolean dark);   /* theme for dark b
 void hyd_canvas_widget_to_doc (HydCanvas *self, double wx, double wy, double *x, double *y);
 void hyd_canvas_doc_to_widget (HydCanvas *self, double x, double y, double *wx, double *wy);
 
-/* Problems to report before saving: unconnected required ports ("C1.B"),
- * wires that end nowhere. NULL when there are none. */
+/* Problems to report before saving: unconnected required ports ("C1.B",
+ * the engine's check, hyd_circuit_unconnected_ports), junctions with one
+ * wire, wires that end nowhere. NULL when there are none. */
 GStrv hyd_canvas_check (HydCanvas *self);
 /* Highlight components (e.g. those a failed check names); NULL clears. */
 void hyd_canvas_set_highlight (HydCanvas *self, const char *const *ids);
+/* What is highlighted now, sorted; NULL when nothing is. */
+GStrv hyd_canvas_dup_highlight (HydCanvas *self);
 
 /* Live state while a simulation runs (issue 5): node pressures colour the
  * wires, component variables move rods and spools. The callbacks are asked

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "hyd-catalogue.h"
+#include "hyd-diagnostic.h"
 #include "hyd-display-units.h"
 #include "hyd-symbol.h"
 #include "hyd-symbol-render.h"
@@ -111,45 +112,33 @@ live_variable_cb (const char *component_id, const char *variable, double *value,
   return hyd_simulation_lookup (self->simulation, name, value);
 }
 
-/* ---- the ids a message names, to highlight them ---- */
+/* ---- what a diagnostic concerns, highlighted ---- */
 
+/* The component a diagnostic names (a box) and its port (a ring), when the
+ * circuit has that component; NULL when it names none. */
 static GStrv
-ids_in_message (HydWindow *self, const char *message)
+diagnostic_highlight (HydWindow *self, const HydDiagnostic *d)
 {
-  g_autoptr (GStrvBuilder) builder = g_strv_builder_new ();
   const HydCircuit *circuit = hyd_document_get_circuit (self->document);
-  g_autoptr (GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
-  const char *p = message;
-  while (p && *p)
-    {
-      if (g_ascii_isalpha (*p) && (p == message || !(g_ascii_isalnum (p[-1]) || p[-1] == '_')))
-        {
-          const char *q = p;
-          while (g_ascii_isalnum (*q) || *q == '_')
-            q++;
-          g_autofree char *word = g_strndup (p, q - p);
-          const HydCircuitComponent *comp = hyd_circuit_find_component (circuit, word);
-          if (comp && !g_hash_table_contains (seen, comp->id))
-            {
-              g_hash_table_add (seen, comp->id);
-              g_strv_builder_add (builder, comp->id);
-            }
-          p = q;
-        }
-      else
-        p++;
-    }
+  if (d == NULL || d->component == NULL || hyd_circuit_find_component (circuit, d->component) == NULL)
+    return NULL;
+  g_autoptr (GStrvBuilder) builder = g_strv_builder_new ();
+  g_strv_builder_add (builder, d->component);
+  g_autofree char *port = d->port ? g_strconcat (d->component, ".", d->port, NULL) : NULL;
+  if (port)
+    g_strv_builder_add (builder, port);
   return g_strv_builder_end (builder);
 }
 
+/* Shows an error (already in the interface's language) and highlights what
+ * `ids` names (components, "C1.B" ports, junctions; NULL: nothing). */
 static void
-show_error_with_highlight (HydWindow *self, const char *engine_message)
+show_error_with_highlight (HydWindow *self, const char *engine_message, const char *const *ids)
 {
   /* the engine's SI and internal names in the panel's units and words */
   g_autofree char *message = hyd_message_humanize (hyd_document_get_circuit (self->document), engine_message);
   _hyd_window_show_message (self, GTK_MESSAGE_ERROR, message);
-  g_auto (GStrv) ids = ids_in_message (self, message);
-  hyd_canvas_set_highlight (self->canvas, ids && ids[0] ? (const char *const *) ids : NULL);
+  hyd_canvas_set_highlight (self->canvas, ids && ids[0] ? ids : NULL);
 }
 
 /* ---- BRAMAH_DEBUG_LATENCY: is the UI responsive while a run streams? ----
@@ -398,7 +387,16 @@ simulation_samples_cb (HydWindow *self, HydSimulation *simulation)
 static void
 simulation_warning_cb (HydWindow *self, const char *engine_message, HydSimulation *simulation)
 {
-  g_autofree char *message = hyd_message_humanize (hyd_document_get_circuit (self->document), engine_message);
+  /* the diagnostic the runner delivered with this warning, in the
+   * interface's language */
+  HydRunner *runner = hyd_simulation_get_runner (simulation);
+  GPtrArray *diagnostics = runner ? hyd_runner_get_diagnostics (runner) : NULL;
+  const HydDiagnostic *d = diagnostics && diagnostics->len
+                           ? g_ptr_array_index (diagnostics, diagnostics->len - 1) : NULL;
+  g_autofree char *text = d && g_strcmp0 (d->message, engine_message) == 0
+                          ? hyd_diagnostic_dup_message (d, GETTEXT_PACKAGE)
+                          : g_strdup (engine_message);
+  g_autofree char *message = hyd_message_humanize (hyd_document_get_circuit (self->document), text);
   if (!gtk_info_bar_get_revealed (self->info_bar))
     _hyd_window_show_message (self, GTK_MESSAGE_WARNING, message);
   gtk_label_set_text (self->mode_label, message);
@@ -423,7 +421,11 @@ simulation_finished_cb (HydWindow *self, HydSimulation *simulation)
                                  "moment are kept; try a tighter tolerance or another "
                                  "solver."),
                                t, result->message ? result->message : hyd_ode_status_name (result->status));
-        show_error_with_highlight (self, message);
+        /* the state of the largest error names the component */
+        HydRunner *runner = hyd_simulation_get_runner (simulation);
+        g_autoptr (HydDiagnostic) failure = runner ? hyd_runner_dup_failure (runner) : NULL;
+        g_auto (GStrv) ids = diagnostic_highlight (self, failure);
+        show_error_with_highlight (self, message, (const char *const *) ids);
       }
       break;
     case HYD_RUNNER_FINISHED:
@@ -488,7 +490,19 @@ _hyd_window_run (HydWindow *self)
                                "from each to the circuit (a tank for a return line), or "
                                "delete what it belongs to."),
                              list);
-      show_error_with_highlight (self, message);
+      /* the engine's unconnected ports (hyd-circuit-check.h) name their
+       * component and port: a box and a ring; junctions and wire ends a ring */
+      g_autoptr (GStrvBuilder) builder = g_strv_builder_new ();
+      for (guint i = 0; problems[i]; i++)
+        {
+          const char *dot = strchr (problems[i], '.');
+          g_autofree char *component = dot ? g_strndup (problems[i], dot - problems[i]) : NULL;
+          if (component)
+            g_strv_builder_add (builder, component);
+          g_strv_builder_add (builder, problems[i]);
+        }
+      g_auto (GStrv) ids = g_strv_builder_end (builder);
+      show_error_with_highlight (self, message, (const char *const *) ids);
       self->info_kind = HYD_INFO_CIRCUIT;
       return;
     }
@@ -498,8 +512,10 @@ _hyd_window_run (HydWindow *self)
   hyd_simulation_set_real_time_factor (self->simulation, hyd_sim_bar_get_real_time_factor (self->sim_bar));
   if (!hyd_simulation_start (self->simulation, circuit, NULL, &error))
     {
-      g_autofree char *message = g_strdup_printf (_("The circuit cannot run: %s"), error->message);
-      show_error_with_highlight (self, message);
+      g_autofree char *text = hyd_diagnostic_dup_error_message (error, GETTEXT_PACKAGE);
+      g_autofree char *message = g_strdup_printf (_("The circuit cannot run: %s"), text);
+      g_auto (GStrv) ids = diagnostic_highlight (self, hyd_diagnostic_peek_error (error));
+      show_error_with_highlight (self, message, (const char *const *) ids);
       self->info_kind = HYD_INFO_CIRCUIT;
       return;
     }

@@ -1,8 +1,27 @@
 /* hyd-system-build.c — compiling a circuit: components, nodes, boundaries,
  * the state layout, meters, variables, the Jacobian's pattern. */
 #include "hyd-system-private.h"
+#include "hyd-circuit-check.h"
 
 /* ---------- compile ---------- */
+
+gboolean
+hyd_sys_component_error (GError **error, HydDiagnosticCode code, const char *component,
+                         const char *port, const char *parameter, const char *template, ...)
+{
+  g_autoptr (GStrvBuilder) builder = g_strv_builder_new ();
+  va_list ap;
+  va_start (ap, template);
+  for (const char *a = va_arg (ap, const char *); a != NULL; a = va_arg (ap, const char *))
+    g_strv_builder_add (builder, a);
+  va_end (ap);
+  g_auto (GStrv) args = g_strv_builder_end (builder);
+  HydDiagnostic *d = hyd_diagnostic_newv (code, HYD_SEVERITY_ERROR, template, (const char *const *) args);
+  hyd_diagnostic_set_component (d, component);
+  hyd_diagnostic_set_port (d, port);
+  hyd_diagnostic_set_parameter (d, parameter);
+  return hyd_diagnostic_set_error (error, d);
+}
 
 gboolean
 hyd_sys_set_compile_error (GError **error, int code, const char *fmt, ...)
@@ -254,8 +273,10 @@ build_components (HydSystem *sys, Build *b, GError **error)
       const HydCircuitComponent *doc = g_ptr_array_index (circuit->components, i);
       const HydComponentType *type = hyd_catalogue_lookup (doc->type);
       if (type == NULL)
-        return hyd_sys_set_compile_error (error, HYD_CIRCUIT_ERROR_UNKNOWN_TYPE,
-                                  "%s: unknown component type '%s'", doc->id, doc->type);
+        return hyd_sys_component_error (error, HYD_DIAGNOSTIC_UNKNOWN_TYPE, doc->id, NULL, NULL,
+                                        N_("%s: unknown component type '%s'"),
+                                        doc->id ? doc->id : "(null)",
+                                        doc->type ? doc->type : "(null)", NULL);
       SysComp *sc = &sys->comps[i];
       sc->comp = hyd_comp_new (type, doc->id, &sys->fluid);
       sc->prof = g_new0 (HydProfile *, type->n_params + 1);
@@ -321,7 +342,6 @@ build_connectivity (HydSystem *sys, Build *b, GError **error)
   b->parent = g_new (guint, b->n_items + 1);
   for (guint k = 0; k < b->n_items; k++)
     b->parent[k] = k;
-  g_autofree gboolean *connected = g_new0 (gboolean, b->n_items + 1);
   b->conn_ends = g_new (int, 2 * circuit->connections->len + 1);
   /* a duplicated id (refused by validation) resolves as the scans this
    * replaces did: the last component, the first junction */
@@ -346,7 +366,6 @@ build_connectivity (HydSystem *sys, Build *b, GError **error)
                                   cn->from, cn->to, ea < 0 ? cn->from : cn->to);
       b->conn_ends[2 * k] = ea;
       b->conn_ends[2 * k + 1] = eb;
-      connected[ea] = connected[eb] = TRUE;
       hyd_sys_uf_union (b->parent, (guint) ea, (guint) eb);
     }
   /* a copy without the meters' internal joins, to find their sides */
@@ -364,17 +383,10 @@ build_connectivity (HydSystem *sys, Build *b, GError **error)
         }
     }
 
-  for (guint gp = 0; gp < sys->n_ports_total; gp++)
-    {
-      const HydComponentType *t = sys->comps[sys->port_comp[gp]].comp->type;
-      const HydPortInfo *pi = &t->ports[sys->port_index[gp]];
-      if (connected[gp] || pi->optional)
-        continue;
-      g_autofree char *pn = hyd_sys_port_name (sys, gp);
-      return hyd_sys_set_compile_error (error, HYD_CIRCUIT_ERROR_UNCONNECTED,
-                                "port %s is not connected: every %s port of a %s must be wired",
-                                pn, pi->name, t->id);
-    }
+  /* the check the editor asks as well (hyd-circuit-check.h) */
+  g_autoptr (GPtrArray) unwired = hyd_circuit_unconnected_ports (circuit);
+  if (unwired->len > 0)
+    return hyd_diagnostic_set_error (error, hyd_diagnostic_ref (g_ptr_array_index (unwired, 0)));
   return TRUE;
 }
 
@@ -492,10 +504,12 @@ find_boundaries (HydSystem *sys, Build *b, GError **error)
               first_gp = gp;
             }
           else if (!(bp && nd->bprof && hyd_profile_equal (bp, nd->bprof)))
-            return hyd_sys_set_compile_error (error, HYD_CIRCUIT_ERROR_SHORT_CIRCUIT,
-                                      "short circuit between %s and %s: two boundary pressures "
-                                      "in one node", sys->comps[sys->port_comp[first_gp]].comp->id,
-                                      sc->comp->id);
+            return hyd_sys_component_error (error, HYD_DIAGNOSTIC_SHORT_CIRCUIT, sc->comp->id,
+                                            NULL, NULL,
+                                            N_("short circuit between %s and %s: two boundary "
+                                               "pressures in one node"),
+                                            sys->comps[sys->port_comp[first_gp]].comp->id,
+                                            sc->comp->id, NULL);
         }
       if (!nd->boundary)
         continue;
@@ -504,8 +518,11 @@ find_boundaries (HydSystem *sys, Build *b, GError **error)
       if (b->p0_level[nb] == 2)
         {
           g_autofree char *pl = node_port_list (sys, nd->ports);
-          g_ptr_array_add (sys->warnings,
-                           g_strdup_printf ("node %s: initial_pressure ignored in a boundary node", pl));
+          hyd_sys_warn (sys, hyd_diagnostic_new (HYD_DIAGNOSTIC_BOUNDARY_INITIAL_PRESSURE,
+                                                 HYD_SEVERITY_WARNING,
+                                                 N_("node %s: initial_pressure ignored in a "
+                                                    "boundary node"),
+                                                 pl, NULL));
         }
     }
   sys->bpdot = g_new0 (double, sys->n_bnodes + 1);
@@ -560,9 +577,13 @@ component_initial_pressures (HydSystem *sys, Build *b, GError **error)
           if (b->p0_level[nn] == 1 && nd->p0 != p)
             {
               g_autofree char *pl = node_port_list (sys, nd->ports);
-              return hyd_sys_set_compile_error (error, HYD_CIRCUIT_ERROR_INITIAL_PRESSURE,
-                                        "node %s: conflicting initial pressures %g Pa and %g Pa "
-                                        "asked by its components (%s)", pl, nd->p0, p, c->id);
+              g_autofree char *p_old = g_strdup_printf ("%g", nd->p0);
+              g_autofree char *p_new = g_strdup_printf ("%g", p);
+              return hyd_sys_component_error (error, HYD_DIAGNOSTIC_INITIAL_PRESSURE, c->id, NULL,
+                                              NULL,
+                                              N_("node %s: conflicting initial pressures %s Pa and "
+                                                 "%s Pa asked by its components (%s)"),
+                                              pl, p_old, p_new, c->id, NULL);
             }
           if (nd->boundary)
             continue;
@@ -706,17 +727,20 @@ check_finite_components (HydSystem *sys, GError **error)
         continue;
       int k = extreme_param (c);
       if (k < 0)
-        return hyd_sys_set_compile_error (error, HYD_CIRCUIT_ERROR_PARAM_RANGE,
-                                  "component \"%s\" (%s): its flows, volumes or areas are not finite "
-                                  "at t = 0", c->id, c->type->id);
+        return hyd_sys_component_error (error, HYD_DIAGNOSTIC_PARAM_RANGE, c->id, NULL, NULL,
+                                        N_("component \"%s\" (%s): its flows, volumes or areas are "
+                                           "not finite at t = 0"),
+                                        c->id, c->type->id, NULL);
       const HydParamInfo *info = &c->type->params[k];
       const char *unit = hyd_unit_symbol (info->unit);
-      return hyd_sys_set_compile_error (error, HYD_CIRCUIT_ERROR_PARAM_RANGE,
-                                "component \"%s\", parameter \"%s\": %.6g%s%s is so extreme that "
-                                "the %s's derived quantities (areas, volumes, displacement or flows) "
-                                "are not finite; use a realistic value",
-                                c->id, info->name, c->par[k], unit && *unit ? " " : "", unit ? unit : "",
-                                c->type->id);
+      g_autofree char *value = g_strdup_printf ("%.6g%s%s", c->par[k], unit && *unit ? " " : "",
+                                                unit ? unit : "");
+      return hyd_sys_component_error (error, HYD_DIAGNOSTIC_PARAM_RANGE, c->id, NULL, info->name,
+                                      N_("component \"%s\", parameter \"%s\": %s is so extreme "
+                                         "that the %s's derived quantities (areas, volumes, "
+                                         "displacement or flows) are not finite; use a realistic "
+                                         "value"),
+                                      c->id, info->name, value, c->type->id, NULL);
     }
   return TRUE;
 }
@@ -755,11 +779,13 @@ check_volumes (HydSystem *sys, GError **error)
                                   "node %s: its volume or compliance is not finite", pl);
       const HydParamInfo *info = &largest->type->params[k];
       const char *unit = hyd_unit_symbol (info->unit);
-      return hyd_sys_set_compile_error (error, HYD_CIRCUIT_ERROR_PARAM_RANGE,
-                                "node %s: the volumes on it add up to more than a number can hold; "
-                                "component \"%s\", parameter \"%s\": %.6g%s%s is too extreme",
-                                pl, largest->id, info->name, largest->par[k], unit && *unit ? " " : "",
-                                unit ? unit : "");
+      g_autofree char *value = g_strdup_printf ("%.6g%s%s", largest->par[k], unit && *unit ? " " : "",
+                                                unit ? unit : "");
+      return hyd_sys_component_error (error, HYD_DIAGNOSTIC_PARAM_RANGE, largest->id, NULL, info->name,
+                                      N_("node %s: the volumes on it add up to more than a number "
+                                         "can hold; component \"%s\", parameter \"%s\": %s is too "
+                                         "extreme"),
+                                      pl, largest->id, info->name, value, NULL);
     }
   for (guint nb = 0; nb < sys->n_nodes; nb++)
     {
@@ -767,8 +793,14 @@ check_volumes (HydSystem *sys, GError **error)
       if (nd->boundary || nd->V > 0.0)
         continue;
       g_autofree char *pl = node_port_list (sys, nd->ports);
-      return hyd_sys_set_compile_error (error, HYD_CIRCUIT_ERROR_NO_VOLUME,
-                                "node %s has no volume: give the connection a length or add a volume", pl);
+      /* the node's first port stands for it */
+      guint gp = g_array_index (nd->ports, guint, 0);
+      const HydComp *first = sys->comps[sys->port_comp[gp]].comp;
+      return hyd_sys_component_error (error, HYD_DIAGNOSTIC_NO_VOLUME, first->id,
+                                      first->type->ports[sys->port_index[gp]].name, NULL,
+                                      N_("node %s has no volume: give the connection a length or "
+                                         "add a volume"),
+                                      pl, NULL);
     }
   return TRUE;
 }
@@ -787,10 +819,10 @@ build_meters (HydSystem *sys, Build *b, GError **error)
       guint ga = b->port_offset[i], gb = b->port_offset[i] + 1;
       guint ra = hyd_sys_uf_find (b->parent_nometer, ga), rb = hyd_sys_uf_find (b->parent_nometer, gb);
       if (ra == rb)
-        return hyd_sys_set_compile_error (error, HYD_CIRCUIT_ERROR_FLOW_METER,
-                                  "%s: the flow meter is bypassed (%s.B is reachable from %s.A "
-                                  "without passing through the meter)",
-                                  sc->comp->id, sc->comp->id, sc->comp->id);
+        return hyd_sys_component_error (error, HYD_DIAGNOSTIC_FLOW_METER, sc->comp->id, NULL, NULL,
+                                        N_("%s: the flow meter is bypassed (%s.B is reachable from "
+                                           "%s.A without passing through the meter)"),
+                                        sc->comp->id, sc->comp->id, sc->comp->id, NULL);
       gboolean bnd[2] = { FALSE, FALSE };
       GArray *sides[2] = { g_array_new (FALSE, FALSE, sizeof (guint)), g_array_new (FALSE, FALSE, sizeof (guint)) };
       double wv[2] = { 0, 0 };
@@ -816,9 +848,11 @@ build_meters (HydSystem *sys, Build *b, GError **error)
         {
           g_array_unref (sides[0]);
           g_array_unref (sides[1]);
-          return hyd_sys_set_compile_error (error, HYD_CIRCUIT_ERROR_FLOW_METER,
-                                    "%s: the flow meter has boundary ports (tank or pressure source) "
-                                    "on both sides", sc->comp->id);
+          return hyd_sys_component_error (error, HYD_DIAGNOSTIC_FLOW_METER, sc->comp->id, NULL,
+                                          NULL,
+                                          N_("%s: the flow meter has boundary ports (tank or "
+                                             "pressure source) on both sides"),
+                                          sc->comp->id, NULL);
         }
       SysMeter *m = &sys->meters[sys->n_meters];
       m->comp = i;
@@ -904,6 +938,7 @@ hyd_system_compile (const HydCircuit *circuit, GError **error)
 
   HydSystem *sys = g_new0 (HydSystem, 1);
   sys->warnings = g_ptr_array_new_with_free_func (g_free);
+  sys->diagnostics = hyd_diagnostic_list_new ();
   sys->vars = g_array_new (FALSE, TRUE, sizeof (Var));
   sys->var_index = g_hash_table_new (g_str_hash, g_str_equal);
   sys->var_aliases = g_ptr_array_new_with_free_func (g_free);

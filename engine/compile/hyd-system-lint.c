@@ -148,15 +148,20 @@ lint_makeup_check_valve (HydSystem *sys, const SysComp *sc)
   double range = param_value (sc, "opening_range");
   if (crack + range <= available)
     return;
-  g_ptr_array_add (sys->warnings,
-                   g_strdup_printf ("%s: this check valve takes oil from tank %s but can never open "
-                                    "fully: it needs %.3g bar (cracking %.3g bar + opening range "
-                                    "%.3g bar), and the tank can push at most %.3g bar before the "
-                                    "%s.B side reaches the vapour pressure. As a make-up "
-                                    "(anti-cavitation) valve use a low cracking pressure and "
-                                    "opening range, e.g. 0.1 bar + 0.3 bar",
-                                    sc->comp->id, tank->id, (crack + range) / 1e5, crack / 1e5,
-                                    range / 1e5, available / 1e5, sc->comp->id));
+  g_autofree char *need = g_strdup_printf ("%.3g", (crack + range) / 1e5);
+  g_autofree char *crack_bar = g_strdup_printf ("%.3g", crack / 1e5);
+  g_autofree char *range_bar = g_strdup_printf ("%.3g", range / 1e5);
+  g_autofree char *avail_bar = g_strdup_printf ("%.3g", available / 1e5);
+  HydDiagnostic *d = hyd_diagnostic_new (
+      HYD_DIAGNOSTIC_MAKEUP_VALVE, HYD_SEVERITY_WARNING,
+      N_("%s: this check valve takes oil from tank %s but can never open fully: it needs %s bar "
+         "(cracking %s bar + opening range %s bar), and the tank can push at most %s bar before "
+         "the %s.B side reaches the vapour pressure. As a make-up (anti-cavitation) valve use a "
+         "low cracking pressure and opening range, e.g. 0.1 bar + 0.3 bar"),
+      sc->comp->id, tank->id, need, crack_bar, range_bar, avail_bar, sc->comp->id, NULL);
+  hyd_diagnostic_set_component (d, sc->comp->id);
+  hyd_diagnostic_set_parameter (d, "cracking_pressure");
+  hyd_sys_warn (sys, d);
 }
 
 /* The relief valves on a pump's (or flow source's) own line must pass all
@@ -185,15 +190,26 @@ lint_relief_rating (HydSystem *sys, const SysComp *pump)
     }
   if (ids->len == 0 || q_rated >= q_pump * (1.0 - 1e-6))
     return;
-  g_ptr_array_add (sys->warnings,
-                   g_strdup_printf ("%s: the relief valve on the line of %s %s is rated for "
-                                    "%.3g L/min (nominal_flow) but it delivers up to %.3g "
-                                    "L/min; when the circuit takes no oil the valve must pass all "
-                                    "of it, %.2g times its rating. Raise nominal_flow to at least "
-                                    "%.3g L/min",
-                                    ids->str, source ? "flow source" : "pump", pump->comp->id,
-                                    q_rated * 6e4, q_pump * 6e4,
-                                    q_pump / q_rated, q_pump * 6e4));
+  g_autofree char *rated = g_strdup_printf ("%.3g", q_rated * 6e4);
+  g_autofree char *delivered = g_strdup_printf ("%.3g", q_pump * 6e4);
+  g_autofree char *times = g_strdup_printf ("%.2g", q_pump / q_rated);
+  /* the first valve is the one named; the message lists them all */
+  g_autofree char *first = g_strdup (ids->str);
+  first[strcspn (first, ",")] = '\0';
+  HydDiagnostic *d = hyd_diagnostic_new (
+      HYD_DIAGNOSTIC_RELIEF_UNDERRATED, HYD_SEVERITY_WARNING,
+      source ? N_("%s: the relief valve on the line of flow source %s is rated for %s L/min "
+                  "(nominal_flow) but it delivers up to %s L/min; when the circuit takes no oil "
+                  "the valve must pass all of it, %s times its rating. Raise nominal_flow to at "
+                  "least %s L/min")
+             : N_("%s: the relief valve on the line of pump %s is rated for %s L/min "
+                  "(nominal_flow) but it delivers up to %s L/min; when the circuit takes no oil "
+                  "the valve must pass all of it, %s times its rating. Raise nominal_flow to at "
+                  "least %s L/min"),
+      ids->str, pump->comp->id, rated, delivered, times, delivered, NULL);
+  hyd_diagnostic_set_component (d, first);
+  hyd_diagnostic_set_parameter (d, "nominal_flow");
+  hyd_sys_warn (sys, d);
 }
 
 void
@@ -208,9 +224,16 @@ hyd_sys_lint (HydSystem *sys)
         {
           int start = sys->comps[i].port_node[1];
           if (start >= 0 && !reaches (sys, start, (int) i, judge_relief_path, FALSE))
-            g_ptr_array_add (sys->warnings,
-                             g_strdup_printf ("%s: the pump has no relief path (no relief valve "
-                                              "or accumulator reachable from %s.P)", c->id, c->id));
+            {
+              HydDiagnostic *d = hyd_diagnostic_new (
+                  HYD_DIAGNOSTIC_NO_RELIEF_PATH, HYD_SEVERITY_WARNING,
+                  N_("%s: the pump has no relief path (no relief valve or accumulator reachable "
+                     "from %s.P)"),
+                  c->id, c->id, NULL);
+              hyd_diagnostic_set_component (d, c->id);
+              hyd_diagnostic_set_port (d, "P");
+              hyd_sys_warn (sys, d);
+            }
           lint_relief_rating (sys, &sys->comps[i]);
         }
       if (strcmp (tid, "flow_source") == 0)
@@ -224,11 +247,17 @@ hyd_sys_lint (HydSystem *sys)
           {
             int start = sys->comps[i].port_node[X];
             if (start >= 0 && !reaches (sys, start, -1, judge_flow_path, TRUE))
-              g_ptr_array_add (sys->warnings,
-                               g_strdup_printf ("%s.%s is blocked in every valve position: its node "
-                                                "reaches no valve, pump, orifice or tank, so that "
-                                                "side of the piston is hydraulically locked",
-                                                c->id, c->type->ports[X].name));
+              {
+                HydDiagnostic *d = hyd_diagnostic_new (
+                    HYD_DIAGNOSTIC_CHAMBER_LOCKED, HYD_SEVERITY_WARNING,
+                    N_("%s.%s is blocked in every valve position: its node reaches no valve, "
+                       "pump, orifice or tank, so that side of the piston is hydraulically "
+                       "locked"),
+                    c->id, c->type->ports[X].name, NULL);
+                hyd_diagnostic_set_component (d, c->id);
+                hyd_diagnostic_set_port (d, c->type->ports[X].name);
+                hyd_sys_warn (sys, d);
+              }
           }
     }
 }

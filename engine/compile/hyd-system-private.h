@@ -6,6 +6,8 @@
 
 #include "hyd-system.h"
 #include "hyd-catalogue.h"
+#include "hyd-diagnostic.h"
+#include "hyd-i18n.h"
 
 #include <math.h>
 #include <string.h>
@@ -91,7 +93,8 @@ struct _HydSystem {
   double *y0;
   GArray *breakpoints;
   double t_piece;
-  GPtrArray *warnings;
+  GPtrArray *warnings;       /* of char*: the English text of diagnostics */
+  GPtrArray *diagnostics;    /* of HydDiagnostic*, the warnings as data */
   guint n_events;
   char **event_names;    /* [n_events] "C1: retracted end stop" */
   guint n_meters;
@@ -118,6 +121,14 @@ void hyd_sys_refresh_params (HydSystem *sys, double t);
 int hyd_sys_eval_all (HydSystem *sys, double t, const double *y, double *f, gboolean want_jac);
 gboolean hyd_sys_set_compile_error (GError **error, int code, const char *fmt, ...) G_GNUC_PRINTF (3, 4);
 void hyd_sys_lint (HydSystem *sys);
+/* A compile error about component `component` (its port or parameter, may
+ * be NULL) as a diagnostic; the template's arguments are const char *,
+ * then NULL. Returns FALSE. */
+gboolean hyd_sys_component_error (GError **error, HydDiagnosticCode code, const char *component,
+                                  const char *port, const char *parameter,
+                                  const char *template, ...) G_GNUC_NULL_TERMINATED;
+/* Adds a compile warning (takes the reference) to both lists. */
+void hyd_sys_warn (HydSystem *sys, HydDiagnostic *warning);
 guint hyd_sys_uf_find (guint *parent, guint i);
 void hyd_sys_uf_union (guint *parent, guint a, guint b);
 void hyd_sys_add_var (HydSystem *sys, const char *name, HydUnit unit, VarKind kind, int a, int b);

@@ -136,6 +136,8 @@ hyd_system_free (HydSystem *sys)
     g_array_unref (sys->breakpoints);
   if (sys->warnings)
     g_ptr_array_unref (sys->warnings);
+  if (sys->diagnostics)
+    g_ptr_array_unref (sys->diagnostics);
   for (guint i = 0; i < sys->n_meters; i++)
     g_array_unref (sys->meters[i].side);
   g_free (sys->meters);
@@ -213,6 +215,19 @@ GPtrArray *
 hyd_system_get_warnings (const HydSystem *sys)
 {
   return sys->warnings;
+}
+
+GPtrArray *
+hyd_system_get_diagnostics (const HydSystem *sys)
+{
+  return sys->diagnostics;
+}
+
+void
+hyd_sys_warn (HydSystem *sys, HydDiagnostic *warning)
+{
+  g_ptr_array_add (sys->warnings, g_strdup (warning->message));
+  g_ptr_array_add (sys->diagnostics, warning);
 }
 
 guint

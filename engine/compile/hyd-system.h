@@ -12,6 +12,7 @@
 
 #include <glib.h>
 #include "hyd-circuit.h"
+#include "hyd-diagnostic.h"
 #include "hyd-ode.h"
 
 G_BEGIN_DECLS
@@ -34,8 +35,11 @@ void hyd_system_free (HydSystem *system);
 
 const HydFluid *hyd_system_get_fluid (const HydSystem *system);
 
-/* Warnings found while compiling (hydraulic lint, ignored settings). */
+/* Warnings found while compiling (hydraulic lint, ignored settings), as
+ * English text, and the same warnings as diagnostics (hyd-diagnostic.h),
+ * in the same order. */
 GPtrArray *hyd_system_get_warnings (const HydSystem *system); /* of char* */
+GPtrArray *hyd_system_get_diagnostics (const HydSystem *system); /* of HydDiagnostic* */
 
 /* A flow a run should warn about once it exceeds `limit` (m³/s, either
  * direction): a relief valve passing more than HYD_RELIEF_OVERFLOW times its

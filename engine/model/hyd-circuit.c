@@ -12,6 +12,8 @@
 #define _GNU_SOURCE /* O_TMPFILE */
 #include "hyd-circuit.h"
 #include "hyd-catalogue.h"
+#include "hyd-diagnostic.h"
+#include "hyd-i18n.h"
 #include "hyd-json-scan.h"
 #include "hyd-json-writer.h"
 
@@ -37,6 +39,57 @@ set_error (GError **error, HydCircuitErrorCode code, const char *format, ...)
   g_propagate_error (error, g_error_new_valist (HYD_CIRCUIT_ERROR, code, format, args));
   va_end (args);
   return FALSE;
+}
+
+static gboolean component_error (GError **error, HydDiagnosticCode code, const char *component,
+                                 const char *port, const char *parameter,
+                                 const char *template, ...) G_GNUC_NULL_TERMINATED;
+
+/* An error about a component (and one of its ports or parameters, either
+ * may be NULL) as a diagnostic (hyd-diagnostic.h): the template's
+ * arguments are const char *, then NULL. */
+static gboolean
+component_error (GError **error, HydDiagnosticCode code, const char *component,
+                 const char *port, const char *parameter, const char *template, ...)
+{
+  g_autoptr (GStrvBuilder) builder = g_strv_builder_new ();
+  va_list ap;
+
+  va_start (ap, template);
+  for (const char *a = va_arg (ap, const char *); a != NULL; a = va_arg (ap, const char *))
+    g_strv_builder_add (builder, a);
+  va_end (ap);
+  g_auto (GStrv) args = g_strv_builder_end (builder);
+  HydDiagnostic *d = hyd_diagnostic_newv (code, HYD_SEVERITY_ERROR, template,
+                                          (const char *const *) args);
+  hyd_diagnostic_set_component (d, component);
+  hyd_diagnostic_set_port (d, port);
+  hyd_diagnostic_set_parameter (d, parameter);
+  return hyd_diagnostic_set_error (error, d);
+}
+
+static gboolean connection_error (GError **error, HydDiagnosticCode code,
+                                  const HydCircuitConnection *conn,
+                                  const char *template, ...) G_GNUC_NULL_TERMINATED;
+
+/* An error about a connection, as a diagnostic naming it; the template's
+ * arguments are const char *, then NULL. */
+static gboolean
+connection_error (GError **error, HydDiagnosticCode code, const HydCircuitConnection *conn,
+                  const char *template, ...)
+{
+  g_autoptr (GStrvBuilder) builder = g_strv_builder_new ();
+  va_list ap;
+
+  va_start (ap, template);
+  for (const char *a = va_arg (ap, const char *); a != NULL; a = va_arg (ap, const char *))
+    g_strv_builder_add (builder, a);
+  va_end (ap);
+  g_auto (GStrv) args = g_strv_builder_end (builder);
+  HydDiagnostic *d = hyd_diagnostic_newv (code, HYD_SEVERITY_ERROR, template,
+                                          (const char *const *) args);
+  hyd_diagnostic_set_connection (d, conn->from, conn->to);
+  return hyd_diagnostic_set_error (error, d);
 }
 
 /* ---------------------------------------------------------------------------
@@ -1436,13 +1489,13 @@ unknown_param_error (const HydCircuitComponent *component, const HydComponentTyp
   g_autofree char *quoted = quote (name);
 
   if (type->n_params == 0)
-    return set_error (error, HYD_CIRCUIT_ERROR_UNKNOWN_PARAM,
-                      "component %s (%s): unknown parameter %s (it has no parameters)",
-                      id, type->id, quoted);
+    return component_error (error, HYD_DIAGNOSTIC_UNKNOWN_PARAM, component->id, NULL, name,
+                            N_("component %s (%s): unknown parameter %s (it has no parameters)"),
+                            id, type->id, quoted, NULL);
   names = param_names (type);
-  return set_error (error, HYD_CIRCUIT_ERROR_UNKNOWN_PARAM,
-                    "component %s (%s): unknown parameter %s (valid: %s)",
-                    id, type->id, quoted, names);
+  return component_error (error, HYD_DIAGNOSTIC_UNKNOWN_PARAM, component->id, NULL, name,
+                          N_("component %s (%s): unknown parameter %s (valid: %s)"),
+                          id, type->id, quoted, names, NULL);
 }
 
 static char *
@@ -1465,13 +1518,14 @@ range_error (const HydCircuitComponent *component, const HydParamInfo *info,
   number_text (lo, lo_text);
   number_text (hi, hi_text);
   if (is_profile)
-    return set_error (error, HYD_CIRCUIT_ERROR_PARAM_RANGE,
-                      "component \"%s\", parameter \"%s\": the profile takes values from %s "
-                      "to %s, but the value must be %s",
-                      component->id, info->name, lo_text, hi_text, range);
-  return set_error (error, HYD_CIRCUIT_ERROR_PARAM_RANGE,
-                    "component \"%s\", parameter \"%s\": %s is out of range (must be %s)",
-                    component->id, info->name, lo_text, range);
+    return component_error (error, HYD_DIAGNOSTIC_PARAM_RANGE, component->id, NULL, info->name,
+                            N_("component \"%s\", parameter \"%s\": the profile takes values "
+                               "from %s to %s, but the value must be %s"),
+                            component->id, info->name, lo_text, hi_text, range, NULL);
+  return component_error (error, HYD_DIAGNOSTIC_PARAM_RANGE, component->id, NULL, info->name,
+                          N_("component \"%s\", parameter \"%s\": %s is out of range "
+                             "(must be %s)"),
+                          component->id, info->name, lo_text, range, NULL);
 }
 
 /* The value of one parameter (and its profile, for profile parameters). */
@@ -1512,9 +1566,11 @@ resolve_param (const HydCircuitComponent *component, const HydParamInfo *info,
       {
         g_autofree char *choices = choice_list (info);
         g_autofree char *got = describe_node (node);
-        return set_error (error, HYD_CIRCUIT_ERROR_PARAM_VALUE,
-                          "component \"%s\", parameter \"%s\": expected one of %s (got %s)",
-                          component->id, info->name, choices, got);
+        return component_error (error, HYD_DIAGNOSTIC_PARAM_VALUE, component->id, NULL,
+                                info->name,
+                                N_("component \"%s\", parameter \"%s\": expected one of %s "
+                                   "(got %s)"),
+                                component->id, info->name, choices, got, NULL);
       }
     }
 
@@ -1525,16 +1581,19 @@ resolve_param (const HydCircuitComponent *component, const HydParamInfo *info,
       double lo, hi;
 
       if (p == NULL)
-        return set_error (error, local_error->code, "component \"%s\", parameter \"%s\": %s",
-                          component->id, info->name, local_error->message);
+        return component_error (error, (HydDiagnosticCode) local_error->code, component->id, NULL,
+                                info->name, N_("component \"%s\", parameter \"%s\": %s"),
+                                component->id, info->name, local_error->message, NULL);
       hyd_profile_get_range (p, &lo, &hi);
       if (!value_in_range (lo, info->min, info->max, info->flags)
           || !value_in_range (hi, info->min, info->max, info->flags))
         return range_error (component, info, lo, hi, !hyd_profile_is_constant (p), error);
       if ((info->flags & HYD_PARAM_INTEGER) && hyd_profile_is_constant (p) && lo != floor (lo))
-        return set_error (error, HYD_CIRCUIT_ERROR_PARAM_VALUE,
-                          "component \"%s\", parameter \"%s\": must be a whole number (got %s)",
-                          component->id, info->name, number_text (lo, buf));
+        return component_error (error, HYD_DIAGNOSTIC_PARAM_VALUE, component->id, NULL,
+                                info->name,
+                                N_("component \"%s\", parameter \"%s\": must be a whole number "
+                                   "(got %s)"),
+                                component->id, info->name, number_text (lo, buf), NULL);
       *value = hyd_profile_value_after (p, 0.0);
       *profile = g_steal_pointer (&p);
       return TRUE;
@@ -1545,17 +1604,21 @@ resolve_param (const HydCircuitComponent *component, const HydParamInfo *info,
       g_autofree char *got = describe_node (node);
 
       if (JSON_NODE_HOLDS_OBJECT (node))
-        return set_error (error, HYD_CIRCUIT_ERROR_PARAM_VALUE,
-                          "component \"%s\", parameter \"%s\": takes a number, not a profile",
-                          component->id, info->name);
-      return set_error (error, HYD_CIRCUIT_ERROR_PARAM_VALUE,
-                        "component \"%s\", parameter \"%s\": expected a number (got %s)",
-                        component->id, info->name, got);
+        return component_error (error, HYD_DIAGNOSTIC_PARAM_VALUE, component->id, NULL,
+                                info->name,
+                                N_("component \"%s\", parameter \"%s\": takes a number, not a "
+                                   "profile"),
+                                component->id, info->name, NULL);
+      return component_error (error, HYD_DIAGNOSTIC_PARAM_VALUE, component->id, NULL, info->name,
+                              N_("component \"%s\", parameter \"%s\": expected a number "
+                                 "(got %s)"),
+                              component->id, info->name, got, NULL);
     }
   if ((info->flags & HYD_PARAM_INTEGER) && v != floor (v))
-    return set_error (error, HYD_CIRCUIT_ERROR_PARAM_VALUE,
-                      "component \"%s\", parameter \"%s\": must be a whole number (got %s)",
-                      component->id, info->name, number_text (v, buf));
+    return component_error (error, HYD_DIAGNOSTIC_PARAM_VALUE, component->id, NULL, info->name,
+                            N_("component \"%s\", parameter \"%s\": must be a whole number "
+                               "(got %s)"),
+                            component->id, info->name, number_text (v, buf), NULL);
   if (!value_in_range (v, info->min, info->max, info->flags))
     return range_error (component, info, v, v, FALSE, error);
   *value = v;
@@ -1584,8 +1647,8 @@ hyd_circuit_component_resolve_params (const HydCircuitComponent *component,
     {
       g_autofree char *id = quote (component->id);
       g_autofree char *type_name = quote (component->type);
-      return set_error (error, HYD_CIRCUIT_ERROR_UNKNOWN_TYPE,
-                        "component %s: unknown type %s", id, type_name);
+      return component_error (error, HYD_DIAGNOSTIC_UNKNOWN_TYPE, component->id, NULL, NULL,
+                              N_("component %s: unknown type %s"), id, type_name, NULL);
     }
   if (fluid == NULL)
     {
@@ -1740,12 +1803,21 @@ check_id (GHashTable *ids, const char *kind, const char *id, GError **error)
                         kind, quoted, MAX_ID_LENGTH);
     }
   other = g_hash_table_lookup (ids, id);
+  /* the kinds are "component" and "junction"; a component is named */
+  const char *component = strcmp (kind, "component") == 0 ? id
+                          : other != NULL && strcmp (other, "component") == 0 ? id : NULL;
   if (other != NULL && strcmp (other, kind) == 0)
-    return set_error (error, HYD_CIRCUIT_ERROR_ID,
-                      "duplicate id \"%s\": two %ss have it", id, kind);
+    return component_error (error, HYD_DIAGNOSTIC_ID, component, NULL, NULL,
+                            strcmp (kind, "component") == 0
+                              ? N_("duplicate id \"%s\": two components have it")
+                              : N_("duplicate id \"%s\": two junctions have it"),
+                            id, NULL);
   if (other != NULL)
-    return set_error (error, HYD_CIRCUIT_ERROR_ID,
-                      "duplicate id \"%s\": a %s and a %s have it", id, other, kind);
+    return component_error (error, HYD_DIAGNOSTIC_ID, component, NULL, NULL,
+                            strcmp (other, "component") == 0
+                              ? N_("duplicate id \"%s\": a component and a junction have it")
+                              : N_("duplicate id \"%s\": a junction and a component have it"),
+                            id, NULL);
   g_hash_table_insert (ids, (gpointer) id, (gpointer) kind);
   return TRUE;
 }
@@ -1836,16 +1908,18 @@ resolve_end (const EndIndex *index, guint conn_index, const HydCircuitConnection
               g_string_append_printf (ports, "%s%s", p ? ", " : "", type->ports[p].name);
             where = connection_where (conn_index, conn->from, conn->to);
             quoted_comp = quote (comp_id);
-            return set_error (error, HYD_CIRCUIT_ERROR_REFERENCE,
-                              "%s: component %s (%s) has no port %s (ports: %s)",
-                              where, quoted_comp, type->id, quoted_port, ports->str);
+            return component_error (error, HYD_DIAGNOSTIC_REFERENCE, comp->id, port_name, NULL,
+                                    N_("%s: component %s (%s) has no port %s (ports: %s)"),
+                                    where, quoted_comp, type->id, quoted_port, ports->str,
+                                    NULL);
           }
         }
       where = connection_where (conn_index, conn->from, conn->to);
       quoted_comp = quote (comp_id);
       quoted_ref = quote (ref);
-      return set_error (error, HYD_CIRCUIT_ERROR_REFERENCE,
-                        "%s: no component %s (in %s)", where, quoted_comp, quoted_ref);
+      return connection_error (error, HYD_DIAGNOSTIC_REFERENCE, conn,
+                               N_("%s: no component %s (in %s)"), where, quoted_comp, quoted_ref,
+                               NULL);
     }
 
   found = g_hash_table_lookup (index->junctions, ref);
@@ -1857,12 +1931,13 @@ resolve_end (const EndIndex *index, guint conn_index, const HydCircuitConnection
   where = connection_where (conn_index, conn->from, conn->to);
   quoted_ref = quote (ref);
   if (g_hash_table_contains (index->components, ref))
-    return set_error (error, HYD_CIRCUIT_ERROR_REFERENCE,
-                      "%s: \"%s\" is a component; name one of its ports as \"%s.PORT\"",
-                      where, ref, ref);
-  return set_error (error, HYD_CIRCUIT_ERROR_REFERENCE,
-                    "%s: no junction %s (a component port is written \"COMP.PORT\")",
-                    where, quoted_ref);
+    return connection_error (error, HYD_DIAGNOSTIC_REFERENCE, conn,
+                             N_("%s: \"%s\" is a component; name one of its ports as "
+                                "\"%s.PORT\""),
+                             where, ref, ref, NULL);
+  return connection_error (error, HYD_DIAGNOSTIC_REFERENCE, conn,
+                           N_("%s: no junction %s (a component port is written \"COMP.PORT\")"),
+                           where, quoted_ref, NULL);
 }
 
 static void
@@ -1942,8 +2017,8 @@ check_connections (const HydCircuit *circuit, GError **error)
         {
           g_autofree char *where = connection_where (i, conn->from, conn->to);
           g_autofree char *end = vertex_name (&index, a);
-          return set_error (error, HYD_CIRCUIT_ERROR_REFERENCE,
-                            "%s: connects %s to itself", where, end);
+          return connection_error (error, HYD_DIAGNOSTIC_REFERENCE, conn,
+                                   N_("%s: connects %s to itself"), where, end, NULL);
         }
       pair_keys[i] = ((gint64) MIN (a, b) << 32) | MAX (a, b);
       first = g_hash_table_lookup (pairs, &pair_keys[i]);
@@ -1952,10 +2027,11 @@ check_connections (const HydCircuit *circuit, GError **error)
           g_autofree char *where = connection_where (i, conn->from, conn->to);
           g_autofree char *end_a = vertex_name (&index, a);
           g_autofree char *end_b = vertex_name (&index, b);
-          return set_error (error, HYD_CIRCUIT_ERROR_REFERENCE,
-                            "%s: a second connection between %s and %s (the first is "
-                            "connections[%u]); remove one of them", where, end_a, end_b,
-                            GPOINTER_TO_UINT (first) - 1);
+          g_autofree char *first_index = g_strdup_printf ("%u", GPOINTER_TO_UINT (first) - 1);
+          return connection_error (error, HYD_DIAGNOSTIC_REFERENCE, conn,
+                                   N_("%s: a second connection between %s and %s (the first is "
+                                      "connections[%s]); remove one of them"),
+                                   where, end_a, end_b, first_index, NULL);
         }
       g_hash_table_insert (pairs, &pair_keys[i], GUINT_TO_POINTER (i + 1));
 
@@ -1968,10 +2044,10 @@ check_connections (const HydCircuit *circuit, GError **error)
           g_autofree char *where = connection_where (i, conn->from, conn->to);
           g_autofree char *port_a = vertex_name (&index, witness[ra]);
           g_autofree char *port_b = vertex_name (&index, witness[rb]);
-          return set_error (error, HYD_CIRCUIT_ERROR_DOMAIN,
-                            "%s: cannot connect %s port %s to %s port %s",
-                            where, hyd_domain_name (domain[ra]), port_a,
-                            hyd_domain_name (domain[rb]), port_b);
+          return connection_error (error, HYD_DIAGNOSTIC_DOMAIN, conn,
+                                   N_("%s: cannot connect %s port %s to %s port %s"),
+                                   where, hyd_domain_name (domain[ra]), port_a,
+                                   hyd_domain_name (domain[rb]), port_b, NULL);
         }
       parent[rb] = ra;
       if (domain[ra] < 0)
@@ -1996,16 +2072,16 @@ check_layout (const HydCircuit *circuit, GError **error)
       if (conn->has_length && !(conn->length >= 0))
         {
           where = connection_where (i, conn->from, conn->to);
-          return set_error (error, HYD_CIRCUIT_ERROR_PARAM_RANGE,
-                            "%s: \"length\" must be ≥ 0 (got %s)", where,
-                            number_text (conn->length, buf));
+          return connection_error (error, HYD_DIAGNOSTIC_PARAM_RANGE, conn,
+                                   N_("%s: \"length\" must be ≥ 0 (got %s)"), where,
+                                   number_text (conn->length, buf), NULL);
         }
       if (conn->has_diameter && !(conn->diameter > 0))
         {
           where = connection_where (i, conn->from, conn->to);
-          return set_error (error, HYD_CIRCUIT_ERROR_PARAM_RANGE,
-                            "%s: \"diameter\" must be > 0 (got %s)", where,
-                            number_text (conn->diameter, buf));
+          return connection_error (error, HYD_DIAGNOSTIC_PARAM_RANGE, conn,
+                                   N_("%s: \"diameter\" must be > 0 (got %s)"), where,
+                                   number_text (conn->diameter, buf), NULL);
         }
       /* hyd-system.c's hose volume π·d²·L/4: a 1e308 diameter passed this
        * check and failed at t = 0 as a "nonfinite" Jacobian */
@@ -2018,18 +2094,19 @@ check_layout (const HydCircuit *circuit, GError **error)
             char len_text[NUMBER_TEXT_SIZE];
 
             where = connection_where (i, conn->from, conn->to);
-            return set_error (error, HYD_CIRCUIT_ERROR_PARAM_RANGE,
-                              "%s: \"diameter\" %s m and \"length\" %s m give a hose volume "
-                              "π·d²·L/4 beyond the largest number (1.8e308 m³)", where,
-                              number_text (dia, buf), number_text (len, len_text));
+            return connection_error (error, HYD_DIAGNOSTIC_PARAM_RANGE, conn,
+                                     N_("%s: \"diameter\" %s m and \"length\" %s m give a hose "
+                                        "volume π·d²·L/4 beyond the largest number (1.8e308 m³)"),
+                                     where, number_text (dia, buf), number_text (len, len_text),
+                                     NULL);
           }
       }
       if (conn->has_initial_pressure && !(conn->initial_pressure >= -HYD_P_ATM))
         {
           where = connection_where (i, conn->from, conn->to);
-          return set_error (error, HYD_CIRCUIT_ERROR_PARAM_RANGE,
-                            "%s: \"initial_pressure\" must be ≥ -101325 Pa (got %s)",
-                            where, number_text (conn->initial_pressure, buf));
+          return connection_error (error, HYD_DIAGNOSTIC_PARAM_RANGE, conn,
+                                   N_("%s: \"initial_pressure\" must be ≥ -101325 Pa (got %s)"),
+                                   where, number_text (conn->initial_pressure, buf), NULL);
         }
     }
   for (guint i = 0; i < circuit->junctions->len; i++)

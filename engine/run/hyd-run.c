@@ -83,6 +83,37 @@ replay_due (const RunState *rs, double t)
   return c->t <= t + rs->tol;
 }
 
+static gboolean
+wants_warnings (const RunState *rs)
+{
+  return rs->warnings != NULL || rs->spec->diagnostics != NULL;
+}
+
+/* A run warning (takes the reference): its text to `warnings`, itself to
+ * the spec's diagnostics. */
+static void
+run_warn (RunState *rs, HydDiagnostic *d)
+{
+  if (rs->warnings)
+    g_ptr_array_add (rs->warnings, g_strdup (d->message));
+  if (rs->spec->diagnostics)
+    g_ptr_array_add (rs->spec->diagnostics, d);
+  else
+    hyd_diagnostic_unref (d);
+}
+
+/* The component and port a node's name ("C1.A.p", "C1.A") begins with. */
+static void
+set_node_place (HydDiagnostic *d, const char *node_name)
+{
+  g_auto (GStrv) parts = g_strsplit (node_name, ".", 3);
+  if (parts[0] && parts[1])
+    {
+      hyd_diagnostic_set_component (d, parts[0]);
+      hyd_diagnostic_set_port (d, parts[1]);
+    }
+}
+
 static void
 apply_one (RunState *rs, double t, const char *component, const char *param, double value)
 {
@@ -92,10 +123,19 @@ apply_one (RunState *rs, double t, const char *component, const char *param, dou
   if (!hyd_system_override_param (rs->sys, t, component, param, value,
                                   &old_value, &new_value, &error))
     {
-      if (rs->warnings)
-        g_ptr_array_add (rs->warnings,
-                         g_strdup_printf ("t = %.6g s: %s.%s not changed to %g: %s",
-                                          t, component, param, value, error->message));
+      if (wants_warnings (rs))
+        {
+          g_autofree char *time = g_strdup_printf ("%.6g", t);
+          g_autofree char *wanted = g_strdup_printf ("%g", value);
+          HydDiagnostic *d = hyd_diagnostic_new (HYD_DIAGNOSTIC_CHANGE_REFUSED, HYD_SEVERITY_WARNING,
+                                                 N_("t = %s s: %s.%s not changed to %s: %s"),
+                                                 time, component, param, wanted, error->message,
+                                                 NULL);
+          hyd_diagnostic_set_component (d, component);
+          hyd_diagnostic_set_parameter (d, param);
+          hyd_diagnostic_set_time (d, t);
+          run_warn (rs, d);
+        }
       return;
     }
   HydRunChange *change = hyd_run_change_new (t, component, param, old_value, new_value);
@@ -139,18 +179,23 @@ node_label (const HydNodeInfo *ni)
 static void
 report_cavitation (RunState *rs, guint b)
 {
-  if (rs->warnings == NULL)
+  if (!wants_warnings (rs))
     return;
   g_autofree char *label = node_label (hyd_system_get_node (rs->sys, b));
   double litres = rs->cav_max[b] * 1e3;
   g_autofree char *size = litres >= 0.1
-                          ? g_strdup_printf (N_("%.3g L"), litres)
-                          : g_strdup_printf (N_("%.3g cm³"), litres * 1e3);
-  g_ptr_array_add (rs->warnings,
-                   g_strdup_printf (N_("%s cavitates at t = %.3g s (vapour pressure %.2f bar; "
-                                       "largest void %s, at t = %.3g s)"),
-                                    label, rs->cav_onset[b], rs->vapour * 1e-5, size,
-                                    rs->cav_t_max[b]));
+                          ? g_strdup_printf ("%.3g L", litres)
+                          : g_strdup_printf ("%.3g cm³", litres * 1e3);
+  g_autofree char *onset = g_strdup_printf ("%.3g", rs->cav_onset[b]);
+  g_autofree char *vapour = g_strdup_printf ("%.2f", rs->vapour * 1e-5);
+  g_autofree char *t_max = g_strdup_printf ("%.3g", rs->cav_t_max[b]);
+  HydDiagnostic *d = hyd_diagnostic_new (HYD_DIAGNOSTIC_CAVITATION, HYD_SEVERITY_WARNING,
+                                         N_("%s cavitates at t = %s s (vapour pressure %s bar; "
+                                            "largest void %s, at t = %s s)"),
+                                         label, onset, vapour, size, t_max, NULL);
+  set_node_place (d, label);
+  hyd_diagnostic_set_time (d, rs->cav_onset[b]);
+  run_warn (rs, d);
 }
 
 /* Cavitation of the floored fluids (hyd-fluid.h): a node holds a void while
@@ -187,7 +232,7 @@ static void
 check_flow_limits (RunState *rs, double t, const double *y)
 {
   GArray *lim = rs->limits;
-  if (lim->len == 0 || rs->warnings == NULL)
+  if (lim->len == 0 || !wants_warnings (rs))
     return;
   g_autofree int *vars = g_new (int, lim->len);
   for (guint k = 0; k < lim->len; k++)
@@ -200,12 +245,20 @@ check_flow_limits (RunState *rs, double t, const double *y)
       if (rs->over_limit[k] || !(q > l->limit))
         continue;
       rs->over_limit[k] = TRUE;
-      g_ptr_array_add (rs->warnings,
-                       g_strdup_printf ("%s: the relief valve passes %.3g L/min at t = %.4g s, "
-                                        "%.2g times its nominal flow of %.3g L/min; a valve of that "
-                                        "rating cannot open so far (raise nominal_flow, or limit "
-                                        "the opening with max_opening)",
-                                        l->component, q * 6e4, t, q / l->nominal, l->nominal * 6e4));
+      g_autofree char *flow = g_strdup_printf ("%.3g", q * 6e4);
+      g_autofree char *time = g_strdup_printf ("%.4g", t);
+      g_autofree char *times = g_strdup_printf ("%.2g", q / l->nominal);
+      g_autofree char *nominal = g_strdup_printf ("%.3g", l->nominal * 6e4);
+      HydDiagnostic *d = hyd_diagnostic_new (
+          HYD_DIAGNOSTIC_RELIEF_OVERFLOW, HYD_SEVERITY_WARNING,
+          N_("%s: the relief valve passes %s L/min at t = %s s, %s times its nominal flow of "
+             "%s L/min; a valve of that rating cannot open so far (raise nominal_flow, or limit "
+             "the opening with max_opening)"),
+          l->component, flow, time, times, nominal, NULL);
+      hyd_diagnostic_set_component (d, l->component);
+      hyd_diagnostic_set_parameter (d, "nominal_flow");
+      hyd_diagnostic_set_time (d, t);
+      run_warn (rs, d);
     }
 }
 
@@ -245,11 +298,19 @@ on_output (double t, const double *y, gpointer user)
         if (ni->boundary || rs->below_vapour[b] || y[ni->state] >= rs->vapour)
           continue;
         rs->below_vapour[b] = TRUE;
-        if (rs->warnings)
-          g_ptr_array_add (rs->warnings,
-                           g_strdup_printf ("node %s: pressure %.4g Pa fell below the vapour "
-                                            "pressure %.4g Pa at t = %.6g s",
-                                            ni->name, y[ni->state], rs->vapour, t));
+        if (wants_warnings (rs))
+          {
+            g_autofree char *p = g_strdup_printf ("%.4g", y[ni->state]);
+            g_autofree char *pv = g_strdup_printf ("%.4g", rs->vapour);
+            g_autofree char *time = g_strdup_printf ("%.6g", t);
+            HydDiagnostic *d = hyd_diagnostic_new (
+                HYD_DIAGNOSTIC_BELOW_VAPOUR, HYD_SEVERITY_WARNING,
+                N_("node %s: pressure %s Pa fell below the vapour pressure %s Pa at t = %s s"),
+                ni->name, p, pv, time, NULL);
+            set_node_place (d, ni->name);
+            hyd_diagnostic_set_time (d, t);
+            run_warn (rs, d);
+          }
       }
   check_flow_limits (rs, t, y);
   if (rs->spec->progress != NULL)

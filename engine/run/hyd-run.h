@@ -64,6 +64,11 @@ typedef struct {
                                 hyd_run_change_free as free function) */
   HydOdeStats *progress;     /* may be NULL: the run's statistics so far,
                                 kept up to date before every sample call */
+  GPtrArray *diagnostics;    /* may be NULL: the run's warnings as data are
+                                appended (HydDiagnostic*, with the time; give
+                                the array hyd_diagnostic_list_new), the same
+                                ones, in the same order, as the text of the
+                                `warnings` of hyd_run_execute */
 } HydRunSpec;
 
 /* The most output samples one run reports (10^8): a bound that a file's

@@ -36,6 +36,7 @@ typedef struct {
   HydRunnerProgress progress; /* MSG_ROWS, MSG_DONE */
   HydRunChange *change;       /* MSG_CHANGE */
   char *text;                 /* MSG_WARNING */
+  HydDiagnostic *diag;        /* MSG_WARNING: the same, as data */
   HydOdeResult result;        /* MSG_DONE */
 } Msg;
 
@@ -71,6 +72,7 @@ typedef struct {
   guint64 samples;
   HydOdeStats stats;         /* HydRunSpec.progress */
   GPtrArray *warnings;       /* of char*: the run's, posted up to n_posted */
+  GPtrArray *diagnostics;    /* of HydDiagnostic*: the same, as data */
   guint n_posted;
   double anchor_t;           /* pacing: simulated time anchor_t was at */
   gint64 anchor_wall;        /*   wall time anchor_wall; 0: not anchored */
@@ -88,6 +90,7 @@ struct _HydRunner {
   gboolean has_result;
   GPtrArray *change_log;     /* of HydRunChange* */
   GPtrArray *warnings;       /* of char* */
+  GPtrArray *diagnostics;    /* of HydDiagnostic*: the same, as data */
 };
 
 G_DEFINE_FINAL_TYPE (HydRunner, hyd_runner, G_TYPE_OBJECT)
@@ -125,6 +128,7 @@ msg_free (Msg *msg)
   g_free (msg->rows);
   hyd_run_change_free (msg->change);
   g_free (msg->text);
+  g_clear_pointer (&msg->diag, hyd_diagnostic_unref);
   g_free (msg->result.message);
   g_free (msg->result.note);
   g_free (msg);
@@ -157,6 +161,8 @@ job_unref (gpointer data)
     g_array_unref (job->batch);
   if (job->warnings)
     g_ptr_array_unref (job->warnings);
+  if (job->diagnostics)
+    g_ptr_array_unref (job->diagnostics);
   g_free (job);
 }
 
@@ -183,6 +189,8 @@ deliver (HydRunner *self, Msg *msg)
       break;
     case MSG_WARNING:
       g_ptr_array_add (self->warnings, g_strdup (msg->text));
+      if (msg->diag)
+        g_ptr_array_add (self->diagnostics, hyd_diagnostic_ref (msg->diag));
       g_signal_emit (self, signals[SIGNAL_WARNING], 0, msg->text);
       break;
     case MSG_DONE:
@@ -298,6 +306,8 @@ post_warnings (RunJob *job)
       Msg *msg = g_new0 (Msg, 1);
       msg->kind = MSG_WARNING;
       msg->text = g_strdup (g_ptr_array_index (job->warnings, job->n_posted));
+      if (job->n_posted < job->diagnostics->len)
+        msg->diag = hyd_diagnostic_ref (g_ptr_array_index (job->diagnostics, job->n_posted));
       post (job, msg);
     }
 }
@@ -427,6 +437,7 @@ worker (gpointer data)
     .poll = worker_poll,
     .changed = worker_changed,
     .progress = &job->stats,
+    .diagnostics = job->diagnostics,
   };
   HydOdeResult result = { 0 };
 
@@ -482,6 +493,7 @@ hyd_runner_finalize (GObject *object)
   g_free (self->result.note);
   g_ptr_array_unref (self->change_log);
   g_ptr_array_unref (self->warnings);
+  g_ptr_array_unref (self->diagnostics);
   G_OBJECT_CLASS (hyd_runner_parent_class)->finalize (object);
 }
 
@@ -514,6 +526,7 @@ hyd_runner_init (HydRunner *self)
   self->result.worst_state = -1;
   self->change_log = g_ptr_array_new_with_free_func ((GDestroyNotify) hyd_run_change_free);
   self->warnings = g_ptr_array_new_with_free_func (g_free);
+  self->diagnostics = hyd_diagnostic_list_new ();
 }
 
 HydRunner *
@@ -552,6 +565,7 @@ hyd_runner_new (const HydCircuit *circuit, const HydSimOptions *sim, GError **er
   g_queue_init (&job->messages);
   job->factor = isfinite (opts.real_time_factor) ? MAX (0.0, opts.real_time_factor) : 0.0;
   job->warnings = g_ptr_array_new_with_free_func (g_free);
+  job->diagnostics = hyd_diagnostic_list_new ();
 
   HydRunner *self = g_object_new (HYD_TYPE_RUNNER, NULL);
   self->job = job;
@@ -559,6 +573,9 @@ hyd_runner_new (const HydCircuit *circuit, const HydSimOptions *sim, GError **er
   GPtrArray *compile_warnings = hyd_system_get_warnings (sys);
   for (guint i = 0; i < compile_warnings->len; i++)
     g_ptr_array_add (self->warnings, g_strdup (g_ptr_array_index (compile_warnings, i)));
+  GPtrArray *compile_diagnostics = hyd_system_get_diagnostics (sys);
+  for (guint i = 0; i < compile_diagnostics->len; i++)
+    g_ptr_array_add (self->diagnostics, hyd_diagnostic_ref (g_ptr_array_index (compile_diagnostics, i)));
   return self;
 }
 
@@ -814,4 +831,39 @@ hyd_runner_get_warnings (HydRunner *self)
 {
   g_return_val_if_fail (HYD_IS_RUNNER (self), NULL);
   return self->warnings;
+}
+
+GPtrArray *
+hyd_runner_get_diagnostics (HydRunner *self)
+{
+  g_return_val_if_fail (HYD_IS_RUNNER (self), NULL);
+  return self->diagnostics;
+}
+
+HydDiagnostic *
+hyd_runner_dup_failure (HydRunner *self)
+{
+  g_return_val_if_fail (HYD_IS_RUNNER (self), NULL);
+  const HydOdeResult *r = &self->result;
+  if (!self->has_result || r->status == HYD_ODE_SUCCESS || r->status == HYD_ODE_CANCELLED)
+    return NULL;
+  HydDiagnostic *d = hyd_diagnostic_new (HYD_DIAGNOSTIC_SOLVER_FAILED, HYD_SEVERITY_ERROR, "%s",
+                                         r->message ? r->message : hyd_ode_status_name (r->status),
+                                         NULL);
+  hyd_diagnostic_set_time (d, r->t);
+  if (r->worst_state >= 0 && self->job != NULL
+      && (guint) r->worst_state < hyd_system_get_n_states (self->job->sys))
+    {
+      const char *state = hyd_system_get_state_name (self->job->sys, (guint) r->worst_state);
+      hyd_diagnostic_set_state (d, state);
+      /* "C1.x": the component; "C1.A.p" (a node): its first port too */
+      g_auto (GStrv) parts = g_strsplit (state, ".", 3);
+      if (parts[0] && parts[1])
+        {
+          hyd_diagnostic_set_component (d, parts[0]);
+          if (parts[2])
+            hyd_diagnostic_set_port (d, parts[1]);
+        }
+    }
+  return d;
 }

@@ -122,5 +122,13 @@ const HydOdeResult *hyd_runner_get_result (HydRunner *runner);
 GPtrArray *hyd_runner_get_change_log (HydRunner *runner);
 /* Compile warnings, then the warnings delivered so far (of char*). */
 GPtrArray *hyd_runner_get_warnings (HydRunner *runner);
+/* The same warnings as diagnostics (of HydDiagnostic*, hyd-diagnostic.h),
+ * in the same order: each is in the list when "warning" is emitted. */
+GPtrArray *hyd_runner_get_diagnostics (HydRunner *runner);
+/* After a failed run (HYD_RUNNER_FAILED): the failure as a diagnostic
+ * (HYD_DIAGNOSTIC_SOLVER_FAILED) with its time and the state of the
+ * largest error and its component (and port, for a node's state); else
+ * NULL. Unref it. */
+HydDiagnostic *hyd_runner_dup_failure (HydRunner *runner);
 
 G_END_DECLS

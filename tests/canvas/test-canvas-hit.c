@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "hyd-canvas-scene.h"
+#include "hyd-circuit-check.h"
 
 static HydSymbolLibrary *
 library (void)
@@ -253,6 +254,17 @@ test_check (void)
   /* J1 has two wire ends, one of which names a missing component */
   g_assert_false (g_strv_contains ((const char *const *) problems, "J1"));
   g_assert_true (g_strv_contains ((const char *const *) problems, "X9.P"));
+  /* the unconnected ports are the engine's (issue 10, item 4): the same
+   * ports, in the same order, first in the list */
+  g_autoptr (GPtrArray) unwired = hyd_circuit_unconnected_ports (c);
+  g_assert_cmpuint (unwired->len, >, 0);
+  for (guint i = 0; i < unwired->len; i++)
+    {
+      const HydDiagnostic *d = g_ptr_array_index (unwired, i);
+      g_autofree char *ref = g_strconcat (d->component, ".", d->port, NULL);
+      g_assert_nonnull (problems[i]);
+      g_assert_cmpstr (problems[i], ==, ref);
+    }
 
   g_autoptr (HydCircuit) ok = hyd_circuit_new ();
   add_component (ok, "T1", "tank", 0, 0, 0, FALSE);

@@ -569,6 +569,25 @@ test_what_if (void)
     warned |= strstr (g_ptr_array_index (c.warnings, i), "natural_frequency") != NULL;
   g_assert_true (warned);
   g_assert_cmpuint (hyd_runner_get_warnings (runner)->len, >=, c.warnings->len);
+  /* and the same warnings as diagnostics: the refused change names the
+   * valve, the parameter and when (issue 10, item 4) */
+  GPtrArray *diags = hyd_runner_get_diagnostics (runner);
+  GPtrArray *texts = hyd_runner_get_warnings (runner);
+  g_assert_cmpuint (diags->len, ==, texts->len);
+  const HydDiagnostic *refused = NULL;
+  for (guint i = 0; i < diags->len; i++)
+    {
+      const HydDiagnostic *d = g_ptr_array_index (diags, i);
+      g_assert_cmpstr (d->message, ==, g_ptr_array_index (texts, i));
+      if (d->code == HYD_DIAGNOSTIC_CHANGE_REFUSED)
+        refused = d;
+    }
+  g_assert_nonnull (refused);
+  g_assert_cmpstr (refused->component, ==, "RV1");
+  g_assert_cmpstr (refused->parameter, ==, "natural_frequency");
+  g_assert_cmpfloat (refused->time, >, 0.0);
+  g_assert_cmpfloat (refused->time, <=, t_end);
+  g_assert_null (hyd_runner_dup_failure (runner)); /* it finished */
 
   /* before the change (and at it: the state is continuous) the trajectory
    * is the unchanged run's; from it on the pressure settles higher */

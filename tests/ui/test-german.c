@@ -8,7 +8,9 @@
 #include <locale.h>
 #include <string.h>
 #include <glib/gstdio.h>
+#include "hyd-diagnostic.h"
 #include "hyd-display-units.h"
+#include "hyd-system.h"
 #include "hyd-message.h"
 #include "hyd-trace-store.h"
 
@@ -89,6 +91,30 @@ test_csv_header (void)
   g_rmdir (dir);
 }
 
+/* The engine's diagnostics reach the German interface as German sentences
+ * (issue 10, item 4): the text the window shows for a circuit that cannot
+ * run, through the same calls (hyd-window-sim.c). */
+static void
+test_diagnostic_message (void)
+{
+  const char *json = "{\"format\": \"bramah-circuit\", \"version\": 1, \"components\": ["
+                     "{\"id\": \"Q1\", \"type\": \"flow_source\"},"
+                     "{\"id\": \"O1\", \"type\": \"orifice\"}],"
+                     "\"connections\": [{\"from\": \"Q1.P\", \"to\": \"O1.A\"}]}";
+  g_autoptr (GError) error = NULL;
+  g_autoptr (HydCircuit) circuit = hyd_circuit_load_from_data (json, -1, "t.bramah", &error);
+  g_assert_no_error (error);
+  HydSystem *sys = hyd_system_compile (circuit, &error);
+  g_assert_null (sys);
+  /* the GError itself stays English */
+  g_assert_cmpstr (error->message, ==, "port O1.B is not connected: every B port of a orifice must be wired");
+  g_autofree char *text = hyd_diagnostic_dup_error_message (error, GETTEXT_PACKAGE);
+  g_autofree char *shown = hyd_message_humanize (circuit, text);
+  g_assert_cmpstr (shown, ==,
+                   "Anschluss O1.B ist nicht verbunden: jeder Anschluss B eines Bauteils vom Typ "
+                   "orifice muss verdrahtet sein");
+}
+
 int
 main (int argc, char **argv)
 {
@@ -107,5 +133,6 @@ main (int argc, char **argv)
   g_test_add_func ("/ui/german/wall-clock-wording", test_wall_clock_wording);
   g_test_add_func ("/ui/german/paused-pill", test_paused_pill);
   g_test_add_func ("/ui/german/csv-header", test_csv_header);
+  g_test_add_func ("/ui/german/diagnostic-message", test_diagnostic_message);
   return g_test_run ();
 }

@@ -867,6 +867,79 @@ test_help_fluid_page (void)
   gtk_window_destroy (GTK_WINDOW (help));
 }
 
+/* Opens circuit text in a new window (through a temporary file). */
+static HydWindow *
+window_with_circuit (const char *json, char **path_out)
+{
+  g_autoptr (GError) error = NULL;
+  int fd = g_file_open_tmp ("bramah-highlight-XXXXXX.bramah", path_out, &error);
+  g_assert_no_error (error);
+  close (fd);
+  g_assert_true (g_file_set_contents (*path_out, json, -1, &error));
+  HydWindow *window = hyd_window_new (NULL);
+  gtk_window_present (GTK_WINDOW (window));
+  g_autoptr (GFile) file = g_file_new_for_path (*path_out);
+  g_assert_true (hyd_window_open_file (window, file));
+  iterate ();
+  return window;
+}
+
+static void
+assert_highlight (HydCanvas *canvas, const char *const *expected)
+{
+  g_auto (GStrv) ids = hyd_canvas_dup_highlight (canvas);
+  g_autofree char *got = ids ? g_strjoinv (" ", ids) : g_strdup ("");
+  g_autofree char *want = g_strjoinv (" ", (char **) expected);
+  g_assert_cmpstr (got, ==, want);
+}
+
+/* A refused run highlights what the engine's diagnostic names (issue 10,
+ * item 4), not every word of its message that happens to be an id: here a
+ * tank called "the" stays plain when the message says "the flow meter". */
+static void
+test_highlight_from_diagnostic (void)
+{
+  g_autofree char *path = NULL;
+  HydWindow *window = window_with_circuit (
+      "{\"format\": \"bramah-circuit\", \"version\": 1, \"components\": ["
+      "{\"id\": \"FM1\", \"type\": \"flow_meter\", \"x\": 0, \"y\": 0},"
+      "{\"id\": \"V1\", \"type\": \"volume\", \"x\": 200, \"y\": 0},"
+      "{\"id\": \"the\", \"type\": \"tank\", \"x\": 400, \"y\": 0}],"
+      "\"connections\": [{\"from\": \"FM1.A\", \"to\": \"V1.P\"},"
+      "{\"from\": \"FM1.B\", \"to\": \"V1.P2\"}, {\"from\": \"the.T\", \"to\": \"V1.P3\"}]}",
+      &path);
+  HydCanvas *canvas = find_canvas (GTK_WIDGET (window));
+  HydSimulation *sim = hyd_window_get_simulation (window);
+  gtk_widget_activate_action (GTK_WIDGET (window), "sim.run", NULL);
+  iterate ();
+  g_assert_false (hyd_simulation_get_active (sim));
+  g_assert_nonnull (find_label_text (GTK_WIDGET (window), "the flow meter is bypassed"));
+  const char *bypassed[] = { "FM1", NULL };
+  assert_highlight (canvas, bypassed);
+  gtk_window_destroy (GTK_WINDOW (window));
+  iterate ();
+  g_unlink (path);
+  g_clear_pointer (&path, g_free);
+
+  /* unconnected ports: each port gets a ring and its component a box */
+  window = window_with_circuit (
+      "{\"format\": \"bramah-circuit\", \"version\": 1, \"components\": ["
+      "{\"id\": \"Q1\", \"type\": \"flow_source\", \"x\": 0, \"y\": 0},"
+      "{\"id\": \"O1\", \"type\": \"orifice\", \"x\": 200, \"y\": 0},"
+      "{\"id\": \"port\", \"type\": \"tank\", \"x\": 400, \"y\": 0}],"
+      "\"connections\": [{\"from\": \"Q1.P\", \"to\": \"O1.A\"}]}",
+      &path);
+  canvas = find_canvas (GTK_WIDGET (window));
+  gtk_widget_activate_action (GTK_WIDGET (window), "sim.run", NULL);
+  iterate ();
+  g_assert_nonnull (find_label_text (GTK_WIDGET (window), "O1.B"));
+  const char *open[] = { "O1", "O1.B", "port", "port.T", NULL };
+  assert_highlight (canvas, open);
+  gtk_window_destroy (GTK_WINDOW (window));
+  iterate ();
+  g_unlink (path);
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -894,6 +967,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/ui/window/recover", test_recover);
   g_test_add_func ("/ui/window/recover-unloadable-keeps-file", test_recover_unloadable_kept);
   g_test_add_func ("/ui/window/help-fluid-page", test_help_fluid_page);
+  g_test_add_func ("/ui/window/highlight-from-diagnostic", test_highlight_from_diagnostic);
   int status = g_test_run ();
   g_autofree char *autosave = hyd_autosave_get_directory ();
   g_autofree char *bramah = g_path_get_dirname (autosave);

@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* cli-diagnostic.c — the engine's diagnostics on the terminal
+ * (cli-diagnostic.h). */
+#include "cli-diagnostic.h"
+#include "cli-commands.h"
+#include "hyd-symbol.h"
+
+#include <libintl.h>
+#include <stdio.h>
+
+#define GETTEXT_PACKAGE "bramah"
+
+void
+hyd_cli_init_i18n (void)
+{
+  bindtextdomain (GETTEXT_PACKAGE, hyd_running_uninstalled () ? BRAMAH_BUILD_LOCALE_DIR
+                                                              : BRAMAH_LOCALE_DIR);
+  bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
+}
+
+void
+hyd_cli_print_diagnostic (const HydDiagnostic *d)
+{
+  g_return_if_fail (d != NULL);
+  g_autofree char *text = hyd_diagnostic_dup_message (d, GETTEXT_PACKAGE);
+  if (d->severity == HYD_SEVERITY_ERROR)
+    {
+      hyd_cli_print_error (text);
+      return;
+    }
+  g_autofree char *safe = hyd_cli_sanitize_message (text);
+  fprintf (stderr, "%s: %s\n", g_dgettext (GETTEXT_PACKAGE, hyd_severity_name (d->severity)), safe);
+}
+
+void
+hyd_cli_print_diagnostics (GPtrArray *diagnostics)
+{
+  for (guint i = 0; diagnostics && i < diagnostics->len; i++)
+    hyd_cli_print_diagnostic (g_ptr_array_index (diagnostics, i));
+}
+
+int
+hyd_cli_failed_error (const GError *error)
+{
+  hyd_cli_print_gerror (error);
+  return HYD_CLI_EXIT_FAILED;
+}
+
+char *
+hyd_cli_dup_error_message (const GError *error)
+{
+  g_return_val_if_fail (error != NULL, NULL);
+  return hyd_diagnostic_dup_error_message (error, GETTEXT_PACKAGE);
+}
+
+void
+hyd_cli_print_gerror (const GError *error)
+{
+  g_return_if_fail (error != NULL);
+  g_autofree char *text = hyd_cli_dup_error_message (error);
+  hyd_cli_print_error (text);
+}
