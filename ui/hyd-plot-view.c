@@ -1394,7 +1394,7 @@ schedule_render (HydPlotView *self)
 }
 
 /* New rows of a streaming run: re-render on the live beat shared with the
- * canvas (hyd_ui_live_delay_ms), so every pane and the schematic change in
+ * canvas (hyd_ui_live_beat_add), so every pane and the schematic change in
  * one frame, a few times a second, however often rows arrive. */
 static void
 schedule_live_render (HydPlotView *self)
@@ -1402,8 +1402,7 @@ schedule_live_render (HydPlotView *self)
   self->dirty = TRUE;
   if (self->render_source != 0 || !gtk_widget_get_mapped (GTK_WIDGET (self)))
     return;
-  self->render_source = g_timeout_add_full (G_PRIORITY_DEFAULT_IDLE - 10, hyd_ui_live_delay_ms (HYD_UI_LIVE_PLOT_US),
-                                            render_timeout_cb, self, NULL);
+  self->render_source = hyd_ui_live_beat_add (HYD_UI_LIVE_PLOT_US, render_timeout_cb, self);
   g_source_set_name_by_id (self->render_source, "[hyd-plot-view] live render");
 }
 

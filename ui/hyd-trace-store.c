@@ -1,7 +1,17 @@
 /* hyd-trace-store.c — the samples of one run, column by column.
  *
  * Rows arrive row-major from the worker's batches and are kept column-major,
- * so a plot reads a trace as one contiguous array. */
+ * so a plot reads a trace as one contiguous array.
+ *
+ * Memory.  Each column grows on its own, doubling, but from a starting
+ * capacity that differs between columns (MIN_ROWS … 2 × MIN_ROWS − 1), so
+ * the columns' re-allocations are spread over the batches. All columns hold
+ * the same number of rows: with capacities that were all powers of two (one
+ * GArray each) every column re-allocated and copied its samples in the same
+ * batch, and with a few thousand columns (a distributed line of 1000
+ * segments, its inner pressures and their voids) that batch stalled the main
+ * loop for tens of milliseconds each time the row count passed a power of
+ * two. */
 #include "bramah-config.h"
 #include "hyd-trace-store.h"
 
@@ -27,7 +37,9 @@ struct _HydTraceStore
   guint n_columns;
   char **names;       /* n_columns, NULL-terminated */
   HydUnit *units;
-  GArray **columns;   /* n_columns arrays of double */
+  double **columns;   /* n_columns arrays of samples */
+  guint *capacity;    /* rows each column has room for */
+  guint n_rows;
   GHashTable *index;  /* name → column + 1 */
   GArray *markers;    /* Marker */
   double t_end;       /* the run's end time, NaN when unknown */
@@ -53,8 +65,9 @@ hyd_trace_store_finalize (GObject *object)
   HydTraceStore *self = HYD_TRACE_STORE (object);
 
   for (guint k = 0; k < self->n_columns; k++)
-    g_array_unref (self->columns[k]);
+    g_free (self->columns[k]);
   g_free (self->columns);
+  g_free (self->capacity);
   g_strfreev (self->names);
   g_free (self->units);
   g_clear_pointer (&self->index, g_hash_table_unref);
@@ -115,12 +128,12 @@ hyd_trace_store_new (const char *const *names, const HydUnit *units, guint n)
   self->n_columns = n;
   self->names = g_new0 (char *, n + 1);
   self->units = g_new0 (HydUnit, MAX (n, 1));
-  self->columns = g_new0 (GArray *, MAX (n, 1));
+  self->columns = g_new0 (double *, MAX (n, 1));
+  self->capacity = g_new0 (guint, MAX (n, 1));
   for (guint k = 0; k < n; k++)
     {
       self->names[k] = g_strdup (names[k] ? names[k] : "");
       self->units[k] = units && (guint) units[k] < HYD_UNIT_N_KINDS ? units[k] : HYD_UNIT_NONE;
-      self->columns[k] = g_array_new (FALSE, FALSE, sizeof (double));
       /* the first of two equal names wins, as a lookup by name would expect */
       if (!g_hash_table_contains (self->index, self->names[k]))
         g_hash_table_insert (self->index, self->names[k], GUINT_TO_POINTER (k + 1));
@@ -170,6 +183,36 @@ hyd_trace_store_find (HydTraceStore *store, const char *name)
   return v ? (int) GPOINTER_TO_UINT (v) - 1 : -1;
 }
 
+#define MIN_ROWS 64
+
+static inline double *
+column_data (HydTraceStore *store, guint k)
+{
+  return store->columns[k];
+}
+
+/* Room for `rows` rows in column k (see the top of the file). */
+static void
+reserve (HydTraceStore *store, guint k, guint rows)
+{
+  if (rows <= store->capacity[k])
+    return;
+  /* a starting capacity of its own: the column's bit-reversed index, so
+   * that neighbours differ too */
+  guint capacity = store->capacity[k];
+  if (capacity == 0)
+    {
+      guint spread = 0;
+      for (guint b = 0, i = k; b < 6; b++, i >>= 1)
+        spread = (spread << 1) | (i & 1);
+      capacity = MIN_ROWS + spread;
+    }
+  while (capacity < rows)
+    capacity = capacity > G_MAXUINT / 2 ? rows : 2 * capacity;
+  store->columns[k] = g_renew (double, store->columns[k], capacity);
+  store->capacity[k] = capacity;
+}
+
 /* Halve the rows: each bucket of four consecutive rows becomes two, at the
  * bucket's first and last time, and every column keeps its minimum and its
  * maximum over the bucket in the order they occurred, so peaks, end stops
@@ -182,7 +225,7 @@ compact (HydTraceStore *store)
   guint n_buckets = n_rows / 4, rest = n_rows % 4;
   for (guint k = 0; k < store->n_columns; k++)
     {
-      double *v = (double *) store->columns[k]->data;
+      double *v = column_data (store, k);
       for (guint b = 0; b < n_buckets; b++)
         {
           const double *in = v + 4 * b;
@@ -220,8 +263,8 @@ compact (HydTraceStore *store)
           v[2 * b + 1] = out1;
         }
       memmove (v + 2 * n_buckets, v + 4 * n_buckets, rest * sizeof (double));
-      g_array_set_size (store->columns[k], 2 * n_buckets + rest);
     }
+  store->n_rows = 2 * n_buckets + rest;
   store->n_compactions++;
   g_signal_emit (store, signals[COMPACTED], 0);
 }
@@ -260,15 +303,15 @@ hyd_trace_store_append (HydTraceStore *store, const double *rows, guint n_rows)
   while (store->max_bytes > 0 && hyd_trace_store_get_n_rows (store) >= 8
          && (gsize) (hyd_trace_store_get_n_rows (store) + n_rows) * n * sizeof (double) > store->max_bytes)
     compact (store);
-  guint first = hyd_trace_store_get_n_rows (store);
+  guint first = store->n_rows;
   for (guint k = 0; k < n; k++)
     {
-      GArray *col = store->columns[k];
-      g_array_set_size (col, first + n_rows);
-      double *dst = &g_array_index (col, double, first);
+      reserve (store, k, first + n_rows);
+      double *dst = column_data (store, k) + first;
       for (guint r = 0; r < n_rows; r++)
         dst[r] = rows[(gsize) r * n + k];
     }
+  store->n_rows = first + n_rows;
   g_signal_emit (store, signals[APPENDED], 0, first, n_rows);
 }
 
@@ -276,7 +319,7 @@ guint
 hyd_trace_store_get_n_rows (HydTraceStore *store)
 {
   g_return_val_if_fail (HYD_IS_TRACE_STORE (store), 0);
-  return store->n_columns ? store->columns[0]->len : 0;
+  return store->n_rows;
 }
 
 const double *
@@ -284,7 +327,7 @@ hyd_trace_store_get_column (HydTraceStore *store, guint column)
 {
   g_return_val_if_fail (HYD_IS_TRACE_STORE (store), NULL);
   g_return_val_if_fail (column < store->n_columns, NULL);
-  return (const double *) store->columns[column]->data;
+  return column_data (store, column);
 }
 
 void
@@ -441,8 +484,7 @@ hyd_trace_store_write_csv (HydTraceStore *store, const char *const *names,
           if (i)
             g_string_append_c (line, ',');
           guint k = g_array_index (cols, guint, i);
-          append_number (line, hyd_display_from_si (store->units[k],
-                                                    g_array_index (store->columns[k], double, r)));
+          append_number (line, hyd_display_from_si (store->units[k], column_data (store, k)[r]));
         }
       g_string_append_c (line, '\n');
       ok = fputs (line->str, out) >= 0;

@@ -6,6 +6,7 @@
 
 #include <epoxy/gl.h>
 #include <glib/gi18n.h>
+#include <stdio.h>
 #include <string.h>
 #include "hyd-symbol.h"
 
@@ -115,6 +116,39 @@ hyd_ui_gl_renderer_is_software (const char *gl_renderer)
   return FALSE;
 }
 
+/* The display's GL_RENDERER string, or NULL without OpenGL. */
+static char *
+read_gl_renderer (GdkDisplay *display)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GdkGLContext) context = gdk_display_create_gl_context (display, &error);
+  if (context == NULL || !gdk_gl_context_realize (context, &error))
+    {
+      g_debug ("no OpenGL context: %s", error ? error->message : "unknown");
+      return NULL;
+    }
+  gdk_gl_context_make_current (context);
+  const char *name = (const char *) glGetString (GL_RENDERER);
+  char *copy = g_strdup (name);
+  gdk_gl_context_clear_current ();
+  return copy;
+}
+
+gboolean
+hyd_ui_display_gl_is_software (GdkDisplay *display)
+{
+  g_return_val_if_fail (GDK_IS_DISPLAY (display), FALSE);
+  gboolean *known = g_object_get_data (G_OBJECT (display), "hyd-gl-is-software");
+  if (known == NULL)
+    {
+      g_autofree char *name = read_gl_renderer (display);
+      known = g_new (gboolean, 1);
+      *known = hyd_ui_gl_renderer_is_software (name);
+      g_object_set_data_full (G_OBJECT (display), "hyd-gl-is-software", known, g_free);
+    }
+  return *known;
+}
+
 const char *
 hyd_ui_choose_renderer (GdkDisplay *display, char **gl_renderer)
 {
@@ -123,18 +157,10 @@ hyd_ui_choose_renderer (GdkDisplay *display, char **gl_renderer)
   const char *env = g_getenv ("GSK_RENDERER");
   if ((env && *env) || display == NULL)
     return NULL;
-  g_autoptr (GError) error = NULL;
-  g_autoptr (GdkGLContext) context = gdk_display_create_gl_context (display, &error);
-  if (context == NULL || !gdk_gl_context_realize (context, &error))
-    {
-      /* GTK falls back to cairo by itself when it has no GL */
-      g_debug ("no OpenGL context: %s", error ? error->message : "unknown");
-      return NULL;
-    }
-  gdk_gl_context_make_current (context);
-  const char *name = (const char *) glGetString (GL_RENDERER);
-  g_autofree char *copy = g_strdup (name);
-  gdk_gl_context_clear_current ();
+  /* GTK falls back to cairo by itself when it has no GL */
+  g_autofree char *copy = read_gl_renderer (display);
+  if (copy == NULL)
+    return NULL;
   if (gl_renderer)
     *gl_renderer = g_strdup (copy);
   if (!hyd_ui_gl_renderer_is_software (copy))

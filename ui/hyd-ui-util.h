@@ -39,21 +39,35 @@ char *hyd_ui_format_seconds (double seconds);
 const char *hyd_ui_choose_renderer (GdkDisplay *display, char **gl_renderer);
 /* TRUE for the GL_RENDERER string of a software rasteriser. */
 gboolean hyd_ui_gl_renderer_is_software (const char *gl_renderer);
+/* TRUE when the display's OpenGL is a software rasteriser (read once per
+ * display, with a GL context of its own). */
+gboolean hyd_ui_display_gl_is_software (GdkDisplay *display);
 
 /* Live updates while a run streams are drawn on one shared beat, so that the
  * canvas, the plots and the status line change in the same frame instead of
- * each asking for its own: the milliseconds from now to the next multiple
- * of `interval_us` on the monotonic clock (at least 1). */
-static inline guint
-hyd_ui_live_delay_ms (gint64 interval_us)
-{
-  gint64 now = g_get_monotonic_time ();
-  gint64 next = (now / interval_us + 1) * interval_us;
-  return (guint) MAX (1, (next - now + 999) / 1000);
-}
+ * each asking for its own. */
 /* The beat: the canvas and the status line follow the run this often, the
  * plots every second beat (HYD_UI_LIVE_PLOT_US, on the same grid). */
 #define HYD_UI_LIVE_FRAME_US (G_USEC_PER_SEC / 12)
 #define HYD_UI_LIVE_PLOT_US (2 * HYD_UI_LIVE_FRAME_US)
+/* Calls `func` once, at the next multiple of `interval_us` on the monotonic
+ * clock exactly (not rounded to a millisecond, so every update of one beat
+ * is due at the same instant and dispatched in one main-loop iteration),
+ * before GTK's next frame (a priority above GDK_PRIORITY_REDRAW: at a lower
+ * one the frame came between the canvas and the plots, two frames a beat,
+ * each repainting the whole window under GTK's GL renderer). Returns the
+ * source id. */
+static inline guint
+hyd_ui_live_beat_add (gint64 interval_us, GSourceFunc func, gpointer data)
+{
+  gint64 now = g_get_monotonic_time ();
+  GSource *source = g_timeout_source_new (0);
+  g_source_set_ready_time (source, (now / interval_us + 1) * interval_us);
+  g_source_set_priority (source, GDK_PRIORITY_REDRAW - 10);
+  g_source_set_callback (source, func, data, NULL);
+  guint id = g_source_attach (source, NULL);
+  g_source_unref (source);
+  return id;
+}
 
 G_END_DECLS

@@ -52,7 +52,7 @@ struct _HydWindow
   HydPropertyPanel *property_panel;
   HydSimBar *sim_bar;
   HydPlotPanes *plot_panes;
-  GtkLabel *status_label;
+  GtkInscription *status_label;
   GtkLabel *mode_label;
 
   /* Owned */

@@ -233,7 +233,7 @@ update_status (HydWindow *self, gboolean force)
   HydRunnerState state = hyd_simulation_get_state (self->simulation);
   if (state == HYD_RUNNER_READY && hyd_simulation_get_store (self->simulation) == NULL)
     {
-      gtk_label_set_text (self->status_label, _("Ready"));
+      gtk_inscription_set_text (self->status_label, _("Ready"));
       hyd_sim_bar_set_progress (self->sim_bar, 0, _("Ready"));
       return;
     }
@@ -264,7 +264,7 @@ update_status (HydWindow *self, gboolean force)
       g_free (status);
       status = g_steal_pointer (&more);
     }
-  gtk_label_set_text (self->status_label, status);
+  gtk_inscription_set_text (self->status_label, status);
 
   const char *what;
   switch (state)
@@ -350,7 +350,7 @@ simulation_state_changed_cb (HydWindow *self, HydSimulation *simulation)
   apply_state (self);
 }
 
-/* The live beat (hyd_ui_live_delay_ms): however often rows arrive, the
+/* The live beat (hyd_ui_live_beat_add): however often rows arrive, the
  * schematic and the status line change at most HYD_UI_LIVE_FRAME_US apart,
  * in the frame the plots use too. */
 static gboolean
@@ -379,9 +379,14 @@ static void
 simulation_samples_cb (HydWindow *self, HydSimulation *simulation)
 {
   if (self->live_source == 0)
-    self->live_source = g_timeout_add_full (G_PRIORITY_DEFAULT_IDLE - 10,
-                                            hyd_ui_live_delay_ms (HYD_UI_LIVE_FRAME_US), live_beat_cb, self,
-                                            NULL);
+    {
+      /* GTK's GL renderer on a software rasteriser repaints the whole
+       * window on the CPU each frame: there the schematic and the status
+       * line follow the plots' beat, one frame for all of them */
+      gboolean software_gl = gtk_widget_has_css_class (GTK_WIDGET (self), "software-gl");
+      self->live_source
+          = hyd_ui_live_beat_add (software_gl ? HYD_UI_LIVE_PLOT_US : HYD_UI_LIVE_FRAME_US, live_beat_cb, self);
+    }
 }
 
 static void

@@ -541,7 +541,8 @@ describe_geometry (HydWindow *self)
   GtkWidget *focus = gtk_root_get_focus (GTK_ROOT (self));
   g_string_append_printf (s, "focus %s\n", focus ? G_OBJECT_TYPE_NAME (focus) : "none");
   GskRenderer *renderer = gtk_native_get_renderer (GTK_NATIVE (self));
-  g_string_append_printf (s, "renderer %s\n", renderer ? G_OBJECT_TYPE_NAME (renderer) : "none");
+  g_string_append_printf (s, "renderer %s%s\n", renderer ? G_OBJECT_TYPE_NAME (renderer) : "none",
+                          gtk_widget_has_css_class (GTK_WIDGET (self), "software-gl") ? " software-gl" : "");
   append_widget (s, "canvas", GTK_WIDGET (self->canvas));
   append_widget (s, "properties", GTK_WIDGET (self->property_panel));
   append_widget (s, "plots", GTK_WIDGET (self->plot_panes));
@@ -800,6 +801,21 @@ hyd_window_set_property (GObject *object, guint prop_id, const GValue *value, GP
     }
 }
 
+/* GTK's GL renderer on a software rasteriser (GSK_RENDERER=gl on llvmpipe:
+ * the application picks cairo there unless told otherwise) repaints the
+ * whole window on the CPU every frame, and blurs every blurred shadow again
+ * each time: the window's drop shadow alone cost more than the rest of the
+ * window. The "software-gl" style class draws the window and its buttons
+ * without them (style.css). */
+static void
+hyd_window_realize (GtkWidget *widget)
+{
+  GTK_WIDGET_CLASS (hyd_window_parent_class)->realize (widget);
+  GskRenderer *renderer = gtk_native_get_renderer (GTK_NATIVE (widget));
+  if (renderer && !GSK_IS_CAIRO_RENDERER (renderer) && hyd_ui_display_gl_is_software (gtk_widget_get_display (widget)))
+    gtk_widget_add_css_class (widget, "software-gl");
+}
+
 static void
 hyd_window_dispose (GObject *object)
 {
@@ -843,6 +859,7 @@ hyd_window_class_init (HydWindowClass *klass)
   object_class->dispose = hyd_window_dispose;
   object_class->finalize = hyd_window_finalize;
   widget_class->css_changed = hyd_window_css_changed;
+  widget_class->realize = hyd_window_realize;
   window_class->close_request = hyd_window_close_request;
 
   properties[PROP_PROBE_MODE] =

@@ -17,6 +17,45 @@ count_appended (HydTraceStore *store, guint first, guint n, gpointer data)
   calls[2] = n;
 }
 
+/* Main-loop latency (issue 5): with thousands of columns, no single batch
+ * moves the samples of most of them (the columns used to re-allocate all
+ * in the batch that took the row count past a power of two, a stall of tens
+ * of milliseconds); every value still lands where it belongs. */
+static void
+test_growth_spread (void)
+{
+  enum { N = 3000, BATCH = 8, ROWS = 2100 };
+  g_auto (GStrv) many = g_new0 (char *, N + 1);
+  for (guint k = 0; k < N; k++)
+    many[k] = g_strdup_printf ("v%u", k);
+  g_autoptr (HydTraceStore) store = hyd_trace_store_new ((const char *const *) many, NULL, N);
+  g_autofree double *rows = g_new (double, (gsize) N * BATCH);
+  g_autofree const double **before = g_new0 (const double *, N);
+  guint worst = 0;
+  for (guint first = 0; first < ROWS; first += BATCH)
+    {
+      for (guint r = 0; r < BATCH; r++)
+        for (guint k = 0; k < N; k++)
+          rows[(gsize) r * N + k] = k + 1e-4 * (first + r);
+      hyd_trace_store_append (store, rows, BATCH);
+      guint moved = 0;
+      for (guint k = 0; k < N; k++)
+        {
+          const double *now = hyd_trace_store_get_column (store, k);
+          if (first > 0 && now != before[k])
+            moved++;
+          before[k] = now;
+        }
+      worst = MAX (worst, moved);
+    }
+  g_test_message ("at most %u of %u columns moved in one batch", worst, N);
+  g_assert_cmpuint (worst, <=, N / 8);
+  g_assert_cmpuint (hyd_trace_store_get_n_rows (store), ==, (ROWS + BATCH - 1) / BATCH * BATCH);
+  for (guint k = 0; k < N; k += 337)
+    for (guint r = 0; r < ROWS; r += 101)
+      g_assert_cmpfloat (hyd_trace_store_get_column (store, k)[r], ==, k + 1e-4 * r);
+}
+
 static void
 test_append (void)
 {
@@ -285,5 +324,6 @@ main (int argc, char *argv[])
   g_test_add_func ("/ui/trace-store/markers", test_markers);
   g_test_add_func ("/ui/trace-store/csv", test_csv);
   g_test_add_func ("/ui/trace-store/cap", test_cap);
+  g_test_add_func ("/ui/trace-store/growth-spread", test_growth_spread);
   return g_test_run ();
 }
