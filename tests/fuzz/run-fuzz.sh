@@ -9,7 +9,9 @@
 #
 # Environment: FUZZ_RUNS (executions, default 200000), FUZZ_TIME (seconds,
 # default 120; 0 = no limit), FUZZ_BUILD_DIR (default build-fuzz),
-# FUZZ_CC (default clang-14), FUZZ_MAX_LEN (bytes, default 65536).
+# FUZZ_CC (default clang-14), FUZZ_MAX_LEN (bytes, default 65536),
+# FUZZ_TIMEOUT (seconds one input may take, wall clock, default 25; raise it
+# on a machine shared with other work, where a starved process is not a hang).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -20,6 +22,7 @@ cc=${FUZZ_CC:-clang-14}
 # Inputs stay below 64 kB to keep executions fast (the loader refuses
 # nesting deeper than 64 levels before json-glib parses anything).
 max_len=${FUZZ_MAX_LEN:-65536}
+timeout=${FUZZ_TIMEOUT:-25}
 
 # clang warns about the g_autofree variables GCC's -Wall accepts, so this
 # build does not make warnings errors; the gcc builds do.
@@ -42,7 +45,7 @@ rc=0
 "$dir/tests/fuzz/fuzz-circuit" \
   -dict=tests/fuzz/bramah.dict \
   -runs="$runs" -max_total_time="$time_limit" -max_len="$max_len" \
-  -timeout=25 -rss_limit_mb=2048 -print_final_stats=1 \
+  -timeout="$timeout" -rss_limit_mb=2048 -print_final_stats=1 \
   -artifact_prefix="$findings/" \
   "$corpus" data/examples >"$log" 2>&1 || rc=$?
 
