@@ -126,7 +126,12 @@ node_is_null (JsonNode *node)
 static char *
 quote (const char *text)
 {
-  return hyd_json_quote_excerpt (text ? text : "", -1);
+  /* the common case, a short printable ASCII name, quotes as it is */
+  gsize n = 0;
+  for (const char *p = text ? text : ""; *p; p++, n++)
+    if (n >= HYD_JSON_EXCERPT_MAX || *p < 0x20 || *p >= 0x7f || *p == '"' || *p == '\\')
+      return hyd_json_quote_excerpt (text, -1);
+  return g_strconcat ("\"", text ? text : "", "\"", NULL);
 }
 
 #define NUMBER_TEXT_SIZE HYD_JSON_DOUBLE_BUF_SIZE
@@ -619,10 +624,12 @@ read_object (JsonNode *node, const char *where, const char *key, JsonObject **ou
 static HydCircuitComponent *
 read_component (JsonNode *node, guint index, GError **error)
 {
-  g_autoptr(GList) members = NULL;
   g_autofree char *where = NULL;
   HydCircuitComponent *c;
   JsonObject *object;
+  JsonObjectIter iter;
+  const char *key;
+  JsonNode *value;
 
   if (!JSON_NODE_HOLDS_OBJECT (node))
     {
@@ -648,12 +655,12 @@ read_component (JsonNode *node, guint index, GError **error)
       return NULL;
     }
 
-  c = component_new ();
-  members = json_object_get_members (object);
-  for (GList *l = members; l != NULL; l = l->next)
+  /* params are the tree's own object (read_object), made only if absent */
+  c = g_new0 (HydCircuitComponent, 1);
+  c->extra = json_object_new ();
+  json_object_iter_init_ordered (&iter, object);
+  while (json_object_iter_next_ordered (&iter, &key, &value))
     {
-      const char *key = l->data;
-      JsonNode *value = json_object_get_member (object, key);
       gboolean ok = TRUE;
 
       if (strcmp (key, "id") == 0)
@@ -699,6 +706,8 @@ read_component (JsonNode *node, guint index, GError **error)
           return NULL;
         }
     }
+  if (c->params == NULL)
+    c->params = json_object_new ();
   return c;
 }
 
@@ -789,14 +798,37 @@ connection_where (guint index, const char *from, const char *to)
   return g_strdup_printf ("connections[%u] (from %s to %s)", index, f, t);
 }
 
+/* One member of a connection object; where names the connection in
+ * messages. */
+static gboolean
+read_connection_member (HydCircuitConnection *c, const char *key, JsonNode *value,
+                        const char *where, GError **error)
+{
+  if (strcmp (key, "from") == 0)
+    return read_string (value, where, key, &c->from, error);
+  if (strcmp (key, "to") == 0)
+    return read_string (value, where, key, &c->to, error);
+  if (strcmp (key, "route") == 0)
+    return read_route (value, where, &c->route, error);
+  if (strcmp (key, "length") == 0)
+    return c->has_length = read_number (value, where, key, &c->length, error);
+  if (strcmp (key, "diameter") == 0)
+    return c->has_diameter = read_number (value, where, key, &c->diameter, error);
+  if (strcmp (key, "initial_pressure") == 0)
+    return c->has_initial_pressure = read_number (value, where, key, &c->initial_pressure, error);
+  json_object_set_member (c->extra, key, node_deep_copy (value));
+  return TRUE;
+}
+
 static HydCircuitConnection *
 read_connection (JsonNode *node, guint index, GError **error)
 {
-  g_autoptr(GList) members = NULL;
-  g_autofree char *where = NULL;
   HydCircuitConnection *c;
   JsonObject *object;
   const char *from, *to;
+  JsonObjectIter iter;
+  const char *key;
+  JsonNode *value;
 
   if (!JSON_NODE_HOLDS_OBJECT (node))
     {
@@ -806,39 +838,23 @@ read_connection (JsonNode *node, guint index, GError **error)
   object = json_node_get_object (node);
   from = node_get_string (json_object_get_member (object, "from"));
   to = node_get_string (json_object_get_member (object, "to"));
-  where = connection_where (index, from, to);
   if (from == NULL || to == NULL)
     {
+      g_autofree char *where = connection_where (index, from, to);
       set_error (error, HYD_CIRCUIT_ERROR_FORMAT, "%s: \"%s\" is missing or not a string",
                  where, from == NULL ? "from" : "to");
       return NULL;
     }
 
   c = connection_new ();
-  members = json_object_get_members (object);
-  for (GList *l = members; l != NULL; l = l->next)
+  json_object_iter_init_ordered (&iter, object);
+  while (json_object_iter_next_ordered (&iter, &key, &value))
     {
-      const char *key = l->data;
-      JsonNode *value = json_object_get_member (object, key);
-      gboolean ok = TRUE;
-
-      if (strcmp (key, "from") == 0)
-        ok = read_string (value, where, key, &c->from, error);
-      else if (strcmp (key, "to") == 0)
-        ok = read_string (value, where, key, &c->to, error);
-      else if (strcmp (key, "route") == 0)
-        ok = read_route (value, where, &c->route, error);
-      else if (strcmp (key, "length") == 0)
-        ok = c->has_length = read_number (value, where, key, &c->length, error);
-      else if (strcmp (key, "diameter") == 0)
-        ok = c->has_diameter = read_number (value, where, key, &c->diameter, error);
-      else if (strcmp (key, "initial_pressure") == 0)
-        ok = c->has_initial_pressure = read_number (value, where, key, &c->initial_pressure, error);
-      else
-        json_object_set_member (c->extra, key, node_deep_copy (value));
-
-      if (!ok)
+      /* the connection's name is made only for a message (10^5 wires) */
+      if (!read_connection_member (c, key, value, "", NULL))
         {
+          g_autofree char *where = connection_where (index, from, to);
+          read_connection_member (c, key, value, where, error);
           connection_free (c);
           return NULL;
         }
@@ -1562,6 +1578,10 @@ resolve_param (const HydCircuitComponent *component, const HydParamInfo *info,
   return TRUE;
 }
 
+/* Parameters of one type fit on the stack (the catalogue's largest has a
+ * dozen); more go to the heap. */
+#define RESOLVE_STACK_PARAMS 32
+
 gboolean
 hyd_circuit_component_resolve_params (const HydCircuitComponent *component,
                                       const HydFluid *fluid,
@@ -1570,10 +1590,16 @@ hyd_circuit_component_resolve_params (const HydCircuitComponent *component,
                                       GError **error)
 {
   const HydComponentType *type;
-  g_autoptr(GList) members = NULL;
-  g_autofree double *vals = NULL;
-  g_autoptr(GPtrArray) profs = NULL;
+  double vals_stack[RESOLVE_STACK_PARAMS];
+  HydProfile *profs_stack[RESOLVE_STACK_PARAMS];
+  g_autofree double *vals_heap = NULL;
+  g_autofree HydProfile **profs_heap = NULL;
+  double *vals = vals_stack;
+  HydProfile **profs = profs_stack;
   HydFluid default_fluid;
+  JsonObjectIter iter;
+  const char *member;
+  gboolean ok = TRUE;
   guint n;
 
   g_return_val_if_fail (component != NULL, FALSE);
@@ -1593,44 +1619,120 @@ hyd_circuit_component_resolve_params (const HydCircuitComponent *component,
       fluid = &default_fluid;
     }
 
-  members = json_object_get_members (component->params);
-  for (GList *l = members; l != NULL; l = l->next)
-    if (hyd_component_type_find_param (type, l->data) < 0)
-      return unknown_param_error (component, type, l->data, error);
+  /* in the order written, so that the first unknown one is named */
+  json_object_iter_init_ordered (&iter, component->params);
+  while (json_object_iter_next_ordered (&iter, &member, NULL))
+    if (hyd_component_type_find_param (type, member) < 0)
+      return unknown_param_error (component, type, member, error);
 
   n = type->n_params;
-  vals = g_new0 (double, MAX (n, 1));
-  profs = g_ptr_array_new_full (n, (GDestroyNotify) hyd_profile_free);
-  g_ptr_array_set_size (profs, n);
-  for (guint i = 0; i < n; i++)
+  if (n > RESOLVE_STACK_PARAMS)
+    {
+      vals = vals_heap = g_new0 (double, n);
+      profs = profs_heap = g_new0 (HydProfile *, n);
+    }
+  memset (profs, 0, n * sizeof (HydProfile *));
+  for (guint i = 0; i < n && ok; i++)
     {
       const HydParamInfo *info = &type->params[i];
       JsonNode *node = json_object_get_member (component->params, info->name);
-      HydProfile *profile = NULL;
 
-      if (!resolve_param (component, info, node, fluid, &vals[i], &profile, error))
-        return FALSE;
-      g_ptr_array_index (profs, i) = profile;
+      ok = resolve_param (component, info, node, fluid, &vals[i], &profs[i], error);
     }
 
-  if (type->validate != NULL)
+  if (ok && type->validate != NULL)
     {
-      HydComp *comp = hyd_comp_new (type, component->id, fluid);
-      gboolean ok;
-
-      memcpy (comp->par, vals, n * sizeof (double));
-      ok = type->validate (comp, error);
-      hyd_comp_free (comp);
-      if (!ok)
-        return FALSE;
+      /* the type's cross rules read the values through an instance: one on
+       * the stack, whose par are these values */
+      double zeros[RESOLVE_STACK_PARAMS] = { 0 };
+      g_autofree double *zeros_heap = n > RESOLVE_STACK_PARAMS ? g_new0 (double, n) : NULL;
+      HydComp comp = {
+        .type = type,
+        .id = component->id,
+        .fluid = fluid,
+        .par = vals,
+        .par_dt = zeros_heap ? zeros_heap : zeros,
+      };
+      ok = type->validate (&comp, error);
     }
 
-  if (values != NULL)
+  if (ok && values != NULL)
     memcpy (values, vals, n * sizeof (double));
-  if (profiles != NULL)
-    for (guint i = 0; i < n; i++)
-      profiles[i] = g_steal_pointer (&g_ptr_array_index (profs, i));
-  return TRUE;
+  for (guint i = 0; i < n; i++)
+    {
+      if (ok && profiles != NULL)
+        profiles[i] = profs[i];
+      else if (profs[i] != NULL)
+        hyd_profile_free (profs[i]);
+    }
+  return ok;
+}
+
+HydComponentParams *
+hyd_circuit_component_get_params (const HydCircuitComponent *component, const HydFluid *fluid,
+                                  GError **error)
+{
+  g_return_val_if_fail (component != NULL, NULL);
+  const HydComponentType *type = hyd_catalogue_lookup (component->type);
+  guint n = type ? type->n_params : 0;
+  /* one block: the view, then values, then profiles */
+  gsize head = (sizeof (HydComponentParams) + sizeof (double) - 1) / sizeof (double) * sizeof (double);
+  HydComponentParams *params = g_malloc0 (head + (n + 1) * (sizeof (double) + sizeof (HydProfile *)));
+  params->type = type;
+  params->values = (double *) ((char *) params + head);
+  params->profiles = (HydProfile **) (params->values + n + 1);
+  if (!hyd_circuit_component_resolve_params (component, fluid, params->values, params->profiles, error))
+    {
+      g_free (params);
+      return NULL;
+    }
+  return params;
+}
+
+void
+hyd_component_params_free (HydComponentParams *params)
+{
+  if (params == NULL)
+    return;
+  for (guint i = 0; i < params->type->n_params; i++)
+    if (params->profiles[i] != NULL)
+      hyd_profile_free (params->profiles[i]);
+  g_free (params);
+}
+
+double
+hyd_component_params_get (const HydComponentParams *params, const char *name)
+{
+  g_return_val_if_fail (params != NULL, NAN);
+  int k = name ? hyd_component_type_find_param (params->type, name) : -1;
+  return k >= 0 ? params->values[k] : NAN;
+}
+
+double
+hyd_component_params_get_at (const HydComponentParams *params, const char *name, double t)
+{
+  g_return_val_if_fail (params != NULL, NAN);
+  int k = name ? hyd_component_type_find_param (params->type, name) : -1;
+  if (k < 0)
+    return NAN;
+  return params->profiles[k] != NULL ? hyd_profile_value_after (params->profiles[k], t) : params->values[k];
+}
+
+const char *
+hyd_component_params_get_choice (const HydComponentParams *params, const char *name)
+{
+  g_return_val_if_fail (params != NULL, NULL);
+  int k = name ? hyd_component_type_find_param (params->type, name) : -1;
+  if (k < 0 || !(params->type->params[k].flags & HYD_PARAM_ENUM))
+    return NULL;
+  return params->type->params[k].choices[(guint) params->values[k]];
+}
+
+HydOperation
+hyd_component_params_get_operation (const HydComponentParams *params)
+{
+  g_return_val_if_fail (params != NULL, HYD_OPERATION_NONE);
+  return hyd_component_type_get_operation (params->type, params->values);
 }
 
 /* A value from the command line: a number, else JSON (a profile object or a
