@@ -62,11 +62,29 @@ add_pattern (GArray *pairs, guint row, int col, guint n)
   g_array_append_val (pairs, key);
 }
 
-static int
-cmp_u64 (gconstpointer a, gconstpointer b)
+/* Sorts the (column << 32 | row) keys, both below n, in time linear in
+ * their number: a counting sort by row, then a stable one by column. */
+static void
+sort_pattern_keys (guint64 *keys, gsize len, guint n)
 {
-  guint64 x = *(const guint64 *) a, y = *(const guint64 *) b;
-  return x < y ? -1 : x > y;
+  guint64 *from = keys, *to = g_new (guint64, MAX (len, 1));
+  gsize *count = g_new (gsize, (gsize) n + 1);
+  for (guint shift = 0; shift <= 32; shift += 32)
+    {
+      memset (count, 0, ((gsize) n + 1) * sizeof (gsize));
+      for (gsize k = 0; k < len; k++)
+        count[((from[k] >> shift) & 0xffffffffu) + 1]++;
+      for (guint d = 0; d < n; d++)
+        count[d + 1] += count[d];
+      for (gsize k = 0; k < len; k++)
+        to[count[(from[k] >> shift) & 0xffffffffu]++] = from[k];
+      guint64 *t = from;
+      from = to;
+      to = t;
+    }
+  /* two passes: the sorted keys are back in keys, `to` is the scratch */
+  g_free (to);
+  g_free (count);
 }
 
 static void
@@ -113,7 +131,7 @@ build_pattern (HydSystem *sys)
             add_pattern (pairs, sys->nodes[nn].state, sc->col[np + c->vstates[j]], n);
         }
     }
-  g_array_sort (pairs, cmp_u64);
+  sort_pattern_keys ((guint64 *) pairs->data, pairs->len, n);
   sys->colptr = g_new0 (guint, n + 1);
   sys->rowind = g_new (guint, pairs->len + 1);
   guint nnz = 0;

@@ -90,22 +90,6 @@ node_deep_copy (JsonNode *node)
     }
 }
 
-static gboolean
-node_get_number (JsonNode *node, double *value)
-{
-  GType type;
-
-  if (node == NULL || JSON_NODE_TYPE (node) != JSON_NODE_VALUE)
-    return FALSE;
-  type = json_node_get_value_type (node);
-  if (type == G_TYPE_INT64)
-    *value = (double) json_node_get_int (node);
-  else if (type == G_TYPE_DOUBLE)
-    *value = json_node_get_double (node);
-  else
-    return FALSE;
-  return isfinite (*value);
-}
 
 static const char *
 node_get_string (JsonNode *node)
@@ -167,7 +151,7 @@ describe_node (JsonNode *node)
   char buf[NUMBER_TEXT_SIZE];
   double v;
 
-  if (node_get_number (node, &v))
+  if (hyd_json_node_get_number (node, &v))
     return g_strdup (number_text (v, buf));
   switch (JSON_NODE_TYPE (node))
     {
@@ -592,7 +576,7 @@ read_string (JsonNode *node, const char *where, const char *key, char **out, GEr
 static gboolean
 read_number (JsonNode *node, const char *where, const char *key, double *out, GError **error)
 {
-  if (!node_get_number (node, out))
+  if (!hyd_json_node_get_number (node, out))
     return set_error (error, HYD_CIRCUIT_ERROR_FORMAT, "%s: \"%s\" must be a number", where, key);
   return TRUE;
 }
@@ -603,8 +587,8 @@ read_position (JsonNode *node, const char *where, double *x, double *y, GError *
   JsonArray *array = JSON_NODE_HOLDS_ARRAY (node) ? json_node_get_array (node) : NULL;
 
   if (array == NULL || json_array_get_length (array) != 2
-      || !node_get_number (json_array_get_element (array, 0), x)
-      || !node_get_number (json_array_get_element (array, 1), y))
+      || !hyd_json_node_get_number (json_array_get_element (array, 0), x)
+      || !hyd_json_node_get_number (json_array_get_element (array, 1), y))
     return set_error (error, HYD_CIRCUIT_ERROR_FORMAT,
                       "%s: \"position\" must be an array of two numbers [x, y]", where);
   return TRUE;
@@ -673,7 +657,7 @@ read_component (JsonNode *node, guint index, GError **error)
         {
           double r = 0;
           /* compared as a double: a cast of 1e300 to int is undefined */
-          if (!node_get_number (value, &r) || (r != 0 && r != 90 && r != 180 && r != 270))
+          if (!hyd_json_node_get_number (value, &r) || (r != 0 && r != 90 && r != 180 && r != 270))
             {
               g_autofree char *got = describe_node (value);
               ok = set_error (error, HYD_CIRCUIT_ERROR_FORMAT,
@@ -1194,7 +1178,7 @@ setting_number (JsonObject *object, const char *section, const char *key,
     *present = FALSE;
   if (node == NULL)
     return TRUE;
-  if (!node_get_number (node, &v))
+  if (!hyd_json_node_get_number (node, &v))
     {
       g_autofree char *got = describe_node (node);
       return set_error (error, HYD_CIRCUIT_ERROR_SIMULATION,
@@ -1276,7 +1260,7 @@ read_atol (JsonNode *node, double *atol, GError **error)
   char buf[NUMBER_TEXT_SIZE];
   double v;
 
-  if (node_get_number (node, &v))
+  if (hyd_json_node_get_number (node, &v))
     {
       if (!(v > 0))
         return set_error (error, HYD_CIRCUIT_ERROR_SIMULATION,
@@ -1309,7 +1293,7 @@ read_atol (JsonNode *node, double *atol, GError **error)
                                 "simulation: \"atol\": unknown kind of state %s (kinds: %s)",
                                 quoted, kinds->str);
             }
-          if (!node_get_number (json_object_get_member (object, key), &v) || !(v > 0))
+          if (!hyd_json_node_get_number (json_object_get_member (object, key), &v) || !(v > 0))
             {
               g_autofree char *got = describe_node (json_object_get_member (object, key));
               return set_error (error, HYD_CIRCUIT_ERROR_SIMULATION,
@@ -1556,7 +1540,7 @@ resolve_param (const HydCircuitComponent *component, const HydParamInfo *info,
       return TRUE;
     }
 
-  if (!node_get_number (node, &v))
+  if (!hyd_json_node_get_number (node, &v))
     {
       g_autofree char *got = describe_node (node);
 
