@@ -154,7 +154,8 @@ void hyd_sim_options_clear (HydSimOptions *opts);
 /* Recompute the t_end-dependent defaults after t_end changed. */
 void hyd_sim_options_set_t_end (HydSimOptions *opts, double t_end);
 
-/* Typed parameter values of one component: values[n_params] (defaults
+/* The typed view below, written into the caller's arrays (the compiler's
+ * instances): values[n_params] (defaults
  * applied; enum: choice index; optional unset: NAN; profile parameters:
  * the value just after t = 0) and profiles[n_params] (a new HydProfile for
  * every profile parameter, constant ones included; NULL for others).
@@ -168,7 +169,9 @@ gboolean hyd_circuit_component_resolve_params (const HydCircuitComponent *compon
 /* The typed, validated view of one component's parameters: what the
  * compiler, the CLI and the UI read (never the JSON members, which keep
  * only what was written). values and profiles are as for
- * hyd_circuit_component_resolve_params; the view owns them. */
+ * hyd_circuit_component_resolve_params; the view owns them. Parameters are
+ * read only through these two; the JSON members are for editors, which show
+ * and change what was written. */
 typedef struct {
   const HydComponentType *type;
   double *values;          /* [type->n_params] in SI; enum: choice index; unset optional: NAN */
