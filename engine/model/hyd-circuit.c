@@ -605,10 +605,58 @@ read_object (JsonNode *node, const char *where, const char *key, JsonObject **ou
   return TRUE;
 }
 
+/* One member of a component object; where names the component in
+ * messages. */
+static gboolean
+read_component_member (HydCircuitComponent *c, const char *key, JsonNode *value,
+                       const char *where, GError **error)
+{
+  gboolean ok = TRUE;
+
+  if (strcmp (key, "id") == 0)
+    ok = read_string (value, where, key, &c->id, error);
+  else if (strcmp (key, "type") == 0)
+    ok = read_string (value, where, key, &c->type, error);
+  else if (strcmp (key, "position") == 0)
+    ok = c->has_position = read_position (value, where, &c->x, &c->y, error);
+  else if (strcmp (key, "rotation") == 0)
+    {
+      double r = 0;
+      /* compared as a double: a cast of 1e300 to int is undefined */
+      if (!hyd_json_node_get_number (value, &r) || (r != 0 && r != 90 && r != 180 && r != 270))
+        {
+          g_autofree char *got = describe_node (value);
+          ok = set_error (error, HYD_CIRCUIT_ERROR_FORMAT,
+                          "%s: \"rotation\" must be 0, 90, 180 or 270 (got %s)", where, got);
+        }
+      else
+        c->rotation = (int) r;
+      c->has_rotation = ok;
+    }
+  else if (strcmp (key, "mirror") == 0)
+    {
+      if (JSON_NODE_TYPE (value) != JSON_NODE_VALUE
+          || json_node_get_value_type (value) != G_TYPE_BOOLEAN)
+        ok = set_error (error, HYD_CIRCUIT_ERROR_FORMAT,
+                        "%s: \"mirror\" must be true or false", where);
+      else
+        c->mirror = json_node_get_boolean (value);
+      c->has_mirror = ok;
+    }
+  else if (strcmp (key, "label") == 0)
+    ok = read_string (value, where, key, &c->label, error);
+  else if (strcmp (key, "params") == 0)
+    ok = read_object (value, where, key, &c->params, error);
+  else
+    json_object_set_member (c->extra, key, node_deep_copy (value));
+
+  return ok;
+}
+
 static HydCircuitComponent *
 read_component (JsonNode *node, guint index, GError **error)
 {
-  g_autofree char *where = NULL;
+  const char *id;
   HydCircuitComponent *c;
   JsonObject *object;
   JsonObjectIter iter;
@@ -622,20 +670,18 @@ read_component (JsonNode *node, guint index, GError **error)
     }
   object = json_node_get_object (node);
 
-  {
-    const char *id = node_get_string (json_object_get_member (object, "id"));
-    if (id == NULL)
-      {
-        set_error (error, HYD_CIRCUIT_ERROR_FORMAT,
-                   "components[%u]: \"id\" is missing or not a string", index);
-        return NULL;
-      }
-    g_autofree char *quoted = quote (id);
-    where = g_strdup_printf ("component %s", quoted);
-  }
+  id = node_get_string (json_object_get_member (object, "id"));
+  if (id == NULL)
+    {
+      set_error (error, HYD_CIRCUIT_ERROR_FORMAT,
+                 "components[%u]: \"id\" is missing or not a string", index);
+      return NULL;
+    }
   if (node_get_string (json_object_get_member (object, "type")) == NULL)
     {
-      set_error (error, HYD_CIRCUIT_ERROR_FORMAT, "%s: \"type\" is missing or not a string", where);
+      g_autofree char *quoted = quote (id);
+      set_error (error, HYD_CIRCUIT_ERROR_FORMAT, "component %s: \"type\" is missing or not a string",
+                 quoted);
       return NULL;
     }
 
@@ -645,47 +691,12 @@ read_component (JsonNode *node, guint index, GError **error)
   json_object_iter_init_ordered (&iter, object);
   while (json_object_iter_next_ordered (&iter, &key, &value))
     {
-      gboolean ok = TRUE;
-
-      if (strcmp (key, "id") == 0)
-        ok = read_string (value, where, key, &c->id, error);
-      else if (strcmp (key, "type") == 0)
-        ok = read_string (value, where, key, &c->type, error);
-      else if (strcmp (key, "position") == 0)
-        ok = c->has_position = read_position (value, where, &c->x, &c->y, error);
-      else if (strcmp (key, "rotation") == 0)
+      /* the component's name is made only for a message (10^5 parts) */
+      if (!read_component_member (c, key, value, "", NULL))
         {
-          double r = 0;
-          /* compared as a double: a cast of 1e300 to int is undefined */
-          if (!hyd_json_node_get_number (value, &r) || (r != 0 && r != 90 && r != 180 && r != 270))
-            {
-              g_autofree char *got = describe_node (value);
-              ok = set_error (error, HYD_CIRCUIT_ERROR_FORMAT,
-                              "%s: \"rotation\" must be 0, 90, 180 or 270 (got %s)", where, got);
-            }
-          else
-            c->rotation = (int) r;
-          c->has_rotation = ok;
-        }
-      else if (strcmp (key, "mirror") == 0)
-        {
-          if (JSON_NODE_TYPE (value) != JSON_NODE_VALUE
-              || json_node_get_value_type (value) != G_TYPE_BOOLEAN)
-            ok = set_error (error, HYD_CIRCUIT_ERROR_FORMAT,
-                            "%s: \"mirror\" must be true or false", where);
-          else
-            c->mirror = json_node_get_boolean (value);
-          c->has_mirror = ok;
-        }
-      else if (strcmp (key, "label") == 0)
-        ok = read_string (value, where, key, &c->label, error);
-      else if (strcmp (key, "params") == 0)
-        ok = read_object (value, where, key, &c->params, error);
-      else
-        json_object_set_member (c->extra, key, node_deep_copy (value));
-
-      if (!ok)
-        {
+          g_autofree char *quoted = quote (id);
+          g_autofree char *where = g_strdup_printf ("component %s", quoted);
+          read_component_member (c, key, value, where, error);
           component_free (c);
           return NULL;
         }
