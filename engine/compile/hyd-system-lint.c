@@ -143,8 +143,8 @@ lint_makeup_check_valve (HydSystem *sys, const SysComp *sc)
   if (bp != NULL)
     hyd_profile_get_range (bp, &lo, &hi);
   double available = hi - sys->fluid.vapour_pressure;
-  double crack = param_value (sc, "cracking_pressure");
-  double range = param_value (sc, "opening_range");
+  double crack = param_value (sc, sc->comp->type->cracking_param);
+  double range = param_value (sc, sc->comp->type->opening_range_param);
   if (crack + range <= available)
     return;
   g_ptr_array_add (sys->warnings,

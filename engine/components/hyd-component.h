@@ -55,8 +55,9 @@ typedef enum {
                                           and a chamber that reaches no flow path is locked */
   HYD_ROLE_CONDUIT = 1 << 6,           /* only conducts oil (a line, a meter) */
   HYD_ROLE_STORES_OIL = 1 << 7,        /* stores oil but passes no flow path (volume, gauge) */
-  HYD_ROLE_MAKEUP_VALVE = 1 << 8,      /* a check valve: fed from a tank it is a make-up valve,
-                                          opening per cracking_pressure + opening_range */
+  HYD_ROLE_MAKEUP_VALVE = 1 << 8,      /* a check valve: fed from a tank at port 0 it is a
+                                          make-up valve, fully open at cracking_param +
+                                          opening_range_param */
 } HydRole;
 
 /* How a valve is operated, from its operation_param's choice. */
@@ -157,6 +158,10 @@ struct _HydComponentType {
   const char *const *delivery_params;
   /* A relief valve: the parameter holding its rated flow. */
   const char *rating_param;
+  /* A make-up valve: the pressures at which it starts to open and over
+   * which it opens fully. */
+  const char *cracking_param;
+  const char *opening_range_param;
   /* An operated valve: the enum parameter whose choice ("lever",
    * "solenoid") says how, and the parameter the operator sets (its range
    * gives the positions: −1, 0, 1 or 0, 1). NULL otherwise. */

@@ -937,6 +937,15 @@ test_type_fields (void)
         }
       else
         g_assert_null (t->rating_param);
+      if (t->roles & HYD_ROLE_MAKEUP_VALVE)
+        {
+          int kc = hyd_component_type_find_param (t, t->cracking_param);
+          int kr = hyd_component_type_find_param (t, t->opening_range_param);
+          g_assert_cmpint (kc, >=, 0);
+          g_assert_cmpint (kr, >=, 0);
+          g_assert_cmpint (t->params[kc].unit, ==, HYD_UNIT_PRESSURE);
+          g_assert_cmpint (t->params[kr].unit, ==, HYD_UNIT_PRESSURE);
+        }
       if (t->scale_param)
         {
           int k = hyd_component_type_find_param (t, t->scale_param);
