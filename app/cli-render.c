@@ -139,12 +139,12 @@ ramp_top (const HydCircuit *circuit)
   for (guint i = 0; i < circuit->components->len; i++)
     {
       HydCircuitComponent *c = g_ptr_array_index (circuit->components, i);
-      if (strcmp (c->type, "relief_valve") != 0)
+      const HydComponentType *type = hyd_catalogue_lookup (c->type);
+      if (type == NULL || !(type->roles & HYD_ROLE_RELIEF_VALVE) || type->scale_param == NULL)
         continue;
-      g_autoptr (HydSymbolState) st = hyd_symbol_state_new ();
-      hyd_symbol_state_set_component_params (st, c);
-      double p;
-      if (hyd_symbol_state_lookup (st, "cracking_pressure", &p))
+      g_autoptr (HydComponentParams) params = hyd_circuit_component_get_params (c, NULL, NULL);
+      double p = params ? hyd_component_params_get (params, type->scale_param) : NAN;
+      if (isfinite (p))
         top = MAX (top, p);
     }
   return top > 0 ? top : 2e7;

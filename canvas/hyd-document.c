@@ -508,24 +508,13 @@ id_taken (HydDocument *doc, const char *id)
   return component_index (doc, id) >= 0 || junction_index (doc, id) >= 0;
 }
 
-/* Textbook prefixes: P1 pump, V1 valve, C1 cylinder, ... */
+/* Textbook prefixes (the type's designator): P1 pump, V1 valve, C1
+ * cylinder, ... */
 static const char *
 id_prefix (const char *type)
 {
-  static const struct { const char *type, *prefix; } table[] = {
-    { "tank", "T" }, { "pressure_source", "PS" }, { "flow_source", "Q" },
-    { "fixed_pump", "P" }, { "variable_pump", "P" }, { "orifice", "OR" },
-    { "throttle_valve", "TV" }, { "check_valve", "CV" }, { "relief_valve", "RV" },
-    { "pressure_reducing_valve", "PRV" }, { "flow_control_valve", "FCV" },
-    { "dcv_4_3", "V" }, { "dcv_4_2", "V" }, { "dcv_3_2", "V" }, { "dcv_2_2", "V" },
-    { "cylinder_double", "C" }, { "cylinder_single", "C" }, { "motor_fixed", "M" },
-    { "volume", "VOL" }, { "accumulator", "A" }, { "line", "L" },
-    { "pressure_gauge", "G" }, { "flow_meter", "FM" },
-  };
-  for (guint i = 0; i < G_N_ELEMENTS (table); i++)
-    if (strcmp (table[i].type, type) == 0)
-      return table[i].prefix;
-  return "X";
+  const HydComponentType *t = hyd_catalogue_lookup (type);
+  return t != NULL && t->designator != NULL ? t->designator : "X";
 }
 
 static char *

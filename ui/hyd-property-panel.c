@@ -366,16 +366,20 @@ scale_format_cb (GtkScale *scale, double value, gpointer user_data)
   return *unit ? g_strdup_printf ("%s %s", number, unit) : g_steal_pointer (&number);
 }
 
+/* The parameter an operated valve's lever or solenoid sets. */
 static gboolean
 is_valve_command (const char *type_id, const HydParamInfo *info)
 {
-  return g_str_has_prefix (type_id, "dcv_") && g_strcmp0 (info->name, "command") == 0;
+  const HydComponentType *type = hyd_catalogue_lookup (type_id);
+  return type != NULL && type->command_param != NULL && g_strcmp0 (info->name, type->command_param) == 0;
 }
 
+/* A command from −1 to 1 is a three-position valve's (P→B, centre, P→A);
+ * from 0 to 1 a two-position valve's. */
 static void
-add_lever_marks (GtkScale *scale, const char *type_id)
+add_lever_marks (GtkScale *scale, const HydParamInfo *info)
 {
-  if (g_strcmp0 (type_id, "dcv_4_3") == 0)
+  if (info->min < 0)
     {
       /* translators: positions of a 4/3 valve's lever */
       gtk_scale_add_mark (scale, -1, GTK_POS_BOTTOM, _("P→B"));
@@ -645,7 +649,7 @@ build_rows (HydPropertyPanel *self, const HydComponentType *type)
             {
               gtk_widget_add_css_class (row->scale, "lever");
               gtk_range_set_range (GTK_RANGE (row->scale), info->min, info->max);
-              add_lever_marks (GTK_SCALE (row->scale), type->id);
+              add_lever_marks (GTK_SCALE (row->scale), info);
             }
           gtk_widget_add_css_class (row->scale, "live-slider");
           g_signal_connect (row->scale, "value-changed", G_CALLBACK (scale_value_changed_cb), row);

@@ -417,24 +417,16 @@ hyd_simulation_get_param (HydSimulation *self, const char *component, const char
   int index = type ? hyd_component_type_find_param (type, param) : -1;
   if (index < 0)
     return FALSE;
-  if (json_object_has_member (comp->params, param))
-    {
-      g_autoptr (HydProfile) profile
-          = hyd_profile_new_from_json (json_object_get_member (comp->params, param), NULL);
-      if (profile == NULL)
-        return FALSE;
-      HydRunnerProgress progress = { 0 };
-      if (self->runner)
-        hyd_runner_get_progress (self->runner, &progress);
-      *value = hyd_profile_value_after (profile, progress.t);
-      return isfinite (*value);
-    }
   HydFluid fluid;
-  g_autofree double *values = g_new0 (double, type->n_params + 1);
-  if (!hyd_circuit_get_fluid (self->circuit, &fluid, NULL)
-      || !hyd_circuit_component_resolve_params (comp, &fluid, values, NULL, NULL))
+  if (!hyd_circuit_get_fluid (self->circuit, &fluid, NULL))
     return FALSE;
-  *value = values[index];
+  g_autoptr (HydComponentParams) params = hyd_circuit_component_get_params (comp, &fluid, NULL);
+  if (params == NULL)
+    return FALSE;
+  HydRunnerProgress progress = { 0 };
+  if (self->runner)
+    hyd_runner_get_progress (self->runner, &progress);
+  *value = hyd_component_params_get_at (params, param, progress.t);
   return isfinite (*value);
 }
 
@@ -567,16 +559,13 @@ hyd_pressure_scale_max (const HydCircuit *circuit)
   for (guint i = 0; i < circuit->components->len; i++)
     {
       const HydCircuitComponent *comp = g_ptr_array_index (circuit->components, i);
-      const char *param = g_strcmp0 (comp->type, "relief_valve") == 0       ? "cracking_pressure"
-                          : g_strcmp0 (comp->type, "pressure_source") == 0 ? "pressure"
-                                                                            : NULL;
-      const HydComponentType *type = param ? hyd_catalogue_lookup (comp->type) : NULL;
-      int k = type ? hyd_component_type_find_param (type, param) : -1;
-      if (k < 0)
+      const HydComponentType *type = hyd_catalogue_lookup (comp->type);
+      if (type == NULL || type->scale_param == NULL)
         continue;
-      g_autofree double *values = g_new0 (double, type->n_params + 1);
-      if (hyd_circuit_component_resolve_params (comp, &fluid, values, NULL, NULL) && isfinite (values[k]))
-        p_max = MAX (p_max, values[k]);
+      g_autoptr (HydComponentParams) params = hyd_circuit_component_get_params (comp, &fluid, NULL);
+      double v = params ? hyd_component_params_get (params, type->scale_param) : NAN;
+      if (isfinite (v))
+        p_max = MAX (p_max, v);
     }
   if (!(p_max > 0))
     return HYD_PRESSURE_SCALE_DEFAULT;

@@ -602,24 +602,17 @@ _hyd_window_live_change (HydWindow *self, const char *component, const char *par
   gtk_label_set_text (self->mode_label, text);
 }
 
+/* A valve the user operates by hand (its type has an operation parameter,
+ * and the typed view says "lever"). */
 static gboolean
 is_lever_valve (const HydCircuitComponent *comp)
 {
-  if (!g_str_has_prefix (comp->type, "dcv_"))
-    return FALSE;
   const HydComponentType *type = hyd_catalogue_lookup (comp->type);
-  int k = type ? hyd_component_type_find_param (type, "actuation") : -1;
-  if (k < 0)
+  if (type == NULL || type->operation_param == NULL)
     return FALSE;
-  const char *actuation
-      = type->params[k].choices ? type->params[k].choices[(guint)type->params[k].def] : NULL;
-  if (json_object_has_member (comp->params, "actuation"))
-    {
-      JsonNode *node = json_object_get_member (comp->params, "actuation");
-      if (JSON_NODE_HOLDS_VALUE (node) && json_node_get_value_type (node) == G_TYPE_STRING)
-        actuation = json_node_get_string (node);
-    }
-  return g_strcmp0 (actuation, "lever") == 0;
+  /* the operation does not depend on the fluid */
+  g_autoptr (HydComponentParams) params = hyd_circuit_component_get_params (comp, NULL, NULL);
+  return params != NULL && hyd_component_params_get_operation (params) == HYD_OPERATION_LEVER;
 }
 
 static const HydCircuitComponent *
@@ -652,11 +645,13 @@ lever_valve_at (HydWindow *self, double wx, double wy)
 static void
 operate_lever (HydWindow *self, const HydCircuitComponent *comp)
 {
-  const HydParamInfo *info = param_info (self, comp->id, "command", NULL);
+  const HydComponentType *type = hyd_catalogue_lookup (comp->type);
+  const char *command = type ? type->command_param : NULL;
+  const HydParamInfo *info = command ? param_info (self, comp->id, command, NULL) : NULL;
   if (info == NULL)
     return;
   double current = 0;
-  hyd_simulation_get_param (self->simulation, comp->id, "command", &current);
+  hyd_simulation_get_param (self->simulation, comp->id, command, &current);
   double next;
   if (info->min < 0)
     {
@@ -672,8 +667,8 @@ operate_lever (HydWindow *self, const HydCircuitComponent *comp)
   else
     next = current > 0.5 ? 0 : 1;
   next = CLAMP (next, info->min, info->max);
-  _hyd_window_live_change (self, comp->id, "command", next);
-  hyd_property_panel_show_live_value (self->property_panel, comp->id, "command", next);
+  _hyd_window_live_change (self, comp->id, command, next);
+  hyd_property_panel_show_live_value (self->property_panel, comp->id, command, next);
 }
 
 static void

@@ -81,11 +81,29 @@ add_pattern (GArray *pairs, guint row, int col, guint n)
   g_array_append_val (pairs, key);
 }
 
-static int
-cmp_u64 (gconstpointer a, gconstpointer b)
+/* Sorts the (column << 32 | row) keys, both below n, in time linear in
+ * their number: a counting sort by row, then a stable one by column. */
+static void
+sort_pattern_keys (guint64 *keys, gsize len, guint n)
 {
-  guint64 x = *(const guint64 *) a, y = *(const guint64 *) b;
-  return x < y ? -1 : x > y;
+  guint64 *from = keys, *to = g_new (guint64, MAX (len, 1));
+  gsize *count = g_new (gsize, (gsize) n + 1);
+  for (guint shift = 0; shift <= 32; shift += 32)
+    {
+      memset (count, 0, ((gsize) n + 1) * sizeof (gsize));
+      for (gsize k = 0; k < len; k++)
+        count[((from[k] >> shift) & 0xffffffffu) + 1]++;
+      for (guint d = 0; d < n; d++)
+        count[d + 1] += count[d];
+      for (gsize k = 0; k < len; k++)
+        to[count[(from[k] >> shift) & 0xffffffffu]++] = from[k];
+      guint64 *t = from;
+      from = to;
+      to = t;
+    }
+  /* two passes: the sorted keys are back in keys, `to` is the scratch */
+  g_free (to);
+  g_free (count);
 }
 
 static void
@@ -132,7 +150,7 @@ build_pattern (HydSystem *sys)
             add_pattern (pairs, sys->nodes[nn].state, sc->col[np + c->vstates[j]], n);
         }
     }
-  g_array_sort (pairs, cmp_u64);
+  sort_pattern_keys ((guint64 *) pairs->data, pairs->len, n);
   sys->colptr = g_new0 (guint, n + 1);
   sys->rowind = g_new (guint, pairs->len + 1);
   guint nnz = 0;
@@ -870,7 +888,7 @@ build_meters (HydSystem *sys, Build *b, GError **error)
 static void
 build_variables (HydSystem *sys)
 {
-  hyd_sys_add_var (sys, "t", HYD_UNIT_TIME, VAR_TIME, 0, 0);
+  hyd_sys_add_var (sys, g_strdup ("t"), HYD_UNIT_TIME, VAR_TIME, 0, 0);
   for (guint i = 0; i < sys->n_comps; i++)
     {
       SysComp *sc = &sys->comps[i];
@@ -879,19 +897,18 @@ build_variables (HydSystem *sys)
         {
           if (sc->port_node[X] < 0)
             continue;
-          g_autofree char *pname = g_strconcat (c->id, ".", c->type->ports[X].name, ".p", NULL);
-          hyd_sys_add_var (sys, pname, HYD_UNIT_PRESSURE, VAR_NODE_P, sc->port_node[X], 0);
-          g_autofree char *qname = g_strconcat (c->id, ".", c->type->ports[X].name, ".q", NULL);
-          hyd_sys_add_var (sys, qname, HYD_UNIT_FLOW, VAR_PORT_Q, (int) i, (int) X);
+          const char *port = c->type->ports[X].name;
+          hyd_sys_add_var (sys, g_strconcat (c->id, ".", port, ".p", NULL), HYD_UNIT_PRESSURE,
+                           VAR_NODE_P, sc->port_node[X], 0);
+          hyd_sys_add_var (sys, g_strconcat (c->id, ".", port, ".q", NULL), HYD_UNIT_FLOW,
+                           VAR_PORT_Q, (int) i, (int) X);
         }
       for (guint k = 0; k < c->n_states; k++)
-        hyd_sys_add_var (sys, sys->state_names[sc->state0 + k], c->states[k].unit, VAR_STATE,
-                 (int) (sc->state0 + k), 0);
+        hyd_sys_add_var (sys, g_strdup (sys->state_names[sc->state0 + k]), c->states[k].unit, VAR_STATE,
+                         (int) (sc->state0 + k), 0);
       for (guint k = 0; k < c->n_outputs; k++)
-        {
-          g_autofree char *oname = g_strconcat (c->id, ".", c->outputs[k].name, NULL);
-          hyd_sys_add_var (sys, oname, c->outputs[k].unit, VAR_OUTPUT, (int) i, (int) k);
-        }
+        hyd_sys_add_var (sys, g_strconcat (c->id, ".", c->outputs[k].name, NULL), c->outputs[k].unit,
+                         VAR_OUTPUT, (int) i, (int) k);
     }
 
   /* "<first port>.void": the void volume of every non-boundary node; the
@@ -902,9 +919,15 @@ build_variables (HydSystem *sys)
       if (nd->boundary)
         continue;
       g_autofree char *first = hyd_sys_port_name (sys, g_array_index (nd->ports, guint, 0));
-      g_autofree char *vname = g_strconcat (first, ".void", NULL);
-      hyd_sys_add_var (sys, vname, HYD_UNIT_VOLUME, VAR_NODE_VOID, (int) b, 0);
+      char *vname = g_strconcat (first, ".void", NULL);
       int idx = GPOINTER_TO_INT (g_hash_table_lookup (sys->var_index, vname));
+      if (idx == 0)
+        {
+          hyd_sys_add_var (sys, vname, HYD_UNIT_VOLUME, VAR_NODE_VOID, (int) b, 0);
+          idx = (int) sys->vars->len;
+        }
+      else
+        g_free (vname);
       for (guint k = 1; k < nd->ports->len; k++)
         {
           g_autofree char *pn = hyd_sys_port_name (sys, g_array_index (nd->ports, guint, k));
@@ -927,7 +950,19 @@ build_variables (HydSystem *sys)
     {
       SysNode *nd = &sys->nodes[b];
       if (!nd->boundary && hyd_fluid_has_floor (&sys->fluid))
-        hyd_sys_add_var (sys, sys->state_names[nd->state], HYD_UNIT_PRESSURE, VAR_STATE, nd->state, 0);
+        hyd_sys_add_var (sys, g_strdup (sys->state_names[nd->state]), HYD_UNIT_PRESSURE, VAR_STATE,
+                         nd->state, 0);
+    }
+}
+
+void
+hyd_sys_ensure_variables (const HydSystem *system)
+{
+  HydSystem *sys = (HydSystem *) system;
+  if (g_once_init_enter (&sys->vars_built))
+    {
+      build_variables (sys);
+      g_once_init_leave (&sys->vars_built, 1);
     }
 }
 
@@ -973,7 +1008,6 @@ hyd_system_compile (const HydCircuit *circuit, GError **error)
       return NULL;
     }
 
-  build_variables (sys);
   build_pattern (sys);
   build_positions (sys);
   hyd_sys_lint (sys);

@@ -301,6 +301,7 @@ hyd_system_jacobian_sparse (HydSystem *sys, double t, const double *y, double *v
 int
 hyd_system_find_variable (const HydSystem *sys, const char *name)
 {
+  hyd_sys_ensure_variables (sys);
   int idx = GPOINTER_TO_INT (g_hash_table_lookup (sys->var_index, name));
   if (idx > 0)
     return idx - 1;
@@ -314,12 +315,14 @@ hyd_system_find_variable (const HydSystem *sys, const char *name)
 guint
 hyd_system_get_n_variables (const HydSystem *sys)
 {
+  hyd_sys_ensure_variables (sys);
   return sys->n_listed_vars;
 }
 
 const char *
 hyd_system_get_variable_name (const HydSystem *sys, guint v)
 {
+  hyd_sys_ensure_variables (sys);
   g_return_val_if_fail (v < sys->vars->len, NULL);
   return g_array_index (sys->vars, Var, v).name;
 }
@@ -327,6 +330,7 @@ hyd_system_get_variable_name (const HydSystem *sys, guint v)
 HydUnit
 hyd_system_get_variable_unit (const HydSystem *sys, guint v)
 {
+  hyd_sys_ensure_variables (sys);
   g_return_val_if_fail (v < sys->vars->len, HYD_UNIT_NONE);
   return g_array_index (sys->vars, Var, v).unit;
 }
@@ -432,6 +436,7 @@ int
 hyd_system_eval_variables (HydSystem *sys, double t, const double *y,
                            const int *vars, guint nvars, double *values)
 {
+  hyd_sys_ensure_variables (sys);
   int status = hyd_sys_eval_all (sys, t, y, sys->f_scratch, FALSE);
   compute_port_flows (sys);
   for (guint k = 0; k < nvars; k++)

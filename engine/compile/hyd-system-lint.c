@@ -17,7 +17,7 @@ typedef enum {
   REACH_FOUND,    /* what the search looks for */
 } ReachVerdict;
 
-typedef ReachVerdict (*ReachJudge) (const char *type_id);
+typedef ReachVerdict (*ReachJudge) (const HydComponentType *type);
 
 /* Breadth-first over the nodes from start, through the components judge lets
  * pass (never through component skip); TRUE when it meets one judged FOUND,
@@ -44,7 +44,7 @@ reaches (HydSystem *sys, int start, int skip, ReachJudge judge, gboolean boundar
             touches = touches || sc->port_node[X] == nd;
           if (!touches || (int) j == skip)
             continue;
-          ReachVerdict v = judge (sc->comp->type->id);
+          ReachVerdict v = judge (sc->comp->type);
           if (v == REACH_FOUND)
             found = TRUE;
           if (v != REACH_PASSES)
@@ -64,27 +64,26 @@ reaches (HydSystem *sys, int start, int skip, ReachJudge judge, gboolean boundar
   return found;
 }
 
-/* A pump's delivery: a relief valve, a pressure source or an accumulator
- * limits it; flow passes everything with two or more ports except a
- * cylinder (its chambers are dead ends). */
+/* A pump's delivery: a pressure limiter (a relief valve, a pressure source,
+ * an accumulator) limits it; flow passes everything with two or more ports
+ * except chambers (a cylinder's are dead ends). */
 static ReachVerdict
-judge_relief_path (const char *t)
+judge_relief_path (const HydComponentType *type)
 {
-  if (strcmp (t, "relief_valve") == 0 || strcmp (t, "pressure_source") == 0
-      || strcmp (t, "accumulator") == 0)
+  if (type->roles & HYD_ROLE_PRESSURE_LIMITER)
     return REACH_FOUND;
-  return g_str_has_prefix (t, "cylinder") ? REACH_BLOCKS : REACH_PASSES;
+  return (type->roles & HYD_ROLE_CHAMBERS) ? REACH_BLOCKS : REACH_PASSES;
 }
 
-/* A cylinder chamber: lines and meters are only conduits; volumes, gauges,
- * accumulators and chambers store oil; anything else can pass flow. */
+/* A cylinder chamber: conduits (lines, meters) only pass oil on; what
+ * stores oil (volumes, gauges, accumulators, chambers) ends the search;
+ * anything else can pass flow. */
 static ReachVerdict
-judge_flow_path (const char *t)
+judge_flow_path (const HydComponentType *type)
 {
-  if (strcmp (t, "line") == 0 || strcmp (t, "flow_meter") == 0)
+  if (type->roles & HYD_ROLE_CONDUIT)
     return REACH_PASSES;
-  if (strcmp (t, "volume") == 0 || strcmp (t, "accumulator") == 0
-      || strcmp (t, "pressure_gauge") == 0 || g_str_has_prefix (t, "cylinder"))
+  if (type->roles & (HYD_ROLE_STORES_OIL | HYD_ROLE_CHAMBERS))
     return REACH_BLOCKS;
   return REACH_FOUND;
 }
@@ -94,7 +93,7 @@ judge_flow_path (const char *t)
 static double
 param_max_abs (const SysComp *sc, const char *name)
 {
-  int k = hyd_component_type_find_param (sc->comp->type, name);
+  int k = name ? hyd_component_type_find_param (sc->comp->type, name) : -1;
   if (k < 0)
     return 0.0;
   if (sc->prof[k] != NULL)
@@ -109,7 +108,7 @@ param_max_abs (const SysComp *sc, const char *name)
 static double
 param_value (const SysComp *sc, const char *name)
 {
-  int k = hyd_component_type_find_param (sc->comp->type, name);
+  int k = name ? hyd_component_type_find_param (sc->comp->type, name) : -1;
   return k >= 0 ? sc->comp->par[k] : NAN;
 }
 
@@ -123,7 +122,7 @@ node_tank (const HydSystem *sys, int n)
   for (guint k = 0; k < ports->len; k++)
     {
       const HydComp *c = sys->comps[sys->port_comp[g_array_index (ports, guint, k)]].comp;
-      if (strcmp (c->type->id, "tank") == 0)
+      if (c->type->roles & HYD_ROLE_TANK)
         return c;
     }
   return NULL;
@@ -144,8 +143,8 @@ lint_makeup_check_valve (HydSystem *sys, const SysComp *sc)
   if (bp != NULL)
     hyd_profile_get_range (bp, &lo, &hi);
   double available = hi - sys->fluid.vapour_pressure;
-  double crack = param_value (sc, "cracking_pressure");
-  double range = param_value (sc, "opening_range");
+  double crack = param_value (sc, sc->comp->type->cracking_param);
+  double range = param_value (sc, sc->comp->type->opening_range_param);
   if (crack + range <= available)
     return;
   g_autofree char *need = g_strdup_printf ("%.3g", (crack + range) / 1e5);
@@ -170,22 +169,24 @@ lint_makeup_check_valve (HydSystem *sys, const SysComp *sc)
 static void
 lint_relief_rating (HydSystem *sys, const SysComp *pump)
 {
-  gboolean source = strcmp (pump->comp->type->id, "flow_source") == 0;
-  int node = pump->port_node[source ? 0 : 1];
+  const HydComponentType *type = pump->comp->type;
+  gboolean source = (type->roles & HYD_ROLE_FLOW_SOURCE) != 0;
+  if (type->delivery_params == NULL || type->delivery_port >= type->n_ports)
+    return;
+  int node = pump->port_node[type->delivery_port];
   if (node < 0)
     return;
-  double q_pump = source ? param_max_abs (pump, "flow")
-                         : param_max_abs (pump, "displacement") * param_max_abs (pump, "speed");
-  if (strcmp (pump->comp->type->id, "variable_pump") == 0)
-    q_pump *= param_max_abs (pump, "fraction");
+  double q_pump = param_max_abs (pump, type->delivery_params[0]);
+  for (guint k = 1; type->delivery_params[k] != NULL; k++)
+    q_pump *= param_max_abs (pump, type->delivery_params[k]);
   double q_rated = 0.0;
   g_autoptr (GString) ids = g_string_new (NULL);
   for (guint j = 0; j < sys->n_comps; j++)
     {
       const SysComp *sc = &sys->comps[j];
-      if (strcmp (sc->comp->type->id, "relief_valve") != 0 || sc->port_node[0] != node)
+      if (!(sc->comp->type->roles & HYD_ROLE_RELIEF_VALVE) || sc->port_node[0] != node)
         continue;
-      q_rated += param_value (sc, "nominal_flow");
+      q_rated += param_value (sc, sc->comp->type->rating_param);
       g_string_append_printf (ids, "%s%s", ids->len ? ", " : "", sc->comp->id);
     }
   if (ids->len == 0 || q_rated >= q_pump * (1.0 - 1e-6))
@@ -218,11 +219,11 @@ hyd_sys_lint (HydSystem *sys)
   for (guint i = 0; i < sys->n_comps; i++)
     {
       const HydComp *c = sys->comps[i].comp;
-      const char *tid = c->type->id;
+      guint roles = c->type->roles;
       /* a pump whose path closes builds pressure without limit */
-      if (strcmp (tid, "fixed_pump") == 0 || strcmp (tid, "variable_pump") == 0)
+      if (roles & HYD_ROLE_PUMP)
         {
-          int start = sys->comps[i].port_node[1];
+          int start = sys->comps[i].port_node[c->type->delivery_port];
           if (start >= 0 && !reaches (sys, start, (int) i, judge_relief_path, FALSE))
             {
               HydDiagnostic *d = hyd_diagnostic_new (
@@ -236,13 +237,13 @@ hyd_sys_lint (HydSystem *sys)
             }
           lint_relief_rating (sys, &sys->comps[i]);
         }
-      if (strcmp (tid, "flow_source") == 0)
+      if (roles & HYD_ROLE_FLOW_SOURCE)
         lint_relief_rating (sys, &sys->comps[i]);
-      if (strcmp (tid, "check_valve") == 0)
+      if (roles & HYD_ROLE_MAKEUP_VALVE)
         lint_makeup_check_valve (sys, &sys->comps[i]);
       /* a chamber that reaches nothing that passes flow is locked in every
        * valve position */
-      if (g_str_has_prefix (tid, "cylinder"))
+      if (roles & HYD_ROLE_CHAMBERS)
         for (guint X = 0; X < c->type->n_ports; X++)
           {
             int start = sys->comps[i].port_node[X];
@@ -272,12 +273,12 @@ hyd_system_get_flow_limits (const HydSystem *sys)
   for (guint i = 0; i < sys->n_comps; i++)
     {
       const SysComp *sc = &sys->comps[i];
-      if (strcmp (sc->comp->type->id, "relief_valve") != 0)
+      if (!(sc->comp->type->roles & HYD_ROLE_RELIEF_VALVE))
         continue;
       g_autofree char *name = g_strconcat (sc->comp->id, ".q", NULL);
       HydFlowLimit l = {
         .var = hyd_system_find_variable (sys, name),
-        .nominal = param_value (sc, "nominal_flow"),
+        .nominal = param_value (sc, sc->comp->type->rating_param),
         .component = sc->comp->id,
       };
       l.limit = HYD_RELIEF_OVERFLOW * l.nominal;

@@ -37,9 +37,9 @@ typedef struct {
   int *port_node;        /* [np] node index, −1 for a port outside the hydraulic domain */
   guint state0;          /* global index of its first state */
   guint event0;          /* global index of its first event function */
-  int *vpos;             /* [ns] position in comp->vstates, or −1 */
+  int *vpos;             /* [ns] position in comp->vstates, or −1 (in p's block) */
   int *col;              /* [nl] global column of each local variable; ≥ n: boundary node n_states + b; −1 none */
-  double *p;             /* [np] local port pressures */
+  double *p;             /* [np] local port pressures; one block with q … pflow */
   double *q, *xdot, *jac, *q_t, *x_t, *V, *dV, *d2V, *C, *dC, *out;
   double *pflow;         /* [np] reported port flows */
   int meter;             /* index into meters or −1 */
@@ -99,7 +99,8 @@ struct _HydSystem {
   char **event_names;    /* [n_events] "C1: retracted end stop" */
   guint n_meters;
   SysMeter *meters;
-  /* variables */
+  /* variables: built on first use (hyd_sys_ensure_variables) */
+  gsize vars_built;      /* g_once flag */
   GArray *vars;          /* of Var */
   guint n_listed_vars;   /* the first n_listed_vars are listed; the rest are found only */
   GHashTable *var_index; /* name → index + 1 */
@@ -131,7 +132,11 @@ gboolean hyd_sys_component_error (GError **error, HydDiagnosticCode code, const 
 void hyd_sys_warn (HydSystem *sys, HydDiagnostic *warning);
 guint hyd_sys_uf_find (guint *parent, guint i);
 void hyd_sys_uf_union (guint *parent, guint a, guint b);
-void hyd_sys_add_var (HydSystem *sys, const char *name, HydUnit unit, VarKind kind, int a, int b);
+/* name is taken (freed when a variable of that name exists). */
+void hyd_sys_add_var (HydSystem *sys, char *name, HydUnit unit, VarKind kind, int a, int b);
+/* Builds the variable list and index once, on the first call (from any
+ * thread): a check that asks for no variable never names them. */
+void hyd_sys_ensure_variables (const HydSystem *sys);
 void hyd_sys_comp_alloc (SysComp *sc);
 
 G_END_DECLS

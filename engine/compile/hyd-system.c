@@ -47,34 +47,38 @@ hyd_sys_port_name (const HydSystem *sys, guint gp)
 }
 
 void
-hyd_sys_add_var (HydSystem *sys, const char *name, HydUnit unit, VarKind kind, int a, int b)
+hyd_sys_add_var (HydSystem *sys, char *name, HydUnit unit, VarKind kind, int a, int b)
 {
   if (g_hash_table_contains (sys->var_index, name))
-    return;
-  Var v = { g_strdup (name), unit, kind, a, b };
+    {
+      g_free (name);
+      return;
+    }
+  Var v = { name, unit, kind, a, b };
   g_array_append_val (sys->vars, v);
   g_hash_table_insert (sys->var_index, v.name, GINT_TO_POINTER (sys->vars->len));
 }
 
+/* The evaluation buffers of a component, in one block (sc->p owns it). */
 void
 hyd_sys_comp_alloc (SysComp *sc)
 {
   HydComp *c = sc->comp;
-  guint np = c->type->n_ports, ns = c->n_states, nv = c->n_vstates;
-  sc->p = g_new0 (double, np + 1);
-  sc->q = g_new0 (double, np + 1);
-  sc->xdot = g_new0 (double, ns + 1);
-  sc->jac = g_new0 (double, c->nnz + 1);
-  sc->q_t = g_new0 (double, np + 1);
-  sc->x_t = g_new0 (double, ns + 1);
-  sc->V = g_new0 (double, np + 1);
-  sc->dV = g_new0 (double, np * nv + 1);
-  sc->d2V = g_new0 (double, np * nv * nv + 1);
-  sc->C = g_new0 (double, np + 1);
-  sc->dC = g_new0 (double, np + 1);
-  sc->out = g_new0 (double, c->n_outputs + 1);
-  sc->pflow = g_new0 (double, np + 1);
-  sc->vpos = g_new (int, ns + 1);
+  gsize np = c->type->n_ports, ns = c->n_states, nv = c->n_vstates;
+  gsize len[] = { np, np, ns, c->nnz, np, ns, np, np * nv, np * nv * nv, np, np, c->n_outputs, np };
+  double **arr[] = { &sc->p, &sc->q, &sc->xdot, &sc->jac, &sc->q_t, &sc->x_t, &sc->V, &sc->dV,
+                     &sc->d2V, &sc->C, &sc->dC, &sc->out, &sc->pflow };
+  gsize total = 0;
+  for (guint k = 0; k < G_N_ELEMENTS (len); k++)
+    total += len[k] + 1;
+  /* the states' vpos (ints) after the doubles */
+  double *block = g_malloc0 (total * sizeof (double) + (ns + 1) * sizeof (int));
+  for (guint k = 0, at = 0; k < G_N_ELEMENTS (len); k++)
+    {
+      *arr[k] = block + at;
+      at += len[k] + 1;
+    }
+  sc->vpos = (int *) (block + total);
   for (guint k = 0; k < ns; k++)
     sc->vpos[k] = -1;
   for (guint j = 0; j < nv; j++)
@@ -91,12 +95,8 @@ sys_comp_clear (SysComp *sc)
       hyd_profile_free (sc->prof[k]);
   g_free (sc->prof);
   g_free (sc->port_node);
-  g_free (sc->vpos);
   g_free (sc->col);
-  g_free (sc->p); g_free (sc->q); g_free (sc->xdot); g_free (sc->jac);
-  g_free (sc->q_t); g_free (sc->x_t); g_free (sc->V); g_free (sc->dV);
-  g_free (sc->d2V); g_free (sc->C); g_free (sc->dC); g_free (sc->out);
-  g_free (sc->pflow);
+  g_free (sc->p); /* the block of hyd_sys_comp_alloc: q … pflow, vpos too */
   g_free (sc->jpos);
   g_free (sc->vrpos);
   g_free (sc->xvpos);

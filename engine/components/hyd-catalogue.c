@@ -51,13 +51,23 @@ static const HydComponentType *const catalogue[] = {
   &hyd_flow_meter_type,
 };
 
+/* Looked up once per component of a circuit: an index, built once. */
+static gpointer
+build_index (gpointer data G_GNUC_UNUSED)
+{
+  GHashTable *index = g_hash_table_new (g_str_hash, g_str_equal);
+  for (guint i = 0; i < G_N_ELEMENTS (catalogue); i++)
+    g_hash_table_insert (index, (gpointer) catalogue[i]->id, (gpointer) catalogue[i]);
+  return index;
+}
+
 const HydComponentType *
 hyd_catalogue_lookup (const char *type_id)
 {
-  for (guint i = 0; i < G_N_ELEMENTS (catalogue); i++)
-    if (g_strcmp0 (catalogue[i]->id, type_id) == 0)
-      return catalogue[i];
-  return NULL;
+  static GOnce once = G_ONCE_INIT;
+  if (type_id == NULL)
+    return NULL;
+  return g_hash_table_lookup (g_once (&once, build_index, NULL), type_id);
 }
 
 const HydComponentType *const *

@@ -43,6 +43,8 @@ const HydComponentType hyd_pressure_gauge_type = {
   .ports = pressure_gauge_ports,
   .n_ports = G_N_ELEMENTS (pressure_gauge_ports),
   .boundary_param = -1,
+  .designator = "G",
+  .roles = HYD_ROLE_STORES_OIL,
   .setup = pressure_gauge_setup,
   .eval = pressure_gauge_eval,
 };
@@ -91,6 +93,8 @@ const HydComponentType hyd_flow_meter_type = {
   .n_joined_ports = G_N_ELEMENTS (flow_meter_joined),
   .is_flow_meter = TRUE,
   .boundary_param = -1,
+  .designator = "FM",
+  .roles = HYD_ROLE_CONDUIT,
   .setup = flow_meter_setup,
   .eval = flow_meter_eval,
 };

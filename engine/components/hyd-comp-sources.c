@@ -50,6 +50,8 @@ const HydComponentType hyd_tank_type = {
   .params = tank_params,
   .n_params = G_N_ELEMENTS (tank_params),
   .boundary_param = 0,
+  .designator = "T",
+  .roles = HYD_ROLE_TANK,
   .setup = boundary_setup,
   .eval = boundary_eval,
 };
@@ -91,6 +93,9 @@ const HydComponentType hyd_pressure_source_type = {
   .params = pressure_source_params,
   .n_params = G_N_ELEMENTS (pressure_source_params),
   .boundary_param = 0,
+  .designator = "PS",
+  .roles = HYD_ROLE_PRESSURE_LIMITER,
+  .scale_param = "pressure",
   .setup = pressure_source_setup,
   .eval = boundary_eval,
 };
@@ -147,6 +152,10 @@ const HydComponentType hyd_flow_source_type = {
   .params = flow_source_params,
   .n_params = G_N_ELEMENTS (flow_source_params),
   .boundary_param = -1,
+  .designator = "Q",
+  .roles = HYD_ROLE_FLOW_SOURCE,
+  .delivery_port = 0,
+  .delivery_params = (const char *const[]) { "flow", NULL },
   .setup = flow_source_setup,
   .eval = flow_source_eval,
 };
@@ -261,6 +270,10 @@ const HydComponentType hyd_fixed_pump_type = {
   .params = fixed_pump_params,
   .n_params = G_N_ELEMENTS (fixed_pump_params),
   .boundary_param = -1,
+  .designator = "P",
+  .roles = HYD_ROLE_PUMP,
+  .delivery_port = 1,
+  .delivery_params = (const char *const[]) { "displacement", "speed", NULL },
   .setup = pump_setup,
   .eval = pump_eval,
 };
@@ -279,6 +292,10 @@ const HydComponentType hyd_variable_pump_type = {
   .params = variable_pump_params,
   .n_params = G_N_ELEMENTS (variable_pump_params),
   .boundary_param = -1,
+  .designator = "P",
+  .roles = HYD_ROLE_PUMP,
+  .delivery_port = 1,
+  .delivery_params = (const char *const[]) { "displacement", "speed", "fraction", NULL },
   .setup = pump_setup,
   .eval = pump_eval,
 };

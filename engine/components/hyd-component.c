@@ -140,15 +140,20 @@ hyd_component_type_find_port (const HydComponentType *type, const char *name)
 HydComp *
 hyd_comp_new (const HydComponentType *type, const char *id, const HydFluid *fluid)
 {
-  HydComp *comp = g_new0 (HydComp, 1);
+  /* one block: the instance, par, par_dt, own_compliance and the id */
+  gsize np = MAX (type->n_params, 1), nports = MAX (type->n_ports, 1);
+  gsize head = (sizeof (HydComp) + sizeof (double) - 1) / sizeof (double) * sizeof (double);
+  gsize idlen = strlen (id) + 1;
+  char *block = g_malloc0 (head + 2 * np * sizeof (double) + nports * sizeof (gboolean) + idlen);
+  HydComp *comp = (HydComp *) block;
   comp->type = type;
-  comp->id = g_strdup (id);
   comp->fluid = fluid;
-  comp->par = g_new0 (double, MAX (type->n_params, 1));
-  comp->par_dt = g_new0 (double, MAX (type->n_params, 1));
+  comp->par = (double *) (block + head);
+  comp->par_dt = comp->par + np;
+  comp->own_compliance = (gboolean *) (comp->par_dt + np);
+  comp->id = memcpy ((char *) (comp->own_compliance + nports), id, idlen);
   for (guint i = 0; i < type->n_params; i++)
     comp->par[i] = (type->params[i].flags & HYD_PARAM_OPTIONAL) ? NAN : type->params[i].def;
-  comp->own_compliance = g_new0 (gboolean, MAX (type->n_ports, 1));
   return comp;
 }
 
@@ -161,15 +166,30 @@ hyd_comp_free (HydComp *comp)
     comp->type->free_priv (comp->priv);
   else
     g_free (comp->priv);
-  g_free (comp->id);
-  g_free (comp->par);
-  g_free (comp->par_dt);
   g_free (comp->states);
   g_free (comp->outputs);
   g_free (comp->events);
   g_free (comp->vstates);
-  g_free (comp->own_compliance);
   g_free (comp->jrow);
   g_free (comp->jcol);
-  g_free (comp);
+  g_free (comp); /* par, par_dt, own_compliance and id with it */
+}
+
+HydOperation
+hyd_component_type_get_operation (const HydComponentType *type, const double *values)
+{
+  int k = type->operation_param ? hyd_component_type_find_param (type, type->operation_param) : -1;
+  if (k < 0)
+    return HYD_OPERATION_NONE;
+  const HydParamInfo *info = &type->params[k];
+  double v = values ? values[k] : info->def;
+  guint n = info->choices ? g_strv_length ((char **) info->choices) : 0;
+  if (!(v >= 0 && v < n))
+    return HYD_OPERATION_NONE;
+  const char *choice = info->choices[(guint) v];
+  if (strcmp (choice, "lever") == 0)
+    return HYD_OPERATION_LEVER;
+  if (strcmp (choice, "solenoid") == 0)
+    return HYD_OPERATION_SOLENOID;
+  return HYD_OPERATION_NONE;
 }

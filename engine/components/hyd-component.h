@@ -42,6 +42,31 @@ typedef enum {
 
 const char *hyd_category_name (HydCategory category);
 
+/* What a type is to the parts of the program that look at a circuit as a
+ * whole (the lint, the run checks); they read these roles and never name a
+ * type. */
+typedef enum {
+  HYD_ROLE_TANK = 1 << 0,              /* the reservoir a make-up valve draws from */
+  HYD_ROLE_PRESSURE_LIMITER = 1 << 1,  /* limits a pump's pressure (a relief path ends here) */
+  HYD_ROLE_RELIEF_VALVE = 1 << 2,      /* must pass a pump's delivery; rated by rating_param at port 0 */
+  HYD_ROLE_PUMP = 1 << 3,              /* a displacement pump: needs a relief path from its delivery port */
+  HYD_ROLE_FLOW_SOURCE = 1 << 4,       /* an ideal flow source: delivers whatever the pressure */
+  HYD_ROLE_CHAMBERS = 1 << 5,          /* its ports are dead-end chambers: flow does not pass it,
+                                          and a chamber that reaches no flow path is locked */
+  HYD_ROLE_CONDUIT = 1 << 6,           /* only conducts oil (a line, a meter) */
+  HYD_ROLE_STORES_OIL = 1 << 7,        /* stores oil but passes no flow path (volume, gauge) */
+  HYD_ROLE_MAKEUP_VALVE = 1 << 8,      /* a check valve: fed from a tank at port 0 it is a
+                                          make-up valve, fully open at cracking_param +
+                                          opening_range_param */
+} HydRole;
+
+/* How a valve is operated, from its operation_param's choice. */
+typedef enum {
+  HYD_OPERATION_NONE,      /* not an operated valve */
+  HYD_OPERATION_LEVER,     /* by hand: the command is a lever the user moves */
+  HYD_OPERATION_SOLENOID,  /* by a solenoid: the command is a signal (a profile) */
+} HydOperation;
+
 typedef struct {
   const char *name;
   HydDomain domain;
@@ -122,6 +147,29 @@ struct _HydComponentType {
   /* A boundary port prescribes its node's pressure (tank, pressure_source):
    * index of the parameter holding the pressure, or −1. */
   int boundary_param;
+  /* Textbook designator: the prefix of new ids (P1 pump, V1 valve, ...). */
+  const char *designator;
+  /* HydRole flags. */
+  guint roles;
+  /* A pump or flow source: the port it delivers at and the parameters whose
+   * product is its delivery in m³/s (the largest magnitude of each over the
+   * run), NULL-terminated. */
+  guint delivery_port;
+  const char *const *delivery_params;
+  /* A relief valve: the parameter holding its rated flow. */
+  const char *rating_param;
+  /* A make-up valve: the pressures at which it starts to open and over
+   * which it opens fully. */
+  const char *cracking_param;
+  const char *opening_range_param;
+  /* An operated valve: the enum parameter whose choice ("lever",
+   * "solenoid") says how, and the parameter the operator sets (its range
+   * gives the positions: −1, 0, 1 or 0, 1). NULL otherwise. */
+  const char *operation_param;
+  const char *command_param;
+  /* The pressure parameter that sets the top of the pressure colour scale
+   * (a relief valve's setting, a pressure source's pressure), or NULL. */
+  const char *scale_param;
 
   /* Cross-parameter rules beyond each range (e.g. rod < piston). Optional.
    * Errors name the component (comp->id) and the parameter. */
@@ -173,7 +221,9 @@ struct _HydComp {
   gpointer priv;
 };
 
-/* A fresh instance with default parameter values (the compiler fills par). */
+/* A fresh instance with default parameter values (the compiler fills par).
+ * id, par, par_dt and own_compliance live in the instance's own block:
+ * never free or replace them apart from it. */
 HydComp *hyd_comp_new (const HydComponentType *type, const char *id, const HydFluid *fluid);
 void hyd_comp_free (HydComp *comp);
 
@@ -201,6 +251,10 @@ hyd_comp_n_local (const HydComp *comp)
  * (pressures first, then states). Only for dense patterns. */
 #define HYD_JAC(comp, out, r, c) \
   ((out)->jac[(r) * hyd_comp_n_local (comp) + (c)])
+
+/* The operation of a type whose parameter values (in the order of params,
+ * an enum as its choice index) are `values`; values NULL: the default. */
+HydOperation hyd_component_type_get_operation (const HydComponentType *type, const double *values);
 
 /* Parameter lookup by name (−1 if absent). */
 int hyd_component_type_find_param (const HydComponentType *type, const char *name);

@@ -715,3 +715,20 @@ hyd_json_parse (const char *data, gsize length, guint max_depth,
   run_scan (data, length, max_depth, &root, line, column, message);
   return root;
 }
+
+gboolean
+hyd_json_node_get_number (JsonNode *node, double *value)
+{
+  GType type;
+
+  if (node == NULL || JSON_NODE_TYPE (node) != JSON_NODE_VALUE)
+    return FALSE;
+  type = json_node_get_value_type (node);
+  if (type == G_TYPE_INT64)
+    *value = (double) json_node_get_int (node);
+  else if (type == G_TYPE_DOUBLE)
+    *value = json_node_get_double (node);
+  else
+    return FALSE;
+  return isfinite (*value);
+}

@@ -41,6 +41,11 @@ gboolean hyd_json_scan (const char *data, gsize length, guint max_depth,
 JsonNode *hyd_json_parse (const char *data, gsize length, guint max_depth,
                           guint *line, guint *column, char **message);
 
+/* A number node's value (a 64-bit integer or a double) in *value: FALSE
+ * for anything else, and for a value that is not finite. The one reader of
+ * numbers for the document and the profiles. */
+gboolean hyd_json_node_get_number (JsonNode *node, double *value);
+
 /* text quoted for a message: in double quotes, control characters and
  * quotes escaped, invalid UTF-8 shown as \xNN, cut after
  * HYD_JSON_EXCERPT_MAX characters with "…". length < 0: NUL-terminated. */

@@ -7,6 +7,7 @@
  * an interval's end is the left limit even across a breakpoint. */
 #include "hyd-profile.h"
 #include "hyd-error.h"
+#include "hyd-json-scan.h"
 
 #include <math.h>
 #include <string.h>
@@ -117,22 +118,6 @@ hyd_profile_is_constant (const HydProfile *profile)
  * Parsing
  * ------------------------------------------------------------------------- */
 
-static gboolean
-node_get_number (JsonNode *node, double *value)
-{
-  GType type;
-
-  if (node == NULL || JSON_NODE_TYPE (node) != JSON_NODE_VALUE)
-    return FALSE;
-  type = json_node_get_value_type (node);
-  if (type == G_TYPE_INT64)
-    *value = (double) json_node_get_int (node);
-  else if (type == G_TYPE_DOUBLE)
-    *value = json_node_get_double (node);
-  else
-    return FALSE;
-  return isfinite (*value);
-}
 
 /* Reads an array of numbers into a new array; FALSE if it is not one. */
 static gboolean
@@ -147,7 +132,7 @@ read_number_array (JsonNode *node, double **out, guint *n)
   len = json_array_get_length (array);
   *out = g_new (double, MAX (len, 1));
   for (guint i = 0; i < len; i++)
-    if (!node_get_number (json_array_get_element (array, i), &(*out)[i]))
+    if (!hyd_json_node_get_number (json_array_get_element (array, i), &(*out)[i]))
       {
         g_clear_pointer (out, g_free);
         return FALSE;
@@ -279,8 +264,8 @@ parse_points (JsonObject *object, HydProfileKind kind, GError **error)
       JsonArray *pa = JSON_NODE_HOLDS_ARRAY (pair) ? json_node_get_array (pair) : NULL;
 
       if (pa == NULL || json_array_get_length (pa) != 2
-          || !node_get_number (json_array_get_element (pa, 0), &profile->times[i])
-          || !node_get_number (json_array_get_element (pa, 1), &profile->values[i]))
+          || !hyd_json_node_get_number (json_array_get_element (pa, 0), &profile->times[i])
+          || !hyd_json_node_get_number (json_array_get_element (pa, 1), &profile->values[i]))
         {
           g_set_error (error, HYD_CIRCUIT_ERROR, HYD_CIRCUIT_ERROR_PARAM_VALUE,
                        "%s: point %u is not a [time, value] pair of numbers", name, i);
@@ -316,7 +301,7 @@ read_sine_number (JsonObject *object, const char *key, gboolean required,
       *value = 0.0;
       return TRUE;
     }
-  if (!node_get_number (json_object_get_member (object, key), value))
+  if (!hyd_json_node_get_number (json_object_get_member (object, key), value))
     {
       g_set_error (error, HYD_CIRCUIT_ERROR, HYD_CIRCUIT_ERROR_PARAM_VALUE,
                    "sine: \"%s\" must be a number", key);
@@ -360,7 +345,7 @@ hyd_profile_new_from_json (JsonNode *node, GError **error)
   g_return_val_if_fail (node != NULL, NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
-  if (node_get_number (node, &value))
+  if (hyd_json_node_get_number (node, &value))
     return hyd_profile_new_constant (value);
 
   if (!JSON_NODE_HOLDS_OBJECT (node))

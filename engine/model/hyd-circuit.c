@@ -143,22 +143,6 @@ node_deep_copy (JsonNode *node)
     }
 }
 
-static gboolean
-node_get_number (JsonNode *node, double *value)
-{
-  GType type;
-
-  if (node == NULL || JSON_NODE_TYPE (node) != JSON_NODE_VALUE)
-    return FALSE;
-  type = json_node_get_value_type (node);
-  if (type == G_TYPE_INT64)
-    *value = (double) json_node_get_int (node);
-  else if (type == G_TYPE_DOUBLE)
-    *value = json_node_get_double (node);
-  else
-    return FALSE;
-  return isfinite (*value);
-}
 
 static const char *
 node_get_string (JsonNode *node)
@@ -179,7 +163,12 @@ node_is_null (JsonNode *node)
 static char *
 quote (const char *text)
 {
-  return hyd_json_quote_excerpt (text ? text : "", -1);
+  /* the common case, a short printable ASCII name, quotes as it is */
+  gsize n = 0;
+  for (const char *p = text ? text : ""; *p; p++, n++)
+    if (n >= HYD_JSON_EXCERPT_MAX || *p < 0x20 || *p >= 0x7f || *p == '"' || *p == '\\')
+      return hyd_json_quote_excerpt (text, -1);
+  return g_strconcat ("\"", text ? text : "", "\"", NULL);
 }
 
 #define NUMBER_TEXT_SIZE HYD_JSON_DOUBLE_BUF_SIZE
@@ -215,7 +204,7 @@ describe_node (JsonNode *node)
   char buf[NUMBER_TEXT_SIZE];
   double v;
 
-  if (node_get_number (node, &v))
+  if (hyd_json_node_get_number (node, &v))
     return g_strdup (number_text (v, buf));
   switch (JSON_NODE_TYPE (node))
     {
@@ -640,7 +629,7 @@ read_string (JsonNode *node, const char *where, const char *key, char **out, GEr
 static gboolean
 read_number (JsonNode *node, const char *where, const char *key, double *out, GError **error)
 {
-  if (!node_get_number (node, out))
+  if (!hyd_json_node_get_number (node, out))
     return set_error (error, HYD_CIRCUIT_ERROR_FORMAT, "%s: \"%s\" must be a number", where, key);
   return TRUE;
 }
@@ -651,8 +640,8 @@ read_position (JsonNode *node, const char *where, double *x, double *y, GError *
   JsonArray *array = JSON_NODE_HOLDS_ARRAY (node) ? json_node_get_array (node) : NULL;
 
   if (array == NULL || json_array_get_length (array) != 2
-      || !node_get_number (json_array_get_element (array, 0), x)
-      || !node_get_number (json_array_get_element (array, 1), y))
+      || !hyd_json_node_get_number (json_array_get_element (array, 0), x)
+      || !hyd_json_node_get_number (json_array_get_element (array, 1), y))
     return set_error (error, HYD_CIRCUIT_ERROR_FORMAT,
                       "%s: \"position\" must be an array of two numbers [x, y]", where);
   return TRUE;
@@ -669,13 +658,63 @@ read_object (JsonNode *node, const char *where, const char *key, JsonObject **ou
   return TRUE;
 }
 
+/* One member of a component object; where names the component in
+ * messages. */
+static gboolean
+read_component_member (HydCircuitComponent *c, const char *key, JsonNode *value,
+                       const char *where, GError **error)
+{
+  gboolean ok = TRUE;
+
+  if (strcmp (key, "id") == 0)
+    ok = read_string (value, where, key, &c->id, error);
+  else if (strcmp (key, "type") == 0)
+    ok = read_string (value, where, key, &c->type, error);
+  else if (strcmp (key, "position") == 0)
+    ok = c->has_position = read_position (value, where, &c->x, &c->y, error);
+  else if (strcmp (key, "rotation") == 0)
+    {
+      double r = 0;
+      /* compared as a double: a cast of 1e300 to int is undefined */
+      if (!hyd_json_node_get_number (value, &r) || (r != 0 && r != 90 && r != 180 && r != 270))
+        {
+          g_autofree char *got = describe_node (value);
+          ok = set_error (error, HYD_CIRCUIT_ERROR_FORMAT,
+                          "%s: \"rotation\" must be 0, 90, 180 or 270 (got %s)", where, got);
+        }
+      else
+        c->rotation = (int) r;
+      c->has_rotation = ok;
+    }
+  else if (strcmp (key, "mirror") == 0)
+    {
+      if (JSON_NODE_TYPE (value) != JSON_NODE_VALUE
+          || json_node_get_value_type (value) != G_TYPE_BOOLEAN)
+        ok = set_error (error, HYD_CIRCUIT_ERROR_FORMAT,
+                        "%s: \"mirror\" must be true or false", where);
+      else
+        c->mirror = json_node_get_boolean (value);
+      c->has_mirror = ok;
+    }
+  else if (strcmp (key, "label") == 0)
+    ok = read_string (value, where, key, &c->label, error);
+  else if (strcmp (key, "params") == 0)
+    ok = read_object (value, where, key, &c->params, error);
+  else
+    json_object_set_member (c->extra, key, node_deep_copy (value));
+
+  return ok;
+}
+
 static HydCircuitComponent *
 read_component (JsonNode *node, guint index, GError **error)
 {
-  g_autoptr(GList) members = NULL;
-  g_autofree char *where = NULL;
+  const char *id;
   HydCircuitComponent *c;
   JsonObject *object;
+  JsonObjectIter iter;
+  const char *key;
+  JsonNode *value;
 
   if (!JSON_NODE_HOLDS_OBJECT (node))
     {
@@ -684,74 +723,39 @@ read_component (JsonNode *node, guint index, GError **error)
     }
   object = json_node_get_object (node);
 
-  {
-    const char *id = node_get_string (json_object_get_member (object, "id"));
-    if (id == NULL)
-      {
-        set_error (error, HYD_CIRCUIT_ERROR_FORMAT,
-                   "components[%u]: \"id\" is missing or not a string", index);
-        return NULL;
-      }
-    g_autofree char *quoted = quote (id);
-    where = g_strdup_printf ("component %s", quoted);
-  }
+  id = node_get_string (json_object_get_member (object, "id"));
+  if (id == NULL)
+    {
+      set_error (error, HYD_CIRCUIT_ERROR_FORMAT,
+                 "components[%u]: \"id\" is missing or not a string", index);
+      return NULL;
+    }
   if (node_get_string (json_object_get_member (object, "type")) == NULL)
     {
-      set_error (error, HYD_CIRCUIT_ERROR_FORMAT, "%s: \"type\" is missing or not a string", where);
+      g_autofree char *quoted = quote (id);
+      set_error (error, HYD_CIRCUIT_ERROR_FORMAT, "component %s: \"type\" is missing or not a string",
+                 quoted);
       return NULL;
     }
 
-  c = component_new ();
-  members = json_object_get_members (object);
-  for (GList *l = members; l != NULL; l = l->next)
+  /* params are the tree's own object (read_object), made only if absent */
+  c = g_new0 (HydCircuitComponent, 1);
+  c->extra = json_object_new ();
+  json_object_iter_init_ordered (&iter, object);
+  while (json_object_iter_next_ordered (&iter, &key, &value))
     {
-      const char *key = l->data;
-      JsonNode *value = json_object_get_member (object, key);
-      gboolean ok = TRUE;
-
-      if (strcmp (key, "id") == 0)
-        ok = read_string (value, where, key, &c->id, error);
-      else if (strcmp (key, "type") == 0)
-        ok = read_string (value, where, key, &c->type, error);
-      else if (strcmp (key, "position") == 0)
-        ok = c->has_position = read_position (value, where, &c->x, &c->y, error);
-      else if (strcmp (key, "rotation") == 0)
+      /* the component's name is made only for a message (10^5 parts) */
+      if (!read_component_member (c, key, value, "", NULL))
         {
-          double r = 0;
-          /* compared as a double: a cast of 1e300 to int is undefined */
-          if (!node_get_number (value, &r) || (r != 0 && r != 90 && r != 180 && r != 270))
-            {
-              g_autofree char *got = describe_node (value);
-              ok = set_error (error, HYD_CIRCUIT_ERROR_FORMAT,
-                              "%s: \"rotation\" must be 0, 90, 180 or 270 (got %s)", where, got);
-            }
-          else
-            c->rotation = (int) r;
-          c->has_rotation = ok;
-        }
-      else if (strcmp (key, "mirror") == 0)
-        {
-          if (JSON_NODE_TYPE (value) != JSON_NODE_VALUE
-              || json_node_get_value_type (value) != G_TYPE_BOOLEAN)
-            ok = set_error (error, HYD_CIRCUIT_ERROR_FORMAT,
-                            "%s: \"mirror\" must be true or false", where);
-          else
-            c->mirror = json_node_get_boolean (value);
-          c->has_mirror = ok;
-        }
-      else if (strcmp (key, "label") == 0)
-        ok = read_string (value, where, key, &c->label, error);
-      else if (strcmp (key, "params") == 0)
-        ok = read_object (value, where, key, &c->params, error);
-      else
-        json_object_set_member (c->extra, key, node_deep_copy (value));
-
-      if (!ok)
-        {
+          g_autofree char *quoted = quote (id);
+          g_autofree char *where = g_strdup_printf ("component %s", quoted);
+          read_component_member (c, key, value, where, error);
           component_free (c);
           return NULL;
         }
     }
+  if (c->params == NULL)
+    c->params = json_object_new ();
   return c;
 }
 
@@ -842,14 +846,37 @@ connection_where (guint index, const char *from, const char *to)
   return g_strdup_printf ("connections[%u] (from %s to %s)", index, f, t);
 }
 
+/* One member of a connection object; where names the connection in
+ * messages. */
+static gboolean
+read_connection_member (HydCircuitConnection *c, const char *key, JsonNode *value,
+                        const char *where, GError **error)
+{
+  if (strcmp (key, "from") == 0)
+    return read_string (value, where, key, &c->from, error);
+  if (strcmp (key, "to") == 0)
+    return read_string (value, where, key, &c->to, error);
+  if (strcmp (key, "route") == 0)
+    return read_route (value, where, &c->route, error);
+  if (strcmp (key, "length") == 0)
+    return c->has_length = read_number (value, where, key, &c->length, error);
+  if (strcmp (key, "diameter") == 0)
+    return c->has_diameter = read_number (value, where, key, &c->diameter, error);
+  if (strcmp (key, "initial_pressure") == 0)
+    return c->has_initial_pressure = read_number (value, where, key, &c->initial_pressure, error);
+  json_object_set_member (c->extra, key, node_deep_copy (value));
+  return TRUE;
+}
+
 static HydCircuitConnection *
 read_connection (JsonNode *node, guint index, GError **error)
 {
-  g_autoptr(GList) members = NULL;
-  g_autofree char *where = NULL;
   HydCircuitConnection *c;
   JsonObject *object;
   const char *from, *to;
+  JsonObjectIter iter;
+  const char *key;
+  JsonNode *value;
 
   if (!JSON_NODE_HOLDS_OBJECT (node))
     {
@@ -859,39 +886,23 @@ read_connection (JsonNode *node, guint index, GError **error)
   object = json_node_get_object (node);
   from = node_get_string (json_object_get_member (object, "from"));
   to = node_get_string (json_object_get_member (object, "to"));
-  where = connection_where (index, from, to);
   if (from == NULL || to == NULL)
     {
+      g_autofree char *where = connection_where (index, from, to);
       set_error (error, HYD_CIRCUIT_ERROR_FORMAT, "%s: \"%s\" is missing or not a string",
                  where, from == NULL ? "from" : "to");
       return NULL;
     }
 
   c = connection_new ();
-  members = json_object_get_members (object);
-  for (GList *l = members; l != NULL; l = l->next)
+  json_object_iter_init_ordered (&iter, object);
+  while (json_object_iter_next_ordered (&iter, &key, &value))
     {
-      const char *key = l->data;
-      JsonNode *value = json_object_get_member (object, key);
-      gboolean ok = TRUE;
-
-      if (strcmp (key, "from") == 0)
-        ok = read_string (value, where, key, &c->from, error);
-      else if (strcmp (key, "to") == 0)
-        ok = read_string (value, where, key, &c->to, error);
-      else if (strcmp (key, "route") == 0)
-        ok = read_route (value, where, &c->route, error);
-      else if (strcmp (key, "length") == 0)
-        ok = c->has_length = read_number (value, where, key, &c->length, error);
-      else if (strcmp (key, "diameter") == 0)
-        ok = c->has_diameter = read_number (value, where, key, &c->diameter, error);
-      else if (strcmp (key, "initial_pressure") == 0)
-        ok = c->has_initial_pressure = read_number (value, where, key, &c->initial_pressure, error);
-      else
-        json_object_set_member (c->extra, key, node_deep_copy (value));
-
-      if (!ok)
+      /* the connection's name is made only for a message (10^5 wires) */
+      if (!read_connection_member (c, key, value, "", NULL))
         {
+          g_autofree char *where = connection_where (index, from, to);
+          read_connection_member (c, key, value, where, error);
           connection_free (c);
           return NULL;
         }
@@ -1231,7 +1242,7 @@ setting_number (JsonObject *object, const char *section, const char *key,
     *present = FALSE;
   if (node == NULL)
     return TRUE;
-  if (!node_get_number (node, &v))
+  if (!hyd_json_node_get_number (node, &v))
     {
       g_autofree char *got = describe_node (node);
       return set_error (error, HYD_CIRCUIT_ERROR_SIMULATION,
@@ -1313,7 +1324,7 @@ read_atol (JsonNode *node, double *atol, GError **error)
   char buf[NUMBER_TEXT_SIZE];
   double v;
 
-  if (node_get_number (node, &v))
+  if (hyd_json_node_get_number (node, &v))
     {
       if (!(v > 0))
         return set_error (error, HYD_CIRCUIT_ERROR_SIMULATION,
@@ -1346,7 +1357,7 @@ read_atol (JsonNode *node, double *atol, GError **error)
                                 "simulation: \"atol\": unknown kind of state %s (kinds: %s)",
                                 quoted, kinds->str);
             }
-          if (!node_get_number (json_object_get_member (object, key), &v) || !(v > 0))
+          if (!hyd_json_node_get_number (json_object_get_member (object, key), &v) || !(v > 0))
             {
               g_autofree char *got = describe_node (json_object_get_member (object, key));
               return set_error (error, HYD_CIRCUIT_ERROR_SIMULATION,
@@ -1599,7 +1610,7 @@ resolve_param (const HydCircuitComponent *component, const HydParamInfo *info,
       return TRUE;
     }
 
-  if (!node_get_number (node, &v))
+  if (!hyd_json_node_get_number (node, &v))
     {
       g_autofree char *got = describe_node (node);
 
@@ -1625,6 +1636,10 @@ resolve_param (const HydCircuitComponent *component, const HydParamInfo *info,
   return TRUE;
 }
 
+/* Parameters of one type fit on the stack (the catalogue's largest has a
+ * dozen); more go to the heap. */
+#define RESOLVE_STACK_PARAMS 32
+
 gboolean
 hyd_circuit_component_resolve_params (const HydCircuitComponent *component,
                                       const HydFluid *fluid,
@@ -1633,10 +1648,16 @@ hyd_circuit_component_resolve_params (const HydCircuitComponent *component,
                                       GError **error)
 {
   const HydComponentType *type;
-  g_autoptr(GList) members = NULL;
-  g_autofree double *vals = NULL;
-  g_autoptr(GPtrArray) profs = NULL;
+  double vals_stack[RESOLVE_STACK_PARAMS];
+  HydProfile *profs_stack[RESOLVE_STACK_PARAMS];
+  g_autofree double *vals_heap = NULL;
+  g_autofree HydProfile **profs_heap = NULL;
+  double *vals = vals_stack;
+  HydProfile **profs = profs_stack;
   HydFluid default_fluid;
+  JsonObjectIter iter;
+  const char *member;
+  gboolean ok = TRUE;
   guint n;
 
   g_return_val_if_fail (component != NULL, FALSE);
@@ -1656,44 +1677,120 @@ hyd_circuit_component_resolve_params (const HydCircuitComponent *component,
       fluid = &default_fluid;
     }
 
-  members = json_object_get_members (component->params);
-  for (GList *l = members; l != NULL; l = l->next)
-    if (hyd_component_type_find_param (type, l->data) < 0)
-      return unknown_param_error (component, type, l->data, error);
+  /* in the order written, so that the first unknown one is named */
+  json_object_iter_init_ordered (&iter, component->params);
+  while (json_object_iter_next_ordered (&iter, &member, NULL))
+    if (hyd_component_type_find_param (type, member) < 0)
+      return unknown_param_error (component, type, member, error);
 
   n = type->n_params;
-  vals = g_new0 (double, MAX (n, 1));
-  profs = g_ptr_array_new_full (n, (GDestroyNotify) hyd_profile_free);
-  g_ptr_array_set_size (profs, n);
-  for (guint i = 0; i < n; i++)
+  if (n > RESOLVE_STACK_PARAMS)
+    {
+      vals = vals_heap = g_new0 (double, n);
+      profs = profs_heap = g_new0 (HydProfile *, n);
+    }
+  memset (profs, 0, n * sizeof (HydProfile *));
+  for (guint i = 0; i < n && ok; i++)
     {
       const HydParamInfo *info = &type->params[i];
       JsonNode *node = json_object_get_member (component->params, info->name);
-      HydProfile *profile = NULL;
 
-      if (!resolve_param (component, info, node, fluid, &vals[i], &profile, error))
-        return FALSE;
-      g_ptr_array_index (profs, i) = profile;
+      ok = resolve_param (component, info, node, fluid, &vals[i], &profs[i], error);
     }
 
-  if (type->validate != NULL)
+  if (ok && type->validate != NULL)
     {
-      HydComp *comp = hyd_comp_new (type, component->id, fluid);
-      gboolean ok;
-
-      memcpy (comp->par, vals, n * sizeof (double));
-      ok = type->validate (comp, error);
-      hyd_comp_free (comp);
-      if (!ok)
-        return FALSE;
+      /* the type's cross rules read the values through an instance: one on
+       * the stack, whose par are these values */
+      double zeros[RESOLVE_STACK_PARAMS] = { 0 };
+      g_autofree double *zeros_heap = n > RESOLVE_STACK_PARAMS ? g_new0 (double, n) : NULL;
+      HydComp comp = {
+        .type = type,
+        .id = component->id,
+        .fluid = fluid,
+        .par = vals,
+        .par_dt = zeros_heap ? zeros_heap : zeros,
+      };
+      ok = type->validate (&comp, error);
     }
 
-  if (values != NULL)
+  if (ok && values != NULL)
     memcpy (values, vals, n * sizeof (double));
-  if (profiles != NULL)
-    for (guint i = 0; i < n; i++)
-      profiles[i] = g_steal_pointer (&g_ptr_array_index (profs, i));
-  return TRUE;
+  for (guint i = 0; i < n; i++)
+    {
+      if (ok && profiles != NULL)
+        profiles[i] = profs[i];
+      else if (profs[i] != NULL)
+        hyd_profile_free (profs[i]);
+    }
+  return ok;
+}
+
+HydComponentParams *
+hyd_circuit_component_get_params (const HydCircuitComponent *component, const HydFluid *fluid,
+                                  GError **error)
+{
+  g_return_val_if_fail (component != NULL, NULL);
+  const HydComponentType *type = hyd_catalogue_lookup (component->type);
+  guint n = type ? type->n_params : 0;
+  /* one block: the view, then values, then profiles */
+  gsize head = (sizeof (HydComponentParams) + sizeof (double) - 1) / sizeof (double) * sizeof (double);
+  HydComponentParams *params = g_malloc0 (head + (n + 1) * (sizeof (double) + sizeof (HydProfile *)));
+  params->type = type;
+  params->values = (double *) ((char *) params + head);
+  params->profiles = (HydProfile **) (params->values + n + 1);
+  if (!hyd_circuit_component_resolve_params (component, fluid, params->values, params->profiles, error))
+    {
+      g_free (params);
+      return NULL;
+    }
+  return params;
+}
+
+void
+hyd_component_params_free (HydComponentParams *params)
+{
+  if (params == NULL)
+    return;
+  for (guint i = 0; i < params->type->n_params; i++)
+    if (params->profiles[i] != NULL)
+      hyd_profile_free (params->profiles[i]);
+  g_free (params);
+}
+
+double
+hyd_component_params_get (const HydComponentParams *params, const char *name)
+{
+  g_return_val_if_fail (params != NULL, NAN);
+  int k = name ? hyd_component_type_find_param (params->type, name) : -1;
+  return k >= 0 ? params->values[k] : NAN;
+}
+
+double
+hyd_component_params_get_at (const HydComponentParams *params, const char *name, double t)
+{
+  g_return_val_if_fail (params != NULL, NAN);
+  int k = name ? hyd_component_type_find_param (params->type, name) : -1;
+  if (k < 0)
+    return NAN;
+  return params->profiles[k] != NULL ? hyd_profile_value_after (params->profiles[k], t) : params->values[k];
+}
+
+const char *
+hyd_component_params_get_choice (const HydComponentParams *params, const char *name)
+{
+  g_return_val_if_fail (params != NULL, NULL);
+  int k = name ? hyd_component_type_find_param (params->type, name) : -1;
+  if (k < 0 || !(params->type->params[k].flags & HYD_PARAM_ENUM))
+    return NULL;
+  return params->type->params[k].choices[(guint) params->values[k]];
+}
+
+HydOperation
+hyd_component_params_get_operation (const HydComponentParams *params)
+{
+  g_return_val_if_fail (params != NULL, HYD_OPERATION_NONE);
+  return hyd_component_type_get_operation (params->type, params->values);
 }
 
 /* A value from the command line: a number, else JSON (a profile object or a

@@ -154,7 +154,8 @@ void hyd_sim_options_clear (HydSimOptions *opts);
 /* Recompute the t_end-dependent defaults after t_end changed. */
 void hyd_sim_options_set_t_end (HydSimOptions *opts, double t_end);
 
-/* Typed parameter values of one component: values[n_params] (defaults
+/* The typed view below, written into the caller's arrays (the compiler's
+ * instances): values[n_params] (defaults
  * applied; enum: choice index; optional unset: NAN; profile parameters:
  * the value just after t = 0) and profiles[n_params] (a new HydProfile for
  * every profile parameter, constant ones included; NULL for others).
@@ -165,6 +166,36 @@ gboolean hyd_circuit_component_resolve_params (const HydCircuitComponent *compon
                                                double *values,
                                                HydProfile **profiles,
                                                GError **error);
+/* The typed, validated view of one component's parameters: what the
+ * compiler, the CLI and the UI read (never the JSON members, which keep
+ * only what was written). values and profiles are as for
+ * hyd_circuit_component_resolve_params; the view owns them. Parameters are
+ * read only through these two; the JSON members are for editors, which show
+ * and change what was written. */
+typedef struct {
+  const HydComponentType *type;
+  double *values;          /* [type->n_params] in SI; enum: choice index; unset optional: NAN */
+  HydProfile **profiles;   /* [type->n_params] parsed profiles (constant ones too), or NULL */
+} HydComponentParams;
+
+/* The view, or NULL with an error naming the component and parameter (the
+ * messages of hyd_circuit_component_resolve_params). fluid NULL: the
+ * default fluid. */
+HydComponentParams *hyd_circuit_component_get_params (const HydCircuitComponent *component,
+                                                      const HydFluid *fluid, GError **error);
+void hyd_component_params_free (HydComponentParams *params);
+/* A parameter's value (just after t = 0 for a profile), NAN when the type
+ * has no such parameter. */
+double hyd_component_params_get (const HydComponentParams *params, const char *name);
+/* A parameter's value at time t (its profile's value just after t). */
+double hyd_component_params_get_at (const HydComponentParams *params, const char *name, double t);
+/* An enum parameter's choice (untranslated), NULL when not an enum. */
+const char *hyd_component_params_get_choice (const HydComponentParams *params, const char *name);
+/* How the component is operated (hyd_component_type_get_operation). */
+HydOperation hyd_component_params_get_operation (const HydComponentParams *params);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (HydComponentParams, hyd_component_params_free)
+
 /* Set a parameter from a string: a number, an enum choice, or a profile as
  * JSON (bramah-cli --set). Validates it; on error nothing changes. */
 gboolean hyd_circuit_component_set_param_from_string (HydCircuitComponent *component,

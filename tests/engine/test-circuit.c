@@ -851,6 +851,138 @@ test_resolve_params (void)
   g_assert_true (isnan (values[i_ip]));
 }
 
+/* The typed view: values in SI, enums by choice, profiles parsed, the
+ * operation from the type's fields; an invalid value gives no view and
+ * names the component and parameter. */
+static void
+test_typed_params (void)
+{
+  static const char *doc = DOC (
+    ORIFICE ("O1", "\"diameter\": 3e-3") ", "
+    DCV ("V1", "\"centre\": \"tandem\", \"actuation\": \"solenoid\", "
+               "\"command\": { \"step\": { \"times\": [0, 1], \"values\": [1, 0.5, -1] } }") ", "
+    DCV ("V2", ""),
+    "");
+  g_autoptr(HydCircuit) circuit = load_ok (doc);
+  g_autoptr(GError) error = NULL;
+
+  g_autoptr(HydComponentParams) o1 = hyd_circuit_component_get_params (hyd_circuit_find_component (circuit, "O1"),
+                                                                       NULL, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (o1);
+  g_assert_true (o1->type == hyd_catalogue_lookup ("orifice"));
+  g_assert_cmpfloat (hyd_component_params_get (o1, "diameter"), ==, 3e-3);
+  g_assert_true (isnan (hyd_component_params_get (o1, "no_such_parameter")));
+  g_assert_null (hyd_component_params_get_choice (o1, "diameter"));
+  g_assert_cmpint (hyd_component_params_get_operation (o1), ==, HYD_OPERATION_NONE);
+
+  g_autoptr(HydComponentParams) v1 = hyd_circuit_component_get_params (hyd_circuit_find_component (circuit, "V1"),
+                                                                       NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (hyd_component_params_get_choice (v1, "centre"), ==, "tandem");
+  g_assert_cmpstr (hyd_component_params_get_choice (v1, "actuation"), ==, "solenoid");
+  g_assert_cmpint (hyd_component_params_get_operation (v1), ==, HYD_OPERATION_SOLENOID);
+  g_assert_cmpfloat (hyd_component_params_get (v1, "command"), ==, 0.5);
+  g_assert_cmpfloat (hyd_component_params_get_at (v1, "command", 2.0), ==, -1.0);
+  g_assert_nonnull (v1->profiles[hyd_component_type_find_param (v1->type, "command")]);
+
+  g_autoptr(HydComponentParams) v2 = hyd_circuit_component_get_params (hyd_circuit_find_component (circuit, "V2"),
+                                                                       NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (hyd_component_params_get_operation (v2), ==, HYD_OPERATION_LEVER);
+  g_assert_cmpfloat (hyd_component_params_get_at (v2, "command", 5.0), ==, 0.0);
+
+  /* an edited, invalid value: no view, the component and parameter named */
+  HydCircuitComponent *o = hyd_circuit_find_component (circuit, "O1");
+  json_object_set_string_member (o->params, "diameter", "wide");
+  HydComponentParams *bad = hyd_circuit_component_get_params (o, NULL, &error);
+  g_assert_null (bad);
+  g_assert_error (error, HYD_CIRCUIT_ERROR, HYD_CIRCUIT_ERROR_PARAM_VALUE);
+  g_assert_nonnull (strstr (error->message, "\"O1\""));
+  g_assert_nonnull (strstr (error->message, "\"diameter\""));
+}
+
+/* What the rest of the program knows about a type is in the catalogue:
+ * every field that names a parameter names one of the type's, of the
+ * kind its use needs. */
+static void
+test_type_fields (void)
+{
+  guint n;
+  const HydComponentType *const *types = hyd_catalogue_list (&n);
+  g_autoptr(GHashTable) roles = g_hash_table_new (g_direct_hash, g_direct_equal);
+
+  for (guint i = 0; i < n; i++)
+    {
+      const HydComponentType *t = types[i];
+      g_test_message ("%s", t->id);
+      g_assert_nonnull (t->designator);
+      g_assert_cmpuint (strlen (t->designator), >, 0);
+      for (const char *c = t->designator; *c; c++)
+        g_assert_true (g_ascii_isupper (*c));
+      if (t->roles & (HYD_ROLE_PUMP | HYD_ROLE_FLOW_SOURCE))
+        {
+          g_assert_nonnull (t->delivery_params);
+          g_assert_cmpuint (t->delivery_port, <, t->n_ports);
+          for (guint k = 0; t->delivery_params[k]; k++)
+            g_assert_cmpint (hyd_component_type_find_param (t, t->delivery_params[k]), >=, 0);
+        }
+      else
+        g_assert_null (t->delivery_params);
+      if (t->roles & HYD_ROLE_RELIEF_VALVE)
+        {
+          int k = hyd_component_type_find_param (t, t->rating_param);
+          g_assert_cmpint (k, >=, 0);
+          g_assert_cmpint (t->params[k].unit, ==, HYD_UNIT_FLOW);
+        }
+      else
+        g_assert_null (t->rating_param);
+      if (t->roles & HYD_ROLE_MAKEUP_VALVE)
+        {
+          int kc = hyd_component_type_find_param (t, t->cracking_param);
+          int kr = hyd_component_type_find_param (t, t->opening_range_param);
+          g_assert_cmpint (kc, >=, 0);
+          g_assert_cmpint (kr, >=, 0);
+          g_assert_cmpint (t->params[kc].unit, ==, HYD_UNIT_PRESSURE);
+          g_assert_cmpint (t->params[kr].unit, ==, HYD_UNIT_PRESSURE);
+        }
+      if (t->scale_param)
+        {
+          int k = hyd_component_type_find_param (t, t->scale_param);
+          g_assert_cmpint (k, >=, 0);
+          g_assert_cmpint (t->params[k].unit, ==, HYD_UNIT_PRESSURE);
+        }
+      g_assert_true ((t->operation_param == NULL) == (t->command_param == NULL));
+      if (t->operation_param)
+        {
+          int k = hyd_component_type_find_param (t, t->operation_param);
+          g_assert_cmpint (k, >=, 0);
+          g_assert_true (t->params[k].flags & HYD_PARAM_ENUM);
+          for (guint c = 0; t->params[k].choices[c]; c++)
+            {
+              double v = c;
+              g_autofree double *values = g_new0 (double, t->n_params);
+              values[k] = v;
+              g_assert_cmpint (hyd_component_type_get_operation (t, values), !=, HYD_OPERATION_NONE);
+            }
+          int m = hyd_component_type_find_param (t, t->command_param);
+          g_assert_cmpint (m, >=, 0);
+          g_assert_true (t->params[m].flags & HYD_PARAM_PROFILE);
+        }
+      else
+        g_assert_cmpint (hyd_component_type_get_operation (t, NULL), ==, HYD_OPERATION_NONE);
+      for (guint r = 0; r < 9; r++)
+        if (t->roles & (1u << r))
+          g_hash_table_add (roles, GUINT_TO_POINTER (r + 1));
+    }
+  /* every role is some type's */
+  g_assert_cmpuint (g_hash_table_size (roles), ==, 9);
+  /* the ones the lint relies on */
+  g_assert_true (hyd_catalogue_lookup ("relief_valve")->roles & HYD_ROLE_RELIEF_VALVE);
+  g_assert_true (hyd_catalogue_lookup ("tank")->roles & HYD_ROLE_TANK);
+  g_assert_cmpstr (hyd_catalogue_lookup ("relief_valve")->designator, ==, "RV");
+}
+
 static void
 test_set_param (void)
 {
@@ -1480,6 +1612,8 @@ main (int argc, char **argv)
   g_test_add_func ("/engine/circuit/roundtrip/new-and-copy", test_roundtrip_new_and_copy);
   g_test_add_func ("/engine/circuit/validate/edited", test_validate_edited);
 
+  g_test_add_func ("/engine/circuit/params/typed", test_typed_params);
+  g_test_add_func ("/engine/circuit/params/type-fields", test_type_fields);
   g_test_add_func ("/engine/circuit/sim-options/defaults", test_sim_options_defaults);
   g_test_add_func ("/engine/circuit/sim-options/settings", test_sim_options_settings);
 

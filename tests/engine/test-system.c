@@ -694,6 +694,117 @@ test_run_relief_overflow (void)
   g_assert_false (any_contains (w3, "relief valve passes"));
 }
 
+/* A chain of k volumes and orifices (the shape of a 10^5-component
+ * check): flow source → (volume, orifice) × k → tank. */
+static char *
+chain_json (guint k)
+{
+  GString *s = g_string_new (HEAD "\"components\": [{\"id\": \"FS1\", \"type\": \"flow_source\", "
+                                  "\"params\": {\"flow\": 0.001}}");
+  for (guint i = 1; i <= k; i++)
+    g_string_append_printf (s, ", {\"id\": \"V%u\", \"type\": \"volume\", \"params\": {\"volume\": 1e-4}}"
+                               ", {\"id\": \"OR%u\", \"type\": \"orifice\", \"params\": {\"diameter\": 0.004}}",
+                            i, i);
+  g_string_append (s, ", {\"id\": \"T1\", \"type\": \"tank\"}], \"connections\": [");
+  for (guint i = 1; i <= k; i++)
+    {
+      if (i == 1)
+        g_string_append (s, "{\"from\": \"FS1.P\", \"to\": \"V1.P\"}");
+      else
+        g_string_append_printf (s, ", {\"from\": \"OR%u.B\", \"to\": \"V%u.P\"}", i - 1, i);
+      g_string_append_printf (s, ", {\"from\": \"V%u.P2\", \"to\": \"OR%u.A\"}", i, i);
+    }
+  g_string_append_printf (s, ", {\"from\": \"OR%u.B\", \"to\": \"T1.T\"}]}", k);
+  return g_string_free (s, FALSE);
+}
+
+typedef struct {
+  HydSystem *sys;
+  guint k;
+  int *found;  /* [k] index of "V<i>.P.void" */
+} ChainLookup;
+
+static gpointer
+chain_lookup_thread (gpointer data)
+{
+  ChainLookup *cl = data;
+  for (guint i = 1; i <= cl->k; i++)
+    {
+      g_autofree char *name = g_strdup_printf ("V%u.P.void", i);
+      cl->found[i - 1] = hyd_system_find_variable (cl->sys, name);
+    }
+  return NULL;
+}
+
+/* The compiled chain: nodes, states, the tridiagonal pattern in sorted
+ * compressed columns, and the variables, named on first use from several
+ * threads at once exactly as one thread names them. */
+static void
+test_large_chain (void)
+{
+  const guint k = 3000;
+  g_autofree char *json = chain_json (k);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (HydCircuit) circuit = hyd_circuit_load_from_data (json, -1, "chain.bramah", &error);
+  g_assert_no_error (error);
+  HydSystem *sys = hyd_system_compile (circuit, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (hyd_system_get_n_nodes (sys), ==, k + 1);
+  g_assert_cmpuint (hyd_system_get_n_states (sys), ==, k);
+
+  guint nnz;
+  const guint *colptr, *rowind;
+  hyd_system_get_pattern (sys, &nnz, &colptr, &rowind);
+  g_assert_cmpuint (nnz, ==, 3 * k - 2);
+  for (guint j = 0; j < k; j++)
+    {
+      guint expect_rows = (j == 0 || j == k - 1) ? 2 : 3;
+      g_assert_cmpuint (colptr[j + 1] - colptr[j], ==, expect_rows);
+      for (guint e = colptr[j]; e < colptr[j + 1]; e++)
+        {
+          g_assert_cmpuint (rowind[e] + 1, >=, j);
+          g_assert_cmpuint (rowind[e], <=, j + 1);
+          if (e > colptr[j])
+            g_assert_cmpuint (rowind[e], >, rowind[e - 1]);
+        }
+    }
+
+  /* one thread's answer, then four at once on a fresh system */
+  int *serial = g_new (int, k);
+  ChainLookup one = { sys, k, serial };
+  chain_lookup_thread (&one);
+  HydSystem *fresh = hyd_system_compile (circuit, &error);
+  g_assert_no_error (error);
+  ChainLookup many[4];
+  GThread *threads[4];
+  for (guint t = 0; t < 4; t++)
+    {
+      many[t] = (ChainLookup) { fresh, k, g_new (int, k) };
+      threads[t] = g_thread_new ("lookup", chain_lookup_thread, &many[t]);
+    }
+  for (guint t = 0; t < 4; t++)
+    {
+      g_thread_join (threads[t]);
+      g_assert_cmpmem (many[t].found, k * sizeof (int), serial, k * sizeof (int));
+      g_free (many[t].found);
+    }
+  /* "V<i>.P.void" is the void of the node whose first port is OR<i−1>.B */
+  for (guint i = 2; i <= k; i++)
+    {
+      g_autofree char *first = g_strdup_printf ("OR%u.B.void", i - 1);
+      g_assert_cmpint (serial[i - 1], >=, 0);
+      g_assert_cmpint (serial[i - 1], ==, hyd_system_find_variable (sys, first));
+      g_assert_cmpstr (hyd_system_get_variable_name (sys, (guint) serial[i - 1]), ==, first);
+    }
+  g_assert_cmpint (serial[0], ==, hyd_system_find_variable (sys, "FS1.P.void"));
+  g_assert_cmpuint (hyd_system_get_n_variables (sys), ==, hyd_system_get_n_variables (fresh));
+  for (guint v = 0; v < hyd_system_get_n_variables (sys); v++)
+    g_assert_cmpstr (hyd_system_get_variable_name (sys, v), ==, hyd_system_get_variable_name (fresh, v));
+  g_free (serial);
+  hyd_system_free (fresh);
+  hyd_system_free (sys);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -713,5 +824,6 @@ main (int argc, char **argv)
   g_test_add_func ("/engine/system/run/relief-overflow", test_run_relief_overflow);
   g_test_add_func ("/engine/system/events/end-stop-located", test_event_end_stop);
   g_test_add_func ("/engine/system/events/on-off-accuracy", test_event_accuracy);
+  g_test_add_func ("/engine/system/large-chain", test_large_chain);
   return g_test_run ();
 }
