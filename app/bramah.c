@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* bramah.c — the Bramah application (`bramah [FILE.bramah...]`). */
 #define G_LOG_DOMAIN "bramah"
 

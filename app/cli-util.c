@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* cli-util.c — what every bramah-cli command shares (cli-commands.h):
  * numeric options parsed with their range, text from a circuit file made
  * safe for a terminal, and output files written to a temporary in the same

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* hyd-application.c — the Bramah application. */
 #define G_LOG_DOMAIN "hyd-application"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* hyd-application.h — the GtkApplication "org.bramah.Bramah": windows,
  * files given on the command line, app-wide actions (quit, about, help),
  * the style sheet, and the recovery of autosaves after a crash. */

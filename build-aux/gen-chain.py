@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 # gen-chain.py N OUT: a circuit of N components for timing large loads and
 # checks: a flow source, then (volume, orifice) pairs in a chain, then a tank.
 import json

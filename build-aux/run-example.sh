@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Sets everything up, builds Bramah and starts it with an example circuit.
 # Without a display (a terminal, CI), it simulates the example with
 # bramah-cli instead and prints a summary.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Sets everything up and runs every test: the normal build (warnings are
 # errors; GUI tests inside a virtual X server), the engine, symbol, example
 # and fuzz-replay suites again under AddressSanitizer +

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Installs every Debian package Bramah needs to build, run and test.
 # Idempotent: silent when everything is already installed. Needs root (or sudo).
 set -euo pipefail

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* hyd-canvas-actions.c — the canvas's actions ("canvas.rotate"...), their
  * keys, which of them are enabled, and the clipboard (circuit JSON as
  * application/x-bramah-circuit and as text). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* hyd-canvas-edit.c — the canvas's edits as document commands. */
 #include "hyd-canvas-edit.h"
 #include "hyd-canvas-route.h"

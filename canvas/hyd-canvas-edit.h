@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* hyd-canvas-edit.h — the canvas's edits as document commands (private,
  * no GTK).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* hyd-canvas-input.c — what the pointer and the keys do on the canvas:
  * hover, drawing wires, dragging the selection (shown live on a scratch
  * copy of the document), rubber bands, panning, zooming, the probe, drops

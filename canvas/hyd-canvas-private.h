@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* hyd-canvas-private.h — what the canvas's own files share (hyd-canvas.c,
  * hyd-canvas-input.c, hyd-canvas-actions.c), and the entry points its tests
  * use.

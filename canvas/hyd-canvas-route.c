@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* hyd-canvas-route.c — orthogonal wires while drawing and after moves.
  *
  * The elbows themselves come from hyd_schematic_route (symbols/), the one

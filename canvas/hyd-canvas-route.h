@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* hyd-canvas-route.h — orthogonal wires while they are drawn and after
  * the parts they join have moved (private, no GTK).
  *

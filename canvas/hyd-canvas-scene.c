@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* hyd-canvas-scene.c — the canvas's geometry of a circuit: poses, bounds,
  * wire polylines, wire-end counts and net domains, and the questions the
  * editor asks of them (hit tests, rubber bands, checks, probes).

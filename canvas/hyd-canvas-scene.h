@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* hyd-canvas-scene.h — what the canvas shows, as geometry (private).
  *
  * A scene is derived from a circuit and a symbol library: every component's

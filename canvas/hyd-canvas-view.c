@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* hyd-canvas-view.c — the view transform, the cached static layer and the
  * overlay painted over it each frame. */
 #include "hyd-canvas-view.h"

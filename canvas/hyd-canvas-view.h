@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* hyd-canvas-view.h — how the canvas paints a frame (private, no GTK).
  *
  * The view maps canvas units to widget pixels (zoom and origin) and keeps

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* hyd-canvas.c — the schematic editor widget (issue 4).
  *
  * HydCanvas turns pointer and key input into document commands

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* hyd-canvas.h — the schematic editor widget (issue 4).
  *
  * HydCanvas shows a HydDocument with the ISO 1219 symbols of symbols/ and

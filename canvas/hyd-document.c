@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* hyd-document.c — editable circuit with an undo stack of commands.
  *
  * A command is a list of primitive operations on the document's arrays; an

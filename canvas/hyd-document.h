@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* hyd-document.h — an editable circuit with unlimited undo and redo.
  *
  * Every edit is a command on the HydCircuit document: a list of primitive

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* hyd-schematic.c — a whole circuit on a Cairo surface.
  *
  * Drawing order: wires (under the symbols, whose fills hide what passes

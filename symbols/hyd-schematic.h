@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* hyd-schematic.h — drawing a whole circuit: symbols at their poses, wires,
  * junction dots, labels and teaching colours; export to SVG, PDF and PNG. */
 #pragma once

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* hyd-symbol-private.h — the parsed form of a symbol file, shared by the
  * loader (hyd-symbol.c) and the renderer (hyd-symbol-render.c). */
 #pragma once

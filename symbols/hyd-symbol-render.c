@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* hyd-symbol-render.c — one walk over a symbol's elements serves four uses:
  * drawing, the selection halo, extents and hit testing. Paths are built in
  * the symbol's frame (M) and stroked in device space, so line widths and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* hyd-symbol-render.h — drawing a symbol with Cairo, in a given state.
  *
  * Every function takes a cairo_t whose current transformation maps canvas

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* hyd-symbol.c — reading symbol files, the symbol library, poses and states. */
 #include "hyd-symbol-private.h"
 #include "hyd-catalogue.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* hyd-symbol.h — ISO 1219 symbols as data (design/iso1219-symbols.md).
  *
  * A symbol is read from a small JSON file, symbols/data/<type>.sym (the

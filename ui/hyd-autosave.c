@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* hyd-autosave.c — autosave files and their recovery after a crash. */
 #define G_LOG_DOMAIN "hyd-autosave"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* hyd-autosave.h — where unsaved circuits are kept between crashes.
  *
  * Every window writes its modified circuit every 30 s to

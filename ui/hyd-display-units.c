@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* hyd-display-units.c — SI ⇄ engineering display units.
  *
  * The choices, per unit kind, are those a fluid-power engineer reads off a

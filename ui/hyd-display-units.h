@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* hyd-display-units.h — the one place where SI values become engineering
  * units on screen (bar, L/min, mm, cm³/rev, rpm, kN ...) and back.
  * The engine and the files stay SI (spec/circuit-format.md, Units). */

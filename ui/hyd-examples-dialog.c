@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* hyd-examples-dialog.c — the examples gallery. */
 #define G_LOG_DOMAIN "hyd-examples-dialog"
 

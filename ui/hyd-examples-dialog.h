@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* hyd-examples-dialog.h — the examples gallery: the circuits of
  * data/examples with their titles, summaries and a thumbnail of the
  * schematic. Choosing one emits "example-chosen" with its path. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* hyd-examples.c — listing the example circuits. */
 #define G_LOG_DOMAIN "hyd-examples"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* hyd-examples.h — the example circuits shipped in data/examples: where
  * they are and what each one is (title and description from the file). No
  * GTK here: the gallery (hyd-examples-dialog.c) shows them. */

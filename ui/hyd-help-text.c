@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* hyd-help-text.c — help pages generated from the component catalogue. */
 #define G_LOG_DOMAIN "hyd-help-text"
 

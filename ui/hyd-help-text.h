@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* hyd-help-text.h — the help page of a component type, generated from the
  * catalogue: its description with the law, its ports and a table of its
  * parameters with units (engineering units, as the property panel shows

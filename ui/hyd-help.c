@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* hyd-help.c — the component help window. */
 #define G_LOG_DOMAIN "hyd-help"
 

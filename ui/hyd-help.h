@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* hyd-help.h — the component help window: every catalogue type with its
  * description and law, its ports and its parameter table (hyd-help-text.h). */
 #pragma once

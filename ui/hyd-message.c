@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* hyd-message.c — the engine's messages in the words and units of the panel. */
 #define G_LOG_DOMAIN "hyd-message"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* hyd-message.h — the engine's messages in the words and units of the
  * panel. The engine and the command line speak SI and internal names
  * ("node V1.B.p: pressure -1.044e+05 Pa", "C1.rod_diameter: 1e+96 m"); in

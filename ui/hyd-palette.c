@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* hyd-palette.c — the component palette. */
 #define G_LOG_DOMAIN "hyd-palette"
 

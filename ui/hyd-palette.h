@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* hyd-palette.h — the component palette: searchable, by category, with
  * symbol previews and the catalogue's descriptions as tooltips. Each entry
  * is a drag source (the type id as a string, for the canvas's drop target);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* hyd-param-value.c — parameter values in engineering units. */
 #define G_LOG_DOMAIN "hyd-param-value"
 

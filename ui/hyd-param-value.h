@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* hyd-param-value.h — a component parameter as the property panel shows it:
  * its value and range in engineering units (through hyd-display-units, the
  * one place where units are converted) and the check of what the user

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* hyd-plot-panes.c — the plot panes. */
 #define G_LOG_DOMAIN "hyd-plot-panes"
 

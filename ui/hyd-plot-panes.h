@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* hyd-plot-panes.h — the plot panes below the schematic: two or three
  * HydPlotViews side by side in paned splits, restored from the circuit's
  * "plots", with a "+" to add a pane. Each pane has a variable list to add

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* hyd-property-panel.c — the parameters of the selected component. */
 #define G_LOG_DOMAIN "hyd-property-panel"
 

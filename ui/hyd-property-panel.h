@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* hyd-property-panel.h — the parameters of the selected component.
  *
  * For every parameter: its human name, its value in engineering units with

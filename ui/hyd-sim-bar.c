@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* hyd-sim-bar.c — the simulation bar. */
 #define G_LOG_DOMAIN "hyd-sim-bar"
 

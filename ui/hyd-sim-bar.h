@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* hyd-sim-bar.h — the simulation bar: Run / Pause / Stop / Reset (the
  * window's sim.* actions), the solver (every solver the engine has), end
  * time and tolerance (edits of the document's simulation settings, so they

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* hyd-simulation.c — the live run behind a window. */
 #define G_LOG_DOMAIN "hyd-simulation"
 

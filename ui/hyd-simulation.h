@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* hyd-simulation.h — the window's live simulation: one HydRunner at a time
  * (engine/run/hyd-runner.h), its samples streamed into a HydTraceStore for the
  * plots, the latest sample for the canvas's animation, the previous run kept

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* hyd-trace-store.c — the samples of one run, column by column.
  *
  * Rows arrive row-major from the worker's batches and are kept column-major,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* hyd-trace-store.h — the samples of one run, for the plots (main thread).
  * Columns are the run's variables (t first); rows arrive in batches from the
  * worker. Markers are the live parameter changes of the run's change log. */

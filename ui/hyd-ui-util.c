@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* hyd-ui-util.c — symbol previews and small formatting helpers. */
 #define G_LOG_DOMAIN "hyd-ui-util"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* hyd-ui-util.h — small helpers shared by the widgets: symbol previews in
  * the theme's colours, and the translated texts of the catalogue. */
 #pragma once

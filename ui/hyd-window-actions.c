@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* hyd-window-actions.c — the window's actions (win.*, doc.*, sim.*), their
  * keys, and the one function that recomputes which are enabled. */
 #define G_LOG_DOMAIN "hyd-window-actions"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* hyd-window-files.c — open, save, save as, the unsaved-changes prompt,
  * recent files, the examples gallery, exports and autosave. */
 #define G_LOG_DOMAIN "hyd-window-files"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* hyd-window-private.h — the window's state, shared by hyd-window.c (layout
  * and wiring), hyd-window-actions.c (actions and their enabled state),
  * hyd-window-files.c (open, save, autosave, exports) and hyd-window-sim.c

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* hyd-window-sim.c — the live simulation in the window: Run, Pause, Stop
  * and Reset, the locked editing while a run goes, the canvas animation, the
  * plots, the status line, the what-if changes (sliders and lever valves

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* hyd-window.c — the main window: layout, wiring and window state. */
 #define G_LOG_DOMAIN "hyd-window"
 

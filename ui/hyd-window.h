@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* hyd-window.h — the main window: header bar, palette, canvas, property
  * panel, plot panes, simulation bar and status line around one circuit
  * document. */

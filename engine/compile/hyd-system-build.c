@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* hyd-system-build.c — compiling a circuit: components, nodes, boundaries,
  * the state layout, meters, variables, the Jacobian's pattern. */
 #include "hyd-system-private.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* hyd-system-check.c — a circuit's diagnostics before a run
  * (hyd-system-check.h). */
 #include "hyd-system-check.h"

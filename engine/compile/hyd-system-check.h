@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* hyd-system-check.h — everything the engine has to say about a circuit
  * before it runs, as one list of diagnostics (hyd-diagnostic.h). */
 #pragma once

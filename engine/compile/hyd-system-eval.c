@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* hyd-system-eval.c — evaluating a compiled system: f, the Jacobian (one
  * assembly, written dense or sparse) and the variables (the node equation
  * is in hyd-system.c's header). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* hyd-system-lint.c — warnings about a compiled circuit that runs but
  * probably not as meant (no relief path, a relief valve used beyond its
  * rating, a cylinder that can pull a vacuum without make-up). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* hyd-system-live.c — parameter changes while a run goes on. */
 #include "hyd-system-private.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* hyd-system-private.h — what the files of compile/ share: the compiled
  * system's layout (nodes, components, variables, pattern) and the internal
  * functions one file defines and another calls. Not installed, not seen

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* hyd-system.c — compiling a circuit into an ODE system with analytic J.
  *
  * Node equation (circuit-format.md, Nodes), for a node n with state ψ_n

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* hyd-system.h — the compiled circuit: nodes, state layout, f, analytic J.
  *
  * hyd_system_compile turns a HydCircuit into a HydSystem: it builds nodes

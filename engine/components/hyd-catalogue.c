@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* hyd-catalogue.c — one table registers every component type. */
 #include "hyd-catalogue.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* hyd-catalogue.h — the table of component types (spec/components.md). */
 #pragma once
 

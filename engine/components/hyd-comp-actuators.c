@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* hyd-comp-actuators.c — cylinders and the fixed-displacement motor
  * (spec/components.md, Actuators; Esqué 2008, §3.2.5, eqs. 3.10–3.11).
  *

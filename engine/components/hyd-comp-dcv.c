@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* hyd-comp-dcv.c — directional control valves dcv_4_3, dcv_4_2, dcv_3_2,
  * dcv_2_2 (spec/components.md, "Directional control valves").
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* hyd-comp-measurement.c — pressure gauge and flow meter (spec/components.md,
  * Measurement). Neither takes flow nor declares a volume: the gauge reads its
  * node's pressure, and the flow meter joins its two ports into one node; the

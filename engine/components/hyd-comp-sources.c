@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* hyd-comp-sources.c — sources, sinks and pumps (spec/components.md,
  * "Sources and sinks"): tank, pressure_source, flow_source, fixed_pump,
  * variable_pump.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* hyd-comp-storage.c — volume, accumulator and line (spec/components.md,
  * Storage and lines; Esqué 2008, §3.2.3).
  *

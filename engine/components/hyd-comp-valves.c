@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* hyd-comp-valves.c — restrictors and pressure/flow valves
  * (spec/components.md, "Valves"): orifice, throttle_valve, check_valve,
  * relief_valve, pressure_reducing_valve, flow_control_valve.

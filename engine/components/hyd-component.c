@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* hyd-component.c — helpers shared by all component types. */
 #include "hyd-component.h"
 #include "hyd-i18n.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* hyd-component.h — the component interface (design/architecture.md).
  *
  * A component type is a const vtable plus metadata, one C file per type or

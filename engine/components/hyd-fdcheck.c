@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* hyd-fdcheck.c — the finite-difference verdict of spec/cli.md. */
 #include "hyd-fdcheck.h"
 

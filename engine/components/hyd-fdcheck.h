@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* hyd-fdcheck.h — judging an analytic derivative against finite differences
  * (the rule of spec/cli.md jacobian-check, shared by the CLI and the tests). */
 #pragma once

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* hyd-diagnostic.c — diagnostics as data (hyd-diagnostic.h). */
 #include "hyd-diagnostic.h"
 #include "hyd-i18n.h"

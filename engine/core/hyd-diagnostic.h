@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* hyd-diagnostic.h — what the engine has to say about a circuit, as data.
  *
  * A diagnostic is one error, warning or note of loading (model/), compiling

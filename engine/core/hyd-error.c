@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* hyd-error.c — the engine's error domain (hyd-error.h), an extended GError
  * domain: an error may carry the diagnostic it was made from
  * (hyd-diagnostic.h), and copies of it carry the same one. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* hyd-error.h — the engine's error domain and codes.
  *
  * One GError domain for everything a circuit can get wrong, from the JSON

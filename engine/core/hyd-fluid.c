@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* hyd-fluid.c — bulk modulus models (circuit-format.md, fluid) and the node
  * state of the cavitation-safe models (hyd-fluid.h, docs/circuit-format.md). */
 #include "hyd-fluid.h"

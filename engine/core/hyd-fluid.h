@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* hyd-fluid.h — the working fluid: density, viscosity, bulk modulus models,
  * and the node state of the cavitation-safe models (docs/circuit-format.md,
  * "The default fluid: cavitation"). */

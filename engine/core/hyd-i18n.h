@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* hyd-i18n.h — marking the catalogue's human-facing strings for translation.
  *
  * The engine never translates: it speaks English in its files, its messages

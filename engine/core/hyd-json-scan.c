@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* hyd-json-scan.c — a strict JSON check before json-glib parses.
  *
  * One pass over the text with an explicit stack (never recursion), so its

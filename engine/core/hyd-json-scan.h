@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* hyd-json-scan.h — a strict JSON reader: the check, and the tree.
  *
  * json-glib 1.6 is lenient where a circuit file must not be (it reads 0x10,

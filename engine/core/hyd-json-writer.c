@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* hyd-json-writer.c — deterministic JSON text for JsonNode trees.
  *
  * json-glib's generator writes doubles with 17 significant digits ("0.1"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* hyd-json-writer.h — deterministic JSON text for JsonNode trees.
  *
  * Used for saving circuits (circuit-format.md): 2-space indentation, object

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* hyd-profile.c — time-varying parameter values (circuit-format.md, Profiles).
  *
  * Evaluation is per integration interval: the piece is chosen at t_piece, a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* hyd-profile.h — time-varying parameter values (circuit-format.md, Profiles).
  *
  * A profile is a constant or one of step / ramp / sine / table. Profiles are

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* hyd-smooth.c — smooth helpers and the orifice law. */
 #include "hyd-smooth.h"
 

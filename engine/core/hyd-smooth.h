@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* hyd-smooth.h — the smooth helpers and the orifice law (spec/components.md).
  *
  * One implementation, shared by every component. Each helper returns its

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* hyd-units.c — unit kinds: symbols, names, default tolerances. */
 #include "hyd-units.h"
 #include "hyd-i18n.h"

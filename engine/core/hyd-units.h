@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* hyd-units.h — unit kinds of parameters, states and variables.
  *
  * Everything inside the engine is SI (spec/circuit-format.md, Units). A unit

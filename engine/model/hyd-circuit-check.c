@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* hyd-circuit-check.c — wiring checks the compiler and the editor share
  * (hyd-circuit-check.h). */
 #include "hyd-circuit-check.h"

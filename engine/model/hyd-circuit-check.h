@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* hyd-circuit-check.h — checks of a circuit's wiring that the compiler and
  * the editor share: the compiler refuses the first unconnected port
  * (hyd-system.h), the canvas lists them all before a run or a save, in the

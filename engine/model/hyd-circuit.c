@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* hyd-circuit.c — the circuit document: load, validate, save
  * (spec/circuit-format.md, version 1).
  *

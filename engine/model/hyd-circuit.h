@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* hyd-circuit.h — the circuit document (spec/circuit-format.md, version 1).
  *
  * A HydCircuit holds what the file says, no more: keys the user left out stay

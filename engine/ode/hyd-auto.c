@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* hyd-auto.c — `auto`: picks a method from the Jacobian's spectrum and the
  * tolerance, runs it, and says which and why (HydOdeResult.note).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* hyd-bdf.c — `bdf`: variable-order (1–5), variable-step BDF (Gear), the
  * method of HASP (HASP thesis, Bath) and of CVODE/DASSL.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* hyd-explicit.c — explicit Runge–Kutta methods: dopri5, bs23, rk4, euler.
  *
  * One tableau-driven implementation (Hairer, Nørsett & Wanner, Solving ODEs

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* hyd-expo.c — `expo`, the diagonal exponential predictor–corrector of the
  * HASP thesis (Bath; "FOM", §3.2–3.5, §4.8–4.14, App. C).
  *

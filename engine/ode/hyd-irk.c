@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* hyd-irk.c — the implicit Runge–Kutta methods of Treeaporn (2005,
  * Tables 1.2, 1.4, 3.1, 4.1): Radau IIA of order 3,
  * Lobatto IIIC of orders 4 and 6 and the Hairer–Wanner SDIRK4, solved

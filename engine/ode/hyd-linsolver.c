@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* hyd-linsolver.c — Jacobian storage and shifted LU factorisations. */
 #include "hyd-linsolver.h"
 

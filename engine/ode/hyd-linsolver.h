@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* hyd-linsolver.h — Jacobians and the linear systems of the implicit methods.
  *
  * Every implicit method needs LU factors of shift·I − J (Rosenbrock, SDIRK,

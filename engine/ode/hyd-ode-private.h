@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* hyd-ode-private.h — what the driver (hyd-ode.c) and the method families
  * (hyd-rosenbrock.c, ...) share. Not installed, not for callers.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* hyd-ode.c — the solver driver: input checks, integration intervals between
  * breakpoints, step-size control, output samples, cancellation, statistics
  * and failure statuses, all held in the stepper (HydOdeStepper: new,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* hyd-ode.h — the solver layer: plain C on double arrays (CVODE / GSL style).
  *
  * A problem is y' = f(t, y) with an analytic Jacobian and ∂f/∂t supplied

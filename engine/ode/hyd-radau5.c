@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* hyd-radau5.c — RADAU5 of Hairer & Wanner (Solving ODEs II, §IV.8, and
  * their radau5.f): the 3-stage Radau IIA collocation method of order 5,
  * solved by a simplified Newton iteration on the transformed system.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* hyd-rosenbrock.c — Rosenbrock methods in the Hairer–Wanner transformed
  * form (Esqué 2008, §4.1, eqs. 4.9–4.11; Hairer & Wanner 1996, §IV.7):
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* hyd-testset.c — the stiff test problems of the Bari IVP test set
  * (F. Mazzia et al., archimede.uniba.it/~testset; as carried in the R package
  * deTestSet), with their reference solutions (ibid.),

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* hyd-testset.h — standard stiff test problems (Bari "Test Set for IVP
  * Solvers", Mazzia et al., University of Bari) with analytic
  * Jacobians and reference solutions, and a smooth non-autonomous problem

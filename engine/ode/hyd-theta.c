@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* hyd-theta.c — the θ-methods `trapezoid` (θ = ½) and `backward_euler`
  * (θ = 1):
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* hyd-run.c — one simulation run of a compiled system.
  *
  * A run is one stepper (hyd-ode.h) advanced from 0 to t_end. Parameters that

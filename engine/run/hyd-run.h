@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* hyd-run.h — a simulation run: a compiled system integrated with a solver,
  * streaming the chosen variables at every output sample.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* hyd-runner.c — a live simulation run: a worker thread running
  * hyd_run_execute, and the messages it posts to the consumer's main context.
  *

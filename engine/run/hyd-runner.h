@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* hyd-runner.h — a live simulation run for the GUI (design/architecture.md,
  * Runs and threads).
  *

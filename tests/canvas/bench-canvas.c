@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* bench-canvas.c — frame times of the canvas with 500 components and 600
  * wires (issue 4: "pan and zoom at 60 frames per second").
  *

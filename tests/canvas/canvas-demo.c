@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* canvas-demo.c — a small window around HydCanvas for screenshots and for
  * driving the widget by hand or with xdotool: a palette (click an entry,
  * then the canvas; or drag it onto the canvas), tool buttons, the canvas,

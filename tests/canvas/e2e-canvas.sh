@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # e2e-canvas.sh — the canvas driven like a person does it (issue 4): real
 # X pointer and key events from xdotool on canvas-demo. It places a pump,
 # a relief valve, a 4/3 valve, a cylinder and a tank from the palette,

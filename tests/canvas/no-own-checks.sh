@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # no-own-checks.sh SOURCE_ROOT — the canvas asks the engine which ports are
 # unconnected (hyd_circuit_unconnected_ports, issue 10, item 4) instead of
 # repeating the rule: no file of canvas/ decides by itself whether a port

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test-canvas-hit.c — hit testing of the canvas scene: points on ports,
  * symbol bodies, junctions, wires and empty space, under all eight
  * rotation/mirror poses; rubber bands; the pre-save check; probe names;

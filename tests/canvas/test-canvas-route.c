@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test-canvas-route.c — orthogonal routing: wires being drawn leave a
  * port along its outward direction and pass through every bend clicked;
  * after a move or a turn the wires stay attached, orthogonal, and keep

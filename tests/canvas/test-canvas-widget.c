@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test-canvas-widget.c — HydCanvas in a real window: actions, placing,
  * wiring, moving, rubber bands, keys, the clipboard, live lock, probes,
  * checks. Pointer input goes through the entry points the widget's

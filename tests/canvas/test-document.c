@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test-document.c — document commands and their undo/redo round trips:
  * undoing every edit restores the exact JSON. */
 #include <glib/gstdio.h>

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # bench-smoke: `bramah-cli bench` runs one circuit against CVODE and writes
 # the CSV of spec/cli.md (header, then one row per solver and tolerance).
 # Not timed: the wall times are not looked at.

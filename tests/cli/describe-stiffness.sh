@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # describe-stiffness: the stiffness ratio of `bramah-cli describe` counts only
 # decaying modes; eigenvalues that are zero (exactly, or within LAPACK's
 # rounding bound) are not decaying modes (issue 8: ratios of 1e15–1e19 came

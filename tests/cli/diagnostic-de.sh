@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # diagnostic-de.sh BRAMAH_CLI LOCALE_DIR — bramah-cli prints the engine's
 # diagnostics in the user's language (issue 10, item 4): one parameter out
 # of range, one unconnected port and one lint warning, in English under C

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # full-disk: bramah-cli on a file system that is really full (issue 9,
 # items 6 and 10). A small tmpfs, mounted in a user and mount namespace
 # (skipped, status 77, where unprivileged namespaces are not allowed):

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # option-bounds: every numeric option of bramah-cli has a range, and a value
 # outside it (1e999 included) is a usage error (exit 2) that names the option
 # and the range, before any work (issue 9, item 15). Memory is limited to

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # output-size: a run's output is bounded before the run starts (issue 9,
 # item 6). More than 10^8 samples (t_end / output_interval) are refused
 # whether the interval comes from the file or from --output-interval; a CSV

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # render-errors: a failed `bramah-cli render` leaves no file and an old
 # drawing intact (issue 9, item 10): the schematic is drawn to a temporary
 # beside OUT and renamed over it only when complete. The failure here is a

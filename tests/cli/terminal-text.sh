@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # terminal-text: text from a circuit file reaches the terminal escaped and
 # cut (issue 9, item 13). A title, a solver name and an id holding escape
 # sequences (ESC ] 0 ; … BEL sets the terminal's title, ESC [ 2 J clears the

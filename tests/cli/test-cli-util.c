@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test-cli-util.c — the helpers every bramah-cli command shares
  * (app/cli-util.c): text for the terminal, bounded numeric options and the
  * temporary-and-rename output, case by case. */

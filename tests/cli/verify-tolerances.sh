@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # verify-tolerances: `bramah-cli verify` runs each stiff test problem with the
 # tolerances prescribed for it and says which (issue 8: E5 ran with
 # atol = rtol = 1e-6, where its components of ~1e-22 need atol = 1.7e-24).

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # write-errors: bramah-cli's outputs fail loudly and never leave a broken file
 # (issue 9, item 10). stdout on /dev/full, -o on a full device and beyond
 # ulimit -f exit 1 and name the file and the errno; -o writes a temporary

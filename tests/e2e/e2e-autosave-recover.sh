@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Recover from autosave after kill -9: draw something, wait for the autosave
 # (its interval shortened for the test), kill the application as a crash
 # would, start it again, accept "Recover" in the info bar, and check the

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Main-loop latency while a circuit with 2000 states runs (issue 5): a
 # 200 m hose as 1000 distributed segments (1000 flows, 999 inner pressures,
 # two end nodes) fed by a flow step, run as fast as possible with a plot of

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # The layout keeps still (issue 8, item 13): the running bar appearing does
 # not move the schematic under the pointer; clicking a lever valve throws its
 # lever and leaves the panel on the pump's speed slider (a drag meant for

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # e2e-lib.sh — shared steps of the end-to-end tests: a private X server, a
 # private home, the application from the build tree, and the mouse and keys
 # through xdotool. Sourced by the e2e-*.sh scripts, which meson runs as

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Live plots under GTK's GL renderer on a software rasteriser (issue 8,
 # item 9): GSK_RENDERER=gl forces the renderer that the application avoids
 # by itself there (it picks cairo when GSK_RENDERER is unset), as on a

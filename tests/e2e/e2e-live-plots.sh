@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Live plots with the renderer a user gets by default (issue 8): GSK_RENDERER
 # is NOT set here (the other GUI tests force cairo, which is how frozen plots
 # under software OpenGL once slipped through). The shipped example runs as

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # What-if while running (issue 5): play the cylinder example in real time,
 # pull the pump's speed slider to zero mid-run, export the run as CSV and
 # check that the pump's flow is the full 15 L/min up to one moment and zero

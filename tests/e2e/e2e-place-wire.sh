@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Issue 4's end-to-end test, driving the real window: place a pump, a relief
 # valve, a 4/3 valve, a cylinder and a tank (palette click + canvas click),
 # wire them by dragging from port to port, save with Ctrl+S through the Save

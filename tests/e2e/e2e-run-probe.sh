@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Open an example, run it, add a probe (the probe tool clicked on the
 # cylinder), export the run as CSV and check the file has the rows and the
 # probed variable (headed in the plots' words and units); export the

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Regenerates the application's screenshots in docs/images (app-*.png): not
 # a test. Run from the source tree after building:
 #   sh tests/e2e/take-screenshots.sh build/app/bramah build/app/bramah-cli "$PWD" build/data

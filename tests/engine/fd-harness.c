@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* fd-harness.c — finite-difference checks of one component. */
 #include "fd-harness.h"
 #include "hyd-fdcheck.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* fd-harness.h — checks one component's analytic partial derivatives against
  * central finite differences (the rule of hyd-fdcheck.h). */
 #pragma once

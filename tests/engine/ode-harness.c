@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* ode-harness.c — the solver-conformance harness (ode-harness.h). */
 #include "ode-harness.h"
 

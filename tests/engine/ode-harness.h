@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* ode-harness.h — the solver-conformance harness every method family's test
  * runs (test-rodas4, test-rosenbrock, test-radau5, test-irk, test-bdf,
  * test-explicit): the shared problems (the smooth problem's fixed-step and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test-assembly.c — the Jacobian assembly of every shipped circuit
  * (data/examples/ and data/bench/): the dense Jacobian and the sparse one
  * are one walk written through two sinks, so the sparse values must be the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test-bdf.c — `bdf` (variable-order BDF 1–5) and the θ-methods
  * `trapezoid` and `backward_euler`: observed orders on the smooth
  * non-autonomous problem (bdf at each pinned order 1–5), stability (backward

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test-cavitation.c — the cavitation-safe fluids (issue 8, item 1): the
  * default "cavitating" fluid and "air" floor every pressure at the vapour
  * pressure, keep the oil's mass while a void forms and refills, and their

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test-circuit.c — the circuit document (spec/circuit-format.md): loader
  * errors and their messages, profile semantics, the JSON writer, the exact
  * save → load → save round trip and the simulation defaults. */

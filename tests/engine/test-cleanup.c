@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test-cleanup.c — every engine type with a free or clear function can be
  * held by g_autoptr or g_auto: each is filled with what a real caller owns
  * (a compiled system, a solver's message and note, the options' solver

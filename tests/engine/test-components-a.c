@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test-components-a.c — the orifice law, sources, pumps, valves and
  * directional valves (spec/components.md): analytic partial derivatives
  * against finite differences at random operating points and inside every

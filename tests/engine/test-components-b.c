@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test-components-b.c — actuators, storage, lines and measurement
  * (spec/components.md): analytic partial derivatives against central finite
  * differences at random operating points and inside every smoothing region,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test-derived.c — parameters within their ranges whose derived quantities
  * (areas, volumes, displacement flows) overflow are refused by check,
  * naming the component and the parameter, not the node they end up in

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test-diagnostic.c — diagnostics as data (hyd-diagnostic.h): each producer
  * (load, compile, lint, run) names what it concerns in fields, its GError
  * keeps the message it always had, and templates expand their arguments. */

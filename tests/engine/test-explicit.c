@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test-explicit.c — the explicit Runge–Kutta family (dopri5, bs23, rk4,
  * euler), the exponential predictor–corrector of the HASP thesis (expo) and `auto`:
  * observed orders, the stiff test set (explicit methods end cleanly and

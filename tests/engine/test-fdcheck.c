@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test-fdcheck.c — the finite-difference verdict shared by jacobian-check and
  * the tests: the rounding limit of a quotient and the order of a listing. */
 #include <float.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test-hostile.c — circuit files made to break the loader and the saver
  * (issue 9): each reproducer is a file under tests/engine/hostile/, or is
  * generated here when it is large (deep nesting, big circuits). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test-irk.c — the implicit Runge–Kutta methods of Treeaporn 2005 (radau3,
  * lobatto3c4, lobatto3c6, sdirk4): observed order (fixed step) and order of
  * the dense output on the smooth non-autonomous problem, the stability

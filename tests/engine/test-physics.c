@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test-physics.c — physics verification of whole circuits.
  *
  * Each test builds a small circuit as inline JSON (spec/circuit-format.md),

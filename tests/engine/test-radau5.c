@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test-radau5.c — RADAU5 (Hairer–Wanner): convergence order at constant
  * step and with error control, L-stability, the stiff test set at rtol 1e-6
  * and (as the benchmark's reference solver) at 1e-10, the collocation dense

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test-rodas4.c — the solver layer with RODAS4: convergence order (fixed
  * step and dense output), the stiff test set against the Bari reference
  * values, breakpoints and output samples, cancellation and failures. */

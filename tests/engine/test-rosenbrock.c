@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test-rosenbrock.c — every member of the Rosenbrock family: its table
  * against the order conditions (B-series, up to order 5) and its stability
  * function at ∞, the observed order on the smooth non-autonomous problem

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test-runner.c — the live run: streaming to a main loop, pause, stop,
  * real-time pacing, live parameter changes and their replay, and a consumer
  * or a runner destroyed during the run. */

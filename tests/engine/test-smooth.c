@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test-smooth.c — the shared smooth helpers and the fluid models. */
 #include <math.h>
 #include "hyd-smooth.h"

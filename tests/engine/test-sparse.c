@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test-sparse.c — sparse linear algebra for large circuits: KLU against
  * dense LU (real and complex shifted systems, refactorisation, pivot
  * fallback, singular matrices), the sparse circuit Jacobian against the

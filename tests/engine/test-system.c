@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test-system.c — the system compiler: nodes, layout, graph errors,
  * reported flows and the assembled Jacobian. */
 #include <math.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* fuzz-circuit.c — a libFuzzer target over the whole engine path a file takes.
  *
  * For one input (the bytes of a .bramah file):

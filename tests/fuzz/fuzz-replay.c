@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* fuzz-replay.c — runs files through the libFuzzer target once each, for
  * builds without libFuzzer (gcc: the normal test suite replays the examples
  * with it). Exits non-zero when a file cannot be

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Builds the libFuzzer target in its own clang build directory and runs it
 # for a bounded budget over the examples, with the dictionary
 # (tests/fuzz/README.md). Prints one line "fuzz: N executions in S s, no

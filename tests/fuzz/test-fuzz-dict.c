@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test-fuzz-dict.c — the fuzzing dictionary (tests/fuzz/bramah.dict) parses
  * as libFuzzer reads it and names every component type, port, parameter,
  * choice and solver of this build, so a new component is fuzzed with its

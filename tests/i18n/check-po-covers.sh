@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # check-po-covers.sh SOURCE_ROOT PO — the translation covers every string the
 # sources mark today: those of the files in po/POTFILES.in and of any C file
 # or GtkBuilder template under app/, ui/, engine/, canvas/ and symbols/ (a

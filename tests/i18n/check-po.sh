@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # check-po.sh PO — the translation compiles cleanly (msgfmt --check: headers,
 # plural forms, c-format placeholders) and is complete: no untranslated and
 # no fuzzy message.

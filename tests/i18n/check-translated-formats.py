@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """check-translated-formats.py SOURCE_ROOT — no translated text is used as a
 printf format unless it is a literal format with its arguments (issue 9,
 item 14). A call such as g_set_error (e, D, C, _("No run")) hands the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test-i18n.c — the catalogue's strings reach German through gettext.
  *
  * The engine only marks its human-facing strings (N_(), hyd-i18n.h); the

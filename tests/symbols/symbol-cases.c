@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* symbol-cases.c — see symbol-cases.h. */
 #include "symbol-cases.h"
 

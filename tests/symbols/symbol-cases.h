@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* symbol-cases.h — the states each symbol is rendered in by the golden
  * tests and the contact sheet, derived from the symbol file itself. */
 #pragma once

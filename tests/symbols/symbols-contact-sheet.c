@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* symbols-contact-sheet — every symbol at rest, then every moving part and
  * variant one change at a time, on one PNG for review and for the README:
  *

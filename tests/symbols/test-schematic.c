@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test-schematic.c — whole circuits: export to SVG, PDF and PNG gives
  * non-empty valid files; junction dots; pressure colours; bad paths. */
 #include "hyd-schematic.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test-symbol-files.c — the symbol files: they load, their ports are on the
  * grid, they match the catalogue both ways, every variable they use exists,
  * and broken files are reported naming the file and the element. */

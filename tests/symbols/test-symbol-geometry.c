@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test-symbol-geometry.c — poses (all eight rotations and mirrors), port
  * positions, bounds, hit testing and wire routing. */
 #include "hyd-schematic.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test-symbol-golden.c — every symbol in each of its states, light and dark,
  * rendered to PNG and compared with tests/symbols/golden/ within a
  * tolerance: a pixel counts as different when a channel differs by more than

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # check-installed-paths.sh PRINT_PATHS SOURCE_ROOT BUILD_ROOT — an installed
 # binary must not read the build or source tree (issue 9, item 14). The same
 # program runs in its build tree (it uses the trees), then copied out of it,

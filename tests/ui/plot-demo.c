@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* plot-demo.c — two plot views fed live by a timer with a synthetic run of a
  * cylinder circuit, the previous run as ghosts, and parameter-change markers.
  *

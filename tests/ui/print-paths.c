@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* print-paths.c — where this build reads its data from, as the application
  * decides it (issue 9, item 14): run from the build tree, the source and
  * build trees; copied elsewhere (as an installed binary is), the installed

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test-autosave.c — where autosaves go and which are offered after a crash
  * (no display). */
 #include <glib/gstdio.h>

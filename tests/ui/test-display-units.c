@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test-display-units.c — SI ⇄ engineering display units (no display). */
 #include <locale.h>
 #include <math.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test-examples.c — the examples gallery's list (no display). */
 #include <glib/gstdio.h>
 #include <math.h>

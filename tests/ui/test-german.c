@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test-german.c — a German interface on a locale whose decimal point is '.'
  * (LANGUAGE=de, LC_ALL=C.UTF-8, the catalogue of the build tree): fields
  * take a decimal comma, and the status line's wall-clock time is not called

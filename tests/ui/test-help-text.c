@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test-help-text.c — the in-app help is generated for every component of
  * the catalogue: its description, ports and a parameter table with units,
  * defaults and ranges (no display). */

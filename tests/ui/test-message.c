@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test-message.c — the engine's messages in the panel's words and units
  * (issue 8, item 14: "node V1.B.p: −1.044e+05 Pa", "rod_diameter = 1e+96 m"). */
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test-palette.c — the palette: every catalogue type by category, search,
  * activation and the help request. Skips (77) without a display. */
 #include <gtk/gtk.h>

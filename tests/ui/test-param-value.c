@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test-param-value.c — the property panel's values in engineering units:
  * formatting, parsing, range checks and messages go through the display
  * units (no display needed). */

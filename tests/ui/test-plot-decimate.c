@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test-plot-decimate.c — min/max decimation per pixel column (no display):
  * the drawn polyline covers exactly the envelope of every column's samples. */
 #include <math.h>

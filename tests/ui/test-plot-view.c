@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test-plot-view.c — the PLplot view: offscreen renders and exports of two
  * panes with 10⁶ samples, traces, ranges, a shown window. Skips (77) without
  * a display. */

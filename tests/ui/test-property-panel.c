@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test-property-panel.c — the property panel on a real document: values in
  * engineering units, checking as you type, edits through the undo stack,
  * restore default, choices, sliders for profile parameters and the running

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test-simulation.c — the live run behind a window (no display): a run of
  * an example streams every sample into the store and the latest one for the
  * animation; a second run keeps the first as the ghost; a live change is

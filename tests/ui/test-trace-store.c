@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test-trace-store.c — the run's samples: append, markers, CSV (no display). */
 #include <locale.h>
 #include <math.h>

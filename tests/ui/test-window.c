@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test-window.c — the main window driven through its actions: open an
  * example, run it to its end (the circuit stays unmodified), and a circuit
  * that fails its check is not run. Skips (77) without a display. */
