@@ -26,6 +26,13 @@
  * column, min and max in time order — so the drawn line covers exactly the
  * envelope of all samples of the column (hyd_plot_decimate()).
  *
+ * Steps.  render_plot() runs plan → decimate → layout and axes → draw.  The
+ * plan (which strips, which traces in each, the time window, the markers),
+ * the decimation and the y ranges and ticks are plain data computed in
+ * hyd-plot-plan.c, with no GTK, cairo or PLplot; this file measures text to
+ * lay out the legends and margins, and only turns the plan into PLplot and
+ * cairo calls.
+ *
  * Drawn by PLplot: axes, ticks, tick labels (through a locale-aware label
  * function), grid, axis labels, title, traces, ghost traces and marker lines.
  * Drawn with Cairo and Pango on the same surface after PLplot: the legend
