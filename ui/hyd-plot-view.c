@@ -702,6 +702,90 @@ plot_axes (HydPlotView *self, cairo_t *cr, HydPlotPlan *plan, int w, PlotLayout 
 
 /* ------------------------------------------------------------- drawing -- */
 
+/* One strip: grid, traces (ghosts under the run), marker lines, ticks and
+ * their labels, the frame, the quantity label; the last one also gets the
+ * time axis's labels. */
+static void
+plot_draw_strip (HydPlotView *self, cairo_t *cr, int w, int h, HydPlotPlan *plan, const PlotLayout *lay,
+                 guint s, HydPlotAxisFormat *formats)
+{
+  double left = lay->left, right = lay->right, xstep = lay->xstep;
+  double x0 = plan->x0, x1 = plan->x1;
+  const StripPlan *p = &lay->strips[s];
+  gboolean last = s == plan->n_strips - 1;
+  plsstrm (self->stream);
+  formats[1] = plan->strips[s].format;
+  pl_viewport (w, h, left, right, p->top, p->bottom);
+  plwind (x0, x1, p->lo, p->hi);
+
+  /* grid, then the traces, then the frame on top */
+  plcol0 (COL_GRID);
+  plwidth (1.0);
+  pllsty (1);
+  plbox ("g", xstep, 0, "g", p->step, 0);
+
+  /* ghosts first, under the current run */
+  for (guint g = 2; g-- > 0;)
+    for (guint i = 0; i < plan->n_traces; i++)
+      {
+        Trace *tr = g_ptr_array_index (self->traces, i);
+        GArray *ax = plan->xs[2 * i + g], *ay = plan->ys[2 * i + g];
+        if (plan->trace_strip[i] != s || ax->len == 0)
+          continue;
+        /* PLplot maps world to integer device coordinates: values far
+         * outside a manual range are pulled in where the clipped line
+         * looks the same */
+        double span = p->hi - p->lo;
+        double *py = (double *) ay->data;
+        for (guint j = 0; j < ay->len; j++)
+          if (!isnan (py[j]))
+            py[j] = CLAMP (py[j], p->lo - FAR_OUTSIDE * span, p->hi + FAR_OUTSIDE * span);
+        plcol0 ((g ? COL_GHOST0 : COL_TRACE0) + tr->colour);
+        plwidth (TRACE_WIDTH);
+        pl_polyline (self->stream, (const double *) ax->data, (const double *) ay->data, ax->len);
+      }
+
+  /* markers: dashed vertical lines */
+  if (self->store)
+    {
+      plcol0 (COL_MARKER);
+      plwidth (1.0);
+      pllsty (2);
+      for (guint m = 0; m < plan->markers->len; m++)
+        {
+          double t = g_array_index (plan->markers, double, m);
+          PLFLT mx[2] = { t, t }, my[2] = { p->lo, p->hi };
+          plline (2, mx, my);
+        }
+      pllsty (1);
+    }
+
+  /* PLplot writes tick labels only with the edge and the ticks they
+   * belong to: those first, then the opaque frame over them */
+  plwidth (1.0);
+  plcol0 (COL_LABEL);
+  plbox (last ? "bnto" : "", xstep, 0, "bntvo", p->step, 0);
+  plcol0 (COL_BOX);
+  plbox ("bcst", xstep, 0, "bcst", p->step, 0);
+
+  plcol0 (COL_FG);
+  g_autofree char *qlabel = quantity_label (p->unit);
+  /* a short strip only has room for the unit */
+  if (text_width (cr, qlabel, FONT_PX) > p->bottom - p->top)
+    {
+      g_free (qlabel);
+      const char *sym = hyd_display_symbol (p->unit);
+      qlabel = g_strdup (text_width (cr, sym, FONT_PX) <= p->bottom - p->top ? sym : "");
+    }
+  g_autofree char *ylabel = pl_escape (qlabel);
+  /* the rotated label at a fixed pixel position, whatever the tick widths */
+  plvpor (0.0, 1.0, 0.0, 1.0);
+  plwind (0.0, w, 0.0, h);
+  plptex (Y_LABEL_WIDTH / 2 + 5, h - (p->top + p->bottom) / 2, 0.0, 1.0, 0.5, ylabel);
+  if (last)
+    plptex (left + (right - left) / 2, h - (p->bottom + TIME_LABEL_OFFSET), 1.0, 0.0, 0.5, _("Time [s]"));
+}
+
 /* Axes, grid, traces, marker lines and axis labels: one PLplot session;
  * FALSE when PLplot has no stream to give. */
 static gboolean
@@ -709,8 +793,7 @@ plot_draw_plplot (HydPlotView *self, cairo_t *cr, int w, int h, const Palette *p
                   const PlotLayout *lay)
 {
   guint n_strips = plan->n_strips;
-  double left = lay->left, right = lay->right, xstep = lay->xstep;
-  double x0 = plan->x0, x1 = plan->x1;
+  double left = lay->left, right = lay->right;
   HydPlotAxisFormat formats[2] = { lay->xformat, { 0 } };
 
   plmkstrm (&self->stream);
@@ -755,81 +838,7 @@ plot_draw_plplot (HydPlotView *self, cairo_t *cr, int w, int h, const Palette *p
     }
 
   for (guint s = 0; s < n_strips; s++)
-    {
-      const StripPlan *p = &lay->strips[s];
-      gboolean last = s == n_strips - 1;
-      plsstrm (self->stream);
-      formats[1] = plan->strips[s].format;
-      pl_viewport (w, h, left, right, p->top, p->bottom);
-      plwind (x0, x1, p->lo, p->hi);
-
-      /* grid, then the traces, then the frame on top */
-      plcol0 (COL_GRID);
-      plwidth (1.0);
-      pllsty (1);
-      plbox ("g", xstep, 0, "g", p->step, 0);
-
-      /* ghosts first, under the current run */
-      for (guint g = 2; g-- > 0;)
-        for (guint i = 0; i < plan->n_traces; i++)
-          {
-            Trace *tr = g_ptr_array_index (self->traces, i);
-            GArray *ax = plan->xs[2 * i + g], *ay = plan->ys[2 * i + g];
-            if (plan->trace_strip[i] != s || ax->len == 0)
-              continue;
-            /* PLplot maps world to integer device coordinates: values far
-             * outside a manual range are pulled in where the clipped line
-             * looks the same */
-            double span = p->hi - p->lo;
-            double *py = (double *) ay->data;
-            for (guint j = 0; j < ay->len; j++)
-              if (!isnan (py[j]))
-                py[j] = CLAMP (py[j], p->lo - FAR_OUTSIDE * span, p->hi + FAR_OUTSIDE * span);
-            plcol0 ((g ? COL_GHOST0 : COL_TRACE0) + tr->colour);
-            plwidth (TRACE_WIDTH);
-            pl_polyline (self->stream, (const double *) ax->data, (const double *) ay->data, ax->len);
-          }
-
-      /* markers: dashed vertical lines */
-      if (self->store)
-        {
-          plcol0 (COL_MARKER);
-          plwidth (1.0);
-          pllsty (2);
-          for (guint m = 0; m < plan->markers->len; m++)
-            {
-              double t = g_array_index (plan->markers, double, m);
-              PLFLT mx[2] = { t, t }, my[2] = { p->lo, p->hi };
-              plline (2, mx, my);
-            }
-          pllsty (1);
-        }
-
-      /* PLplot writes tick labels only with the edge and the ticks they
-       * belong to: those first, then the opaque frame over them */
-      plwidth (1.0);
-      plcol0 (COL_LABEL);
-      plbox (last ? "bnto" : "", xstep, 0, "bntvo", p->step, 0);
-      plcol0 (COL_BOX);
-      plbox ("bcst", xstep, 0, "bcst", p->step, 0);
-
-      plcol0 (COL_FG);
-      g_autofree char *qlabel = quantity_label (p->unit);
-      /* a short strip only has room for the unit */
-      if (text_width (cr, qlabel, FONT_PX) > p->bottom - p->top)
-        {
-          g_free (qlabel);
-          const char *sym = hyd_display_symbol (p->unit);
-          qlabel = g_strdup (text_width (cr, sym, FONT_PX) <= p->bottom - p->top ? sym : "");
-        }
-      g_autofree char *ylabel = pl_escape (qlabel);
-      /* the rotated label at a fixed pixel position, whatever the tick widths */
-      plvpor (0.0, 1.0, 0.0, 1.0);
-      plwind (0.0, w, 0.0, h);
-      plptex (Y_LABEL_WIDTH / 2 + 5, h - (p->top + p->bottom) / 2, 0.0, 1.0, 0.5, ylabel);
-      if (last)
-        plptex (left + (right - left) / 2, h - (p->bottom + TIME_LABEL_OFFSET), 1.0, 0.0, 0.5, _("Time [s]"));
-    }
+    plot_draw_strip (self, cr, w, h, plan, lay, s, formats);
 
   plsstrm (self->stream);
   plend1 ();
