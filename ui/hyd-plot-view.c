@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* hyd-plot-view.c — a plot pane: PLplot (extcairo) into a cached surface.
  *
  * Rendering.  Every render is one self-contained PLplot session on the main
@@ -26,6 +27,13 @@
  * column, min and max in time order — so the drawn line covers exactly the
  * envelope of all samples of the column (hyd_plot_decimate()).
  *
+ * Steps.  render_plot() runs plan → decimate → layout and axes → draw.  The
+ * plan (which strips, which traces in each, the time window, the markers),
+ * the decimation and the y ranges and ticks are plain data computed in
+ * hyd-plot-plan.c, with no GTK, cairo or PLplot; this file measures text to
+ * lay out the legends and margins, and only turns the plan into PLplot and
+ * cairo calls.
+ *
  * Drawn by PLplot: axes, ticks, tick labels (through a locale-aware label
  * function), grid, axis labels, title, traces, ghost traces and marker lines.
  * Drawn with Cairo and Pango on the same surface after PLplot: the legend
@@ -35,6 +43,7 @@
 
 #include <glib/gi18n.h>
 #include "hyd-display-units.h"
+#include "hyd-plot-plan.h"
 #include "hyd-ui-util.h"
 
 #include <math.h>
@@ -69,7 +78,6 @@
 #define MIN_STRIP_HEIGHT     24.0
 #define Y_TICK_SPACING_PX    42.0   /* wanted pixels between y ticks */
 #define X_TICK_SPACING_PX    90.0
-#define AUTOSCALE_PAD        0.04   /* fraction of the span added each side */
 #define TRACE_WIDTH          1.5
 #define GHOST_ALPHA          0.35
 #define FAR_OUTSIDE          100.0  /* spans beyond a range at which values are clamped */
@@ -132,7 +140,7 @@ static const Palette dark_palette = {
 typedef struct {
   char *name;
   guint colour;        /* index into Palette.trace, kept while the trace lives */
-  struct _Envelope *envelopes;   /* [0] current run, [1] ghost */
+  HydPlotEnvelope *envelopes;   /* [0] current run, [1] ghost */
 } Trace;
 
 typedef struct {
@@ -204,313 +212,15 @@ static gboolean plplot_available;
 
 static void schedule_render (HydPlotView *self);
 
-/* ------------------------------------------------------------ decimation -- */
-
-/* First index in t[lo, hi) with t[i] ≥ x (t ascending; NaN times sort last). */
-static gsize
-lower_bound (const double *t, gsize lo, gsize hi, double x)
-{
-  while (lo < hi)
-    {
-      gsize mid = lo + (hi - lo) / 2;
-      if (t[mid] < x)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
-  return lo;
-}
-
-static void
-push_point (GArray *xs, GArray *ys, double x, double y)
-{
-  g_array_append_val (xs, x);
-  g_array_append_val (ys, y);
-}
-
-/* A NaN pair ends the current line (not twice, not at the start). */
-static void
-push_break (GArray *xs, GArray *ys)
-{
-  if (xs->len == 0 || isnan (g_array_index (xs, double, xs->len - 1)))
-    return;
-  push_point (xs, ys, NAN, NAN);
-}
-
-/* The min/max state of one pixel column. */
-typedef struct {
-  guint used : 1;
-  guint broken : 1;   /* a NaN value fell in it: the line breaks after it */
-  double first, last, min, max;
-  gsize i_min, i_max;
-} Column;
-
-/* The decimation of one trace, fed incrementally: a run streams rows in
- * while the time axis stays [0, t_end], so each render only reads the new
- * rows. Valid for one store, column, range and width. */
-typedef struct _Envelope {
-  HydTraceStore *store;   /* owned; NULL: empty */
-  int column;
-  double x0, x1;
-  guint n_columns;
-  gsize n_done;           /* rows consumed */
-  gsize n_inside;         /* of which inside [x0, x1] */
-  guint compactions;      /* the store's thinning count when fed (its rows move then) */
-  Column *cols;
-} Envelope;
-
-static void
-envelope_clear (Envelope *e)
-{
-  g_clear_object (&e->store);
-  g_clear_pointer (&e->cols, g_free);
-  e->n_done = e->n_inside = 0;
-}
-
-static void
-envelope_reset (Envelope *e, HydTraceStore *store, int column, double x0, double x1, guint n_columns)
-{
-  envelope_clear (e);
-  e->store = store ? g_object_ref (store) : NULL;
-  e->column = column;
-  e->x0 = x0;
-  e->x1 = x1;
-  e->n_columns = MAX (n_columns, 1);
-  e->compactions = store ? hyd_trace_store_get_n_compactions (store) : 0;
-  e->cols = g_new0 (Column, e->n_columns);
-}
-
-static void
-envelope_feed (Envelope *e, const double *t, const double *y, gsize n)
-{
-  double width = (e->x1 - e->x0) / e->n_columns;
-  for (gsize i = e->n_done; i < n; i++)
-    {
-      double ti = t[i];
-      if (!(ti >= e->x0 && ti <= e->x1))
-        continue;
-      e->n_inside++;
-      Column *c = &e->cols[(guint) CLAMP ((ti - e->x0) / width, 0.0, (double) (e->n_columns - 1))];
-      double v = y[i];
-      if (!isfinite (v))
-        c->broken = TRUE;
-      else if (!c->used)
-        {
-          c->used = TRUE;
-          c->first = c->min = c->max = c->last = v;
-          c->i_min = c->i_max = i;
-        }
-      else
-        {
-          if (v < c->min)
-            {
-              c->min = v;
-              c->i_min = i;
-            }
-          else if (v > c->max)
-            {
-              c->max = v;
-              c->i_max = i;
-            }
-          c->last = v;
-        }
-    }
-  e->n_done = MAX (e->n_done, n);
-}
-
-static void
-push_sample (GArray *xs, GArray *ys, double t, double y)
-{
-  if (isfinite (t) && isfinite (y))
-    push_point (xs, ys, t, y);
-  else
-    push_break (xs, ys);
-}
-
-static void
-column_emit (const Column *c, double xc, GArray *xs, GArray *ys)
-{
-  if (c->used)
-    {
-      double v[4];
-      int n = 0;
-      v[n++] = c->first;
-      v[n++] = c->i_min <= c->i_max ? c->min : c->max;
-      v[n++] = c->i_min <= c->i_max ? c->max : c->min;
-      v[n++] = c->last;
-      for (int k = 0; k < n; k++)
-        if (k == 0 || v[k] != v[k - 1])
-          push_point (xs, ys, xc, v[k]);
-    }
-  if (c->broken)
-    push_break (xs, ys);
-}
-
-/* The polyline of the samples consumed so far (t, y: the whole columns). */
-static void
-envelope_emit (const Envelope *e, const double *t, const double *y, gsize n, GArray *xs, GArray *ys)
-{
-  g_array_set_size (xs, 0);
-  g_array_set_size (ys, 0);
-  n = MIN (n, e->n_done);
-  if (n == 0)
-    return;
-
-  /* samples inside [x0, x1], plus one on each side so the line reaches the
-   * edges of the plot (PLplot clips it there) */
-  gsize lo = lower_bound (t, 0, n, e->x0);
-  gsize hi = lower_bound (t, lo, n, e->x1);
-  while (hi < n && t[hi] <= e->x1)
-    hi++;
-
-  if (e->n_inside <= 4 * (gsize) e->n_columns)
-    {
-      /* few enough: every sample as it is */
-      for (gsize i = lo > 0 ? lo - 1 : 0; i < MIN (hi + 1, n); i++)
-        push_sample (xs, ys, t[i], y[i]);
-      return;
-    }
-  if (lo > 0)
-    push_sample (xs, ys, t[lo - 1], y[lo - 1]);
-  double width = (e->x1 - e->x0) / e->n_columns;
-  for (guint k = 0; k < e->n_columns; k++)
-    column_emit (&e->cols[k], e->x0 + (k + 0.5) * width, xs, ys);
-  if (hi < n)
-    push_sample (xs, ys, t[hi], y[hi]);
-}
-
-guint
-hyd_plot_decimate (const double *t, const double *y, gsize n, double x0, double x1,
-                   guint n_columns, GArray *xs, GArray *ys)
-{
-  g_return_val_if_fail (xs != NULL && ys != NULL, 0);
-  g_array_set_size (xs, 0);
-  g_array_set_size (ys, 0);
-  if (n == 0 || t == NULL || y == NULL || !(x1 > x0) || !isfinite (x0) || !isfinite (x1))
-    return 0;
-  Envelope e = { 0 };
-  envelope_reset (&e, NULL, 0, x0, x1, n_columns);
-  envelope_feed (&e, t, y, n);
-  envelope_emit (&e, t, y, n, xs, ys);
-  envelope_clear (&e);
-  return xs->len;
-}
-
-/* A trace's polyline from its store, through its cached envelope. */
-static void
-envelope_update (Envelope *e, HydTraceStore *store, int column, double x0, double x1, guint n_columns,
-                 GArray *xs, GArray *ys)
-{
-  guint n = hyd_trace_store_get_n_rows (store);
-  if (e->store != store || e->column != column || e->x0 != x0 || e->x1 != x1
-      || e->n_columns != MAX (n_columns, 1) || n < e->n_done
-      || e->compactions != hyd_trace_store_get_n_compactions (store))
-    envelope_reset (e, store, column, x0, x1, n_columns);
-  const double *t = hyd_trace_store_get_column (store, 0);
-  const double *y = hyd_trace_store_get_column (store, column);
-  envelope_feed (e, t, y, n);
-  envelope_emit (e, t, y, n, xs, ys);
-}
-
-/* ------------------------------------------------------------- numbers -- */
-
-/* A "nice" step (1, 2, 2.5 or 5 × 10^k) near span / n_wanted. */
-static double
-nice_step (double span, double n_wanted)
-{
-  if (!(span > 0) || !isfinite (span))
-    return 1.0;
-  double raw = span / MAX (n_wanted, 1.0);
-  double mag = pow (10.0, floor (log10 (raw)));
-  double f = raw / mag;
-  double nice = f < 1.5 ? 1.0 : f < 2.25 ? 2.0 : f < 3.5 ? 2.5 : f < 7.5 ? 5.0 : 10.0;
-  return nice * mag;
-}
-
-/* Digits after the decimal point that a tick step needs. */
-static int
-step_decimals (double step)
-{
-  if (!(step > 0) || !isfinite (step))
-    return 0;
-  int d = (int) ceil (-log10 (step) - 1e-9);
-  /* 2.5 × 10^k needs one more */
-  double scaled = step * pow (10.0, d);
-  if (fabs (scaled - round (scaled)) > 1e-6)
-    d++;
-  return CLAMP (d, 0, 12);
-}
-
-/* Make [lo, hi] a usable, finite, non-empty range. */
-static void
-ensure_valid_range (double *lo, double *hi)
-{
-  if (!isfinite (*lo) || !isfinite (*hi))
-    {
-      *lo = 0.0;
-      *hi = 1.0;
-      return;
-    }
-  if (*lo > *hi)
-    {
-      double tmp = *lo;
-      *lo = *hi;
-      *hi = tmp;
-    }
-  double span = *hi - *lo;
-  double mag = MAX (fabs (*lo), fabs (*hi));
-  if (!(span > mag * 1e-12) || span < 1e-300)
-    {
-      double pad = mag > 0 ? mag * 0.1 : 1.0;
-      *lo -= pad;
-      *hi += pad;
-    }
-  if (!isfinite (*hi - *lo))
-    {
-      *lo = -1e300;
-      *hi = 1e300;
-    }
-}
-
-typedef struct {
-  int decimals;
-  gboolean exponent;   /* values too large or small for plain decimals */
-  double step;
-} AxisFormat;
-
-static AxisFormat
-axis_format (double lo, double hi, double step)
-{
-  AxisFormat f = { step_decimals (step), FALSE, step };
-  double mag = MAX (fabs (lo), fabs (hi));
-  if (mag >= 1e7 || step < 1e-5)
-    f.exponent = TRUE;
-  return f;
-}
-
-static char *
-format_tick (const AxisFormat *f, double value)
-{
-  if (fabs (value) < f->step * 1e-6)
-    value = 0.0;
-  char *s = f->exponent ? g_strdup_printf ("%.3g", value) : g_strdup_printf ("%.*f", f->decimals, value);
-  if (s[0] == '-')
-    {
-      /* a typographic minus */
-      char *t = g_strconcat ("−", s + 1, NULL);
-      g_free (s);
-      s = t;
-    }
-  return s;
-}
+/* -------------------------------------------------------------- labels -- */
 
 /* PLplot's custom tick labels (plbox option "o"): the locale's decimal point. */
 static void
 plplot_label_func (PLINT axis, PLFLT value, char *label, PLINT length, PLPointer data)
 {
-  const AxisFormat *formats = data;
-  const AxisFormat *f = &formats[axis == PL_X_AXIS ? 0 : 1];
-  g_autofree char *s = format_tick (f, value);
+  const HydPlotAxisFormat *formats = data;
+  const HydPlotAxisFormat *f = &formats[axis == PL_X_AXIS ? 0 : 1];
+  g_autofree char *s = hyd_plot_format_tick (f, value);
   g_strlcpy (label, s, length);
 }
 
@@ -544,8 +254,8 @@ static void
 trace_free (gpointer data)
 {
   Trace *tr = data;
-  envelope_clear (&tr->envelopes[0]);
-  envelope_clear (&tr->envelopes[1]);
+  hyd_plot_envelope_clear (&tr->envelopes[0]);
+  hyd_plot_envelope_clear (&tr->envelopes[1]);
   g_free (tr->envelopes);
   g_free (tr->name);
   g_free (tr);
@@ -574,64 +284,6 @@ trace_unit (HydPlotView *self, const char *name)
 }
 
 /* The distinct units of the traces, in the order the traces were added. */
-static GArray *
-trace_units (HydPlotView *self)
-{
-  GArray *units = g_array_new (FALSE, FALSE, sizeof (HydUnit));
-  for (guint i = 0; i < self->traces->len; i++)
-    {
-      HydUnit u = trace_unit (self, ((Trace *) g_ptr_array_index (self->traces, i))->name);
-      gboolean seen = FALSE;
-      for (guint j = 0; j < units->len && !seen; j++)
-        seen = g_array_index (units, HydUnit, j) == u;
-      if (!seen)
-        g_array_append_val (units, u);
-    }
-  return units;
-}
-
-static void
-store_time_span (HydTraceStore *store, double *t_first, double *t_last)
-{
-  guint n = store ? hyd_trace_store_get_n_rows (store) : 0;
-  if (store && hyd_trace_store_get_n_columns (store) > 0 && n > 0)
-    {
-      const double *t = hyd_trace_store_get_column (store, 0);
-      if (isfinite (t[0]))
-        *t_first = MIN (*t_first, t[0]);
-      for (guint i = n; i-- > 0;)
-        if (isfinite (t[i]))
-          {
-            *t_last = MAX (*t_last, t[i]);
-            break;
-          }
-    }
-  double t_end = store ? hyd_trace_store_get_t_end (store) : NAN;
-  if (isfinite (t_end))
-    *t_last = MAX (*t_last, t_end);
-}
-
-/* The time axis: from the first sample (or 0) to the run's end time, or to
- * the last sample when the end is unknown. The current run alone sets it
- * (issue 8): a longer ghost is cut at its edge rather than squeezing the
- * run being watched; the ghost's span counts only when there is no current
- * run to show. */
-static void
-time_range (HydPlotView *self, double *x0, double *x1)
-{
-  double first = INFINITY, last = -INFINITY;
-  store_time_span (self->store, &first, &last);
-  if (!isfinite (last))
-    store_time_span (self->ghost, &first, &last);
-  if (!isfinite (first))
-    first = 0.0;
-  first = MIN (first, 0.0);   /* runs start at 0; show that start */
-  if (!isfinite (last) || !(last > first))
-    last = first + 1.0;
-  *x0 = first;
-  *x1 = last;
-  ensure_valid_range (x0, x1);
-}
 
 static void
 set_pango_font (PangoLayout *layout, double px)
@@ -696,7 +348,8 @@ pl_polyline (PLINT stream, const double *x, const double *y, guint n)
 
 /* ---------------------------------------------------------- the render -- */
 
-/* The per-strip plan of one render. */
+/* The pixel layout of one strip of a render (the plan's data is in
+ * HydPlotStrip). */
 typedef struct {
   HydUnit unit;
   GPtrArray *legend;      /* Trace* shown in this strip, in order */
@@ -901,210 +554,254 @@ plplot_abort_handler (const char *message)
 }
 
 /* Render the whole plot into cr (logical size w × h). */
-static void
-render_plot (HydPlotView *self, cairo_t *cr, int w, int h, const Palette *pal, double device_scale)
+/* ------------------------------------------------- plan, decimate, axes -- */
+
+/* The plan: the strips and their traces, the time window, the markers. */
+static HydPlotPlan *
+plot_plan (HydPlotView *self)
 {
-  g_autoptr(GArray) units = trace_units (self);
-  guint n_strips = MAX (units->len, 1);
-  gboolean have_ghost = self->ghost != NULL;
+  guint n = self->traces->len;
+  g_autofree HydUnit *units = g_new (HydUnit, MAX (n, 1));
+  for (guint i = 0; i < n; i++)
+    units[i] = trace_unit (self, ((Trace *) g_ptr_array_index (self->traces, i))->name);
+  return hyd_plot_plan_new (units, n, self->store, self->ghost);
+}
 
-  /* background */
-  cairo_save (cr);
-  set_source (cr, &pal->bg);
-  cairo_paint (cr);
-  cairo_restore (cr);
-
-  if (w < 40 || h < 40)
-    return;
-
-  double x0, x1;
-  time_range (self, &x0, &x1);
-
-  /* strips and their traces */
-  StripPlan *plans = g_new0 (StripPlan, n_strips);
-  for (guint s = 0; s < n_strips; s++)
-    {
-      plans[s].unit = s < units->len ? g_array_index (units, HydUnit, s) : HYD_UNIT_NONE;
-      plans[s].legend = g_ptr_array_new ();
-    }
-  for (guint i = 0; i < self->traces->len; i++)
+/* Every trace (current and ghost) decimated to the plot's pixel columns,
+ * through the trace's cached envelopes, into the plan; this also finds
+ * each strip's data range. */
+static void
+plot_decimate (HydPlotView *self, HydPlotPlan *plan, guint n_columns)
+{
+  g_autoptr(GArray) xs = g_array_new (FALSE, FALSE, sizeof (double));
+  g_autoptr(GArray) ys = g_array_new (FALSE, FALSE, sizeof (double));
+  for (guint i = 0; i < plan->n_traces; i++)
     {
       Trace *tr = g_ptr_array_index (self->traces, i);
-      HydUnit u = trace_unit (self, tr->name);
-      for (guint s = 0; s < n_strips; s++)
-        if (plans[s].unit == u)
-          {
-            g_ptr_array_add (plans[s].legend, tr);
-            break;
-          }
-    }
-
-  /* decimate every trace (current and ghost) to the plot's pixel columns,
-   * and find each strip's data range */
-  double title_h = self->title && self->title[0] ? TITLE_HEIGHT : MARGIN_TOP;
-  double left_guess = 70;
-  double plot_w_guess = MAX (w - left_guess - MARGIN_RIGHT, 10);
-  guint n_columns = (guint) MAX (plot_w_guess * device_scale, 1);
-  guint n_traces = self->traces->len;
-  GArray **xs = g_new0 (GArray *, 2 * MAX (n_traces, 1));
-  GArray **ys = g_new0 (GArray *, 2 * MAX (n_traces, 1));
-  double *data_lo = g_new (double, n_strips);
-  double *data_hi = g_new (double, n_strips);
-  for (guint s = 0; s < n_strips; s++)
-    {
-      data_lo[s] = INFINITY;
-      data_hi[s] = -INFINITY;
-    }
-  for (guint i = 0; i < n_traces; i++)
-    {
-      Trace *tr = g_ptr_array_index (self->traces, i);
-      HydUnit u = trace_unit (self, tr->name);
-      guint s = 0;
-      while (s < n_strips - 1 && plans[s].unit != u)
-        s++;
-      const HydDisplayUnit *du = hyd_display_unit_for (u);
       for (guint g = 0; g < 2; g++)
         {
           HydTraceStore *store = g == 0 ? self->store : self->ghost;
-          GArray *ax = xs[2 * i + g] = g_array_new (FALSE, FALSE, sizeof (double));
-          GArray *ay = ys[2 * i + g] = g_array_new (FALSE, FALSE, sizeof (double));
           int k = store ? hyd_trace_store_find (store, tr->name) : -1;
           if (k <= 0)
             continue;
-          envelope_update (&tr->envelopes[g], store, k, x0, x1, n_columns, ax, ay);
-          double *py = (double *) ay->data;
-          const double *px = (const double *) ax->data;
-          for (guint j = 0; j < ay->len; j++)
-            {
-              if (isnan (py[j]))
-                continue;
-              py[j] = py[j] * du->scale + du->offset;
-              if (px[j] >= x0 && px[j] <= x1)
-                {
-                  data_lo[s] = MIN (data_lo[s], py[j]);
-                  data_hi[s] = MAX (data_hi[s], py[j]);
-                }
-            }
+          hyd_plot_envelope_update (&tr->envelopes[g], store, k, plan->x0, plan->x1, n_columns, xs, ys);
+          hyd_plot_plan_set_series (plan, i, g, xs, ys);
         }
     }
+}
 
-  /* vertical layout */
-  double avail = h - title_h - BOTTOM_AXIS_HEIGHT;
+/* Where the plan goes on the page (logical pixels). */
+typedef struct {
+  double title_h;
+  double plot_w_guess;       /* the plot's width before the tick labels are measured */
+  double left, right;        /* the plot area */
+  double xstep;
+  HydPlotAxisFormat xformat;
+  gboolean legends_inside;   /* no room above the strips: one row inside each */
+  StripPlan *strips;
+} PlotLayout;
+
+static void
+plot_layout_clear (PlotLayout *lay, guint n_strips)
+{
+  for (guint s = 0; s < n_strips && lay->strips; s++)
+    g_ptr_array_unref (lay->strips[s].legend);
+  g_clear_pointer (&lay->strips, g_free);
+}
+
+/* The vertical layout: each strip's legend rows above it, the strips of
+ * equal height below the title. */
+static void
+plot_layout_rows (HydPlotView *self, cairo_t *cr, const HydPlotPlan *plan, int h, PlotLayout *lay)
+{
+  guint n_strips = plan->n_strips;
+  lay->strips = g_new0 (StripPlan, n_strips);
+  for (guint s = 0; s < n_strips; s++)
+    {
+      const HydPlotStrip *st = &plan->strips[s];
+      lay->strips[s].unit = st->unit;
+      lay->strips[s].legend = g_ptr_array_new ();
+      for (guint j = 0; j < st->traces->len; j++)
+        g_ptr_array_add (lay->strips[s].legend,
+                         g_ptr_array_index (self->traces, g_array_index (st->traces, guint, j)));
+    }
+
+  double avail = h - lay->title_h - BOTTOM_AXIS_HEIGHT;
   double legend_total = 0;
   for (guint s = 0; s < n_strips; s++)
     {
-      plans[s].legend_rows = legend_rows (cr, plans[s].legend, have_ghost && s == 0 && self->traces->len > 0,
-                                          plot_w_guess);
-      legend_total += plans[s].legend_rows * LEGEND_ROW_HEIGHT;
+      lay->strips[s].legend_rows = legend_rows (cr, lay->strips[s].legend, plan->ghost_entry && s == 0,
+                                                lay->plot_w_guess);
+      legend_total += lay->strips[s].legend_rows * LEGEND_ROW_HEIGHT;
     }
   double strip_h = (avail - legend_total - STRIP_GAP * (n_strips - 1)) / n_strips;
-  gboolean legends_inside = FALSE;
+  lay->legends_inside = FALSE;
   if (strip_h < MIN_STRIP_HEIGHT)
     {
       /* too small for legend rows above the strips (three units in a low
        * pane): the legends go inside the strips, over a translucent band,
        * rather than vanish */
       for (guint s = 0; s < n_strips; s++)
-        plans[s].legend_rows = 0;
-      legends_inside = TRUE;
+        lay->strips[s].legend_rows = 0;
+      lay->legends_inside = TRUE;
       strip_h = (avail - STRIP_GAP * (n_strips - 1)) / n_strips;
     }
-  double y = title_h;
+  double y = lay->title_h;
   for (guint s = 0; s < n_strips; s++)
     {
-      plans[s].legend_top = y;
-      y += plans[s].legend_rows * LEGEND_ROW_HEIGHT;
-      plans[s].top = y;
-      plans[s].bottom = y + MAX (strip_h, 4);
-      y = plans[s].bottom + STRIP_GAP;
+      lay->strips[s].legend_top = y;
+      y += lay->strips[s].legend_rows * LEGEND_ROW_HEIGHT;
+      lay->strips[s].top = y;
+      lay->strips[s].bottom = y + MAX (strip_h, 4);
+      y = lay->strips[s].bottom + STRIP_GAP;
     }
+}
 
-  /* y ranges and ticks; the widest tick label sets the left margin */
-  double widest = 0;
-  AxisFormat *yfmt = g_new (AxisFormat, n_strips);
-  for (guint s = 0; s < n_strips; s++)
+typedef struct {
+  cairo_t *cr;
+  double widest;
+} TickMeasure;
+
+static void
+measure_tick (const char *label, gpointer data)
+{
+  TickMeasure *m = data;
+  m->widest = MAX (m->widest, text_width (m->cr, label, FONT_PX));
+}
+
+/* The axes: each strip's y range and ticks for its height; the widest
+ * tick label sets the left margin, the last time label the right one. */
+static void
+plot_axes (HydPlotView *self, cairo_t *cr, HydPlotPlan *plan, int w, PlotLayout *lay)
+{
+  TickMeasure m = { cr, 0 };
+  for (guint s = 0; s < plan->n_strips; s++)
     {
-      StripPlan *p = &plans[s];
-      double lo = data_lo[s], hi = data_hi[s];
-      double n_ticks = MAX ((p->bottom - p->top) / Y_TICK_SPACING_PX, 2);
-      const UnitRange *r = &self->ranges[p->unit];
-      if (r->manual)
-        {
-          lo = r->lo;
-          hi = r->hi;
-          ensure_valid_range (&lo, &hi);
-          p->step = nice_step (hi - lo, n_ticks);
-        }
-      else
-        {
-          if (!(lo <= hi))
-            {
-              lo = 0.0;
-              hi = 1.0;
-            }
-          ensure_valid_range (&lo, &hi);
-          double pad = (hi - lo) * AUTOSCALE_PAD;
-          /* data that never goes below (above) zero keeps zero as its edge */
-          double plo = lo >= 0 && lo - pad < 0 ? 0.0 : lo - pad;
-          double phi = hi <= 0 && hi + pad > 0 ? 0.0 : hi + pad;
-          p->step = nice_step (phi - plo, n_ticks);
-          /* snapped outwards to half steps: stable while a run streams in,
-           * without the empty band a whole step can leave */
-          double half = p->step / 2;
-          double nlo = floor (plo / half + 1e-9) * half;
-          double nhi = ceil (phi / half - 1e-9) * half;
-          if (isfinite (nlo) && isfinite (nhi) && nhi > nlo)
-            {
-              lo = nlo;
-              hi = nhi;
-            }
-          else
-            {
-              lo = plo;
-              hi = phi;
-            }
-        }
-      p->lo = lo;
-      p->hi = hi;
-      yfmt[s] = axis_format (lo, hi, p->step);
-      for (double v = ceil (lo / p->step) * p->step; v <= hi + p->step * 1e-6 && p->step > 0; v += p->step)
-        {
-          g_autofree char *label = format_tick (&yfmt[s], v);
-          widest = MAX (widest, text_width (cr, label, FONT_PX));
-          if ((hi - lo) / p->step > 200)
-            break;
-        }
+      StripPlan *p = &lay->strips[s];
+      HydPlotStrip *st = &plan->strips[s];
+      const UnitRange *r = &self->ranges[st->unit];
+      hyd_plot_plan_set_y_axis (plan, s, r->manual, r->lo, r->hi, MAX ((p->bottom - p->top) / Y_TICK_SPACING_PX, 2));
+      p->lo = st->lo;
+      p->hi = st->hi;
+      p->step = st->step;
+      hyd_plot_foreach_tick (st->lo, st->hi, &st->format, measure_tick, &m);
     }
-  double left = Y_LABEL_WIDTH + widest + TICK_LABEL_PAD + 4;
+  double left = Y_LABEL_WIDTH + m.widest + TICK_LABEL_PAD + 4;
   double right = w - MARGIN_RIGHT;
-  double xstep = nice_step (x1 - x0, MAX ((right - left) / X_TICK_SPACING_PX, 2));
-  AxisFormat formats[2] = { axis_format (x0, x1, xstep), { 0 } };
+  lay->xstep = hyd_plot_nice_step (plan->x1 - plan->x0, MAX ((right - left) / X_TICK_SPACING_PX, 2));
+  lay->xformat = hyd_plot_axis_format (plan->x0, plan->x1, lay->xstep);
   {
     /* room for half the last time label past the plot's right edge */
-    g_autofree char *last_label = format_tick (&formats[0], floor (x1 / xstep + 1e-9) * xstep);
+    g_autofree char *last_label = hyd_plot_format_tick (&lay->xformat, floor (plan->x1 / lay->xstep + 1e-9) * lay->xstep);
     right = w - MAX (MARGIN_RIGHT, text_width (cr, last_label, FONT_PX) / 2 + 6);
   }
   if (right - left < 20)
     left = MAX (right - 20, 0);
+  lay->left = left;
+  lay->right = right;
+}
 
-  /* remember the geometry for the cursor */
-  self->plot_left = left;
-  self->plot_right = right;
-  self->x0 = x0;
-  self->x1 = x1;
-  g_array_set_size (self->strips, 0);
-  for (guint s = 0; s < n_strips; s++)
+/* ------------------------------------------------------------- drawing -- */
+
+/* One strip: grid, traces (ghosts under the run), marker lines, ticks and
+ * their labels, the frame, the quantity label; the last one also gets the
+ * time axis's labels. */
+static void
+plot_draw_strip (HydPlotView *self, cairo_t *cr, int w, int h, HydPlotPlan *plan, const PlotLayout *lay,
+                 guint s, HydPlotAxisFormat *formats)
+{
+  double left = lay->left, right = lay->right, xstep = lay->xstep;
+  double x0 = plan->x0, x1 = plan->x1;
+  const StripPlan *p = &lay->strips[s];
+  gboolean last = s == plan->n_strips - 1;
+  plsstrm (self->stream);
+  formats[1] = plan->strips[s].format;
+  pl_viewport (w, h, left, right, p->top, p->bottom);
+  plwind (x0, x1, p->lo, p->hi);
+
+  /* grid, then the traces, then the frame on top */
+  plcol0 (COL_GRID);
+  plwidth (1.0);
+  pllsty (1);
+  plbox ("g", xstep, 0, "g", p->step, 0);
+
+  /* ghosts first, under the current run */
+  for (guint g = 2; g-- > 0;)
+    for (guint i = 0; i < plan->n_traces; i++)
+      {
+        Trace *tr = g_ptr_array_index (self->traces, i);
+        GArray *ax = plan->xs[2 * i + g], *ay = plan->ys[2 * i + g];
+        if (plan->trace_strip[i] != s || ax->len == 0)
+          continue;
+        /* PLplot maps world to integer device coordinates: values far
+         * outside a manual range are pulled in where the clipped line
+         * looks the same */
+        double span = p->hi - p->lo;
+        double *py = (double *) ay->data;
+        for (guint j = 0; j < ay->len; j++)
+          if (!isnan (py[j]))
+            py[j] = CLAMP (py[j], p->lo - FAR_OUTSIDE * span, p->hi + FAR_OUTSIDE * span);
+        plcol0 ((g ? COL_GHOST0 : COL_TRACE0) + tr->colour);
+        plwidth (TRACE_WIDTH);
+        pl_polyline (self->stream, (const double *) ax->data, (const double *) ay->data, ax->len);
+      }
+
+  /* markers: dashed vertical lines */
+  if (self->store)
     {
-      Strip st = { plans[s].unit, plans[s].top, plans[s].bottom, plans[s].lo, plans[s].hi };
-      g_array_append_val (self->strips, st);
+      plcol0 (COL_MARKER);
+      plwidth (1.0);
+      pllsty (2);
+      for (guint m = 0; m < plan->markers->len; m++)
+        {
+          double t = g_array_index (plan->markers, double, m);
+          PLFLT mx[2] = { t, t }, my[2] = { p->lo, p->hi };
+          plline (2, mx, my);
+        }
+      pllsty (1);
     }
 
-  /* ---- PLplot ---- */
+  /* PLplot writes tick labels only with the edge and the ticks they
+   * belong to: those first, then the opaque frame over them */
+  plwidth (1.0);
+  plcol0 (COL_LABEL);
+  plbox (last ? "bnto" : "", xstep, 0, "bntvo", p->step, 0);
+  plcol0 (COL_BOX);
+  plbox ("bcst", xstep, 0, "bcst", p->step, 0);
+
+  plcol0 (COL_FG);
+  g_autofree char *qlabel = quantity_label (p->unit);
+  /* a short strip only has room for the unit */
+  if (text_width (cr, qlabel, FONT_PX) > p->bottom - p->top)
+    {
+      g_free (qlabel);
+      const char *sym = hyd_display_symbol (p->unit);
+      qlabel = g_strdup (text_width (cr, sym, FONT_PX) <= p->bottom - p->top ? sym : "");
+    }
+  g_autofree char *ylabel = pl_escape (qlabel);
+  /* the rotated label at a fixed pixel position, whatever the tick widths */
+  plvpor (0.0, 1.0, 0.0, 1.0);
+  plwind (0.0, w, 0.0, h);
+  plptex (Y_LABEL_WIDTH / 2 + 5, h - (p->top + p->bottom) / 2, 0.0, 1.0, 0.5, ylabel);
+  if (last)
+    plptex (left + (right - left) / 2, h - (p->bottom + TIME_LABEL_OFFSET), 1.0, 0.0, 0.5, _("Time [s]"));
+}
+
+/* Axes, grid, traces, marker lines and axis labels: one PLplot session;
+ * FALSE when PLplot has no stream to give. */
+static gboolean
+plot_draw_plplot (HydPlotView *self, cairo_t *cr, int w, int h, const Palette *pal, HydPlotPlan *plan,
+                  const PlotLayout *lay)
+{
+  guint n_strips = plan->n_strips;
+  double left = lay->left, right = lay->right;
+  HydPlotAxisFormat formats[2] = { lay->xformat, { 0 } };
+
   plmkstrm (&self->stream);
   if (self->stream < 0)
     {
       g_warning ("PLplot has no free stream");
-      goto out;
+      return FALSE;
     }
   plsstrm (self->stream);
   plsdev ("extcairo");
@@ -1137,157 +834,112 @@ render_plot (HydPlotView *self, cairo_t *cr, int w, int h, const Palette *pal, d
       plwind (0.0, w, 0.0, h);
       plcol0 (COL_FG);
       plschr (PLPLOT_CHAR_MM * TITLE_FONT_PX / FONT_PX, 1.0);
-      plptex (left + (right - left) / 2, h - title_h / 2 - 5, 1.0, 0.0, 0.5, title);
+      plptex (left + (right - left) / 2, h - lay->title_h / 2 - 5, 1.0, 0.0, 0.5, title);
       plschr (PLPLOT_CHAR_MM, 1.0);
     }
 
   for (guint s = 0; s < n_strips; s++)
-    {
-      StripPlan *p = &plans[s];
-      gboolean last = s == n_strips - 1;
-      plsstrm (self->stream);
-      formats[1] = yfmt[s];
-      pl_viewport (w, h, left, right, p->top, p->bottom);
-      plwind (x0, x1, p->lo, p->hi);
-
-      /* grid, then the traces, then the frame on top */
-      plcol0 (COL_GRID);
-      plwidth (1.0);
-      pllsty (1);
-      plbox ("g", xstep, 0, "g", p->step, 0);
-
-      /* ghosts first, under the current run */
-      for (guint g = 2; g-- > 0;)
-        for (guint i = 0; i < n_traces; i++)
-          {
-            Trace *tr = g_ptr_array_index (self->traces, i);
-            gboolean in_strip = FALSE;
-            for (guint j = 0; j < p->legend->len && !in_strip; j++)
-              in_strip = g_ptr_array_index (p->legend, j) == tr;
-            GArray *ax = xs[2 * i + g], *ay = ys[2 * i + g];
-            if (!in_strip || ax->len == 0)
-              continue;
-            /* PLplot maps world to integer device coordinates: values far
-             * outside a manual range are pulled in where the clipped line
-             * looks the same */
-            double span = p->hi - p->lo;
-            double *py = (double *) ay->data;
-            for (guint j = 0; j < ay->len; j++)
-              if (!isnan (py[j]))
-                py[j] = CLAMP (py[j], p->lo - FAR_OUTSIDE * span, p->hi + FAR_OUTSIDE * span);
-            plcol0 ((g ? COL_GHOST0 : COL_TRACE0) + tr->colour);
-            plwidth (TRACE_WIDTH);
-            pl_polyline (self->stream, (const double *) ax->data, (const double *) ay->data, ax->len);
-          }
-
-      /* markers: dashed vertical lines */
-      if (self->store)
-        {
-          guint nm = hyd_trace_store_get_n_markers (self->store);
-          plcol0 (COL_MARKER);
-          plwidth (1.0);
-          pllsty (2);
-          for (guint m = 0; m < nm; m++)
-            {
-              double t;
-              hyd_trace_store_get_marker (self->store, m, &t, NULL);
-              if (!isfinite (t) || t < x0 || t > x1)
-                continue;
-              PLFLT mx[2] = { t, t }, my[2] = { p->lo, p->hi };
-              plline (2, mx, my);
-            }
-          pllsty (1);
-        }
-
-      /* PLplot writes tick labels only with the edge and the ticks they
-       * belong to: those first, then the opaque frame over them */
-      plwidth (1.0);
-      plcol0 (COL_LABEL);
-      plbox (last ? "bnto" : "", xstep, 0, "bntvo", p->step, 0);
-      plcol0 (COL_BOX);
-      plbox ("bcst", xstep, 0, "bcst", p->step, 0);
-
-      plcol0 (COL_FG);
-      g_autofree char *qlabel = quantity_label (p->unit);
-      /* a short strip only has room for the unit */
-      if (text_width (cr, qlabel, FONT_PX) > p->bottom - p->top)
-        {
-          g_free (qlabel);
-          const char *sym = hyd_display_symbol (p->unit);
-          qlabel = g_strdup (text_width (cr, sym, FONT_PX) <= p->bottom - p->top ? sym : "");
-        }
-      g_autofree char *ylabel = pl_escape (qlabel);
-      /* the rotated label at a fixed pixel position, whatever the tick widths */
-      plvpor (0.0, 1.0, 0.0, 1.0);
-      plwind (0.0, w, 0.0, h);
-      plptex (Y_LABEL_WIDTH / 2 + 5, h - (p->top + p->bottom) / 2, 0.0, 1.0, 0.5, ylabel);
-      if (last)
-        plptex (left + (right - left) / 2, h - (p->bottom + TIME_LABEL_OFFSET), 1.0, 0.0, 0.5, _("Time [s]"));
-    }
+    plot_draw_strip (self, cr, w, h, plan, lay, s, formats);
 
   plsstrm (self->stream);
   plend1 ();
   self->stream = -1;
   cairo_restore (cr);
+  return TRUE;
+}
 
-  /* ---- Cairo on top: legends, marker labels, empty-state hint ---- */
+/* Cairo on top of PLplot: legends, marker labels, the empty-state hint. */
+static void
+plot_draw_cairo (HydPlotView *self, cairo_t *cr, const Palette *pal, const HydPlotPlan *plan,
+                 const PlotLayout *lay)
+{
+  guint n_strips = plan->n_strips;
+  double left = lay->left, right = lay->right;
+  const StripPlan *strips = lay->strips;
   self->n_legends = 0;
   for (guint s = 0; s < n_strips; s++)
-    if (plans[s].legend_rows > 0)
+    if (strips[s].legend_rows > 0)
       {
-        draw_legend (cr, pal, plans[s].legend, have_ghost && s == 0, left,
-                     plans[s].legend_top, right - left);
+        draw_legend (cr, pal, strips[s].legend, self->ghost != NULL && s == 0, left,
+                     strips[s].legend_top, right - left);
         self->n_legends++;
       }
-    else if (legends_inside && plans[s].legend->len > 0)
+    else if (lay->legends_inside && strips[s].legend->len > 0)
       {
         /* one row at the strip's top, ellipsised to the plot's width */
         Rgba band = pal->bg;
         band.a = 0.6;
         set_source (cr, &band);
-        cairo_rectangle (cr, left + 1, plans[s].top + 1, right - left - 2, MIN (LEGEND_ROW_HEIGHT, plans[s].bottom - plans[s].top - 2));
+        cairo_rectangle (cr, left + 1, strips[s].top + 1, right - left - 2, MIN (LEGEND_ROW_HEIGHT, strips[s].bottom - strips[s].top - 2));
         cairo_fill (cr);
         cairo_save (cr);
-        cairo_rectangle (cr, left, plans[s].top, right - left, plans[s].bottom - plans[s].top);
+        cairo_rectangle (cr, left, strips[s].top, right - left, strips[s].bottom - strips[s].top);
         cairo_clip (cr);
-        draw_legend_row (cr, pal, plans[s].legend, have_ghost && s == 0, left + 4, plans[s].top, right - left - 8);
+        draw_legend_row (cr, pal, strips[s].legend, self->ghost != NULL && s == 0, left + 4, strips[s].top, right - left - 8);
         cairo_restore (cr);
         self->n_legends++;
       }
   self->n_marker_labels = 0;
   if (self->store)
-    draw_marker_labels (cr, pal, self->store, x0, x1, left, right, plans[0].top, plans[0].bottom,
+    draw_marker_labels (cr, pal, self->store, plan->x0, plan->x1, left, right, strips[0].top, strips[0].bottom,
                         &self->n_marker_labels);
-  if (n_traces == 0 || (self->store == NULL && self->ghost == NULL))
+  if (plan->n_traces == 0 || (self->store == NULL && self->ghost == NULL))
     {
       PangoLayout *layout = pango_cairo_create_layout (cr);
       set_pango_font (layout, FONT_PX);
-      pango_layout_set_text (layout, n_traces == 0 ? _("No traces: add one with the probe tool or the variable list")
-                                                   : _("No run yet"), -1);
+      pango_layout_set_text (layout, plan->n_traces == 0 ? _("No traces: add one with the probe tool or the variable list")
+                                                         : _("No run yet"), -1);
       pango_layout_set_ellipsize (layout, PANGO_ELLIPSIZE_END);
       pango_layout_set_width (layout, (int) ((right - left - 8) * PANGO_SCALE));
       int tw, th;
       pango_layout_get_pixel_size (layout, &tw, &th);
       set_source (cr, &pal->dim);
-      cairo_move_to (cr, left + (right - left - tw) / 2, (plans[0].top + plans[n_strips - 1].bottom - th) / 2);
+      cairo_move_to (cr, left + (right - left - tw) / 2, (strips[0].top + strips[n_strips - 1].bottom - th) / 2);
       pango_cairo_show_layout (cr, layout);
       g_object_unref (layout);
     }
+}
 
-out:
-  for (guint i = 0; i < 2 * n_traces; i++)
+/* Render the whole plot into cr (logical size w × h): plan, decimate, lay
+ * out, axes, then draw. */
+static void
+render_plot (HydPlotView *self, cairo_t *cr, int w, int h, const Palette *pal, double device_scale)
+{
+  /* background */
+  cairo_save (cr);
+  set_source (cr, &pal->bg);
+  cairo_paint (cr);
+  cairo_restore (cr);
+
+  if (w < 40 || h < 40)
+    return;
+
+  g_autoptr(HydPlotPlan) plan = plot_plan (self);
+
+  PlotLayout lay = { 0 };
+  lay.title_h = self->title && self->title[0] ? TITLE_HEIGHT : MARGIN_TOP;
+  double left_guess = 70;
+  lay.plot_w_guess = MAX (w - left_guess - MARGIN_RIGHT, 10);
+  plot_decimate (self, plan, (guint) MAX (lay.plot_w_guess * device_scale, 1));
+
+  plot_layout_rows (self, cr, plan, h, &lay);
+  plot_axes (self, cr, plan, w, &lay);
+
+  /* remember the geometry for the cursor */
+  self->plot_left = lay.left;
+  self->plot_right = lay.right;
+  self->x0 = plan->x0;
+  self->x1 = plan->x1;
+  g_array_set_size (self->strips, 0);
+  for (guint s = 0; s < plan->n_strips; s++)
     {
-      g_array_unref (xs[i]);
-      g_array_unref (ys[i]);
+      Strip st = { lay.strips[s].unit, lay.strips[s].top, lay.strips[s].bottom, lay.strips[s].lo, lay.strips[s].hi };
+      g_array_append_val (self->strips, st);
     }
-  g_free (xs);
-  g_free (ys);
-  g_free (data_lo);
-  g_free (data_hi);
-  g_free (yfmt);
-  for (guint s = 0; s < n_strips; s++)
-    g_ptr_array_unref (plans[s].legend);
-  g_free (plans);
+
+  if (plot_draw_plplot (self, cr, w, h, pal, plan, &lay))
+    plot_draw_cairo (self, cr, pal, plan, &lay);
+  plot_layout_clear (&lay, plan->n_strips);
 }
 
 /* ------------------------------------------------------- the widget side -- */
@@ -1453,28 +1105,6 @@ hyd_plot_view_measure (GtkWidget *widget, GtkOrientation orientation, int for_si
   *natural = orientation == GTK_ORIENTATION_HORIZONTAL ? 640 : 320;
 }
 
-/* The value of a trace at time t, linearly interpolated; NaN outside. */
-static double
-value_at (HydTraceStore *store, int column, double t)
-{
-  guint n = hyd_trace_store_get_n_rows (store);
-  if (n == 0 || column <= 0)
-    return NAN;
-  const double *ts = hyd_trace_store_get_column (store, 0);
-  const double *ys = hyd_trace_store_get_column (store, column);
-  if (!(t >= ts[0]) || !(t <= ts[n - 1]))
-    return NAN;
-  gsize i = lower_bound (ts, 0, n, t);
-  if (i >= n)
-    return ys[n - 1];
-  if (i == 0 || ts[i] == t)
-    return ys[i];
-  double ta = ts[i - 1], tb = ts[i];
-  if (!(tb > ta))
-    return ys[i];
-  return ys[i - 1] + (ys[i] - ys[i - 1]) * (t - ta) / (tb - ta);
-}
-
 static void
 draw_cursor (HydPlotView *self, cairo_t *cr)
 {
@@ -1503,7 +1133,7 @@ draw_cursor (HydPlotView *self, cairo_t *cr)
       Trace *tr = g_ptr_array_index (self->traces, i);
       int k = self->store ? hyd_trace_store_find (self->store, tr->name) : -1;
       HydUnit u = trace_unit (self, tr->name);
-      double v = k > 0 ? hyd_display_from_si (u, value_at (self->store, k, t)) : NAN;
+      double v = k > 0 ? hyd_display_from_si (u, hyd_plot_value_at (self->store, k, t)) : NAN;
       for (guint s = 0; s < self->strips->len && isfinite (v); s++)
         {
           const Strip *st = &g_array_index (self->strips, Strip, s);
@@ -1531,7 +1161,7 @@ draw_cursor (HydPlotView *self, cairo_t *cr)
       Trace *tr = g_ptr_array_index (self->traces, i);
       int k = self->store ? hyd_trace_store_find (self->store, tr->name) : -1;
       HydUnit u = trace_unit (self, tr->name);
-      double v = k > 0 ? value_at (self->store, k, t) : NAN;
+      double v = k > 0 ? hyd_plot_value_at (self->store, k, t) : NAN;
       g_autofree char *val = hyd_display_format (u, v);
       g_ptr_array_add (lines, g_strdup_printf ("%s  %s", tr->name, val));
     }
@@ -1582,13 +1212,12 @@ draw_cursor (HydPlotView *self, cairo_t *cr)
 static void
 draw_replay_cursor (HydPlotView *self, cairo_t *cr)
 {
-  if (self->strips->len == 0 || !(self->plot_right > self->plot_left) || !(self->x1 > self->x0))
-    return;
-  if (self->replay_t < self->x0 || self->replay_t > self->x1)
+  double cx;
+  if (self->strips->len == 0
+      || !hyd_plot_time_to_x (self->replay_t, self->x0, self->x1, self->plot_left, self->plot_right, &cx))
     return;
   double top = g_array_index (self->strips, Strip, 0).top;
   double bottom = g_array_index (self->strips, Strip, self->strips->len - 1).bottom;
-  double cx = self->plot_left + (self->replay_t - self->x0) / (self->x1 - self->x0) * (self->plot_right - self->plot_left);
   const Palette *pal = current_palette (self);
   Rgba line = pal->marker;
   line.a = 0.9;
@@ -1797,7 +1426,7 @@ static void
 drop_envelopes (HydPlotView *self, guint which)
 {
   for (guint i = 0; i < self->traces->len; i++)
-    envelope_clear (&((Trace *) g_ptr_array_index (self->traces, i))->envelopes[which]);
+    hyd_plot_envelope_clear (&((Trace *) g_ptr_array_index (self->traces, i))->envelopes[which]);
 }
 
 GtkWidget *
@@ -1885,7 +1514,7 @@ hyd_plot_view_add_trace (HydPlotView *self, const char *name)
   Trace *tr = g_new0 (Trace, 1);
   tr->name = g_strdup (name);
   tr->colour = colour % N_TRACE_COLOURS;
-  tr->envelopes = g_new0 (Envelope, 2);
+  tr->envelopes = g_new0 (HydPlotEnvelope, 2);
   g_ptr_array_add (self->traces, tr);
 
   if (self->traces->len == 1 && self->pending_range.manual)
@@ -1959,7 +1588,7 @@ hyd_plot_view_set_unit_y_range (HydPlotView *self, HydUnit unit, double ymin, do
   g_return_if_fail (HYD_IS_PLOT_VIEW (self));
   g_return_if_fail ((guint) unit < HYD_UNIT_N_KINDS);
   g_return_if_fail (isfinite (ymin) && isfinite (ymax));
-  ensure_valid_range (&ymin, &ymax);
+  hyd_plot_valid_range (&ymin, &ymax);
   self->ranges[unit] = (UnitRange) { TRUE, ymin, ymax };
   if (self->autoscale)
     {
@@ -1976,7 +1605,7 @@ hyd_plot_view_set_y_range (HydPlotView *self, double ymin, double ymax)
   g_return_if_fail (isfinite (ymin) && isfinite (ymax));
   if (self->traces->len == 0)
     {
-      ensure_valid_range (&ymin, &ymax);
+      hyd_plot_valid_range (&ymin, &ymax);
       self->pending_range = (UnitRange) { TRUE, ymin, ymax };
       if (self->autoscale)
         {

@@ -1,9 +1,11 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* hyd-plot-view.h — one plot pane drawn with PLplot (extcairo, main thread,
  * into a cached surface), with live traces from a HydTraceStore. */
 #pragma once
 
 #include <gtk/gtk.h>
 #include "hyd-trace-store.h"
+#include "hyd-plot-plan.h"
 
 G_BEGIN_DECLS
 
@@ -55,8 +57,7 @@ gboolean hyd_plot_view_export_with_size (HydPlotView *self, const char *path, in
  * the line reaches the edges. A NaN (or infinite) value breaks the line: a
  * NaN pair is written there. xs and ys (GArrays of double) are overwritten;
  * returns their length. */
-guint hyd_plot_decimate (const double *t, const double *y, gsize n, double x0, double x1,
-                         guint n_columns, GArray *xs, GArray *ys);
+/* (declared in hyd-plot-plan.h, which this header includes) */
 
 /* The replay cursor (issue 8): a line at simulated time t over the plot,
  * drawn over the cached render (NaN: none). */
