@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* hyd-circuit-private.h — what the files of the circuit document share:
+ * error helpers, JSON helpers, ranges and the document structs' internals.
+ * Not seen outside engine/model/. */
+#pragma once
+
+#include "hyd-circuit.h"
+#include "hyd-catalogue.h"
+#include "hyd-diagnostic.h"
+#include "hyd-i18n.h"
+#include "hyd-json-scan.h"
+#include "hyd-json-writer.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <glib/gstdio.h>
+#include <math.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+
+G_BEGIN_DECLS
+
+#define MAX_ID_LENGTH 32
+#define NUMBER_TEXT_SIZE HYD_JSON_DOUBLE_BUF_SIZE
+
+/* shared between the files of engine/model/ */
+char *hcp_connection_where (guint index, const char *from, const char *to);
+gboolean hcp_component_error (GError **error, HydDiagnosticCode code, const char *component, const char *port, const char *parameter, const char *template, ...) G_GNUC_NULL_TERMINATED;
+void hcp_component_free (HydCircuitComponent *c);
+gboolean hcp_connection_error (GError **error, HydDiagnosticCode code, const HydCircuitConnection *conn, const char *template, ...) G_GNUC_NULL_TERMINATED;
+void hcp_connection_free (HydCircuitConnection *c);
+HydCircuitConnection *hcp_connection_new (void);
+char *hcp_describe_node (JsonNode *node);
+void hcp_junction_free (HydCircuitJunction *j);
+HydCircuitJunction *hcp_junction_new (void);
+JsonNode *hcp_new_double_node (double value);
+JsonNode *hcp_new_int_node (gint64 value);
+JsonNode *hcp_new_object_node (JsonObject *object);
+JsonNode *hcp_new_string_node (const char *value);
+JsonNode *hcp_node_deep_copy (JsonNode *node);
+const char *hcp_node_get_string (JsonNode *node);
+gboolean hcp_node_is_null (JsonNode *node);
+const char *hcp_number_text (double v, char buf[NUMBER_TEXT_SIZE]);
+JsonObject *hcp_object_deep_copy (JsonObject *object);
+void hcp_plot_free (HydCircuitPlot *p);
+HydCircuitPlot *hcp_plot_new (void);
+char *hcp_quote (const char *text);
+char *hcp_range_text (double min, double max, guint flags);
+gboolean hcp_set_error (GError **error, HydCircuitErrorCode code, const char *format, ...) G_GNUC_PRINTF (3, 4);
+gboolean hcp_value_in_range (double v, double min, double max, guint flags);
+
+G_END_DECLS
