@@ -25,6 +25,19 @@ hcp_set_error (GError **error, HydCircuitErrorCode code, const char *format, ...
   return FALSE;
 }
 
+/* An error diagnostic from a template and its const char * arguments, up
+ * to a NULL. */
+static HydDiagnostic *
+error_diagnostic (HydDiagnosticCode code, const char *template, va_list ap)
+{
+  g_autoptr (GStrvBuilder) builder = g_strv_builder_new ();
+
+  for (const char *a = va_arg (ap, const char *); a != NULL; a = va_arg (ap, const char *))
+    g_strv_builder_add (builder, a);
+  g_auto (GStrv) args = g_strv_builder_end (builder);
+  return hyd_diagnostic_newv (code, HYD_SEVERITY_ERROR, template, (const char *const *) args);
+}
+
 /* An error about a component (and one of its ports or parameters, either
  * may be NULL) as a diagnostic (hyd-diagnostic.h): the template's
  * arguments are const char *, then NULL. */
@@ -32,16 +45,11 @@ gboolean
 hcp_component_error (GError **error, HydDiagnosticCode code, const char *component,
                  const char *port, const char *parameter, const char *template, ...)
 {
-  g_autoptr (GStrvBuilder) builder = g_strv_builder_new ();
   va_list ap;
 
   va_start (ap, template);
-  for (const char *a = va_arg (ap, const char *); a != NULL; a = va_arg (ap, const char *))
-    g_strv_builder_add (builder, a);
+  HydDiagnostic *d = error_diagnostic (code, template, ap);
   va_end (ap);
-  g_auto (GStrv) args = g_strv_builder_end (builder);
-  HydDiagnostic *d = hyd_diagnostic_newv (code, HYD_SEVERITY_ERROR, template,
-                                          (const char *const *) args);
   hyd_diagnostic_set_component (d, component);
   hyd_diagnostic_set_port (d, port);
   hyd_diagnostic_set_parameter (d, parameter);
@@ -54,16 +62,11 @@ gboolean
 hcp_connection_error (GError **error, HydDiagnosticCode code, const HydCircuitConnection *conn,
                   const char *template, ...)
 {
-  g_autoptr (GStrvBuilder) builder = g_strv_builder_new ();
   va_list ap;
 
   va_start (ap, template);
-  for (const char *a = va_arg (ap, const char *); a != NULL; a = va_arg (ap, const char *))
-    g_strv_builder_add (builder, a);
+  HydDiagnostic *d = error_diagnostic (code, template, ap);
   va_end (ap);
-  g_auto (GStrv) args = g_strv_builder_end (builder);
-  HydDiagnostic *d = hyd_diagnostic_newv (code, HYD_SEVERITY_ERROR, template,
-                                          (const char *const *) args);
   hyd_diagnostic_set_connection (d, conn->from, conn->to);
   return hyd_diagnostic_set_error (error, d);
 }
