@@ -57,13 +57,13 @@ static int
 resolve_ref (const HydSystem *sys, GHashTable *comp_ids, GHashTable *junction_ids,
              const guint *port_offset, const char *ref)
 {
-  g_autofree char *cid = NULL;
-  g_autofree char *pname = NULL;
+  const char *pname;
+  gpointer found;
   guint i;
 
-  if (hyd_circuit_split_port_ref (ref, &cid, &pname))
+  if (hyd_circuit_lookup_port_ref (comp_ids, ref, &found, &pname))
     {
-      i = GPOINTER_TO_UINT (g_hash_table_lookup (comp_ids, cid));
+      i = GPOINTER_TO_UINT (found);
       if (i == 0)
         return -1;
       int k = hyd_component_type_find_port (sys->comps[i - 1].comp->type, pname);
@@ -628,7 +628,6 @@ layout_states (HydSystem *sys, Build *b)
       n += sys->comps[i].comp->n_states;
     }
   sys->n = n;
-  sys->state_names = g_new0 (char *, n + 1);
   sys->state_units = g_new0 (HydUnit, n + 1);
   sys->y0 = g_new0 (double, n + 1);
   sys->f_scratch = g_new0 (double, n + 1);
@@ -638,11 +637,6 @@ layout_states (HydSystem *sys, Build *b)
     {
       SysNode *nd = &sys->nodes[nb];
       HydNodeInfo *ni = &sys->node_info[nb];
-      g_autofree char *first = hyd_sys_port_name (sys, g_array_index (nd->ports, guint, 0));
-      ni->name = g_strconcat (first, ".p", NULL);
-      ni->ports = g_ptr_array_new_with_free_func (g_free);
-      for (guint k = 0; k < nd->ports->len; k++)
-        g_ptr_array_add (ni->ports, hyd_sys_port_name (sys, g_array_index (nd->ports, guint, k)));
       ni->boundary = nd->boundary;
       ni->state = nd->state;
       ni->wire_volume = nd->wire_volume;
@@ -653,11 +647,6 @@ layout_states (HydSystem *sys, Build *b)
       ni->initial_pressure = nd->p0;
       if (!nd->boundary)
         {
-          /* the state is the pressure, or the pseudo-pressure ψ of a node
-           * that may hold a void ("<first port>.psi", hyd-fluid.h) */
-          sys->state_names[nd->state] = hyd_fluid_has_floor (&sys->fluid)
-                                        ? g_strconcat (first, ".psi", NULL)
-                                        : g_strdup (ni->name);
           sys->state_units[nd->state] = HYD_UNIT_PRESSURE;
           sys->y0[nd->state] = hyd_fluid_node_state_for_pressure (&sys->fluid, nd->p0);
         }
@@ -668,10 +657,7 @@ layout_states (HydSystem *sys, Build *b)
       HydComp *c = sc->comp;
       guint np = c->type->n_ports;
       for (guint k = 0; k < c->n_states; k++)
-        {
-          sys->state_names[sc->state0 + k] = g_strconcat (c->id, ".", c->states[k].name, NULL);
-          sys->state_units[sc->state0 + k] = c->states[k].unit;
-        }
+        sys->state_units[sc->state0 + k] = c->states[k].unit;
       for (guint X = 0; X < np; X++)
         sc->p[X] = sc->port_node[X] >= 0 ? sys->nodes[sc->port_node[X]].p0 : 0.0;
       if (c->type->init_states)
@@ -885,10 +871,53 @@ build_meters (HydSystem *sys, Build *b, GError **error)
   return TRUE;
 }
 
+/* The names of the nodes, their ports and the states: made when first
+ * asked for (a check of 10^5 components needs none of them). */
+static void
+build_names (HydSystem *sys)
+{
+  sys->state_names = g_new0 (char *, sys->n + 1);
+  for (guint nb = 0; nb < sys->n_nodes; nb++)
+    {
+      SysNode *nd = &sys->nodes[nb];
+      HydNodeInfo *ni = &sys->node_info[nb];
+      g_autofree char *first = hyd_sys_port_name (sys, g_array_index (nd->ports, guint, 0));
+      ni->name = g_strconcat (first, ".p", NULL);
+      ni->ports = g_ptr_array_new_full (nd->ports->len, g_free);
+      for (guint k = 0; k < nd->ports->len; k++)
+        g_ptr_array_add (ni->ports, hyd_sys_port_name (sys, g_array_index (nd->ports, guint, k)));
+      /* the state is the pressure, or the pseudo-pressure ψ of a node
+       * that may hold a void ("<first port>.psi", hyd-fluid.h) */
+      if (!nd->boundary)
+        sys->state_names[nd->state] = hyd_fluid_has_floor (&sys->fluid)
+                                      ? g_strconcat (first, ".psi", NULL)
+                                      : g_strdup (ni->name);
+    }
+  for (guint i = 0; i < sys->n_comps; i++)
+    {
+      const SysComp *sc = &sys->comps[i];
+      const HydComp *c = sc->comp;
+      for (guint k = 0; k < c->n_states; k++)
+        sys->state_names[sc->state0 + k] = g_strconcat (c->id, ".", c->states[k].name, NULL);
+    }
+}
+
+void
+hyd_sys_ensure_names (const HydSystem *system)
+{
+  HydSystem *sys = (HydSystem *) system;
+  if (g_once_init_enter (&sys->names_built))
+    {
+      build_names (sys);
+      g_once_init_leave (&sys->names_built, 1);
+    }
+}
+
 /* Variable names: t, port pressures and flows, states, outputs. */
 static void
 build_variables (HydSystem *sys)
 {
+  hyd_sys_ensure_names (sys);
   hyd_sys_add_var (sys, g_strdup ("t"), HYD_UNIT_TIME, VAR_TIME, 0, 0);
   for (guint i = 0; i < sys->n_comps; i++)
     {

@@ -102,6 +102,7 @@ struct _HydSystem {
   SysMeter *meters;
   /* variables: built on first use (hyd_sys_ensure_variables) */
   gsize vars_built;      /* g_once flag */
+  gsize names_built;     /* g_once flag: state_names and node_info's names */
   GArray *vars;          /* of Var */
   guint n_listed_vars;   /* the first n_listed_vars are listed; the rest are found only */
   GHashTable *var_index; /* name → index + 1 */
@@ -138,6 +139,7 @@ void hyd_sys_add_var (HydSystem *sys, char *name, HydUnit unit, VarKind kind, in
 /* Builds the variable list and index once, on the first call (from any
  * thread): a check that asks for no variable never names them. */
 void hyd_sys_ensure_variables (const HydSystem *sys);
+void hyd_sys_ensure_names (const HydSystem *sys);
 void hyd_sys_comp_alloc (SysComp *sc);
 
 G_END_DECLS

@@ -105,27 +105,24 @@ resolve_end (const EndIndex *index, guint conn_index, const HydCircuitConnection
              const char *ref, guint *vertex, GError **error)
 {
   const HydCircuit *circuit = index->circuit;
-  g_autofree char *comp_id = NULL;
-  g_autofree char *port_name = NULL;
   g_autofree char *where = NULL;
   g_autofree char *quoted_ref = NULL;
+  const char *port_name;
   gpointer found;
 
-  if (hyd_circuit_split_port_ref (ref, &comp_id, &port_name))
+  if (hyd_circuit_lookup_port_ref (index->components, ref, &found, &port_name))
     {
+      /* the component's name is made only for a message (10^5 wires) */
+      g_autofree char *comp_id = NULL;
       g_autofree char *quoted_comp = NULL;
-      HydCircuitComponent *comp;
-      const HydComponentType *type;
-      guint c;
-      int port;
 
-      found = g_hash_table_lookup (index->components, comp_id);
       if (found != NULL)
         {
-          c = GPOINTER_TO_UINT (found) - 1;
-          comp = g_ptr_array_index (circuit->components, c);
-          type = hyd_catalogue_lookup (comp->type);
-          port = hyd_component_type_find_port (type, port_name);
+          guint c = GPOINTER_TO_UINT (found) - 1;
+          HydCircuitComponent *comp = g_ptr_array_index (circuit->components, c);
+          const HydComponentType *type = hyd_catalogue_lookup (comp->type);
+          int port = hyd_component_type_find_port (type, port_name);
+
           if (port >= 0)
             {
               *vertex = index->port_offset[c] + (guint) port;
@@ -134,6 +131,8 @@ resolve_end (const EndIndex *index, guint conn_index, const HydCircuitConnection
           {
             g_autoptr(GString) ports = g_string_new (NULL);
             g_autofree char *quoted_port = hcp_quote (port_name);
+
+            comp_id = g_strndup (ref, (gsize) (port_name - 1 - ref));
 
             for (guint p = 0; p < type->n_ports; p++)
               g_string_append_printf (ports, "%s%s", p ? ", " : "", type->ports[p].name);
@@ -145,6 +144,7 @@ resolve_end (const EndIndex *index, guint conn_index, const HydCircuitConnection
                                     NULL);
           }
         }
+      comp_id = g_strndup (ref, (gsize) (port_name - 1 - ref));
       where = hcp_connection_where (conn_index, conn->from, conn->to);
       quoted_comp = hcp_quote (comp_id);
       quoted_ref = hcp_quote (ref);

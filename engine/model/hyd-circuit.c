@@ -586,3 +586,33 @@ hyd_circuit_split_port_ref (const char *ref, char **component, char **port)
   return TRUE;
 }
 
+gboolean
+hyd_circuit_lookup_port_ref (GHashTable *ids, const char *ref, gpointer *value, const char **port)
+{
+  char buf[MAX_ID_LENGTH + 2];
+  const char *dot;
+  gsize n;
+
+  g_return_val_if_fail (ids != NULL && ref != NULL && value != NULL && port != NULL, FALSE);
+
+  *value = NULL;
+  *port = NULL;
+  dot = strchr (ref, '.');
+  if (dot == NULL)
+    return FALSE;
+  *port = dot + 1;
+  n = (gsize) (dot - ref);
+  if (n < sizeof buf)
+    {
+      memcpy (buf, ref, n);
+      buf[n] = '\0';
+      *value = g_hash_table_lookup (ids, buf);
+    }
+  else
+    {
+      /* longer than a valid id: only a document not yet validated has one */
+      g_autofree char *id = g_strndup (ref, n);
+      *value = g_hash_table_lookup (ids, id);
+    }
+  return TRUE;
+}

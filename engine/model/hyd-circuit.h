@@ -208,6 +208,14 @@ gboolean hyd_circuit_component_set_param_from_string (HydCircuitComponent *compo
 /* Split "C1.A" into component and port; FALSE for a junction reference. */
 gboolean hyd_circuit_split_port_ref (const char *ref, char **component, char **port);
 
+/* As hyd_circuit_split_port_ref, without allocating: looks the component
+ * part of "C1.A" up in ids (a table keyed by component id) into *value
+ * (NULL if absent) and points *port at the port name in ref. FALSE for a
+ * junction reference (no dot). For the loops over every connection of a
+ * large circuit. */
+gboolean hyd_circuit_lookup_port_ref (GHashTable *ids, const char *ref, gpointer *value,
+                                      const char **port);
+
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (HydCircuit, hyd_circuit_free)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (HydCircuitComponent, hyd_circuit_component_free)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (HydCircuitJunction, hyd_circuit_junction_free)
