@@ -21,17 +21,41 @@ typedef struct {
   char *kinds;             /* [max_depth] '[' or '{' of each open container */
   gsize *opened;           /* [max_depth] offset of its bracket */
   GHashTable **keys;       /* [max_depth] decoded key → offset + 1, for objects */
-  GString *key;            /* the key being read, decoded */
+  GString *key_text;       /* the key being read, decoded */
   gsize error_pos;
   char *message;
-  /* building (hyd_json_parse): the tree, its open containers and the
-   * decoded text of the string value being read */
+  /* building (hyd_json_doc_parse): the document, its open containers
+   * and the decoded text of the string value being read */
   gboolean build;
-  JsonNode *root;
-  JsonNode **nodes;        /* [max_depth] the node of each open container */
+  HydJsonDoc *doc;
+  guint *open_value;       /* [max_depth] the value of each open container */
+  guint *last_child;       /* [max_depth] its last child so far (0: none) */
+  guint key;               /* pool offset of the key just read */
   GString *value;
   gboolean duplicate;      /* a duplicate key was found while building */
 } Scan;
+
+/* One value of a document: its kind, its next sibling (0: none; the root
+ * is value 0 and no one's sibling) and, for a member, the pool offset of
+ * its key. */
+typedef struct {
+  guint32 kind;            /* HydJsonKind */
+  guint32 next;
+  guint32 key;
+  guint32 count;           /* array or object: its number of children */
+  union {
+    gint64 i;
+    double d;
+    guint32 str;           /* string: pool offset of the decoded text */
+    guint32 first;         /* array or object: its first child (0: none) */
+  } v;
+} Value;
+
+struct _HydJsonDoc {
+  Value *values;
+  guint n_values, cap;
+  GString *pool;           /* decoded strings and keys, each NUL-terminated */
+};
 
 static gboolean fail (Scan *s, gsize pos, const char *format, ...) G_GNUC_PRINTF (3, 4);
 
@@ -205,23 +229,49 @@ read_u_escape (Scan *s, gsize pos)
   return value;
 }
 
-/* Puts a new value into the open container (or makes it the root); a
- * member takes the key just read. */
-static void
-attach (Scan *s, JsonNode *node)
+/* A new value of the given kind, put into the open container (or made the
+ * root); a member takes the key just read. */
+static Value *
+add_value (Scan *s, HydJsonKind kind)
 {
-  JsonNode *parent;
+  HydJsonDoc *doc = s->doc;
+  guint v;
+  Value *value;
 
-  if (s->depth == 0)
+  if (doc->n_values == doc->cap)
     {
-      s->root = node;
-      return;
+      doc->cap = MAX (2 * doc->cap, 64);
+      doc->values = g_renew (Value, doc->values, doc->cap);
     }
-  parent = s->nodes[s->depth - 1];
-  if (s->kinds[s->depth - 1] == '[')
-    json_array_add_element (json_node_get_array (parent), node);
-  else
-    json_object_set_member (json_node_get_object (parent), s->key->str, node);
+  v = doc->n_values++;
+  value = &doc->values[v];
+  memset (value, 0, sizeof *value);
+  value->kind = kind;
+  if (s->depth > 0)
+    {
+      guint d = s->depth - 1;
+      Value *parent = &doc->values[s->open_value[d]];
+
+      if (s->last_child[d] == 0)
+        parent->v.first = v;
+      else
+        doc->values[s->last_child[d]].next = v;
+      s->last_child[d] = v;
+      parent->count++;
+      if (s->kinds[d] == '{')
+        value->key = s->key;
+    }
+  return value;
+}
+
+static guint32
+pool_add (Scan *s, const GString *text)
+{
+  guint32 at = (guint32) s->doc->pool->len;
+
+  g_string_append_len (s->doc->pool, text->str, (gssize) text->len);
+  g_string_append_c (s->doc->pool, '\0');
+  return at;
 }
 
 static gboolean
@@ -407,13 +457,10 @@ scan_number (Scan *s)
   if (s->build)
     {
       /* as json-glib: a whole number is a 64-bit integer, any other a double */
-      JsonNode *node = json_node_alloc ();
-
       if (whole)
-        json_node_init_int (node, i);
+        add_value (s, HYD_JSON_INT)->v.i = i;
       else
-        json_node_init_double (node, d);
-      attach (s, node);
+        add_value (s, HYD_JSON_DOUBLE)->v.d = d;
     }
   return TRUE;
 }
@@ -432,15 +479,7 @@ scan_literal (Scan *s)
         {
           s->pos += n;
           if (s->build)
-            {
-              JsonNode *node = json_node_alloc ();
-
-              if (i == 2)
-                json_node_init_null (node);
-              else
-                json_node_init_boolean (node, i == 0);
-              attach (s, node);
-            }
+            add_value (s, i == 2 ? HYD_JSON_NULL : i == 0 ? HYD_JSON_TRUE : HYD_JSON_FALSE);
           return TRUE;
         }
     }
@@ -463,15 +502,9 @@ scan_value_start (Scan *s, gboolean *opened)
                      s->max_depth);
       if (s->build)
         {
-          JsonNode *node = json_node_alloc ();
-
-          json_node_init (node, c == '{' ? JSON_NODE_OBJECT : JSON_NODE_ARRAY);
-          if (c == '{')
-            json_node_take_object (node, json_object_new ());
-          else
-            json_node_take_array (node, json_array_new ());
-          attach (s, node);
-          s->nodes[s->depth] = node;
+          add_value (s, c == '{' ? HYD_JSON_OBJECT : HYD_JSON_ARRAY);
+          s->open_value[s->depth] = s->doc->n_values - 1;
+          s->last_child[s->depth] = 0;
         }
       s->kinds[s->depth] = c;
       s->opened[s->depth] = s->pos;
@@ -484,12 +517,7 @@ scan_value_start (Scan *s, gboolean *opened)
         return scan_string (s, NULL);
       if (!scan_string (s, s->value))
         return FALSE;
-      {
-        JsonNode *node = json_node_alloc ();
-
-        json_node_init_string (node, s->value->str);
-        attach (s, node);
-      }
+      add_value (s, HYD_JSON_STRING)->v.str = pool_add (s, s->value);
       return TRUE;
     case '-':
       return scan_number (s);
@@ -511,32 +539,58 @@ scan_key (Scan *s)
 
   if (s->data[s->pos] != '"')
     return fail_got (s, s->pos, "expected a key in double quotes");
-  if (!scan_string (s, s->key))
+  if (!scan_string (s, s->key_text))
     return FALSE;
   if (s->build)
     {
-      /* the tree's object finds a duplicate without a second table; the
-       * message (with the first key's place) comes from a check-only scan */
-      if (json_object_has_member (json_node_get_object (s->nodes[s->depth - 1]), s->key->str))
+      /* a small object's keys are compared one by one; the message (with
+       * the first key's place) comes from a check-only scan */
+      const Value *object = &s->doc->values[s->open_value[s->depth - 1]];
+
+      if (object->count < 16)
+        {
+          for (guint m = object->v.first; object->count > 0 && m != 0; m = s->doc->values[m].next)
+            if (strcmp (s->doc->pool->str + s->doc->values[m].key, s->key_text->str) == 0)
+              {
+                s->duplicate = TRUE;
+                return fail (s, at, "duplicate key");
+              }
+          s->key = pool_add (s, s->key_text);
+          goto colon;
+        }
+      if (object->count == 16)
+        {
+          /* a large one's keys go into a table (emptied when an object
+           * at this depth closes), the first 16 too */
+          keys = s->keys[s->depth - 1];
+          if (keys == NULL)
+            keys = s->keys[s->depth - 1] = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+          for (guint m = object->v.first; m != 0; m = s->doc->values[m].next)
+            g_hash_table_insert (keys, g_strdup (s->doc->pool->str + s->doc->values[m].key),
+                                 GSIZE_TO_POINTER (1));
+        }
+      if (g_hash_table_contains (s->keys[s->depth - 1], s->key_text->str))
         {
           s->duplicate = TRUE;
           return fail (s, at, "duplicate key");
         }
+      g_hash_table_insert (s->keys[s->depth - 1], g_strdup (s->key_text->str), GSIZE_TO_POINTER (1));
+      s->key = pool_add (s, s->key_text);
       goto colon;
     }
   keys = s->keys[s->depth - 1];
   if (keys == NULL)
     keys = s->keys[s->depth - 1] = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-  first = g_hash_table_lookup (keys, s->key->str);
+  first = g_hash_table_lookup (keys, s->key_text->str);
   if (first != NULL)
     {
-      g_autofree char *name = hyd_json_quote_excerpt (s->key->str, (gssize) s->key->len);
+      g_autofree char *name = hyd_json_quote_excerpt (s->key_text->str, (gssize) s->key_text->len);
       guint line, column;
 
       position_of (s->data, GPOINTER_TO_SIZE (first) - 1, &line, &column);
       return fail (s, at, "duplicate key %s in one object (first at %u:%u)", name, line, column);
     }
-  g_hash_table_insert (keys, g_strndup (s->key->str, s->key->len), GSIZE_TO_POINTER (at + 1));
+  g_hash_table_insert (keys, g_strndup (s->key_text->str, s->key_text->len), GSIZE_TO_POINTER (at + 1));
 colon:
   skip_space (s);
   if (s->pos >= s->length)
@@ -635,8 +689,18 @@ scan_text (Scan *s)
     }
 }
 
+static void
+doc_free (HydJsonDoc *doc)
+{
+  if (doc == NULL)
+    return;
+  g_free (doc->values);
+  g_string_free (doc->pool, TRUE);
+  g_free (doc);
+}
+
 static gboolean
-run_scan (const char *data, gsize length, guint max_depth, JsonNode **root,
+run_scan (const char *data, gsize length, guint max_depth, HydJsonDoc **doc,
           guint *line, guint *column, char **message)
 {
   Scan s = { 0 };
@@ -648,11 +712,17 @@ run_scan (const char *data, gsize length, guint max_depth, JsonNode **root,
   s.kinds = g_new (char, max_depth);
   s.opened = g_new (gsize, max_depth);
   s.keys = g_new0 (GHashTable *, max_depth);
-  s.key = g_string_new (NULL);
-  s.build = root != NULL;
+  s.key_text = g_string_new (NULL);
+  s.build = doc != NULL;
   if (s.build)
     {
-      s.nodes = g_new0 (JsonNode *, max_depth);
+      s.doc = g_new0 (HydJsonDoc, 1);
+      /* about one value for every 8 bytes of a circuit's text */
+      s.doc->cap = (guint) MIN (length / 8 + 64, G_MAXUINT / 2);
+      s.doc->values = g_new (Value, s.doc->cap);
+      s.doc->pool = g_string_sized_new (length / 2 + 16);
+      s.open_value = g_new (guint, max_depth);
+      s.last_child = g_new (guint, max_depth);
       s.value = g_string_new (NULL);
     }
 
@@ -676,10 +746,10 @@ run_scan (const char *data, gsize length, guint max_depth, JsonNode **root,
       if (message)
         *message = g_steal_pointer (&s.message);
     }
-  if (root != NULL)
-    *root = ok ? g_steal_pointer (&s.root) : NULL;
+  if (doc != NULL)
+    *doc = ok ? g_steal_pointer (&s.doc) : NULL;
 
-  g_clear_pointer (&s.root, json_node_unref);
+  doc_free (s.doc);
   g_free (s.message);
   for (guint i = 0; i < max_depth; i++)
     if (s.keys[i] != NULL)
@@ -687,8 +757,9 @@ run_scan (const char *data, gsize length, guint max_depth, JsonNode **root,
   g_free (s.keys);
   g_free (s.opened);
   g_free (s.kinds);
-  g_free (s.nodes);
-  g_string_free (s.key, TRUE);
+  g_free (s.open_value);
+  g_free (s.last_child);
+  g_string_free (s.key_text, TRUE);
   if (s.value != NULL)
     g_string_free (s.value, TRUE);
   return ok;
@@ -704,17 +775,206 @@ hyd_json_scan (const char *data, gsize length, guint max_depth,
   return run_scan (data, length, max_depth, NULL, line, column, message);
 }
 
-JsonNode *
-hyd_json_parse (const char *data, gsize length, guint max_depth,
-                guint *line, guint *column, char **message)
+HydJsonDoc *
+hyd_json_doc_parse (const char *data, gsize length, guint max_depth,
+                    guint *line, guint *column, char **message)
 {
-  JsonNode *root = NULL;
+  HydJsonDoc *doc = NULL;
 
   g_return_val_if_fail (data != NULL || length == 0, NULL);
   g_return_val_if_fail (max_depth > 0, NULL);
 
-  run_scan (data, length, max_depth, &root, line, column, message);
+  run_scan (data, length, max_depth, &doc, line, column, message);
+  return doc;
+}
+
+void
+hyd_json_doc_free (HydJsonDoc *doc)
+{
+  doc_free (doc);
+}
+
+static const Value *
+doc_value (const HydJsonDoc *doc, HydJsonRef v)
+{
+  g_return_val_if_fail (doc != NULL && v < doc->n_values, NULL);
+  return &doc->values[v];
+}
+
+HydJsonKind
+hyd_json_doc_kind (const HydJsonDoc *doc, HydJsonRef v)
+{
+  const Value *value = doc_value (doc, v);
+  return value ? (HydJsonKind) value->kind : HYD_JSON_NULL;
+}
+
+guint
+hyd_json_doc_length (const HydJsonDoc *doc, HydJsonRef v)
+{
+  const Value *value = doc_value (doc, v);
+  return value && (value->kind == HYD_JSON_ARRAY || value->kind == HYD_JSON_OBJECT)
+         ? value->count : 0;
+}
+
+HydJsonRef
+hyd_json_doc_first (const HydJsonDoc *doc, HydJsonRef v)
+{
+  const Value *value = doc_value (doc, v);
+  return value && (value->kind == HYD_JSON_ARRAY || value->kind == HYD_JSON_OBJECT)
+         && value->count > 0 ? value->v.first : 0;
+}
+
+HydJsonRef
+hyd_json_doc_next (const HydJsonDoc *doc, HydJsonRef v)
+{
+  const Value *value = doc_value (doc, v);
+  return value ? value->next : 0;
+}
+
+const char *
+hyd_json_doc_key (const HydJsonDoc *doc, HydJsonRef v)
+{
+  const Value *value = doc_value (doc, v);
+  return value ? doc->pool->str + value->key : NULL;
+}
+
+HydJsonRef
+hyd_json_doc_member (const HydJsonDoc *doc, HydJsonRef object, const char *key)
+{
+  if (hyd_json_doc_kind (doc, object) != HYD_JSON_OBJECT)
+    return 0;
+  for (HydJsonRef m = hyd_json_doc_first (doc, object); m != 0; m = doc->values[m].next)
+    if (strcmp (doc->pool->str + doc->values[m].key, key) == 0)
+      return m;
+  return 0;
+}
+
+HydJsonRef
+hyd_json_doc_element (const HydJsonDoc *doc, HydJsonRef array, guint index)
+{
+  HydJsonRef e = 0;
+
+  if (hyd_json_doc_kind (doc, array) != HYD_JSON_ARRAY || index >= doc->values[array].count)
+    return 0;
+  e = doc->values[array].v.first;
+  for (guint k = 0; k < index; k++)
+    e = doc->values[e].next;
+  return e;
+}
+
+const char *
+hyd_json_doc_string (const HydJsonDoc *doc, HydJsonRef v)
+{
+  const Value *value = doc_value (doc, v);
+  return value && value->kind == HYD_JSON_STRING ? doc->pool->str + value->v.str : NULL;
+}
+
+gboolean
+hyd_json_doc_int (const HydJsonDoc *doc, HydJsonRef v, gint64 *out)
+{
+  const Value *value = doc_value (doc, v);
+  if (value == NULL || value->kind != HYD_JSON_INT)
+    return FALSE;
+  *out = value->v.i;
+  return TRUE;
+}
+
+gboolean
+hyd_json_doc_number (const HydJsonDoc *doc, HydJsonRef v, double *out)
+{
+  const Value *value = doc_value (doc, v);
+  if (value == NULL)
+    return FALSE;
+  if (value->kind == HYD_JSON_INT)
+    *out = (double) value->v.i;
+  else if (value->kind == HYD_JSON_DOUBLE)
+    *out = value->v.d;
+  else
+    return FALSE;
+  return isfinite (*out);
+}
+
+static JsonNode *
+leaf_node (const HydJsonDoc *doc, const Value *value)
+{
+  JsonNode *node = json_node_alloc ();
+
+  switch ((HydJsonKind) value->kind)
+    {
+    case HYD_JSON_NULL: return json_node_init_null (node);
+    case HYD_JSON_TRUE: return json_node_init_boolean (node, TRUE);
+    case HYD_JSON_FALSE: return json_node_init_boolean (node, FALSE);
+    case HYD_JSON_INT: return json_node_init_int (node, value->v.i);
+    case HYD_JSON_DOUBLE: return json_node_init_double (node, value->v.d);
+    case HYD_JSON_STRING: return json_node_init_string (node, doc->pool->str + value->v.str);
+    case HYD_JSON_OBJECT: return json_node_init_object (node, NULL);
+    case HYD_JSON_ARRAY: return json_node_init_array (node, NULL);
+    default: break;
+    }
+  g_return_val_if_reached (json_node_init_null (node));
+}
+
+/* The tree json-glib would build of value v: made without recursion (a
+ * stack of the containers being filled, as deep as the document). */
+JsonNode *
+hyd_json_doc_to_node (const HydJsonDoc *doc, HydJsonRef v)
+{
+  typedef struct { JsonNode *node; HydJsonRef next; } Open;
+  g_autoptr (GArray) stack = g_array_new (FALSE, FALSE, sizeof (Open));
+  const Value *value = doc_value (doc, v);
+  JsonNode *root;
+
+  if (value == NULL)
+    return NULL;
+  root = leaf_node (doc, value);
+  if (value->kind == HYD_JSON_OBJECT)
+    json_node_take_object (root, json_object_new ());
+  else if (value->kind == HYD_JSON_ARRAY)
+    json_node_take_array (root, json_array_new ());
+  else
+    return root;
+  g_array_append_val (stack, ((Open) { root, hyd_json_doc_first (doc, v) }));
+  while (stack->len > 0)
+    {
+      Open *top = &g_array_index (stack, Open, stack->len - 1);
+      HydJsonRef c = top->next;
+      const Value *child;
+      JsonNode *node;
+
+      if (c == 0)
+        {
+          g_array_set_size (stack, stack->len - 1);
+          continue;
+        }
+      child = &doc->values[c];
+      top->next = child->next;
+      node = leaf_node (doc, child);
+      if (child->kind == HYD_JSON_OBJECT)
+        json_node_take_object (node, json_object_new ());
+      else if (child->kind == HYD_JSON_ARRAY)
+        json_node_take_array (node, json_array_new ());
+      if (JSON_NODE_HOLDS_ARRAY (top->node))
+        json_array_add_element (json_node_get_array (top->node), node);
+      else
+        json_object_set_member (json_node_get_object (top->node), doc->pool->str + child->key, node);
+      if (child->kind == HYD_JSON_OBJECT || child->kind == HYD_JSON_ARRAY)
+        g_array_append_val (stack, ((Open) { node, hyd_json_doc_first (doc, c) }));
+    }
   return root;
+}
+
+JsonNode *
+hyd_json_parse (const char *data, gsize length, guint max_depth,
+                guint *line, guint *column, char **message)
+{
+  g_autoptr (HydJsonDoc) doc = NULL;
+
+  g_return_val_if_fail (data != NULL || length == 0, NULL);
+  g_return_val_if_fail (max_depth > 0, NULL);
+
+  if (!run_scan (data, length, max_depth, &doc, line, column, message))
+    return NULL;
+  return hyd_json_doc_to_node (doc, 0);
 }
 
 gboolean

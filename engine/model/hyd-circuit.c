@@ -290,7 +290,6 @@ component_new (void)
 {
   HydCircuitComponent *c = g_new0 (HydCircuitComponent, 1);
   c->params = json_object_new ();
-  c->extra = json_object_new ();
   return c;
 }
 
@@ -304,7 +303,7 @@ component_copy (const HydCircuitComponent *c)
   copy->type = g_strdup (c->type);
   copy->label = g_strdup (c->label);
   copy->params = hcp_object_deep_copy (c->params);
-  copy->extra = hcp_object_deep_copy (c->extra);
+  copy->extra = c->extra ? hcp_object_deep_copy (c->extra) : NULL;
   return copy;
 }
 
@@ -320,7 +319,6 @@ HydCircuitJunction *
 hcp_junction_new (void)
 {
   HydCircuitJunction *j = g_new0 (HydCircuitJunction, 1);
-  j->extra = json_object_new ();
   return j;
 }
 
@@ -331,7 +329,7 @@ junction_copy (const HydCircuitJunction *j)
 
   *copy = *j;
   copy->id = g_strdup (j->id);
-  copy->extra = hcp_object_deep_copy (j->extra);
+  copy->extra = j->extra ? hcp_object_deep_copy (j->extra) : NULL;
   return copy;
 }
 
@@ -351,7 +349,6 @@ hcp_connection_new (void)
   HydCircuitConnection *c = g_new0 (HydCircuitConnection, 1);
   c->length = 0.5;
   c->diameter = 0.01;
-  c->extra = json_object_new ();
   return c;
 }
 
@@ -368,7 +365,7 @@ connection_copy (const HydCircuitConnection *c)
       copy->route = g_array_sized_new (FALSE, FALSE, sizeof (double), c->route->len);
       g_array_append_vals (copy->route, c->route->data, c->route->len);
     }
-  copy->extra = hcp_object_deep_copy (c->extra);
+  copy->extra = c->extra ? hcp_object_deep_copy (c->extra) : NULL;
   return copy;
 }
 
@@ -386,7 +383,6 @@ HydCircuitPlot *
 hcp_plot_new (void)
 {
   HydCircuitPlot *p = g_new0 (HydCircuitPlot, 1);
-  p->extra = json_object_new ();
   return p;
 }
 
@@ -404,7 +400,7 @@ plot_copy (const HydCircuitPlot *p)
         g_ptr_array_add (copy->traces, g_strdup (g_ptr_array_index (p->traces, i)));
     }
   g_clear_pointer (&copy->extra, json_object_unref);
-  copy->extra = hcp_object_deep_copy (p->extra);
+  copy->extra = p->extra ? hcp_object_deep_copy (p->extra) : NULL;
   return copy;
 }
 

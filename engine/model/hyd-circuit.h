@@ -34,7 +34,7 @@ typedef struct {
   gboolean mirror;
   char *label;            /* NULL when absent */
   JsonObject *params;     /* name → value as written (never NULL) */
-  JsonObject *extra;      /* unknown keys (never NULL) */
+  JsonObject *extra;      /* unknown keys, NULL when there are none */
   guint has_position : 1;
   guint has_rotation : 1;
   guint has_mirror : 1;
@@ -46,7 +46,7 @@ typedef struct {
   gboolean has_position;
   gboolean has_initial_pressure;
   double initial_pressure;
-  JsonObject *extra;
+  JsonObject *extra;      /* unknown keys, NULL when there are none */
 } HydCircuitJunction;
 
 typedef struct {
@@ -59,14 +59,14 @@ typedef struct {
   double diameter;        /* m, default 0.01 */
   gboolean has_initial_pressure;
   double initial_pressure;
-  JsonObject *extra;
+  JsonObject *extra;      /* unknown keys, NULL when there are none */
 } HydCircuitConnection;
 
 typedef struct {
   char *title;            /* may be NULL */
   GPtrArray *traces;      /* of char* */
   char *y_unit;           /* NULL when absent */
-  JsonObject *extra;
+  JsonObject *extra;      /* unknown keys, NULL when there are none */
 } HydCircuitPlot;
 
 typedef struct {
@@ -79,7 +79,7 @@ typedef struct {
   GPtrArray *junctions;   /* of HydCircuitJunction* */
   GPtrArray *connections; /* of HydCircuitConnection* */
   GPtrArray *plots;       /* of HydCircuitPlot*, NULL when absent */
-  JsonObject *extra;      /* unknown top-level keys */
+  JsonObject *extra;      /* unknown top-level keys (never NULL) */
 } HydCircuit;
 
 typedef struct {
