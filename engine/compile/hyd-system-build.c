@@ -417,6 +417,14 @@ build_nodes (HydSystem *sys, Build *b)
   for (guint k = 0; k < b->n_items; k++)
     b->class_node[k] = -1;
   GArray *nodes = g_array_new (FALSE, TRUE, sizeof (SysNode));
+  /* each node's port list made at its final size: count first */
+  g_autofree guint *class_size = g_new0 (guint, b->n_items + 1);
+  for (guint gp = 0; gp < sys->n_ports_total; gp++)
+    {
+      const HydComponentType *t = sys->comps[sys->port_comp[gp]].comp->type;
+      if (t->ports[sys->port_index[gp]].domain == HYD_DOMAIN_HYDRAULIC)
+        class_size[hyd_sys_uf_find (b->parent, gp)]++;
+    }
   for (guint gp = 0; gp < sys->n_ports_total; gp++)
     {
       const HydComponentType *t = sys->comps[sys->port_comp[gp]].comp->type;
@@ -426,7 +434,7 @@ build_nodes (HydSystem *sys, Build *b)
       if (b->class_node[root] < 0)
         {
           SysNode nd = { 0 };
-          nd.ports = g_array_new (FALSE, FALSE, sizeof (guint));
+          nd.ports = g_array_sized_new (FALSE, FALSE, sizeof (guint), class_size[root]);
           nd.state = -1;
           nd.bindex = -1;
           nd.reporter = -1;
