@@ -616,7 +616,8 @@ _hyd_window_live_change (HydWindow *self, const char *component, const char *par
   g_autoptr (GError) error = NULL;
   if (!hyd_simulation_set_param (self->simulation, component, param, value, &error))
     {
-      gtk_label_set_text (self->mode_label, error->message);
+      g_autofree char *why = hyd_diagnostic_dup_error_message (error, GETTEXT_PACKAGE);
+      gtk_label_set_text (self->mode_label, why);
       return;
     }
   const HydParamInfo *info = param_info (self, component, param, NULL);

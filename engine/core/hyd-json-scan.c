@@ -7,6 +7,8 @@
  * surrogate pairs: The Unicode Standard 15.0, §3.8. Line and column are
  * computed only for an error, from the byte offset where it starts. */
 #include "hyd-json-scan.h"
+#include "hyd-diagnostic.h"
+#include "hyd-i18n.h"
 #include "hyd-json-writer.h"
 
 #include <math.h>
@@ -23,7 +25,9 @@ typedef struct {
   GHashTable **keys;       /* [max_depth] decoded key → offset + 1, for objects */
   GString *key_text;       /* the key being read, decoded */
   gsize error_pos;
-  char *message;
+  char *message;           /* the English sentence of the refusal */
+  const char *template;    /* its template (N_()-marked) */
+  char **args;             /* and the template's arguments */
   /* building (hyd_json_doc_parse): the document, its open containers
    * and the decoded text of the string value being read */
   gboolean build;
@@ -57,16 +61,25 @@ struct _HydJsonDoc {
   GString *pool;           /* decoded strings and keys, each NUL-terminated */
 };
 
-static gboolean fail (Scan *s, gsize pos, const char *format, ...) G_GNUC_PRINTF (3, 4);
+static gboolean fail (Scan *s, gsize pos, const char *template, ...) G_GNUC_NULL_TERMINATED;
 
+/* Refuses the text at pos: a template (N_()-marked, so that the message
+ * can be shown translated) and its arguments (const char *, then NULL). */
 static gboolean
-fail (Scan *s, gsize pos, const char *format, ...)
+fail (Scan *s, gsize pos, const char *template, ...)
 {
-  va_list args;
+  g_autoptr (GStrvBuilder) builder = g_strv_builder_new ();
+  va_list ap;
 
-  va_start (args, format);
-  s->message = g_strdup_vprintf (format, args);
-  va_end (args);
+  va_start (ap, template);
+  for (const char *a = va_arg (ap, const char *); a != NULL; a = va_arg (ap, const char *))
+    g_strv_builder_add (builder, a);
+  va_end (ap);
+  g_strfreev (s->args);
+  s->args = g_strv_builder_end (builder);
+  s->template = template;
+  g_free (s->message);
+  s->message = hyd_diagnostic_expand (template, (const char *const *) s->args);
   s->error_pos = pos;
   return FALSE;
 }
@@ -183,20 +196,20 @@ token_at (Scan *s, gsize pos)
   return hyd_json_quote_excerpt (s->data + pos, end - pos);
 }
 
-/* fail with " (got EXCERPT)" after the message: the n bytes at pos */
+/* fail with a template ending in " (got %s)": the n bytes at pos */
 static gboolean
-fail_excerpt (Scan *s, gsize pos, gsize n, const char *what)
+fail_excerpt (Scan *s, gsize pos, gsize n, const char *template)
 {
   g_autofree char *got = hyd_json_quote_excerpt (s->data + pos, (gssize) n);
-  return fail (s, pos, "%s (got %s)", what, got);
+  return fail (s, pos, template, got, NULL);
 }
 
-/* fail with " (got WORD)": the word at pos */
+/* fail with a template ending in " (got %s)": the word at pos */
 static gboolean
-fail_got (Scan *s, gsize pos, const char *what)
+fail_got (Scan *s, gsize pos, const char *template)
 {
   g_autofree char *got = token_at (s, pos);
-  return fail (s, pos, "%s (got %s)", what, got);
+  return fail (s, pos, template, got, NULL);
 }
 
 static int
@@ -279,8 +292,9 @@ never_closed (Scan *s)
 {
   gsize at = s->opened[s->depth - 1];
 
-  return fail (s, at, "this '%c' is never closed: the file ends inside it",
-               s->kinds[s->depth - 1]);
+  char bracket[2] = { s->kinds[s->depth - 1], '\0' };
+
+  return fail (s, at, N_("this '%s' is never closed: the file ends inside it"), bracket, NULL);
 }
 
 /* A string at s->pos (on its opening quote); decoded into `decoded` if not NULL. */
@@ -297,7 +311,7 @@ scan_string (Scan *s, GString *decoded)
       guchar c;
 
       if (s->pos >= s->length)
-        return fail (s, start, "the string that starts here is never closed");
+        return fail (s, start, N_("the string that starts here is never closed"), NULL);
       c = (guchar) s->data[s->pos];
       if (c == '"')
         {
@@ -305,8 +319,14 @@ scan_string (Scan *s, GString *decoded)
           return TRUE;
         }
       if (c < 0x20)
-        return fail (s, s->pos, "a control character (U+%04X) in a string must be written "
-                     "as an escape (\\n, \\t or \\u%04x)", c, c);
+        {
+          char upper[8], lower[8];
+
+          g_snprintf (upper, sizeof upper, "%04X", c);
+          g_snprintf (lower, sizeof lower, "%04x", c);
+          return fail (s, s->pos, N_("a control character (U+%s) in a string must be written "
+                                     "as an escape (\\n, \\t or \\u%s)"), upper, lower, NULL);
+        }
       if (c != '\\')
         {
           gsize run = s->pos + 1;
@@ -324,6 +344,7 @@ scan_string (Scan *s, GString *decoded)
         gsize esc = s->pos;
         char e = esc + 1 < s->length ? s->data[esc + 1] : '\0';
         int u, low;
+        char hex[8];
 
         switch (e)
           {
@@ -342,20 +363,22 @@ scan_string (Scan *s, GString *decoded)
             u = read_u_escape (s, esc);
             if (u < 0)
               return fail_excerpt (s, esc, MIN (6, s->length - esc),
-                                   "\\u must be followed by four hexadecimal digits");
+                                   N_("\\u must be followed by four hexadecimal digits (got %s)"));
             if (u == 0)
-              return fail (s, esc, "\\u0000 (the NUL character) is not allowed in a string");
+              return fail (s, esc, N_("\\u0000 (the NUL character) is not allowed in a string"), NULL);
+            g_snprintf (hex, sizeof hex, "%04x", (guint) u);
             if (u >= 0xdc00 && u <= 0xdfff)
-              return fail (s, esc, "\\u%04x is a lone low surrogate: it is only valid after a "
-                           "high surrogate (\\ud800–\\udbff), and is not a character", u);
+              return fail (s, esc, N_("\\u%s is a lone low surrogate: it is only valid after a "
+                                      "high surrogate (\\ud800–\\udbff), and is not a character"),
+                           hex, NULL);
             s->pos += 6;
             if (u >= 0xd800 && u <= 0xdbff)
               {
                 low = read_u_escape (s, s->pos);
                 if (low < 0xdc00 || low > 0xdfff)
-                  return fail (s, esc, "\\u%04x is a lone high surrogate: a low surrogate "
-                               "(\\udc00–\\udfff) must follow it, and alone it is not a "
-                               "character", u);
+                  return fail (s, esc, N_("\\u%s is a lone high surrogate: a low surrogate "
+                                          "(\\udc00–\\udfff) must follow it, and alone it is not a "
+                                          "character"), hex, NULL);
                 u = 0x10000 + ((u - 0xd800) << 10) + (low - 0xdc00);
                 s->pos += 6;
               }
@@ -364,8 +387,8 @@ scan_string (Scan *s, GString *decoded)
             break;
           default:
             return fail_excerpt (s, esc, MIN (2, s->length - esc),
-                                 "unknown escape in a string (valid: \\\" \\\\ \\/ \\b \\f "
-                                 "\\n \\r \\t \\uXXXX)");
+                                 N_("unknown escape in a string (valid: \\\" \\\\ \\/ \\b \\f "
+                                    "\\n \\r \\t \\uXXXX) (got %s)"));
           }
       }
     }
@@ -392,14 +415,14 @@ scan_number (Scan *s)
   if (s->data[s->pos] == '-')
     s->pos++;
   if (!is_digit (s, s->pos))
-    return fail_got (s, start, "a number needs a digit after '-'");
+    return fail_got (s, start, N_("a number needs a digit after '-' (got %s)"));
   if (s->data[s->pos] == '0')
     {
       s->pos++;
       if (s->pos < s->length && (s->data[s->pos] == 'x' || s->data[s->pos] == 'X'))
-        return fail_got (s, start, "hexadecimal numbers are not JSON: write it in decimal");
+        return fail_got (s, start, N_("hexadecimal numbers are not JSON: write it in decimal (got %s)"));
       if (is_digit (s, s->pos))
-        return fail_got (s, start, "a number cannot start with 0 followed by more digits");
+        return fail_got (s, start, N_("a number cannot start with 0 followed by more digits (got %s)"));
     }
   while (is_digit (s, s->pos))
     s->pos++;
@@ -408,7 +431,7 @@ scan_number (Scan *s)
       s->pos++;
       whole = FALSE;
       if (!is_digit (s, s->pos))
-        return fail_got (s, start, "a digit must follow the decimal point");
+        return fail_got (s, start, N_("a digit must follow the decimal point (got %s)"));
       while (is_digit (s, s->pos))
         s->pos++;
     }
@@ -419,12 +442,12 @@ scan_number (Scan *s)
       if (s->pos < s->length && (s->data[s->pos] == '+' || s->data[s->pos] == '-'))
         s->pos++;
       if (!is_digit (s, s->pos))
-        return fail_got (s, start, "the exponent of a number needs digits");
+        return fail_got (s, start, N_("the exponent of a number needs digits (got %s)"));
       while (is_digit (s, s->pos))
         s->pos++;
     }
   if (s->pos < s->length && !is_delimiter (s->data[s->pos]))
-    return fail_got (s, start, "not a number");
+    return fail_got (s, start, N_("not a number (got %s)"));
 
   if (s->pos - start < sizeof buf)
     {
@@ -444,15 +467,15 @@ scan_number (Scan *s)
           char suggestion[HYD_JSON_DOUBLE_BUF_SIZE];
 
           hyd_json_format_double (g_ascii_strtod (text, NULL), suggestion);
-          return fail (s, start, "the whole number %s is beyond the 64-bit range "
-                       "(±9223372036854775807); write it with an exponent, as %s", got,
-                       suggestion);
+          return fail (s, start, N_("the whole number %s is beyond the 64-bit range "
+                                    "(±9223372036854775807); write it with an exponent, as %s"),
+                       got, suggestion, NULL);
         }
     }
   else if (!isfinite (d = g_ascii_strtod (text, NULL)))
     {
       g_autofree char *got = hyd_json_quote_excerpt (text, -1);
-      return fail (s, start, "the number %s is too large: the largest is about 1.8e308", got);
+      return fail (s, start, N_("the number %s is too large: the largest is about 1.8e308"), got, NULL);
     }
   if (s->build)
     {
@@ -483,8 +506,8 @@ scan_literal (Scan *s)
           return TRUE;
         }
     }
-  return fail_got (s, s->pos, "expected a value: a number, a string in double quotes, an "
-                   "object, an array, true, false or null");
+  return fail_got (s, s->pos, N_("expected a value: a number, a string in double quotes, an "
+                                 "object, an array, true, false or null (got %s)"));
 }
 
 static gboolean
@@ -498,8 +521,11 @@ scan_value_start (Scan *s, gboolean *opened)
     case '{':
     case '[':
       if (s->depth == s->max_depth)
-        return fail (s, s->pos, "nested deeper than %u levels of objects and arrays",
-                     s->max_depth);
+        {
+          g_autofree char *levels = g_strdup_printf ("%u", s->max_depth);
+          return fail (s, s->pos, N_("nested deeper than %s levels of objects and arrays"), levels,
+                       NULL);
+        }
       if (s->build)
         {
           add_value (s, c == '{' ? HYD_JSON_OBJECT : HYD_JSON_ARRAY);
@@ -522,7 +548,7 @@ scan_value_start (Scan *s, gboolean *opened)
     case '-':
       return scan_number (s);
     case '/':
-      return fail (s, s->pos, "comments are not allowed in JSON");
+      return fail (s, s->pos, N_("comments are not allowed in JSON"), NULL);
     default:
       if (g_ascii_isdigit (c))
         return scan_number (s);
@@ -538,7 +564,7 @@ scan_key (Scan *s)
   gpointer first;
 
   if (s->data[s->pos] != '"')
-    return fail_got (s, s->pos, "expected a key in double quotes");
+    return fail_got (s, s->pos, N_("expected a key in double quotes (got %s)"));
   if (!scan_string (s, s->key_text))
     return FALSE;
   if (s->build)
@@ -553,7 +579,7 @@ scan_key (Scan *s)
             if (strcmp (s->doc->pool->str + s->doc->values[m].key, s->key_text->str) == 0)
               {
                 s->duplicate = TRUE;
-                return fail (s, at, "duplicate key");
+                return fail (s, at, "duplicate key", NULL);
               }
           s->key = pool_add (s, s->key_text);
           goto colon;
@@ -572,7 +598,7 @@ scan_key (Scan *s)
       if (g_hash_table_contains (s->keys[s->depth - 1], s->key_text->str))
         {
           s->duplicate = TRUE;
-          return fail (s, at, "duplicate key");
+          return fail (s, at, "duplicate key", NULL);
         }
       g_hash_table_insert (s->keys[s->depth - 1], g_strdup (s->key_text->str), GSIZE_TO_POINTER (1));
       s->key = pool_add (s, s->key_text);
@@ -588,7 +614,8 @@ scan_key (Scan *s)
       guint line, column;
 
       position_of (s->data, GPOINTER_TO_SIZE (first) - 1, &line, &column);
-      return fail (s, at, "duplicate key %s in one object (first at %u:%u)", name, line, column);
+      g_autofree char *first_at = g_strdup_printf ("%u:%u", line, column);
+      return fail (s, at, N_("duplicate key %s in one object (first at %s)"), name, first_at, NULL);
     }
   g_hash_table_insert (keys, g_strndup (s->key_text->str, s->key_text->len), GSIZE_TO_POINTER (at + 1));
 colon:
@@ -596,7 +623,7 @@ colon:
   if (s->pos >= s->length)
     return never_closed (s);
   if (s->data[s->pos] != ':')
-    return fail_got (s, s->pos, "expected ':' after the key");
+    return fail_got (s, s->pos, N_("expected ':' after the key (got %s)"));
   s->pos++;
   return TRUE;
 }
@@ -621,15 +648,19 @@ scan_text (Scan *s)
       gsize at = end - s->data;
 
       if (s->data[at] == '\0')
-        return fail (s, at, "a NUL byte: this is not a text file (or not UTF-8 text)");
-      return fail (s, at, "invalid UTF-8 (byte 0x%02X): the file must be UTF-8 text",
-                   (guchar) s->data[at]);
+        return fail (s, at, N_("a NUL byte: this is not a text file (or not UTF-8 text)"), NULL);
+      {
+        char byte[4];
+
+        g_snprintf (byte, sizeof byte, "%02X", (guchar) s->data[at]);
+        return fail (s, at, N_("invalid UTF-8 (byte 0x%s): the file must be UTF-8 text"), byte, NULL);
+      }
     }
   if (s->length >= 3 && memcmp (s->data, "\xef\xbb\xbf", 3) == 0)
     s->pos = 3;   /* a byte order mark (RFC 8259 §8.1 lets a reader ignore it) */
   skip_space (s);
   if (s->pos == s->length)
-    return fail (s, 0, "the file is empty");
+    return fail (s, 0, N_("the file is empty"), NULL);
 
   for (;;)
     {
@@ -671,8 +702,8 @@ scan_text (Scan *s)
         case AFTER_VALUE:
         default:
           if (s->depth == 0)
-            return fail_got (s, s->pos, "text after the end of the JSON value: a file holds "
-                             "one value");
+            return fail_got (s, s->pos, N_("text after the end of the JSON value: a file holds "
+                                           "one value (got %s)"));
           if (c == ',')
             {
               s->pos++;
@@ -681,9 +712,9 @@ scan_text (Scan *s)
           else if (c == (s->kinds[s->depth - 1] == '[' ? ']' : '}'))
             close_container (s);
           else if (s->kinds[s->depth - 1] == '[')
-            return fail_got (s, s->pos, "expected ',' or ']' after an element of an array");
+            return fail_got (s, s->pos, N_("expected ',' or ']' after an element of an array (got %s)"));
           else
-            return fail_got (s, s->pos, "expected ',' or '}' after a member of an object");
+            return fail_got (s, s->pos, N_("expected ',' or '}' after a member of an object (got %s)"));
           break;
         }
     }
@@ -701,7 +732,7 @@ doc_free (HydJsonDoc *doc)
 
 static gboolean
 run_scan (const char *data, gsize length, guint max_depth, HydJsonDoc **doc,
-          guint *line, guint *column, char **message)
+          guint *line, guint *column, char **message, const char **template, char ***args)
 {
   Scan s = { 0 };
   gboolean ok;
@@ -731,7 +762,7 @@ run_scan (const char *data, gsize length, guint max_depth, HydJsonDoc **doc,
     {
       /* the check-only scan names the duplicate and where its first is */
       g_clear_pointer (&s.message, g_free);
-      ok = run_scan (data, length, max_depth, NULL, line, column, message);
+      ok = run_scan (data, length, max_depth, NULL, line, column, message, template, args);
       g_assert (!ok);
     }
   else if (!ok)
@@ -745,12 +776,17 @@ run_scan (const char *data, gsize length, guint max_depth, HydJsonDoc **doc,
         *column = c;
       if (message)
         *message = g_steal_pointer (&s.message);
+      if (template)
+        *template = s.template;
+      if (args)
+        *args = g_steal_pointer (&s.args);
     }
   if (doc != NULL)
     *doc = ok ? g_steal_pointer (&s.doc) : NULL;
 
   doc_free (s.doc);
   g_free (s.message);
+  g_strfreev (s.args);
   for (guint i = 0; i < max_depth; i++)
     if (s.keys[i] != NULL)
       g_hash_table_unref (s.keys[i]);
@@ -772,7 +808,7 @@ hyd_json_scan (const char *data, gsize length, guint max_depth,
   g_return_val_if_fail (data != NULL || length == 0, FALSE);
   g_return_val_if_fail (max_depth > 0, FALSE);
 
-  return run_scan (data, length, max_depth, NULL, line, column, message);
+  return run_scan (data, length, max_depth, NULL, line, column, message, NULL, NULL);
 }
 
 HydJsonDoc *
@@ -784,7 +820,20 @@ hyd_json_doc_parse (const char *data, gsize length, guint max_depth,
   g_return_val_if_fail (data != NULL || length == 0, NULL);
   g_return_val_if_fail (max_depth > 0, NULL);
 
-  run_scan (data, length, max_depth, &doc, line, column, message);
+  run_scan (data, length, max_depth, &doc, line, column, message, NULL, NULL);
+  return doc;
+}
+
+HydJsonDoc *
+hyd_json_doc_parse_full (const char *data, gsize length, guint max_depth, guint *line,
+                         guint *column, char **message, const char **template, char ***args)
+{
+  HydJsonDoc *doc = NULL;
+
+  g_return_val_if_fail (data != NULL || length == 0, NULL);
+  g_return_val_if_fail (max_depth > 0, NULL);
+
+  run_scan (data, length, max_depth, &doc, line, column, message, template, args);
   return doc;
 }
 
@@ -972,7 +1021,7 @@ hyd_json_parse (const char *data, gsize length, guint max_depth,
   g_return_val_if_fail (data != NULL || length == 0, NULL);
   g_return_val_if_fail (max_depth > 0, NULL);
 
-  if (!run_scan (data, length, max_depth, &doc, line, column, message))
+  if (!run_scan (data, length, max_depth, &doc, line, column, message, NULL, NULL))
     return NULL;
   return hyd_json_doc_to_node (doc, 0);
 }

@@ -67,6 +67,12 @@ typedef guint HydJsonRef;
  * and *message set as hyd_json_scan sets them). */
 HydJsonDoc *hyd_json_doc_parse (const char *data, gsize length, guint max_depth,
                                 guint *line, guint *column, char **message);
+/* As hyd_json_doc_parse; a refusal also gives its message as a template
+ * (N_()-marked, for the message in the user's language:
+ * hyd_diagnostic_set_phrase) and the template's arguments (a GStrv). */
+HydJsonDoc *hyd_json_doc_parse_full (const char *data, gsize length, guint max_depth,
+                                     guint *line, guint *column, char **message,
+                                     const char **template, char ***args);
 void hyd_json_doc_free (HydJsonDoc *doc);
 
 HydJsonKind hyd_json_doc_kind (const HydJsonDoc *doc, HydJsonRef v);

@@ -23,24 +23,26 @@ describe (const Reader *r, HydJsonRef v)
 }
 
 static gboolean
-read_string (const Reader *r, HydJsonRef v, const char *where, const char *key, char **out,
+read_string (const Reader *r, HydJsonRef v, const HcpWhere *where, const char *key, char **out,
              GError **error)
 {
   const char *s = hyd_json_doc_string (r->doc, v);
 
   if (s == NULL)
-    return hcp_set_error (error, HYD_CIRCUIT_ERROR_FORMAT, "%s: \"%s\" must be a string", where, key);
+    return hcp_where_error (error, HYD_DIAGNOSTIC_FORMAT, where, N_("%s: \"%s\" must be a string"), key,
+                            NULL);
   g_free (*out);
   *out = g_strdup (s);
   return TRUE;
 }
 
 static gboolean
-read_number (const Reader *r, HydJsonRef v, const char *where, const char *key, double *out,
+read_number (const Reader *r, HydJsonRef v, const HcpWhere *where, const char *key, double *out,
              GError **error)
 {
   if (!hyd_json_doc_number (r->doc, v, out))
-    return hcp_set_error (error, HYD_CIRCUIT_ERROR_FORMAT, "%s: \"%s\" must be a number", where, key);
+    return hcp_where_error (error, HYD_DIAGNOSTIC_FORMAT, where, N_("%s: \"%s\" must be a number"), key,
+                            NULL);
   return TRUE;
 }
 
@@ -58,23 +60,24 @@ read_pair (const Reader *r, HydJsonRef v, double *x, double *y)
 }
 
 static gboolean
-read_position (const Reader *r, HydJsonRef v, const char *where, double *x, double *y,
+read_position (const Reader *r, HydJsonRef v, const HcpWhere *where, double *x, double *y,
                GError **error)
 {
   if (!read_pair (r, v, x, y))
-    return hcp_set_error (error, HYD_CIRCUIT_ERROR_FORMAT,
-                      "%s: \"position\" must be an array of two numbers [x, y]", where);
+    return hcp_where_error (error, HYD_DIAGNOSTIC_FORMAT, where,
+                            N_("%s: \"position\" must be an array of two numbers [x, y]"), NULL);
   return TRUE;
 }
 
 static gboolean
-read_object (const Reader *r, HydJsonRef v, const char *where, const char *key, JsonObject **out,
+read_object (const Reader *r, HydJsonRef v, const HcpWhere *where, const char *key, JsonObject **out,
              GError **error)
 {
   g_autoptr (JsonNode) node = NULL;
 
   if (hyd_json_doc_kind (r->doc, v) != HYD_JSON_OBJECT)
-    return hcp_set_error (error, HYD_CIRCUIT_ERROR_FORMAT, "%s: \"%s\" must be an object", where, key);
+    return hcp_where_error (error, HYD_DIAGNOSTIC_FORMAT, where, N_("%s: \"%s\" must be an object"), key,
+                            NULL);
   node = hyd_json_doc_to_node (r->doc, v);
   g_clear_pointer (out, json_object_unref);
   *out = json_node_dup_object (node);
@@ -96,7 +99,7 @@ keep_extra (const Reader *r, JsonObject **extra, HydJsonRef member)
  * messages. */
 static gboolean
 read_component_member (const Reader *r, HydCircuitComponent *c, HydJsonRef member,
-                       const char *where, GError **error)
+                       const HcpWhere *where, GError **error)
 {
   const char *key = hyd_json_doc_key (r->doc, member);
   gboolean ok = TRUE;
@@ -114,9 +117,9 @@ read_component_member (const Reader *r, HydCircuitComponent *c, HydJsonRef membe
       if (!hyd_json_doc_number (r->doc, member, &rot)
           || (rot != 0 && rot != 90 && rot != 180 && rot != 270))
         {
-          g_autofree char *got = describe (r, member);
-          ok = hcp_set_error (error, HYD_CIRCUIT_ERROR_FORMAT,
-                          "%s: \"rotation\" must be 0, 90, 180 or 270 (got %s)", where, got);
+          g_autofree char *got = error ? describe (r, member) : NULL;
+          ok = hcp_where_error (error, HYD_DIAGNOSTIC_FORMAT, where,
+                                N_("%s: \"rotation\" must be 0, 90, 180 or 270 (got %s)"), got, NULL);
         }
       else
         c->rotation = (int) rot;
@@ -127,8 +130,8 @@ read_component_member (const Reader *r, HydCircuitComponent *c, HydJsonRef membe
       HydJsonKind kind = hyd_json_doc_kind (r->doc, member);
 
       if (kind != HYD_JSON_TRUE && kind != HYD_JSON_FALSE)
-        ok = hcp_set_error (error, HYD_CIRCUIT_ERROR_FORMAT,
-                        "%s: \"mirror\" must be true or false", where);
+        ok = hcp_where_error (error, HYD_DIAGNOSTIC_FORMAT, where,
+                              N_("%s: \"mirror\" must be true or false"), NULL);
       else
         c->mirror = kind == HYD_JSON_TRUE;
       c->has_mirror = ok;
@@ -151,22 +154,26 @@ read_component (const Reader *r, HydJsonRef v, guint index, GError **error)
 
   if (hyd_json_doc_kind (r->doc, v) != HYD_JSON_OBJECT)
     {
-      hcp_set_error (error, HYD_CIRCUIT_ERROR_FORMAT, "components[%u] is not an object", index);
+      g_autofree char *at = g_strdup_printf ("%u", index);
+      hcp_component_error (error, HYD_DIAGNOSTIC_FORMAT, NULL, NULL, NULL,
+                           N_("components[%s] is not an object"), at, NULL);
       return NULL;
     }
 
   id = hyd_json_doc_string (r->doc, hyd_json_doc_member (r->doc, v, "id"));
   if (id == NULL)
     {
-      hcp_set_error (error, HYD_CIRCUIT_ERROR_FORMAT,
-                 "components[%u]: \"id\" is missing or not a string", index);
+      g_autofree char *at = g_strdup_printf ("%u", index);
+      hcp_component_error (error, HYD_DIAGNOSTIC_FORMAT, NULL, NULL, NULL,
+                           N_("components[%s]: \"id\" is missing or not a string"), at, NULL);
       return NULL;
     }
   if (hyd_json_doc_string (r->doc, hyd_json_doc_member (r->doc, v, "type")) == NULL)
     {
-      g_autofree char *quoted = hcp_quote (id);
-      hcp_set_error (error, HYD_CIRCUIT_ERROR_FORMAT, "component %s: \"type\" is missing or not a string",
-                 quoted);
+      g_auto (HcpWhere) where = { 0 };
+      hcp_where_component (&where, id);
+      hcp_where_error (error, HYD_DIAGNOSTIC_FORMAT, &where,
+                       N_("%s: \"type\" is missing or not a string"), NULL);
       return NULL;
     }
 
@@ -174,11 +181,11 @@ read_component (const Reader *r, HydJsonRef v, guint index, GError **error)
   for (HydJsonRef m = hyd_json_doc_first (r->doc, v); m != 0; m = hyd_json_doc_next (r->doc, m))
     {
       /* the component's name is made only for a message (10^5 parts) */
-      if (!read_component_member (r, c, m, "", NULL))
+      if (!read_component_member (r, c, m, NULL, NULL))
         {
-          g_autofree char *quoted = hcp_quote (id);
-          g_autofree char *where = g_strdup_printf ("component %s", quoted);
-          read_component_member (r, c, m, where, error);
+          g_auto (HcpWhere) where = { 0 };
+          hcp_where_component (&where, id);
+          read_component_member (r, c, m, &where, error);
           hcp_component_free (c);
           return NULL;
         }
@@ -191,26 +198,26 @@ read_component (const Reader *r, HydJsonRef v, guint index, GError **error)
 static HydCircuitJunction *
 read_junction (const Reader *r, HydJsonRef v, guint index, GError **error)
 {
-  g_autofree char *where = NULL;
+  g_auto (HcpWhere) where = { 0 };
   HydCircuitJunction *j;
   const char *id;
 
   if (hyd_json_doc_kind (r->doc, v) != HYD_JSON_OBJECT)
     {
-      hcp_set_error (error, HYD_CIRCUIT_ERROR_FORMAT, "junctions[%u] is not an object", index);
+      g_autofree char *at = g_strdup_printf ("%u", index);
+      hcp_component_error (error, HYD_DIAGNOSTIC_FORMAT, NULL, NULL, NULL,
+                           N_("junctions[%s] is not an object"), at, NULL);
       return NULL;
     }
   id = hyd_json_doc_string (r->doc, hyd_json_doc_member (r->doc, v, "id"));
   if (id == NULL)
     {
-      hcp_set_error (error, HYD_CIRCUIT_ERROR_FORMAT,
-                 "junctions[%u]: \"id\" is missing or not a string", index);
+      g_autofree char *at = g_strdup_printf ("%u", index);
+      hcp_component_error (error, HYD_DIAGNOSTIC_FORMAT, NULL, NULL, NULL,
+                           N_("junctions[%s]: \"id\" is missing or not a string"), at, NULL);
       return NULL;
     }
-  {
-    g_autofree char *quoted = hcp_quote (id);
-    where = g_strdup_printf ("junction %s", quoted);
-  }
+  hcp_where_junction (&where, id);
 
   j = hcp_junction_new ();
   for (HydJsonRef m = hyd_json_doc_first (r->doc, v); m != 0; m = hyd_json_doc_next (r->doc, m))
@@ -219,11 +226,11 @@ read_junction (const Reader *r, HydJsonRef v, guint index, GError **error)
       gboolean ok = TRUE;
 
       if (strcmp (key, "id") == 0)
-        ok = read_string (r, m, where, key, &j->id, error);
+        ok = read_string (r, m, &where, key, &j->id, error);
       else if (strcmp (key, "position") == 0)
-        ok = j->has_position = read_position (r, m, where, &j->x, &j->y, error);
+        ok = j->has_position = read_position (r, m, &where, &j->x, &j->y, error);
       else if (strcmp (key, "initial_pressure") == 0)
-        ok = j->has_initial_pressure = read_number (r, m, where, key, &j->initial_pressure, error);
+        ok = j->has_initial_pressure = read_number (r, m, &where, key, &j->initial_pressure, error);
       else
         keep_extra (r, &j->extra, m);
 
@@ -237,21 +244,25 @@ read_junction (const Reader *r, HydJsonRef v, guint index, GError **error)
 }
 
 static gboolean
-read_route (const Reader *r, HydJsonRef v, const char *where, GArray **route, GError **error)
+read_route (const Reader *r, HydJsonRef v, const HcpWhere *where, GArray **route, GError **error)
 {
   g_autoptr(GArray) points = NULL;
   guint i = 0;
 
   if (hyd_json_doc_kind (r->doc, v) != HYD_JSON_ARRAY)
-    return hcp_set_error (error, HYD_CIRCUIT_ERROR_FORMAT,
-                      "%s: \"route\" must be an array of [x, y] points", where);
+    return hcp_where_error (error, HYD_DIAGNOSTIC_FORMAT, where,
+                            N_("%s: \"route\" must be an array of [x, y] points"), NULL);
   points = g_array_sized_new (FALSE, FALSE, sizeof (double), 2 * hyd_json_doc_length (r->doc, v));
   for (HydJsonRef e = hyd_json_doc_first (r->doc, v); e != 0; e = hyd_json_doc_next (r->doc, e), i++)
     {
       double xy[2];
       if (!read_pair (r, e, &xy[0], &xy[1]))
-        return hcp_set_error (error, HYD_CIRCUIT_ERROR_FORMAT,
-                          "%s: \"route\" point %u is not an [x, y] pair of numbers", where, i);
+        {
+          g_autofree char *at = error ? g_strdup_printf ("%u", i) : NULL;
+          return hcp_where_error (error, HYD_DIAGNOSTIC_FORMAT, where,
+                                  N_("%s: \"route\" point %s is not an [x, y] pair of numbers"), at,
+                                  NULL);
+        }
       g_array_append_vals (points, xy, 2);
     }
   g_clear_pointer (route, g_array_unref);
@@ -259,20 +270,11 @@ read_route (const Reader *r, HydJsonRef v, const char *where, GArray **route, GE
   return TRUE;
 }
 
-char *
-hcp_connection_where (guint index, const char *from, const char *to)
-{
-  g_autofree char *f = from ? hcp_quote (from) : g_strdup ("?");
-  g_autofree char *t = to ? hcp_quote (to) : g_strdup ("?");
-
-  return g_strdup_printf ("connections[%u] (from %s to %s)", index, f, t);
-}
-
 /* One member of a connection object; where names the connection in
  * messages. */
 static gboolean
 read_connection_member (const Reader *r, HydCircuitConnection *c, HydJsonRef member,
-                        const char *where, GError **error)
+                        const HcpWhere *where, GError **error)
 {
   const char *key = hyd_json_doc_key (r->doc, member);
 
@@ -300,16 +302,19 @@ read_connection (const Reader *r, HydJsonRef v, guint index, GError **error)
 
   if (hyd_json_doc_kind (r->doc, v) != HYD_JSON_OBJECT)
     {
-      hcp_set_error (error, HYD_CIRCUIT_ERROR_FORMAT, "connections[%u] is not an object", index);
+      g_autofree char *at = g_strdup_printf ("%u", index);
+      hcp_component_error (error, HYD_DIAGNOSTIC_FORMAT, NULL, NULL, NULL,
+                           N_("connections[%s] is not an object"), at, NULL);
       return NULL;
     }
   from = hyd_json_doc_string (r->doc, hyd_json_doc_member (r->doc, v, "from"));
   to = hyd_json_doc_string (r->doc, hyd_json_doc_member (r->doc, v, "to"));
   if (from == NULL || to == NULL)
     {
-      g_autofree char *where = hcp_connection_where (index, from, to);
-      hcp_set_error (error, HYD_CIRCUIT_ERROR_FORMAT, "%s: \"%s\" is missing or not a string",
-                 where, from == NULL ? "from" : "to");
+      g_auto (HcpWhere) where = { 0 };
+      hcp_where_connection (&where, index, NULL, from, to);
+      hcp_where_error (error, HYD_DIAGNOSTIC_FORMAT, &where, N_("%s: \"%s\" is missing or not a string"),
+                       from == NULL ? "from" : "to", NULL);
       return NULL;
     }
 
@@ -317,10 +322,11 @@ read_connection (const Reader *r, HydJsonRef v, guint index, GError **error)
   for (HydJsonRef m = hyd_json_doc_first (r->doc, v); m != 0; m = hyd_json_doc_next (r->doc, m))
     {
       /* the connection's name is made only for a message (10^5 wires) */
-      if (!read_connection_member (r, c, m, "", NULL))
+      if (!read_connection_member (r, c, m, NULL, NULL))
         {
-          g_autofree char *where = hcp_connection_where (index, from, to);
-          read_connection_member (r, c, m, where, error);
+          g_auto (HcpWhere) where = { 0 };
+          hcp_where_connection (&where, index, NULL, from, to);
+          read_connection_member (r, c, m, &where, error);
           hcp_connection_free (c);
           return NULL;
         }
@@ -331,14 +337,17 @@ read_connection (const Reader *r, HydJsonRef v, guint index, GError **error)
 static HydCircuitPlot *
 read_plot (const Reader *r, HydJsonRef v, guint index, GError **error)
 {
-  g_autofree char *where = g_strdup_printf ("plots[%u]", index);
+  g_auto (HcpWhere) where = { 0 };
   HydCircuitPlot *p;
 
   if (hyd_json_doc_kind (r->doc, v) != HYD_JSON_OBJECT)
     {
-      hcp_set_error (error, HYD_CIRCUIT_ERROR_FORMAT, "%s is not an object", where);
+      g_autofree char *at = g_strdup_printf ("%u", index);
+      hcp_component_error (error, HYD_DIAGNOSTIC_FORMAT, NULL, NULL, NULL,
+                           N_("plots[%s] is not an object"), at, NULL);
       return NULL;
     }
+  hcp_where_plot (&where, index);
 
   p = hcp_plot_new ();
   for (HydJsonRef m = hyd_json_doc_first (r->doc, v); m != 0; m = hyd_json_doc_next (r->doc, m))
@@ -347,9 +356,9 @@ read_plot (const Reader *r, HydJsonRef v, guint index, GError **error)
       gboolean ok = TRUE;
 
       if (strcmp (key, "title") == 0)
-        ok = read_string (r, m, where, key, &p->title, error);
+        ok = read_string (r, m, &where, key, &p->title, error);
       else if (strcmp (key, "y_unit") == 0)
-        ok = read_string (r, m, where, key, &p->y_unit, error);
+        ok = read_string (r, m, &where, key, &p->y_unit, error);
       else if (strcmp (key, "traces") == 0)
         {
           gboolean array = hyd_json_doc_kind (r->doc, m) == HYD_JSON_ARRAY;
@@ -366,8 +375,8 @@ read_plot (const Reader *r, HydJsonRef v, guint index, GError **error)
                 g_ptr_array_add (p->traces, g_strdup (trace));
             }
           if (!array || !ok)
-            ok = hcp_set_error (error, HYD_CIRCUIT_ERROR_FORMAT,
-                            "%s: \"traces\" must be an array of variable names", where);
+            ok = hcp_where_error (error, HYD_DIAGNOSTIC_FORMAT, &where,
+                                  N_("%s: \"traces\" must be an array of variable names"), NULL);
         }
       else
         keep_extra (r, &p->extra, m);
@@ -390,7 +399,8 @@ read_list (const Reader *r, HydJsonRef v, const char *key, ReadItemFunc read_ite
   guint i = 0;
 
   if (hyd_json_doc_kind (r->doc, v) != HYD_JSON_ARRAY)
-    return hcp_set_error (error, HYD_CIRCUIT_ERROR_FORMAT, "\"%s\" must be an array", key);
+    return hcp_component_error (error, HYD_DIAGNOSTIC_FORMAT, NULL, NULL, NULL,
+                                N_("\"%s\" must be an array"), key, NULL);
   for (HydJsonRef e = hyd_json_doc_first (r->doc, v); e != 0; e = hyd_json_doc_next (r->doc, e), i++)
     {
       gpointer item = read_item (r, e, i, error);
@@ -401,6 +411,11 @@ read_list (const Reader *r, HydJsonRef v, const char *key, ReadItemFunc read_ite
   return TRUE;
 }
 
+/* An error about the document as a whole (the template's arguments are
+ * const char *, then NULL). */
+#define document_error(error, code, ...) \
+  hcp_component_error ((error), (code), NULL, NULL, NULL, __VA_ARGS__)
+
 static gboolean
 read_document (const Reader *r, HydCircuit *circuit, GError **error)
 {
@@ -409,49 +424,55 @@ read_document (const Reader *r, HydCircuit *circuit, GError **error)
   HydJsonRef v;
   const char *format;
   gint64 version;
+  g_auto (HcpWhere) where = { 0 };
 
+  hcp_where_circuit (&where);
   if (hyd_json_doc_kind (doc, 0) != HYD_JSON_OBJECT)
-    return hcp_set_error (error, HYD_CIRCUIT_ERROR_FORMAT,
-                      "not a Bramah circuit: the file is not a JSON object");
+    return document_error (error, HYD_DIAGNOSTIC_FORMAT,
+                           N_("not a Bramah circuit: the file is not a JSON object"), NULL);
 
   /* Format and version first: a newer file is refused before its content
    * is judged by this reader's rules. */
   v = hyd_json_doc_member (doc, 0, "format");
   if (v == 0)
-    return hcp_set_error (error, HYD_CIRCUIT_ERROR_FORMAT,
-                      "not a Bramah circuit: missing required key \"format\" (\"%s\")",
-                      HYD_CIRCUIT_FORMAT);
+    return document_error (error, HYD_DIAGNOSTIC_FORMAT,
+                           N_("not a Bramah circuit: missing required key \"format\" (\"%s\")"),
+                           HYD_CIRCUIT_FORMAT, NULL);
   format = hyd_json_doc_string (doc, v);
   if (g_strcmp0 (format, HYD_CIRCUIT_FORMAT) != 0)
     {
       g_autofree char *got = describe (r, v);
-      return hcp_set_error (error, HYD_CIRCUIT_ERROR_FORMAT,
-                        "not a Bramah circuit: \"format\" is %s, expected \"%s\"",
-                        got, HYD_CIRCUIT_FORMAT);
+      return document_error (error, HYD_DIAGNOSTIC_FORMAT,
+                             N_("not a Bramah circuit: \"format\" is %s, expected \"%s\""),
+                             got, HYD_CIRCUIT_FORMAT, NULL);
     }
 
   v = hyd_json_doc_member (doc, 0, "version");
   if (v == 0)
-    return hcp_set_error (error, HYD_CIRCUIT_ERROR_FORMAT, "missing required key \"version\"");
+    return document_error (error, HYD_DIAGNOSTIC_FORMAT, N_("missing required key \"version\""), NULL);
   if (!hyd_json_doc_int (doc, v, &version))
     {
       g_autofree char *got = describe (r, v);
-      return hcp_set_error (error, HYD_CIRCUIT_ERROR_FORMAT,
-                        "\"version\" must be an integer (got %s)", got);
+      return document_error (error, HYD_DIAGNOSTIC_FORMAT, N_("\"version\" must be an integer (got %s)"),
+                             got, NULL);
     }
-  if (version > HYD_CIRCUIT_VERSION)
-    return hcp_set_error (error, HYD_CIRCUIT_ERROR_VERSION,
-                      "file version %" G_GINT64_FORMAT " is newer than this Bramah reads (%d)",
-                      version, HYD_CIRCUIT_VERSION);
-  if (version < 1)
-    return hcp_set_error (error, HYD_CIRCUIT_ERROR_FORMAT,
-                      "\"version\" must be at least 1 (got %" G_GINT64_FORMAT ")", version);
+  if (version > HYD_CIRCUIT_VERSION || version < 1)
+    {
+      g_autofree char *got = g_strdup_printf ("%" G_GINT64_FORMAT, version);
+      g_autofree char *reads = g_strdup_printf ("%d", HYD_CIRCUIT_VERSION);
+      if (version > HYD_CIRCUIT_VERSION)
+        return document_error (error, HYD_DIAGNOSTIC_VERSION,
+                               N_("file version %s is newer than this Bramah reads (%s)"), got, reads,
+                               NULL);
+      return document_error (error, HYD_DIAGNOSTIC_FORMAT, N_("\"version\" must be at least 1 (got %s)"),
+                             got, NULL);
+    }
   circuit->version = (int) version;
 
   for (guint i = 0; i < G_N_ELEMENTS (required); i++)
     if (hyd_json_doc_member (doc, 0, required[i]) == 0)
-      return hcp_set_error (error, HYD_CIRCUIT_ERROR_FORMAT,
-                        "missing required key \"%s\"", required[i]);
+      return document_error (error, HYD_DIAGNOSTIC_FORMAT, N_("missing required key \"%s\""),
+                             required[i], NULL);
 
   for (HydJsonRef m = hyd_json_doc_first (doc, 0); m != 0; m = hyd_json_doc_next (doc, m))
     {
@@ -461,13 +482,13 @@ read_document (const Reader *r, HydCircuit *circuit, GError **error)
       if (strcmp (key, "format") == 0 || strcmp (key, "version") == 0)
         continue;
       else if (strcmp (key, "title") == 0)
-        ok = read_string (r, m, "circuit", key, &circuit->title, error);
+        ok = read_string (r, m, &where, key, &circuit->title, error);
       else if (strcmp (key, "description") == 0)
-        ok = read_string (r, m, "circuit", key, &circuit->description, error);
+        ok = read_string (r, m, &where, key, &circuit->description, error);
       else if (strcmp (key, "fluid") == 0)
-        ok = read_object (r, m, "circuit", key, &circuit->fluid, error);
+        ok = read_object (r, m, &where, key, &circuit->fluid, error);
       else if (strcmp (key, "simulation") == 0)
-        ok = read_object (r, m, "circuit", key, &circuit->simulation, error);
+        ok = read_object (r, m, &where, key, &circuit->simulation, error);
       else if (strcmp (key, "components") == 0)
         ok = read_list (r, m, key, (ReadItemFunc) read_component, circuit->components, error);
       else if (strcmp (key, "junctions") == 0)
@@ -496,6 +517,8 @@ hyd_circuit_load_from_data (const char *data, gssize length, const char *filenam
   g_autoptr(HydJsonDoc) doc = NULL;
   g_autofree char *prefix = filename ? g_strdup_printf ("%s:", filename) : g_strdup ("");
   g_autofree char *message = NULL;
+  g_auto (GStrv) message_args = NULL;
+  const char *message_template = NULL;
   guint line = 0, column = 0;
   gsize size;
 
@@ -516,11 +539,21 @@ hyd_circuit_load_from_data (const char *data, gssize length, const char *filenam
 
   /* json-glib's parser is lenient and recursive: the strict reader checks
    * the text and gives its values, or refuses it with line:column. */
-  doc = hyd_json_doc_parse (data, size, HYD_JSON_MAX_DEPTH, &line, &column, &message);
+  doc = hyd_json_doc_parse_full (data, size, HYD_JSON_MAX_DEPTH, &line, &column, &message,
+                                 &message_template, &message_args);
   if (doc == NULL)
     {
-      hcp_set_error (error, HYD_CIRCUIT_ERROR_PARSE, "%s%u:%u: Parse error: %s", prefix, line, column,
-                 message);
+      /* the reader's sentence is translated with the rest; the file name
+       * stays in front of it */
+      g_autofree char *l = g_strdup_printf ("%u", line);
+      g_autofree char *c = g_strdup_printf ("%u", column);
+      HydDiagnostic *d = hyd_diagnostic_new (HYD_DIAGNOSTIC_PARSE, HYD_SEVERITY_ERROR,
+                                             N_("%s:%s: Parse error: %s"), l, c, message, NULL);
+      if (message_template != NULL)
+        hyd_diagnostic_set_phrase (d, 2, message_template, (const char *const *) message_args);
+      hyd_diagnostic_set_error (error, d);
+      if (error && *prefix)
+        g_prefix_error (error, "%s", prefix);
       return NULL;
     }
 

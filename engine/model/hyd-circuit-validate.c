@@ -105,7 +105,7 @@ resolve_end (const EndIndex *index, guint conn_index, const HydCircuitConnection
              const char *ref, guint *vertex, GError **error)
 {
   const HydCircuit *circuit = index->circuit;
-  g_autofree char *where = NULL;
+  g_auto (HcpWhere) where = { 0 };
   g_autofree char *quoted_ref = NULL;
   const char *port_name;
   gpointer found;
@@ -136,21 +136,22 @@ resolve_end (const EndIndex *index, guint conn_index, const HydCircuitConnection
 
             for (guint p = 0; p < type->n_ports; p++)
               g_string_append_printf (ports, "%s%s", p ? ", " : "", type->ports[p].name);
-            where = hcp_connection_where (conn_index, conn->from, conn->to);
+            hcp_where_connection (&where, conn_index, conn, conn->from, conn->to);
             quoted_comp = hcp_quote (comp_id);
-            return hcp_component_error (error, HYD_DIAGNOSTIC_REFERENCE, comp->id, port_name, NULL,
-                                    N_("%s: component %s (%s) has no port %s (ports: %s)"),
-                                    where, quoted_comp, type->id, quoted_port, ports->str,
-                                    NULL);
+            HydDiagnostic *d = hcp_where_diagnostic (HYD_DIAGNOSTIC_REFERENCE, &where,
+                                                     N_("%s: component %s (%s) has no port %s (ports: %s)"),
+                                                     quoted_comp, type->id, quoted_port, ports->str, NULL);
+            hyd_diagnostic_set_component (d, comp->id);
+            hyd_diagnostic_set_port (d, port_name);
+            return hyd_diagnostic_set_error (error, d);
           }
         }
       comp_id = g_strndup (ref, (gsize) (port_name - 1 - ref));
-      where = hcp_connection_where (conn_index, conn->from, conn->to);
+      hcp_where_connection (&where, conn_index, conn, conn->from, conn->to);
       quoted_comp = hcp_quote (comp_id);
       quoted_ref = hcp_quote (ref);
-      return hcp_connection_error (error, HYD_DIAGNOSTIC_REFERENCE, conn,
-                               N_("%s: no component %s (in %s)"), where, quoted_comp, quoted_ref,
-                               NULL);
+      return hcp_where_error (error, HYD_DIAGNOSTIC_REFERENCE, &where,
+                              N_("%s: no component %s (in %s)"), quoted_comp, quoted_ref, NULL);
     }
 
   found = g_hash_table_lookup (index->junctions, ref);
@@ -159,16 +160,16 @@ resolve_end (const EndIndex *index, guint conn_index, const HydCircuitConnection
       *vertex = index->n_port_vertices + GPOINTER_TO_UINT (found) - 1;
       return TRUE;
     }
-  where = hcp_connection_where (conn_index, conn->from, conn->to);
+  hcp_where_connection (&where, conn_index, conn, conn->from, conn->to);
   quoted_ref = hcp_quote (ref);
   if (g_hash_table_contains (index->components, ref))
-    return hcp_connection_error (error, HYD_DIAGNOSTIC_REFERENCE, conn,
-                             N_("%s: \"%s\" is a component; name one of its ports as "
-                                "\"%s.PORT\""),
-                             where, ref, ref, NULL);
-  return hcp_connection_error (error, HYD_DIAGNOSTIC_REFERENCE, conn,
-                           N_("%s: no junction %s (a component port is written \"COMP.PORT\")"),
-                           where, quoted_ref, NULL);
+    return hcp_where_error (error, HYD_DIAGNOSTIC_REFERENCE, &where,
+                            N_("%s: \"%s\" is a component; name one of its ports as "
+                               "\"%s.PORT\""),
+                            ref, ref, NULL);
+  return hcp_where_error (error, HYD_DIAGNOSTIC_REFERENCE, &where,
+                          N_("%s: no junction %s (a component port is written \"COMP.PORT\")"),
+                          quoted_ref, NULL);
 }
 
 static void
@@ -246,23 +247,25 @@ check_connections (const HydCircuit *circuit, GError **error)
 
       if (a == b)
         {
-          g_autofree char *where = hcp_connection_where (i, conn->from, conn->to);
+          g_auto (HcpWhere) where = { 0 };
+          hcp_where_connection (&where, i, conn, conn->from, conn->to);
           g_autofree char *end = vertex_name (&index, a);
-          return hcp_connection_error (error, HYD_DIAGNOSTIC_REFERENCE, conn,
-                                   N_("%s: connects %s to itself"), where, end, NULL);
+          return hcp_where_error (error, HYD_DIAGNOSTIC_REFERENCE, &where,
+                                  N_("%s: connects %s to itself"), end, NULL);
         }
       pair_keys[i] = ((gint64) MIN (a, b) << 32) | MAX (a, b);
       first = g_hash_table_lookup (pairs, &pair_keys[i]);
       if (first != NULL)
         {
-          g_autofree char *where = hcp_connection_where (i, conn->from, conn->to);
+          g_auto (HcpWhere) where = { 0 };
+          hcp_where_connection (&where, i, conn, conn->from, conn->to);
           g_autofree char *end_a = vertex_name (&index, a);
           g_autofree char *end_b = vertex_name (&index, b);
           g_autofree char *first_index = g_strdup_printf ("%u", GPOINTER_TO_UINT (first) - 1);
-          return hcp_connection_error (error, HYD_DIAGNOSTIC_REFERENCE, conn,
-                                   N_("%s: a second connection between %s and %s (the first is "
-                                      "connections[%s]); remove one of them"),
-                                   where, end_a, end_b, first_index, NULL);
+          return hcp_where_error (error, HYD_DIAGNOSTIC_REFERENCE, &where,
+                                  N_("%s: a second connection between %s and %s (the first is "
+                                     "connections[%s]); remove one of them"),
+                                  end_a, end_b, first_index, NULL);
         }
       g_hash_table_insert (pairs, &pair_keys[i], GUINT_TO_POINTER (i + 1));
 
@@ -272,13 +275,18 @@ check_connections (const HydCircuit *circuit, GError **error)
         continue;
       if (domain[ra] >= 0 && domain[rb] >= 0 && domain[ra] != domain[rb])
         {
-          g_autofree char *where = hcp_connection_where (i, conn->from, conn->to);
+          g_auto (HcpWhere) where = { 0 };
+          hcp_where_connection (&where, i, conn, conn->from, conn->to);
           g_autofree char *port_a = vertex_name (&index, witness[ra]);
           g_autofree char *port_b = vertex_name (&index, witness[rb]);
-          return hcp_connection_error (error, HYD_DIAGNOSTIC_DOMAIN, conn,
-                                   N_("%s: cannot connect %s port %s to %s port %s"),
-                                   where, hyd_domain_name (domain[ra]), port_a,
-                                   hyd_domain_name (domain[rb]), port_b, NULL);
+          /* the domains' names are translated with the sentence */
+          HydDiagnostic *d = hcp_where_diagnostic (HYD_DIAGNOSTIC_DOMAIN, &where,
+                                                   N_("%s: cannot connect %s port %s to %s port %s"),
+                                                   hyd_domain_name (domain[ra]), port_a,
+                                                   hyd_domain_name (domain[rb]), port_b, NULL);
+          hyd_diagnostic_set_phrase (d, 1, hyd_domain_name (domain[ra]), NULL);
+          hyd_diagnostic_set_phrase (d, 3, hyd_domain_name (domain[rb]), NULL);
+          return hyd_diagnostic_set_error (error, d);
         }
       parent[rb] = ra;
       if (domain[ra] < 0)
@@ -298,21 +306,21 @@ check_layout (const HydCircuit *circuit, GError **error)
   for (guint i = 0; i < circuit->connections->len; i++)
     {
       HydCircuitConnection *conn = g_ptr_array_index (circuit->connections, i);
-      g_autofree char *where = NULL;
+      g_auto (HcpWhere) where = { 0 };
 
       if (conn->has_length && !(conn->length >= 0))
         {
-          where = hcp_connection_where (i, conn->from, conn->to);
-          return hcp_connection_error (error, HYD_DIAGNOSTIC_PARAM_RANGE, conn,
-                                   N_("%s: \"length\" must be ≥ 0 (got %s)"), where,
-                                   hcp_number_text (conn->length, buf), NULL);
+          hcp_where_connection (&where, i, conn, conn->from, conn->to);
+          return hcp_where_error (error, HYD_DIAGNOSTIC_PARAM_RANGE, &where,
+                                  N_("%s: \"length\" must be ≥ 0 (got %s)"),
+                                  hcp_number_text (conn->length, buf), NULL);
         }
       if (conn->has_diameter && !(conn->diameter > 0))
         {
-          where = hcp_connection_where (i, conn->from, conn->to);
-          return hcp_connection_error (error, HYD_DIAGNOSTIC_PARAM_RANGE, conn,
-                                   N_("%s: \"diameter\" must be > 0 (got %s)"), where,
-                                   hcp_number_text (conn->diameter, buf), NULL);
+          hcp_where_connection (&where, i, conn, conn->from, conn->to);
+          return hcp_where_error (error, HYD_DIAGNOSTIC_PARAM_RANGE, &where,
+                                  N_("%s: \"diameter\" must be > 0 (got %s)"),
+                                  hcp_number_text (conn->diameter, buf), NULL);
         }
       /* hyd-system.c's hose volume π·d²·L/4: a 1e308 diameter passed this
        * check and failed at t = 0 as a "nonfinite" Jacobian */
@@ -324,20 +332,19 @@ check_layout (const HydCircuit *circuit, GError **error)
           {
             char len_text[NUMBER_TEXT_SIZE];
 
-            where = hcp_connection_where (i, conn->from, conn->to);
-            return hcp_connection_error (error, HYD_DIAGNOSTIC_PARAM_RANGE, conn,
-                                     N_("%s: \"diameter\" %s m and \"length\" %s m give a hose "
-                                        "volume π·d²·L/4 beyond the largest number (1.8e308 m³)"),
-                                     where, hcp_number_text (dia, buf), hcp_number_text (len, len_text),
-                                     NULL);
+            hcp_where_connection (&where, i, conn, conn->from, conn->to);
+            return hcp_where_error (error, HYD_DIAGNOSTIC_PARAM_RANGE, &where,
+                                    N_("%s: \"diameter\" %s m and \"length\" %s m give a hose "
+                                       "volume π·d²·L/4 beyond the largest number (1.8e308 m³)"),
+                                    hcp_number_text (dia, buf), hcp_number_text (len, len_text), NULL);
           }
       }
       if (conn->has_initial_pressure && !(conn->initial_pressure >= -HYD_P_ATM))
         {
-          where = hcp_connection_where (i, conn->from, conn->to);
-          return hcp_connection_error (error, HYD_DIAGNOSTIC_PARAM_RANGE, conn,
-                                   N_("%s: \"initial_pressure\" must be ≥ -101325 Pa (got %s)"),
-                                   where, hcp_number_text (conn->initial_pressure, buf), NULL);
+          hcp_where_connection (&where, i, conn, conn->from, conn->to);
+          return hcp_where_error (error, HYD_DIAGNOSTIC_PARAM_RANGE, &where,
+                                  N_("%s: \"initial_pressure\" must be ≥ -101325 Pa (got %s)"),
+                                  hcp_number_text (conn->initial_pressure, buf), NULL);
         }
     }
   for (guint i = 0; i < circuit->junctions->len; i++)

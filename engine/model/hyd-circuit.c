@@ -72,6 +72,94 @@ hcp_connection_error (GError **error, HydDiagnosticCode code, const HydCircuitCo
 }
 
 /* ---------------------------------------------------------------------------
+ * Where a message is about
+ * ------------------------------------------------------------------------- */
+
+void
+hcp_where_circuit (HcpWhere *where)
+{
+  *where = (HcpWhere) { N_("circuit"), { NULL }, NULL };
+}
+
+void
+hcp_where_component (HcpWhere *where, const char *id)
+{
+  *where = (HcpWhere) { N_("component %s"), { hcp_quote (id) }, NULL };
+}
+
+void
+hcp_where_junction (HcpWhere *where, const char *id)
+{
+  *where = (HcpWhere) { N_("junction %s"), { hcp_quote (id) }, NULL };
+}
+
+void
+hcp_where_plot (HcpWhere *where, guint index)
+{
+  *where = (HcpWhere) { N_("plots[%s]"), { g_strdup_printf ("%u", index) }, NULL };
+}
+
+void
+hcp_where_connection (HcpWhere *where, guint index, const HydCircuitConnection *conn,
+                      const char *from, const char *to)
+{
+  *where = (HcpWhere) { N_("connections[%s] (from %s to %s)"),
+                        { g_strdup_printf ("%u", index), from ? hcp_quote (from) : g_strdup ("?"),
+                          to ? hcp_quote (to) : g_strdup ("?") },
+                        conn };
+}
+
+void
+hcp_where_clear (HcpWhere *where)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (where->args); i++)
+    g_clear_pointer (&where->args[i], g_free);
+}
+
+static HydDiagnostic *
+where_diagnostic_v (HydDiagnosticCode code, const HcpWhere *where, const char *template,
+                    va_list ap)
+{
+  g_autoptr (GStrvBuilder) builder = g_strv_builder_new ();
+
+  g_strv_builder_add (builder, "");
+  for (const char *a = va_arg (ap, const char *); a != NULL; a = va_arg (ap, const char *))
+    g_strv_builder_add (builder, a);
+  g_auto (GStrv) args = g_strv_builder_end (builder);
+  HydDiagnostic *d = hyd_diagnostic_newv (code, HYD_SEVERITY_ERROR, template, (const char *const *) args);
+  hyd_diagnostic_set_phrase (d, 0, where->template, (const char *const *) where->args);
+  if (where->connection)
+    hyd_diagnostic_set_connection (d, where->connection->from, where->connection->to);
+  return d;
+}
+
+HydDiagnostic *
+hcp_where_diagnostic (HydDiagnosticCode code, const HcpWhere *where, const char *template, ...)
+{
+  va_list ap;
+
+  va_start (ap, template);
+  HydDiagnostic *d = where_diagnostic_v (code, where, template, ap);
+  va_end (ap);
+  return d;
+}
+
+gboolean
+hcp_where_error (GError **error, HydDiagnosticCode code, const HcpWhere *where,
+                 const char *template, ...)
+{
+  va_list ap;
+
+  /* a first pass that only asks whether (error NULL) has no where */
+  if (error == NULL)
+    return FALSE;
+  va_start (ap, template);
+  HydDiagnostic *d = where_diagnostic_v (code, where, template, ap);
+  va_end (ap);
+  return hyd_diagnostic_set_error (error, d);
+}
+
+/* ---------------------------------------------------------------------------
  * JSON helpers
  * ------------------------------------------------------------------------- */
 
