@@ -24,18 +24,6 @@ hyd_sys_component_error (GError **error, HydDiagnosticCode code, const char *com
   return hyd_diagnostic_set_error (error, d);
 }
 
-gboolean
-hyd_sys_set_compile_error (GError **error, int code, const char *fmt, ...)
-{
-  va_list ap;
-  va_start (ap, fmt);
-  char *msg = g_strdup_vprintf (fmt, ap);
-  va_end (ap);
-  g_set_error_literal (error, HYD_CIRCUIT_ERROR, code, msg);
-  g_free (msg);
-  return FALSE;
-}
-
 static char *
 node_port_list (const HydSystem *sys, GArray *ports)
 {
@@ -380,9 +368,12 @@ build_connectivity (HydSystem *sys, Build *b, GError **error)
       int ea = resolve_ref (sys, comp_ids, junction_ids, b->port_offset, cn->from);
       int eb = resolve_ref (sys, comp_ids, junction_ids, b->port_offset, cn->to);
       if (ea < 0 || eb < 0)
-        return hyd_sys_set_compile_error (error, HYD_CIRCUIT_ERROR_REFERENCE,
-                                  "connection %u (%s → %s): '%s' does not exist", k + 1,
-                                  cn->from, cn->to, ea < 0 ? cn->from : cn->to);
+        {
+          g_autofree char *number = g_strdup_printf ("%u", k + 1);
+          return hyd_sys_component_error (error, HYD_DIAGNOSTIC_REFERENCE, NULL, NULL, NULL,
+                                          N_("connection %s (%s → %s): '%s' does not exist"), number,
+                                          cn->from, cn->to, ea < 0 ? cn->from : cn->to, NULL);
+        }
       b->conn_ends[2 * k] = ea;
       b->conn_ends[2 * k + 1] = eb;
       hyd_sys_uf_union (b->parent, (guint) ea, (guint) eb);
@@ -460,15 +451,24 @@ build_nodes (HydSystem *sys, Build *b)
 
 /* A node's initial pressure from a wire or junction (the top level). */
 static gboolean
-set_wire_p0 (HydSystem *sys, Build *b, int nn, double p0, const char *where, GError **error)
+set_wire_p0 (HydSystem *sys, Build *b, int nn, double p0, const HydCircuitConnection *cn,
+             const HydCircuitJunction *jn, GError **error)
 {
   SysNode *nd = &sys->nodes[nn];
   if (b->p0_level[nn] == 2 && nd->p0 != p0)
     {
       g_autofree char *pl = node_port_list (sys, nd->ports);
-      return hyd_sys_set_compile_error (error, HYD_CIRCUIT_ERROR_INITIAL_PRESSURE,
-                                "node %s: conflicting initial pressures %g Pa and %g Pa (%s)",
-                                pl, nd->p0, p0, where);
+      g_autofree char *p_old = g_strdup_printf ("%g", nd->p0);
+      g_autofree char *p_new = g_strdup_printf ("%g", p0);
+      if (cn != NULL)
+        return hyd_sys_component_error (error, HYD_DIAGNOSTIC_INITIAL_PRESSURE, NULL, NULL, NULL,
+                                        N_("node %s: conflicting initial pressures %s Pa and %s Pa "
+                                           "(connection %s → %s)"),
+                                        pl, p_old, p_new, cn->from, cn->to, NULL);
+      return hyd_sys_component_error (error, HYD_DIAGNOSTIC_INITIAL_PRESSURE, NULL, NULL, NULL,
+                                      N_("node %s: conflicting initial pressures %s Pa and %s Pa "
+                                         "(junction %s)"),
+                                      pl, p_old, p_new, jn->id, NULL);
     }
   nd->p0 = p0;
   b->p0_level[nn] = 2;
@@ -489,8 +489,7 @@ apply_wire_settings (HydSystem *sys, Build *b, GError **error)
       sys->nodes[nn].wire_volume += wire_volume (cn);
       if (cn->has_initial_pressure)
         {
-          g_autofree char *where = g_strdup_printf ("connection %s → %s", cn->from, cn->to);
-          if (!set_wire_p0 (sys, b, nn, cn->initial_pressure, where, error))
+          if (!set_wire_p0 (sys, b, nn, cn->initial_pressure, cn, NULL, error))
             return FALSE;
         }
     }
@@ -500,8 +499,7 @@ apply_wire_settings (HydSystem *sys, Build *b, GError **error)
       int nn = b->class_node[hyd_sys_uf_find (b->parent, sys->n_ports_total + j)];
       if (nn < 0 || !jn->has_initial_pressure)
         continue;
-      g_autofree char *where = g_strdup_printf ("junction %s", jn->id);
-      if (!set_wire_p0 (sys, b, nn, jn->initial_pressure, where, error))
+      if (!set_wire_p0 (sys, b, nn, jn->initial_pressure, NULL, jn, error))
         return FALSE;
     }
   return TRUE;
@@ -788,8 +786,9 @@ check_volumes (HydSystem *sys, GError **error)
         }
       int k = largest ? extreme_param (largest) : -1;
       if (k < 0)
-        return hyd_sys_set_compile_error (error, HYD_CIRCUIT_ERROR_PARAM_RANGE,
-                                  "node %s: its volume or compliance is not finite", pl);
+        return hyd_sys_component_error (error, HYD_DIAGNOSTIC_PARAM_RANGE, NULL, NULL, NULL,
+                                        N_("node %s: its volume or compliance is not finite"), pl,
+                                        NULL);
       const HydParamInfo *info = &largest->type->params[k];
       const char *unit = hyd_unit_symbol (info->unit);
       g_autofree char *value = g_strdup_printf ("%.6g%s%s", largest->par[k], unit && *unit ? " " : "",

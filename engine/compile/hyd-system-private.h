@@ -122,7 +122,6 @@ const HydProfile *hyd_sys_boundary_profile (const SysComp *sc);
 char *hyd_sys_port_name (const HydSystem *sys, guint gp);
 void hyd_sys_refresh_params (HydSystem *sys, double t);
 int hyd_sys_eval_all (HydSystem *sys, double t, const double *y, double *f, gboolean want_jac);
-gboolean hyd_sys_set_compile_error (GError **error, int code, const char *fmt, ...) G_GNUC_PRINTF (3, 4);
 void hyd_sys_lint (HydSystem *sys);
 /* A compile error about component `component` (its port or parameter, may
  * be NULL) as a diagnostic; the template's arguments are const char *,

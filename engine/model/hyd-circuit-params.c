@@ -361,8 +361,8 @@ hyd_circuit_component_set_param_from_string (HydCircuitComponent *component,
     {
       g_autofree char *id = hcp_quote (component->id);
       g_autofree char *type_name = hcp_quote (component->type);
-      return hcp_set_error (error, HYD_CIRCUIT_ERROR_UNKNOWN_TYPE,
-                        "component %s: unknown type %s", id, type_name);
+      return hcp_component_error (error, HYD_DIAGNOSTIC_UNKNOWN_TYPE, component->id, NULL, NULL,
+                                  N_("component %s: unknown type %s"), id, type_name, NULL);
     }
   if (hyd_component_type_find_param (type, name) < 0)
     return unknown_param_error (component, type, name, error);
@@ -376,9 +376,9 @@ hyd_circuit_component_set_param_from_string (HydCircuitComponent *component,
       {
         g_autofree char *id = hcp_quote (component->id);
         g_autofree char *quoted = hcp_quote (number);
-        return hcp_set_error (error, HYD_CIRCUIT_ERROR_PARAM_VALUE,
-                          "component %s, parameter \"%s\": %s is not a finite number (the "
-                          "largest is about 1.8e308)", id, name, quoted);
+        return hcp_component_error (error, HYD_DIAGNOSTIC_PARAM_VALUE, component->id, NULL, name,
+                                    N_("component %s, parameter \"%s\": %s is not a finite number "
+                                       "(the largest is about 1.8e308)"), id, name, quoted, NULL);
       }
   }
   node = param_node_from_string (value);

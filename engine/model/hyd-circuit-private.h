@@ -52,6 +52,11 @@ gboolean hcp_where_error (GError **error, HydDiagnosticCode code, const HcpWhere
 HydDiagnostic *hcp_where_diagnostic (HydDiagnosticCode code, const HcpWhere *where,
                                      const char *template, ...) G_GNUC_NULL_TERMINATED;
 
+/* An error about the document as a whole, as a diagnostic: the template's
+ * arguments are const char *, then NULL. */
+#define hcp_error(error, code, ...) \
+  hcp_component_error ((error), (code), NULL, NULL, NULL, __VA_ARGS__)
+
 /* shared between the files of engine/model/ */
 gboolean hcp_component_error (GError **error, HydDiagnosticCode code, const char *component, const char *port, const char *parameter, const char *template, ...) G_GNUC_NULL_TERMINATED;
 void hcp_component_free (HydCircuitComponent *c);

@@ -411,11 +411,6 @@ read_list (const Reader *r, HydJsonRef v, const char *key, ReadItemFunc read_ite
   return TRUE;
 }
 
-/* An error about the document as a whole (the template's arguments are
- * const char *, then NULL). */
-#define document_error(error, code, ...) \
-  hcp_component_error ((error), (code), NULL, NULL, NULL, __VA_ARGS__)
-
 static gboolean
 read_document (const Reader *r, HydCircuit *circuit, GError **error)
 {
@@ -428,32 +423,32 @@ read_document (const Reader *r, HydCircuit *circuit, GError **error)
 
   hcp_where_circuit (&where);
   if (hyd_json_doc_kind (doc, 0) != HYD_JSON_OBJECT)
-    return document_error (error, HYD_DIAGNOSTIC_FORMAT,
+    return hcp_error (error, HYD_DIAGNOSTIC_FORMAT,
                            N_("not a Bramah circuit: the file is not a JSON object"), NULL);
 
   /* Format and version first: a newer file is refused before its content
    * is judged by this reader's rules. */
   v = hyd_json_doc_member (doc, 0, "format");
   if (v == 0)
-    return document_error (error, HYD_DIAGNOSTIC_FORMAT,
+    return hcp_error (error, HYD_DIAGNOSTIC_FORMAT,
                            N_("not a Bramah circuit: missing required key \"format\" (\"%s\")"),
                            HYD_CIRCUIT_FORMAT, NULL);
   format = hyd_json_doc_string (doc, v);
   if (g_strcmp0 (format, HYD_CIRCUIT_FORMAT) != 0)
     {
       g_autofree char *got = describe (r, v);
-      return document_error (error, HYD_DIAGNOSTIC_FORMAT,
+      return hcp_error (error, HYD_DIAGNOSTIC_FORMAT,
                              N_("not a Bramah circuit: \"format\" is %s, expected \"%s\""),
                              got, HYD_CIRCUIT_FORMAT, NULL);
     }
 
   v = hyd_json_doc_member (doc, 0, "version");
   if (v == 0)
-    return document_error (error, HYD_DIAGNOSTIC_FORMAT, N_("missing required key \"version\""), NULL);
+    return hcp_error (error, HYD_DIAGNOSTIC_FORMAT, N_("missing required key \"version\""), NULL);
   if (!hyd_json_doc_int (doc, v, &version))
     {
       g_autofree char *got = describe (r, v);
-      return document_error (error, HYD_DIAGNOSTIC_FORMAT, N_("\"version\" must be an integer (got %s)"),
+      return hcp_error (error, HYD_DIAGNOSTIC_FORMAT, N_("\"version\" must be an integer (got %s)"),
                              got, NULL);
     }
   if (version > HYD_CIRCUIT_VERSION || version < 1)
@@ -461,17 +456,17 @@ read_document (const Reader *r, HydCircuit *circuit, GError **error)
       g_autofree char *got = g_strdup_printf ("%" G_GINT64_FORMAT, version);
       g_autofree char *reads = g_strdup_printf ("%d", HYD_CIRCUIT_VERSION);
       if (version > HYD_CIRCUIT_VERSION)
-        return document_error (error, HYD_DIAGNOSTIC_VERSION,
+        return hcp_error (error, HYD_DIAGNOSTIC_VERSION,
                                N_("file version %s is newer than this Bramah reads (%s)"), got, reads,
                                NULL);
-      return document_error (error, HYD_DIAGNOSTIC_FORMAT, N_("\"version\" must be at least 1 (got %s)"),
+      return hcp_error (error, HYD_DIAGNOSTIC_FORMAT, N_("\"version\" must be at least 1 (got %s)"),
                              got, NULL);
     }
   circuit->version = (int) version;
 
   for (guint i = 0; i < G_N_ELEMENTS (required); i++)
     if (hyd_json_doc_member (doc, 0, required[i]) == 0)
-      return document_error (error, HYD_DIAGNOSTIC_FORMAT, N_("missing required key \"%s\""),
+      return hcp_error (error, HYD_DIAGNOSTIC_FORMAT, N_("missing required key \"%s\""),
                              required[i], NULL);
 
   for (HydJsonRef m = hyd_json_doc_first (doc, 0); m != 0; m = hyd_json_doc_next (doc, m))

@@ -28,10 +28,16 @@ check_id (GHashTable *ids, const char *kind, const char *id, GError **error)
   if (id == NULL || !id_is_valid (id))
     {
       g_autofree char *quoted = hcp_quote (id);
-      return hcp_set_error (error, HYD_CIRCUIT_ERROR_ID,
-                        "%s id %s is not valid: an id starts with a letter, has only "
-                        "letters, digits and '_', and at most %d characters",
-                        kind, quoted, MAX_ID_LENGTH);
+      g_autofree char *most = g_strdup_printf ("%d", MAX_ID_LENGTH);
+      /* the kind ("component", "junction") is translated with the sentence */
+      HydDiagnostic *d = hyd_diagnostic_new (HYD_DIAGNOSTIC_ID, HYD_SEVERITY_ERROR,
+                                             N_("%s id %s is not valid: an id starts with a letter, "
+                                                "has only letters, digits and '_', and at most %s "
+                                                "characters"),
+                                             kind, quoted, most, NULL);
+      hyd_diagnostic_set_phrase (d, 0, strcmp (kind, "component") == 0 ? N_("component") : N_("junction"),
+                                 NULL);
+      return hyd_diagnostic_set_error (error, d);
     }
   other = g_hash_table_lookup (ids, id);
   /* the kinds are "component" and "junction"; a component is named */
@@ -352,9 +358,13 @@ check_layout (const HydCircuit *circuit, GError **error)
       HydCircuitJunction *j = g_ptr_array_index (circuit->junctions, i);
 
       if (j->has_initial_pressure && !(j->initial_pressure >= -HYD_P_ATM))
-        return hcp_set_error (error, HYD_CIRCUIT_ERROR_PARAM_RANGE,
-                          "junction \"%s\": \"initial_pressure\" must be ≥ -101325 Pa (got %s)",
-                          j->id, hcp_number_text (j->initial_pressure, buf));
+        {
+          g_auto (HcpWhere) where = { 0 };
+          hcp_where_junction (&where, j->id);
+          return hcp_where_error (error, HYD_DIAGNOSTIC_PARAM_RANGE, &where,
+                                  N_("%s: \"initial_pressure\" must be ≥ -101325 Pa (got %s)"),
+                                  hcp_number_text (j->initial_pressure, buf), NULL);
+        }
     }
   return TRUE;
 }
@@ -370,9 +380,12 @@ hyd_circuit_validate (const HydCircuit *circuit, GError **error)
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
   if (circuit->version > HYD_CIRCUIT_VERSION)
-    return hcp_set_error (error, HYD_CIRCUIT_ERROR_VERSION,
-                      "file version %d is newer than this Bramah reads (%d)",
-                      circuit->version, HYD_CIRCUIT_VERSION);
+    {
+      g_autofree char *got = g_strdup_printf ("%d", circuit->version);
+      g_autofree char *reads = g_strdup_printf ("%d", HYD_CIRCUIT_VERSION);
+      return hcp_error (error, HYD_DIAGNOSTIC_VERSION,
+                        N_("file version %s is newer than this Bramah reads (%s)"), got, reads, NULL);
+    }
 
   if (!hyd_circuit_get_fluid (circuit, &fluid, error))
     return FALSE;
