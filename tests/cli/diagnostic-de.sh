@@ -30,6 +30,7 @@ printf '%s\n' "$HEAD"' "components": [{"id": "T1", "type": "tank"}, {"id": "P1",
 printf '%s\n' "$HEAD"' "components": [], "connections": [], "x": 0x10}' > "$tmp/parse.bramah"
 printf '%s\n' "$HEAD"' "components": [{"id": "G1", "type": "pressure_gauge", "mirror": 1}], "connections": []}' > "$tmp/mirror.bramah"
 printf '%s\n' "$HEAD"' "components": [{"id": "G1", "type": "pressure_gauge"}, {"id": "V1", "type": "volume"}], "connections": [{"from": "G1.S", "to": "V1.P"}]}' > "$tmp/domain.bramah"
+printf '%s\n' "$HEAD"' "components": [{"id": "Q1", "type": "flow_source", "params": {"flow": {"step": {"times": [1, 0.5], "values": [0, 1, 2]}}}}], "connections": []}' > "$tmp/profile.bramah"
 
 # expect NAME LANG-SETTING EXIT FILE LINE: stderr holds LINE exactly
 expect () {
@@ -73,4 +74,8 @@ expect domain-c c 1 "$tmp/domain.bramah" \
   'bramah-cli: connections[0] (from "G1.S" to "V1.P"): cannot connect signal port G1.S to hydraulic port V1.P'
 expect domain-de de 1 "$tmp/domain.bramah" \
   'bramah-cli: connections[0] (von "G1.S" nach "V1.P"): Anschluss G1.S (Signal) kann nicht mit Anschluss V1.P (hydraulisch) verbunden werden'
+expect profile-c c 1 "$tmp/profile.bramah" \
+  'bramah-cli: component "Q1", parameter "flow": step: times must be strictly increasing (0.5 follows 1)'
+expect profile-de de 1 "$tmp/profile.bramah" \
+  'bramah-cli: Bauteil „Q1“, Parameter „flow“: step: die Zeiten müssen streng steigen (0.5 folgt auf 1)'
 exit $fail
