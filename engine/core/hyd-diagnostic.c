@@ -190,6 +190,19 @@ hyd_diagnostic_set_phrase (HydDiagnostic *d, guint index, const char *template,
   d->message = hyd_diagnostic_expand (d->template, (const char *const *) d->args);
 }
 
+void
+hyd_diagnostic_set_phrase_from_error (HydDiagnostic *d, guint index, const GError *error)
+{
+  const HydDiagnostic *inner = error ? hyd_diagnostic_peek_error (error) : NULL;
+
+  g_return_if_fail (d != NULL);
+  /* a phrase holds one level: an inner sentence with phrases of its own
+   * stays as its English text */
+  if (inner != NULL && inner->phrases == NULL && g_str_has_suffix (error->message, inner->message)
+      && strlen (error->message) == strlen (inner->message))
+    hyd_diagnostic_set_phrase (d, index, inner->template, (const char *const *) inner->args);
+}
+
 char *
 hyd_diagnostic_dup_message (const HydDiagnostic *d, const char *domain)
 {

@@ -106,6 +106,10 @@ void hyd_diagnostic_set_time (HydDiagnostic *diagnostic, double t);
  * "component \"C1\"", "connections[3] (from … to …)". */
 void hyd_diagnostic_set_phrase (HydDiagnostic *diagnostic, guint index, const char *template,
                                 const char *const *args);
+/* Makes argument `index` the sentence of an error's own diagnostic (when it
+ * has one), so that an error quoted inside another sentence is translated
+ * with it. */
+void hyd_diagnostic_set_phrase_from_error (HydDiagnostic *diagnostic, guint index, const GError *error);
 
 /* The message in the language of gettext domain `domain` (the template
  * translated with g_dgettext, then the arguments put in), or in English
