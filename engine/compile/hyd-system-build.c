@@ -10,14 +10,10 @@ gboolean
 hyd_sys_component_error (GError **error, HydDiagnosticCode code, const char *component,
                          const char *port, const char *parameter, const char *template, ...)
 {
-  g_autoptr (GStrvBuilder) builder = g_strv_builder_new ();
   va_list ap;
   va_start (ap, template);
-  for (const char *a = va_arg (ap, const char *); a != NULL; a = va_arg (ap, const char *))
-    g_strv_builder_add (builder, a);
+  HydDiagnostic *d = hyd_diagnostic_new_valist (code, HYD_SEVERITY_ERROR, template, ap);
   va_end (ap);
-  g_auto (GStrv) args = g_strv_builder_end (builder);
-  HydDiagnostic *d = hyd_diagnostic_newv (code, HYD_SEVERITY_ERROR, template, (const char *const *) args);
   hyd_diagnostic_set_component (d, component);
   hyd_diagnostic_set_port (d, port);
   hyd_diagnostic_set_parameter (d, parameter);

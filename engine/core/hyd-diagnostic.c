@@ -29,16 +29,24 @@ hyd_diagnostic_newv (HydDiagnosticCode code, HydSeverity severity, const char *t
 }
 
 HydDiagnostic *
-hyd_diagnostic_new (HydDiagnosticCode code, HydSeverity severity, const char *template, ...)
+hyd_diagnostic_new_valist (HydDiagnosticCode code, HydSeverity severity, const char *template,
+                           va_list args)
 {
   g_return_val_if_fail (template != NULL, NULL);
   g_autoptr (GStrvBuilder) builder = g_strv_builder_new ();
+  for (const char *a = va_arg (args, const char *); a != NULL; a = va_arg (args, const char *))
+    g_strv_builder_add (builder, a);
+  return diagnostic_alloc (code, severity, template, g_strv_builder_end (builder));
+}
+
+HydDiagnostic *
+hyd_diagnostic_new (HydDiagnosticCode code, HydSeverity severity, const char *template, ...)
+{
   va_list ap;
   va_start (ap, template);
-  for (const char *a = va_arg (ap, const char *); a != NULL; a = va_arg (ap, const char *))
-    g_strv_builder_add (builder, a);
+  HydDiagnostic *d = hyd_diagnostic_new_valist (code, severity, template, ap);
   va_end (ap);
-  return diagnostic_alloc (code, severity, template, g_strv_builder_end (builder));
+  return d;
 }
 
 HydDiagnostic *

@@ -19,6 +19,7 @@
 #pragma once
 
 #include <glib.h>
+#include <stdarg.h>
 #include "hyd-error.h"
 
 G_BEGIN_DECLS
@@ -88,6 +89,10 @@ typedef struct {
  * fields it concerns are set with the setters below. */
 HydDiagnostic *hyd_diagnostic_new (HydDiagnosticCode code, HydSeverity severity,
                                    const char *template, ...) G_GNUC_NULL_TERMINATED;
+/* As hyd_diagnostic_new, for functions that take the arguments (const
+ * char *, then NULL) as their own "...". */
+HydDiagnostic *hyd_diagnostic_new_valist (HydDiagnosticCode code, HydSeverity severity,
+                                          const char *template, va_list args);
 HydDiagnostic *hyd_diagnostic_newv (HydDiagnosticCode code, HydSeverity severity,
                                     const char *template, const char *const *args);
 HydDiagnostic *hyd_diagnostic_ref (HydDiagnostic *diagnostic);
