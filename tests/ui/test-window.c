@@ -37,6 +37,17 @@ iterate (void)
     g_main_context_iteration (NULL, TRUE);
 }
 
+/* Stop, and let the main loop go on until the run has ended. */
+static void
+stop_and_wait (HydWindow *window)
+{
+  HydSimulation *sim = hyd_window_get_simulation (window);
+  gtk_widget_activate_action (GTK_WIDGET (window), "sim.stop", NULL);
+  gint64 end = g_get_monotonic_time () + 30 * G_USEC_PER_SEC;
+  while (hyd_simulation_get_active (sim) && g_get_monotonic_time () < end)
+    g_main_context_iteration (NULL, TRUE);
+}
+
 /* A window, shown, with an example open and what that queued handled. */
 static HydWindow *
 open_example (const char *name)
@@ -387,10 +398,7 @@ test_run_refuses_invalid_field (void)
   /* it ran (a fast run may already be over) */
   HydRunnerState state = hyd_simulation_get_state (sim);
   g_assert_true (state == HYD_RUNNER_RUNNING || state == HYD_RUNNER_FINISHED);
-  gtk_widget_activate_action (GTK_WIDGET (window), "sim.stop", NULL);
-  gint64 end = g_get_monotonic_time () + 30 * G_USEC_PER_SEC;
-  while (hyd_simulation_get_active (sim) && g_get_monotonic_time () < end)
-    g_main_context_iteration (NULL, TRUE);
+  stop_and_wait (window);
   g_assert_false (hyd_simulation_get_active (sim));
   g_assert_cmpuint (hyd_trace_store_get_n_rows (hyd_simulation_get_store (sim)), >, 0);
   iterate ();
@@ -520,10 +528,7 @@ test_run_compiles_off_main_thread (void)
   g_assert_nonnull (hyd_simulation_get_runner (sim));
   HydRunnerState state = hyd_simulation_get_state (sim);
   g_assert_true (state == HYD_RUNNER_RUNNING || state == HYD_RUNNER_FINISHED);
-  gtk_widget_activate_action (GTK_WIDGET (window), "sim.stop", NULL);
-  gint64 end = g_get_monotonic_time () + 30 * G_USEC_PER_SEC;
-  while (hyd_simulation_get_active (sim) && g_get_monotonic_time () < end)
-    g_main_context_iteration (NULL, TRUE);
+  stop_and_wait (window);
   gtk_widget_activate_action (GTK_WIDGET (window), "sim.reset", NULL);
   iterate ();
   g_assert_null (hyd_simulation_get_runner (sim));
@@ -589,10 +594,7 @@ test_error_bar_follows_undo (void)
   gtk_widget_activate_action (GTK_WIDGET (window), "sim.run", NULL);
   iterate_until_started (window);
   g_assert_nonnull (hyd_simulation_get_store (sim));
-  gtk_widget_activate_action (GTK_WIDGET (window), "sim.stop", NULL);
-  gint64 end = g_get_monotonic_time () + 30 * G_USEC_PER_SEC;
-  while (hyd_simulation_get_active (sim) && g_get_monotonic_time () < end)
-    g_main_context_iteration (NULL, TRUE);
+  stop_and_wait (window);
 
   gtk_window_destroy (GTK_WINDOW (window));
   iterate ();
@@ -713,10 +715,7 @@ test_paused_pill (void)
   iterate ();
   g_assert_cmpint (hyd_simulation_get_state (sim), ==, HYD_RUNNER_RUNNING);
   g_assert_cmpstr (hyd_canvas_get_lock_message (canvas), ==, "Running — editing locked");
-  gtk_widget_activate_action (GTK_WIDGET (window), "sim.stop", NULL);
-  gint64 end = g_get_monotonic_time () + 30 * G_USEC_PER_SEC;
-  while (hyd_simulation_get_active (sim) && g_get_monotonic_time () < end)
-    g_main_context_iteration (NULL, TRUE);
+  stop_and_wait (window);
   iterate ();
   g_assert_null (hyd_canvas_get_lock_message (canvas));
   gtk_window_destroy (GTK_WINDOW (window));
