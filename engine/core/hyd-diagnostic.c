@@ -65,6 +65,7 @@ diagnostic_clear (gpointer data)
   g_free (d->parameter);
   g_free (d->state);
   g_free (d->connection);
+  g_strfreev (d->related);
   for (guint i = 0; d->phrases && d->args && d->args[i]; i++)
     {
       g_free (d->phrases[2 * i]);
@@ -123,6 +124,18 @@ hyd_diagnostic_set_connection (HydDiagnostic *d, const char *from, const char *t
   g_return_if_fail (d != NULL);
   g_free (d->connection);
   d->connection = g_strdup_printf ("%s → %s", from ? from : "", to ? to : "");
+}
+
+void
+hyd_diagnostic_add_related (HydDiagnostic *d, const char *component)
+{
+  guint n;
+
+  g_return_if_fail (d != NULL && component != NULL);
+  n = d->related ? g_strv_length (d->related) : 0;
+  d->related = g_renew (char *, d->related, n + 2);
+  d->related[n] = g_strdup (component);
+  d->related[n + 1] = NULL;
 }
 
 void

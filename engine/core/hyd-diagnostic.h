@@ -74,6 +74,8 @@ typedef struct {
   char *parameter;    /* parameter name of `component`, or NULL */
   char *state;        /* state name ("C1.x"), or NULL */
   char *connection;   /* "FROM → TO" of a connection, or NULL */
+  char **related;     /* other components concerned (a short circuit's second
+                         boundary), NULL-terminated, or NULL */
   double time;        /* s, for run diagnostics; NAN otherwise */
   const char *template; /* English, N_()-marked, static storage */
   char **args;        /* the template's arguments, NULL-terminated */
@@ -104,6 +106,9 @@ void hyd_diagnostic_set_parameter (HydDiagnostic *diagnostic, const char *parame
 void hyd_diagnostic_set_state (HydDiagnostic *diagnostic, const char *state);
 void hyd_diagnostic_set_connection (HydDiagnostic *diagnostic, const char *from, const char *to);
 void hyd_diagnostic_set_time (HydDiagnostic *diagnostic, double t);
+/* Names one more component the diagnostic concerns (the window highlights
+ * it with the first). */
+void hyd_diagnostic_add_related (HydDiagnostic *diagnostic, const char *component);
 /* Makes argument `index` a phrase that is translated with the template:
  * `template` (N_()-marked; copied) expanded with `args` (its own
  * "%s" arguments, may be NULL). The English message is made anew. For the
