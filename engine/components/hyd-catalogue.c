@@ -10,6 +10,7 @@ extern const HydComponentType hyd_variable_pump_type;
 extern const HydComponentType hyd_orifice_type;
 extern const HydComponentType hyd_throttle_valve_type;
 extern const HydComponentType hyd_check_valve_type;
+extern const HydComponentType hyd_pilot_check_valve_type;
 extern const HydComponentType hyd_relief_valve_type;
 extern const HydComponentType hyd_pressure_reducing_valve_type;
 extern const HydComponentType hyd_flow_control_valve_type;
@@ -35,6 +36,7 @@ static const HydComponentType *const catalogue[] = {
   &hyd_orifice_type,
   &hyd_throttle_valve_type,
   &hyd_check_valve_type,
+  &hyd_pilot_check_valve_type,
   &hyd_relief_valve_type,
   &hyd_pressure_reducing_valve_type,
   &hyd_flow_control_valve_type,

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* hyd-comp-valves.c — restrictors and pressure/flow valves
  * (spec/components.md, "Valves"): orifice, throttle_valve, check_valve,
- * relief_valve, pressure_reducing_valve, flow_control_valve.
+ * relief_valve, pressure_reducing_valve, flow_control_valve; and the
+ * extensions (docs/circuit-format.md, "Component types added by Bramah"):
+ * pilot_check_valve.
  *
  * Every path is the shared two-regime orifice law hyd_orifice_flow
  * (Ellman–Piché; Esqué 2008, §3.2.4, eq. 3.7) of an open area A
@@ -222,6 +224,25 @@ check_events (const HydComp *comp, const HydEvalIn *in, double *g)
   g[0] = (in->p[PORT_IN] - in->p[PORT_OUT] - comp->par[CV_CRACKING]) / comp->par[CV_RANGE];
 }
 
+/* A seat (poppet or ball) path: open area open01(z)·a_full + a_leak, flow
+ * q = orifice(dp, area). Writes ∂q/∂dp at fixed z, ∂q/∂z at fixed dp and
+ * the open fraction. Every seat valve here (check, pilot-operated check,
+ * sequence, counterbalance, the check of a one-way flow control) is this
+ * path with its own opening coordinate z. */
+static double
+seat_path_flow (const HydOrificeCoeffs *c, double dp, double z, double a_full, double a_leak,
+                double *dq_ddp, double *dq_dz, double *frac_out)
+{
+  double dfrac;
+  double frac = hyd_open01 (z, HYD_SMOOTH_EPS, &dfrac);
+  double dqda;
+  double q = hyd_orifice_flow (c, dp, frac * a_full + a_leak, dq_ddp, &dqda);
+  *dq_dz = dqda * a_full * dfrac;
+  if (frac_out)
+    *frac_out = frac;
+  return q;
+}
+
 static void
 check_eval (const HydComp *comp, const HydEvalIn *in, HydEvalOut *out)
 {
@@ -229,15 +250,13 @@ check_eval (const HydComp *comp, const HydEvalIn *in, HydEvalOut *out)
    * (a resistor whose area is a smooth function of Δp; Esqué 2008 has no check valve model). */
   const double *par = comp->par;
   HydOrificeCoeffs c = hyd_fluid_orifice_coeffs (comp->fluid, 0.0);
-  double a_full = circle_area (par[CV_DIAMETER]);
   double dp = in->p[PORT_IN] - in->p[PORT_OUT];
-  double dfrac;
-  double frac = hyd_open01 ((dp - par[CV_CRACKING]) / par[CV_RANGE], HYD_SMOOTH_EPS, &dfrac);
-  double area = frac * a_full + circle_area (par[CV_LEAK_DIAMETER]);
-  double dqdp, dqda;
-  double q = hyd_orifice_flow (&c, dp, area, &dqdp, &dqda);
+  double dqdp, dqdz, frac;
+  double q = seat_path_flow (&c, dp, (dp - par[CV_CRACKING]) / par[CV_RANGE],
+                             circle_area (par[CV_DIAMETER]), circle_area (par[CV_LEAK_DIAMETER]),
+                             &dqdp, &dqdz, &frac);
   /* total ∂q/∂Δp: the orifice slope plus the opening through the area */
-  double dq = dqdp + dqda * a_full * dfrac / par[CV_RANGE];
+  double dq = dqdp + dqdz / par[CV_RANGE];
 
   two_port_write (comp, out, q, dq, -dq);
   if (out->out)
@@ -268,6 +287,131 @@ const HydComponentType hyd_check_valve_type = {
   .setup = check_setup,
   .eval = check_eval,
   .events = check_events,
+};
+
+/* ---------------------------------------------------------------------------
+ * pilot_check_valve (extension, docs/circuit-format.md)
+ * ------------------------------------------------------------------------- */
+
+enum { POCV_A, POCV_B, POCV_X };
+enum { POCV_CRACKING, POCV_RANGE, POCV_RATIO, POCV_DIAMETER, POCV_LEAK_DIAMETER };
+
+static const HydPortInfo pocv_ports[] = {
+  { "A", HYD_DOMAIN_HYDRAULIC, FALSE, N_("Inlet (free flow A→B; from the directional valve)") },
+  { "B", HYD_DOMAIN_HYDRAULIC, FALSE, N_("Outlet (the held load)") },
+  { "X", HYD_DOMAIN_HYDRAULIC, FALSE, N_("Pilot: pressure here lifts the poppet to let B→A flow") },
+};
+
+static const HydParamInfo pocv_params[] = {
+  { "cracking_pressure", N_("Cracking pressure"), HYD_UNIT_PRESSURE, 1e5, 0.0, INFINITY, 0, NULL,
+    N_("Opening pressure of the poppet: Δp_AB + pilot_ratio·(p_X − p_A) at which it lifts") },
+  { "opening_range", N_("Opening range"), HYD_UNIT_PRESSURE, 2e5, 0.0, INFINITY,
+    HYD_PARAM_MIN_EXCLUSIVE, NULL, N_("Rise of the opening pressure above cracking that opens the valve fully") },
+  { "pilot_ratio", N_("Pilot ratio"), HYD_UNIT_NONE, 3.0, 0.0, INFINITY, HYD_PARAM_MIN_EXCLUSIVE, NULL,
+    N_("Area of the pilot piston over the area of the poppet seat") },
+  { "diameter", N_("Diameter"), HYD_UNIT_LENGTH, 1e-2, 0.0, INFINITY, HYD_PARAM_MIN_EXCLUSIVE, NULL,
+    N_("Bore when fully open") },
+  { "leakage_diameter", N_("Leakage diameter"), HYD_UNIT_LENGTH, 0.0, 0.0, INFINITY, 0, NULL,
+    N_("Bore of an always-open leakage path (0 = tight seat)") },
+};
+
+/* The poppet's opening coordinate z and its partials. Force balance on a
+ * poppet of seat area A_s with a pilot piston of area φ·A_s whose back is
+ * drained to A (the static force balance of a poppet valve, e.g. Merritt
+ * 1967, *Hydraulic Control Systems*; the pilot ratio φ is the area ratio
+ * the makers' data sheets give, typically 3 to 4): the poppet lifts when
+ * Δp_AB + φ·(p_X − p_A) ≥ cracking. The pilot piston only pushes, so its
+ * term is φ·max(p_X − p_A, 0), smoothed as soft_ramp(p_X − p_A + ε/2, ε)
+ * with ε = 0.01·range: exactly p_X − p_A from ε/2 on (so the hand-computed
+ * opening pilot pressure holds exactly), 0 below −ε/2.
+ * z = (Δp_AB + φ·soft_ramp(p_X − p_A + ε/2, ε) − cracking)/range. */
+static double
+pocv_z (const HydComp *comp, const double *p, double dz[3])
+{
+  const double *par = comp->par;
+  double range = par[POCV_RANGE];
+  double phi = par[POCV_RATIO];
+  double dr;
+  double eps = HYD_SMOOTH_EPS * range;
+  double pilot = hyd_soft_ramp (p[POCV_X] - p[POCV_A] + 0.5 * eps, eps, &dr);
+  if (dz)
+    {
+      dz[POCV_A] = (1.0 - phi * dr) / range;
+      dz[POCV_B] = -1.0 / range;
+      dz[POCV_X] = phi * dr / range;
+    }
+  return (p[POCV_A] - p[POCV_B] + phi * pilot - par[POCV_CRACKING]) / range;
+}
+
+static void
+pocv_events (const HydComp *comp, const HydEvalIn *in, double *g)
+{
+  g[0] = pocv_z (comp, in->p, NULL);
+}
+
+static gboolean
+pocv_setup (HydComp *comp, GError **error)
+{
+  hyd_comp_add_event (comp, "cracking", N_("the poppet lifts off its seat or seats"));
+  return q_opening_setup (comp, error);
+}
+
+static void
+pocv_eval (const HydComp *comp, const HydEvalIn *in, HydEvalOut *out)
+{
+  /* A = open01(z)·πd²/4 + π·d_leak²/4, q_A = orifice(Δp_AB, A) = −q_B,
+   * q_X = 0 (the pilot piston's displacement is neglected). */
+  const double *par = comp->par;
+  HydOrificeCoeffs c = hyd_fluid_orifice_coeffs (comp->fluid, 0.0);
+  double dz[3];
+  double z = pocv_z (comp, in->p, dz);
+  double dqdp, dqdz, frac;
+  double q = seat_path_flow (&c, in->p[POCV_A] - in->p[POCV_B], z,
+                             circle_area (par[POCV_DIAMETER]),
+                             circle_area (par[POCV_LEAK_DIAMETER]), &dqdp, &dqdz, &frac);
+
+  out->q[POCV_A] = q;
+  out->q[POCV_B] = -q;
+  if (out->jac)
+    {
+      double d[3] = { dqdp + dqdz * dz[POCV_A], -dqdp + dqdz * dz[POCV_B], dqdz * dz[POCV_X] };
+      for (guint k = 0; k < 3; k++)
+        {
+          HYD_JAC (comp, out, POCV_A, k) = d[k];
+          HYD_JAC (comp, out, POCV_B, k) = -d[k];
+        }
+    }
+  if (out->out)
+    {
+      out->out[0] = q;
+      out->out[1] = frac;
+    }
+}
+
+const HydComponentType hyd_pilot_check_valve_type = {
+  .id = "pilot_check_valve",
+  .label = N_("Pilot-operated check valve"),
+  .category = HYD_CATEGORY_VALVES,
+  .iso_symbol = N_("non-return valve, pilot-operated (check valve with spring, dashed pilot line X to the ball)"),
+  .description = N_("Load-holding check valve: free flow A→B; B→A only when the "
+                    "pilot pressure at X lifts the poppet. z = (Δp_AB + "
+                    "pilot_ratio·max(p_X − p_A, 0) − cracking_pressure)/opening_range "
+                    "(the max smoothed over 1 % of opening_range) "
+                    "(static force balance on the poppet and its pilot piston, drained "
+                    "to A; e.g. Merritt 1967), A = open01(z)·πd²/4 + π·d_leak²/4, "
+                    "q_A = orifice(Δp_AB, A) = −q_B (Esqué eq. 3.7), q_X = 0. "
+                    "Holding p_B with p_A = 0 it opens at p_X = (p_B + "
+                    "cracking_pressure)/pilot_ratio."),
+  .ports = pocv_ports,
+  .n_ports = G_N_ELEMENTS (pocv_ports),
+  .params = pocv_params,
+  .n_params = G_N_ELEMENTS (pocv_params),
+  .boundary_param = -1,
+  .designator = "V",
+  .roles = 0,
+  .setup = pocv_setup,
+  .eval = pocv_eval,
+  .events = pocv_events,
 };
 
 /* ---------------------------------------------------------------------------

@@ -242,7 +242,7 @@ test_orifice_nominal_area (void)
 
 static const char *const my_types[] = {
   "tank", "pressure_source", "flow_source", "fixed_pump", "variable_pump",
-  "orifice", "throttle_valve", "check_valve", "relief_valve",
+  "orifice", "throttle_valve", "check_valve", "relief_valve", "pilot_check_valve",
   "pressure_reducing_valve", "flow_control_valve",
   "dcv_4_3", "dcv_4_2", "dcv_3_2", "dcv_2_2",
 };
@@ -580,6 +580,127 @@ test_check_valve_jacobian (void)
       for (double dp = -50.0; dp <= 50.0; dp += 12.5)
         {
           double p[2] = { 1e5 + dp, 1e5 };
+          failures += check_at (comp, 0.0, p, NULL, "leak=%s dp=%g", leaks[l], dp);
+        }
+      hyd_comp_free (comp);
+    }
+  g_assert_cmpuint (failures, ==, 0);
+  g_rand_free (r);
+}
+
+/* pilot-operated check valve -------------------------------------------------- */
+
+static void
+test_pilot_check_values (void)
+{
+  HydComp *comp = hyd_test_make_comp ("pilot_check_valve", NULL, NULL);
+  HydOrificeCoeffs c = default_coeffs ();
+  double q[3], out[2];
+  int io = output_index (comp, "opening");
+  double a_full = G_PI * 1e-4 / 4.0; /* default bore 10 mm */
+  double pc = par_value (comp, "cracking_pressure");
+  double range = par_value (comp, "opening_range");
+  double phi = par_value (comp, "pilot_ratio");
+
+  /* free flow A→B, fully open 3 bar above cracking: C_d·A·√(2Δp/ρ) by hand */
+  double pf[3] = { 4e5, 0.0, 0.0 };
+  hyd_test_eval (comp, 0.0, pf, NULL, q, NULL, out);
+  g_assert_cmpfloat (out[io], ==, 1.0);
+  g_assert_cmpfloat_with_epsilon (q[0] / (c.cd * a_full * sqrt (2.0 * 4e5 / c.rho)), 1.0, 1e-12);
+  g_assert_cmpfloat (q[1], ==, -q[0]);
+  g_assert_cmpfloat (q[2], ==, 0.0);
+  /* free flow starts at the cracking pressure */
+  double pcr[3] = { pc, 0.0, 0.0 };
+  hyd_test_eval (comp, 0.0, pcr, NULL, q, NULL, out);
+  g_assert_cmpfloat (q[0], ==, 0.0);
+  pcr[0] = pc + 1e3;
+  hyd_test_eval (comp, 0.0, pcr, NULL, q, NULL, out);
+  g_assert_cmpfloat (q[0], >, 0.0);
+
+  /* holding a load of 100 bar at B with A at tank: tight without a pilot,
+   * and a pilot below the A pressure does not help */
+  const double px_low[] = { 0.0, 2e6 };
+  for (guint i = 0; i < G_N_ELEMENTS (px_low); i++)
+    {
+      double ph[3] = { 0.0, 1e7, px_low[i] };
+      hyd_test_eval (comp, 0.0, ph, NULL, q, NULL, out);
+      g_assert_cmpfloat (q[0], ==, 0.0);
+      g_assert_cmpfloat (out[io], ==, 0.0);
+    }
+  double pa_high[3] = { 5e6, 1e7, 0.0 };
+  hyd_test_eval (comp, 0.0, pa_high, NULL, q, NULL, out);
+  g_assert_cmpfloat (q[0], ==, 0.0);
+
+  /* the pilot opens it at p_X = (p_B + cracking)/ratio = 33.67 bar ... */
+  double px_open = (1e7 + pc) / phi;
+  g_assert_cmpfloat_with_epsilon (px_open, 3.3666667e6, 1.0);
+  double pj[3] = { 0.0, 1e7, px_open * (1.0 - 1e-9) };
+  hyd_test_eval (comp, 0.0, pj, NULL, q, NULL, out);
+  g_assert_cmpfloat (q[0], ==, 0.0);
+  /* ... half open range/(2·ratio) above it, fully open range/ratio above it,
+   * then passing the load's flow back B→A through the full bore */
+  pj[2] = px_open + 0.5 * range / phi;
+  hyd_test_eval (comp, 0.0, pj, NULL, q, NULL, out);
+  g_assert_cmpfloat_with_epsilon (out[io], 0.5, 1e-9);
+  pj[2] = px_open + range / phi;
+  hyd_test_eval (comp, 0.0, pj, NULL, q, NULL, out);
+  g_assert_cmpfloat (out[io], ==, 1.0);
+  g_assert_cmpfloat_with_epsilon (q[0] / (-c.cd * a_full * sqrt (2.0 * 1e7 / c.rho)), 1.0, 1e-12);
+  g_assert_cmpfloat (q[2], ==, 0.0);
+  hyd_comp_free (comp);
+
+  /* a leakage bore leaks backwards even without a pilot */
+  comp = hyd_test_make_comp ("pilot_check_valve", NULL, "leakage_diameter", "1e-4", NULL);
+  double pl[3] = { 0.0, 1e7, 0.0 };
+  hyd_test_eval (comp, 0.0, pl, NULL, q, NULL, NULL);
+  g_assert_cmpfloat (q[0], <, 0.0);
+  hyd_comp_free (comp);
+}
+
+static void
+test_pilot_check_jacobian (void)
+{
+  const char *leaks[] = { "0", "2e-4" };
+  GRand *r = g_rand_new_with_seed (41);
+  guint failures = 0;
+
+  for (guint l = 0; l < G_N_ELEMENTS (leaks); l++)
+    {
+      HydComp *comp = hyd_test_make_comp ("pilot_check_valve", NULL, "leakage_diameter", leaks[l], NULL);
+      double pc = par_value (comp, "cracking_pressure");
+      double range = par_value (comp, "opening_range");
+      double phi = par_value (comp, "pilot_ratio");
+      for (guint i = 0; i < N_RANDOM; i++)
+        {
+          double pa = rand_pressure (r);
+          double pb = pa - rand_dp (r);
+          double px = rand_pressure (r);
+          double zt;
+          switch (i % 5)
+            {
+            case 0:  /* anywhere */
+              break;
+            case 1:  /* free flow through the opening range, no pilot */
+              pb = pa - pc - g_rand_double (r) * range;
+              px = pa - g_rand_double (r) * 1e6;
+              break;
+            case 2:  /* the pilot piston's soft_ramp blend (|p_X − p_A| < 0.005·range) */
+              px = pa + (g_rand_double_range (r, 1e-4, 0.9999) - 0.5) * HYD_SMOOTH_EPS * range;
+              break;
+            default: /* piloted open, z in the range or its open01 blends */
+              zt = i % 5 == 3 ? g_rand_double (r)
+                   : (g_rand_boolean (r) ? g_rand_double_range (r, 1e-4, 0.0098)
+                                          : g_rand_double_range (r, 0.9902, 0.9999));
+              pb = pa + g_rand_double_range (r, 1e5, 2e7);
+              px = pa + (pb - pa + pc + zt * range) / phi;
+              break;
+            }
+          double p[3] = { pa, pb, px };
+          failures += check_at (comp, 0.0, p, NULL, "leak=%s p=(%g, %g, %g)", leaks[l], pa, pb, px);
+        }
+      for (double dp = -50.0; dp <= 50.0; dp += 12.5)
+        {
+          double p[3] = { 1e5 + dp, 1e5, 0.0 };
           failures += check_at (comp, 0.0, p, NULL, "leak=%s dp=%g", leaks[l], dp);
         }
       hyd_comp_free (comp);
@@ -1154,6 +1275,8 @@ main (int argc, char **argv)
   g_test_add_func ("/engine/components/throttle_valve/jacobian", test_throttle_jacobian);
   g_test_add_func ("/engine/components/check_valve/values", test_check_valve_values);
   g_test_add_func ("/engine/components/check_valve/jacobian", test_check_valve_jacobian);
+  g_test_add_func ("/engine/components/pilot_check_valve/values", test_pilot_check_values);
+  g_test_add_func ("/engine/components/pilot_check_valve/jacobian", test_pilot_check_jacobian);
   g_test_add_func ("/engine/components/relief_valve/steady", test_relief_steady);
   g_test_add_func ("/engine/components/relief_valve/jacobian-static", test_relief_jacobian_static);
   g_test_add_func ("/engine/components/relief_valve/jacobian-dynamic", test_relief_jacobian_dynamic);
