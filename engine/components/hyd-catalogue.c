@@ -13,6 +13,7 @@ extern const HydComponentType hyd_check_valve_type;
 extern const HydComponentType hyd_pilot_check_valve_type;
 extern const HydComponentType hyd_relief_valve_type;
 extern const HydComponentType hyd_pressure_reducing_valve_type;
+extern const HydComponentType hyd_sequence_valve_type;
 extern const HydComponentType hyd_flow_control_valve_type;
 extern const HydComponentType hyd_dcv_4_3_type;
 extern const HydComponentType hyd_dcv_4_2_type;
@@ -39,6 +40,7 @@ static const HydComponentType *const catalogue[] = {
   &hyd_pilot_check_valve_type,
   &hyd_relief_valve_type,
   &hyd_pressure_reducing_valve_type,
+  &hyd_sequence_valve_type,
   &hyd_flow_control_valve_type,
   &hyd_dcv_4_3_type,
   &hyd_dcv_4_2_type,

@@ -3,7 +3,7 @@
  * (spec/components.md, "Valves"): orifice, throttle_valve, check_valve,
  * relief_valve, pressure_reducing_valve, flow_control_valve; and the
  * extensions (docs/circuit-format.md, "Component types added by Bramah"):
- * pilot_check_valve.
+ * pilot_check_valve, sequence_valve.
  *
  * Every path is the shared two-regime orifice law hyd_orifice_flow
  * (Ellman–Piché; Esqué 2008, §3.2.4, eq. 3.7) of an open area A
@@ -412,6 +412,85 @@ const HydComponentType hyd_pilot_check_valve_type = {
   .setup = pocv_setup,
   .eval = pocv_eval,
   .events = pocv_events,
+};
+
+/* ---------------------------------------------------------------------------
+ * sequence_valve (extension, docs/circuit-format.md)
+ * ------------------------------------------------------------------------- */
+
+enum { SQ_CRACKING, SQ_RANGE, SQ_DIAMETER };
+
+static const HydPortInfo seq_ports[] = {
+  { "P", HYD_DOMAIN_HYDRAULIC, FALSE, N_("Inlet (the first actuator's line; its pressure opens the valve)") },
+  { "A", HYD_DOMAIN_HYDRAULIC, FALSE, N_("Outlet to the second actuator") },
+};
+
+static const HydParamInfo seq_params[] = {
+  { "cracking_pressure", N_("Cracking pressure"), HYD_UNIT_PRESSURE, 3e6, 0.0, INFINITY,
+    HYD_PARAM_MIN_EXCLUSIVE, NULL, N_("Inlet pressure p_P at which the valve starts to open") },
+  { "opening_range", N_("Opening range"), HYD_UNIT_PRESSURE, 5e5, 0.0, INFINITY,
+    HYD_PARAM_MIN_EXCLUSIVE, NULL, N_("Rise of p_P above cracking that opens the valve fully") },
+  { "diameter", N_("Diameter"), HYD_UNIT_LENGTH, 6e-3, 0.0, INFINITY,
+    HYD_PARAM_MIN_EXCLUSIVE, NULL, N_("Bore when fully open") },
+};
+
+static gboolean
+seq_setup (HydComp *comp, GError **error)
+{
+  hyd_comp_add_event (comp, "cracking", N_("the inlet pressure crosses the cracking pressure: the valve opens or closes"));
+  return q_opening_setup (comp, error);
+}
+
+static void
+seq_events (const HydComp *comp, const HydEvalIn *in, double *g)
+{
+  g[0] = (in->p[PORT_IN] - comp->par[SQ_CRACKING]) / comp->par[SQ_RANGE];
+}
+
+static void
+seq_eval (const HydComp *comp, const HydEvalIn *in, HydEvalOut *out)
+{
+  /* Direct-acting, pilot from P, spring chamber drained to tank (0 Pa
+   * gauge): the spool opens on p_P alone, whatever the outlet pressure.
+   * z = (p_P − cracking)/range, A = open01(z)·πd²/4,
+   * q_P = orifice(Δp_PA, A) = −q_A. */
+  const double *par = comp->par;
+  HydOrificeCoeffs c = hyd_fluid_orifice_coeffs (comp->fluid, 0.0);
+  double dqdp, dqdz, frac;
+  double q = seat_path_flow (&c, in->p[PORT_IN] - in->p[PORT_OUT],
+                             (in->p[PORT_IN] - par[SQ_CRACKING]) / par[SQ_RANGE],
+                             circle_area (par[SQ_DIAMETER]), 0.0, &dqdp, &dqdz, &frac);
+
+  two_port_write (comp, out, q, dqdp + dqdz / par[SQ_RANGE], -dqdp);
+  if (out->out)
+    {
+      out->out[0] = q;
+      out->out[1] = frac;
+    }
+}
+
+const HydComponentType hyd_sequence_valve_type = {
+  .id = "sequence_valve",
+  .label = N_("Sequence valve"),
+  .category = HYD_CATEGORY_VALVES,
+  .iso_symbol = N_("sequence valve, direct-acting (normally closed square, pilot from P, adjustable spring, drain to tank)"),
+  .description = N_("Direct-acting sequence valve P→A: opens when the inlet pressure "
+                    "p_P reaches cracking_pressure, so a second actuator at A moves "
+                    "only after the first has built that pressure (clamp then work). "
+                    "Its spring chamber is drained to tank (0 Pa gauge), so the outlet "
+                    "pressure does not move its setting. z = (p_P − cracking_pressure)/"
+                    "opening_range, A = open01(z)·πd²/4, q_P = orifice(Δp_PA, A) = −q_A "
+                    "(Esqué eq. 3.7). No return check: flow A→P needs its own check valve."),
+  .ports = seq_ports,
+  .n_ports = G_N_ELEMENTS (seq_ports),
+  .params = seq_params,
+  .n_params = G_N_ELEMENTS (seq_params),
+  .boundary_param = -1,
+  .designator = "V",
+  .roles = 0,
+  .setup = seq_setup,
+  .eval = seq_eval,
+  .events = seq_events,
 };
 
 /* ---------------------------------------------------------------------------

@@ -243,6 +243,7 @@ test_orifice_nominal_area (void)
 static const char *const my_types[] = {
   "tank", "pressure_source", "flow_source", "fixed_pump", "variable_pump",
   "orifice", "throttle_valve", "check_valve", "relief_valve", "pilot_check_valve",
+  "sequence_valve",
   "pressure_reducing_valve", "flow_control_valve",
   "dcv_4_3", "dcv_4_2", "dcv_3_2", "dcv_2_2",
 };
@@ -705,6 +706,92 @@ test_pilot_check_jacobian (void)
         }
       hyd_comp_free (comp);
     }
+  g_assert_cmpuint (failures, ==, 0);
+  g_rand_free (r);
+}
+
+/* sequence valve ---------------------------------------------------------------- */
+
+static void
+test_sequence_values (void)
+{
+  HydComp *comp = hyd_test_make_comp ("sequence_valve", NULL, NULL);
+  HydOrificeCoeffs c = default_coeffs ();
+  double q[2], out[2];
+  int io = output_index (comp, "opening");
+  double a_full = G_PI * 36e-6 / 4.0; /* default bore 6 mm */
+  double pc = par_value (comp, "cracking_pressure");
+  double range = par_value (comp, "opening_range");
+
+  /* closed, exactly, until the inlet reaches the setting, however low the
+   * outlet: the first actuator (clamp) takes all the flow until then */
+  const double pps[] = { 0.0, 1e6, pc * (1.0 - 1e-9), pc };
+  for (guint i = 0; i < G_N_ELEMENTS (pps); i++)
+    {
+      double p[2] = { pps[i], 0.0 };
+      hyd_test_eval (comp, 0.0, p, NULL, q, NULL, out);
+      g_assert_cmpfloat (q[0], ==, 0.0);
+      g_assert_cmpfloat (out[io], ==, 0.0);
+    }
+  double pj[2] = { pc + 1e3, 0.0 };
+  hyd_test_eval (comp, 0.0, pj, NULL, q, NULL, out);
+  g_assert_cmpfloat (q[0], >, 0.0);
+
+  /* the opening follows p_P alone (drained to tank): half open at
+   * cracking + range/2 with the outlet at 0 or at 29 bar */
+  const double pas[] = { 0.0, 2.9e6 };
+  for (guint i = 0; i < G_N_ELEMENTS (pas); i++)
+    {
+      double p[2] = { pc + 0.5 * range, pas[i] };
+      hyd_test_eval (comp, 0.0, p, NULL, q, NULL, out);
+      g_assert_cmpfloat_with_epsilon (out[io], 0.5, 1e-12);
+    }
+  /* fully open at 35 bar, passing C_d·A·√(2Δp/ρ) to a work cylinder at 10 bar */
+  double pf[2] = { pc + range, 1e6 };
+  hyd_test_eval (comp, 0.0, pf, NULL, q, NULL, out);
+  g_assert_cmpfloat (out[io], ==, 1.0);
+  g_assert_cmpfloat_with_epsilon (q[0] / (c.cd * a_full * sqrt (2.0 * 2.5e6 / c.rho)), 1.0, 1e-12);
+  g_assert_cmpfloat (q[1], ==, -q[0]);
+  hyd_comp_free (comp);
+}
+
+static void
+test_sequence_jacobian (void)
+{
+  GRand *r = g_rand_new_with_seed (43);
+  guint failures = 0;
+  HydComp *comp = hyd_test_make_comp ("sequence_valve", NULL, NULL);
+  double pc = par_value (comp, "cracking_pressure");
+  double range = par_value (comp, "opening_range");
+
+  for (guint i = 0; i < N_RANDOM; i++)
+    {
+      double pp;
+      switch (i % 4)
+        {
+        case 0:  /* anywhere */
+          pp = rand_pressure (r);
+          break;
+        case 1:  /* the opening range */
+          pp = pc + g_rand_double (r) * range;
+          break;
+        case 2:  /* open01 blend near cracking */
+          pp = pc + g_rand_double_range (r, 1e-4, 0.0098) * range;
+          break;
+        default: /* open01 blend near full opening */
+          pp = pc + g_rand_double_range (r, 0.9902, 0.9999) * range;
+          break;
+        }
+      double p[2] = { pp, pp - rand_dp (r) };
+      failures += check_at (comp, 0.0, p, NULL, "p=(%g, %g)", p[0], p[1]);
+    }
+  /* the laminar branch around Δp = 0, open */
+  for (double dp = -50.0; dp <= 50.0; dp += 12.5)
+    {
+      double p[2] = { pc + range + dp, pc + range };
+      failures += check_at (comp, 0.0, p, NULL, "dp=%g", dp);
+    }
+  hyd_comp_free (comp);
   g_assert_cmpuint (failures, ==, 0);
   g_rand_free (r);
 }
@@ -1277,6 +1364,8 @@ main (int argc, char **argv)
   g_test_add_func ("/engine/components/check_valve/jacobian", test_check_valve_jacobian);
   g_test_add_func ("/engine/components/pilot_check_valve/values", test_pilot_check_values);
   g_test_add_func ("/engine/components/pilot_check_valve/jacobian", test_pilot_check_jacobian);
+  g_test_add_func ("/engine/components/sequence_valve/values", test_sequence_values);
+  g_test_add_func ("/engine/components/sequence_valve/jacobian", test_sequence_jacobian);
   g_test_add_func ("/engine/components/relief_valve/steady", test_relief_steady);
   g_test_add_func ("/engine/components/relief_valve/jacobian-static", test_relief_jacobian_static);
   g_test_add_func ("/engine/components/relief_valve/jacobian-dynamic", test_relief_jacobian_dynamic);
