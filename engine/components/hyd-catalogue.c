@@ -15,6 +15,7 @@ extern const HydComponentType hyd_relief_valve_type;
 extern const HydComponentType hyd_pressure_reducing_valve_type;
 extern const HydComponentType hyd_sequence_valve_type;
 extern const HydComponentType hyd_flow_control_valve_type;
+extern const HydComponentType hyd_one_way_flow_control_valve_type;
 extern const HydComponentType hyd_dcv_4_3_type;
 extern const HydComponentType hyd_dcv_4_2_type;
 extern const HydComponentType hyd_dcv_3_2_type;
@@ -42,6 +43,7 @@ static const HydComponentType *const catalogue[] = {
   &hyd_pressure_reducing_valve_type,
   &hyd_sequence_valve_type,
   &hyd_flow_control_valve_type,
+  &hyd_one_way_flow_control_valve_type,
   &hyd_dcv_4_3_type,
   &hyd_dcv_4_2_type,
   &hyd_dcv_3_2_type,

@@ -3,7 +3,7 @@
  * (spec/components.md, "Valves"): orifice, throttle_valve, check_valve,
  * relief_valve, pressure_reducing_valve, flow_control_valve; and the
  * extensions (docs/circuit-format.md, "Component types added by Bramah"):
- * pilot_check_valve, sequence_valve.
+ * pilot_check_valve, sequence_valve, one_way_flow_control_valve.
  *
  * Every path is the shared two-regime orifice law hyd_orifice_flow
  * (Ellman–Piché; Esqué 2008, §3.2.4, eq. 3.7) of an open area A
@@ -491,6 +491,106 @@ const HydComponentType hyd_sequence_valve_type = {
   .setup = seq_setup,
   .eval = seq_eval,
   .events = seq_events,
+};
+
+/* ---------------------------------------------------------------------------
+ * one_way_flow_control_valve (extension, docs/circuit-format.md)
+ * ------------------------------------------------------------------------- */
+
+enum { OW_MAX_DIAMETER, OW_OPENING, OW_CRACKING, OW_RANGE, OW_CHECK_DIAMETER };
+
+static const HydPortInfo ow_ports[] = {
+  { "A", HYD_DOMAIN_HYDRAULIC, FALSE, N_("Inlet of the throttled direction (A→B throttled)") },
+  { "B", HYD_DOMAIN_HYDRAULIC, FALSE, N_("Outlet of the throttled direction (B→A free through the check)") },
+};
+
+static const HydParamInfo ow_params[] = {
+  { "max_diameter", N_("Maximum diameter"), HYD_UNIT_LENGTH, 4e-3, 0.0, INFINITY,
+    HYD_PARAM_MIN_EXCLUSIVE, NULL, N_("Bore of the throttle when fully open") },
+  { "opening", N_("Opening"), HYD_UNIT_NONE, 1.0, 0.0, 1.0, HYD_PARAM_PROFILE, NULL,
+    N_("Needle setting: open area = opening × full area") },
+  { "cracking_pressure", N_("Cracking pressure"), HYD_UNIT_PRESSURE, 5e4, 0.0, INFINITY, 0, NULL,
+    N_("Δp_BA at which the check valve starts to open") },
+  { "opening_range", N_("Opening range"), HYD_UNIT_PRESSURE, 2e5, 0.0, INFINITY,
+    HYD_PARAM_MIN_EXCLUSIVE, NULL, N_("Rise of Δp_BA above cracking that opens the check valve fully") },
+  { "check_diameter", N_("Check valve diameter"), HYD_UNIT_LENGTH, 1e-2, 0.0, INFINITY,
+    HYD_PARAM_MIN_EXCLUSIVE, NULL, N_("Bore of the check valve when fully open") },
+};
+
+static const HydVarInfo ow_outputs[] = {
+  { "q", HYD_UNIT_FLOW, N_("Flow through the valve, positive from the first port to the second") },
+  { "check_opening", HYD_UNIT_NONE, N_("Open-area fraction of the check valve") },
+};
+
+static gboolean
+ow_setup (HydComp *comp, GError **error)
+{
+  hyd_comp_set_outputs (comp, G_N_ELEMENTS (ow_outputs), ow_outputs);
+  hyd_comp_add_event (comp, "cracking", N_("Δp_BA crosses the cracking pressure: the check valve opens or seats"));
+  hyd_comp_use_dense_pattern (comp);
+  return TRUE;
+}
+
+static void
+ow_events (const HydComp *comp, const HydEvalIn *in, double *g)
+{
+  g[0] = (in->p[PORT_OUT] - in->p[PORT_IN] - comp->par[OW_CRACKING]) / comp->par[OW_RANGE];
+}
+
+static void
+ow_eval (const HydComp *comp, const HydEvalIn *in, HydEvalOut *out)
+{
+  /* A throttle and a check valve in parallel, each its own orifice:
+   * q_A = orifice(Δp_AB, opening·π·max_diameter²/4) − q_chk = −q_B, with
+   * q_chk = orifice(Δp_BA, open01((Δp_BA − cracking)/range)·π·check_diameter²/4)
+   * the check valve's flow B→A (the check_valve law, turned round). */
+  const double *par = comp->par;
+  HydOrificeCoeffs c = hyd_fluid_orifice_coeffs (comp->fluid, 0.0);
+  double dp = in->p[PORT_IN] - in->p[PORT_OUT];
+  double a_thr_full = circle_area (par[OW_MAX_DIAMETER]);
+  double dqt_dp, dqt_da;
+  double qt = hyd_orifice_flow (&c, dp, par[OW_OPENING] * a_thr_full, &dqt_dp, &dqt_da);
+  double dqc_dp, dqc_dz, frac;
+  double qc = seat_path_flow (&c, -dp, (-dp - par[OW_CRACKING]) / par[OW_RANGE],
+                              circle_area (par[OW_CHECK_DIAMETER]), 0.0, &dqc_dp, &dqc_dz, &frac);
+  double q = qt - qc;
+  /* ∂qc/∂dp = −(∂qc/∂Δp_BA + ∂qc/∂z/range) */
+  double dq = dqt_dp + dqc_dp + dqc_dz / par[OW_RANGE];
+
+  two_port_write (comp, out, q, dq, -dq);
+  if (out->q_t)
+    {
+      double q_t = dqt_da * a_thr_full * comp->par_dt[OW_OPENING];
+      out->q_t[PORT_IN] = q_t;
+      out->q_t[PORT_OUT] = -q_t;
+    }
+  if (out->out)
+    {
+      out->out[0] = q;
+      out->out[1] = frac;
+    }
+}
+
+const HydComponentType hyd_one_way_flow_control_valve_type = {
+  .id = "one_way_flow_control_valve",
+  .label = N_("One-way flow control valve"),
+  .category = HYD_CATEGORY_VALVES,
+  .iso_symbol = N_("one-way flow control valve (adjustable throttle with a check valve in parallel, free flow B→A)"),
+  .description = N_("Throttle and check valve in one body: throttled A→B, free B→A "
+                    "(meter-in or meter-out speed control). q_A = orifice(Δp_AB, "
+                    "opening·π·max_diameter²/4) − q_chk = −q_B, q_chk = "
+                    "orifice(Δp_BA, open01((Δp_BA − cracking_pressure)/opening_range)·"
+                    "π·check_diameter²/4) (Esqué eq. 3.7)."),
+  .ports = ow_ports,
+  .n_ports = G_N_ELEMENTS (ow_ports),
+  .params = ow_params,
+  .n_params = G_N_ELEMENTS (ow_params),
+  .boundary_param = -1,
+  .designator = "V",
+  .roles = 0,
+  .setup = ow_setup,
+  .eval = ow_eval,
+  .events = ow_events,
 };
 
 /* ---------------------------------------------------------------------------

@@ -243,7 +243,7 @@ test_orifice_nominal_area (void)
 static const char *const my_types[] = {
   "tank", "pressure_source", "flow_source", "fixed_pump", "variable_pump",
   "orifice", "throttle_valve", "check_valve", "relief_valve", "pilot_check_valve",
-  "sequence_valve",
+  "sequence_valve", "one_way_flow_control_valve",
   "pressure_reducing_valve", "flow_control_valve",
   "dcv_4_3", "dcv_4_2", "dcv_3_2", "dcv_2_2",
 };
@@ -306,7 +306,8 @@ test_metadata (void)
     { "pressure_source", "pressure" }, { "flow_source", "flow" },
     { "fixed_pump", "speed" }, { "variable_pump", "speed" },
     { "variable_pump", "fraction" }, { "throttle_valve", "opening" },
-    { "flow_control_valve", "set_flow" }, { "dcv_4_3", "command" },
+    { "flow_control_valve", "set_flow" }, { "one_way_flow_control_valve", "opening" },
+    { "dcv_4_3", "command" },
     { "dcv_4_2", "command" }, { "dcv_3_2", "command" }, { "dcv_2_2", "command" },
   };
   for (guint i = 0; i < G_N_ELEMENTS (profiles); i++)
@@ -789,6 +790,92 @@ test_sequence_jacobian (void)
   for (double dp = -50.0; dp <= 50.0; dp += 12.5)
     {
       double p[2] = { pc + range + dp, pc + range };
+      failures += check_at (comp, 0.0, p, NULL, "dp=%g", dp);
+    }
+  hyd_comp_free (comp);
+  g_assert_cmpuint (failures, ==, 0);
+  g_rand_free (r);
+}
+
+/* one-way flow control valve ------------------------------------------------------ */
+
+static void
+test_one_way_values (void)
+{
+  HydComp *comp = hyd_test_make_comp ("one_way_flow_control_valve", NULL, "opening", "0.5", NULL);
+  HydOrificeCoeffs c = default_coeffs ();
+  double q[2], out[2];
+  int io = output_index (comp, "check_opening");
+  double a_thr = 0.5 * G_PI * 16e-6 / 4.0; /* half of a 4 mm bore */
+  double a_chk = G_PI * 1e-4 / 4.0;        /* 10 mm check */
+  double v = sqrt (2.0 * 1e6 / c.rho);
+
+  /* throttled A→B at 10 bar: the throttle alone, C_d·A·√(2Δp/ρ) */
+  double pab[2] = { 1.1e6, 1e5 };
+  hyd_test_eval (comp, 0.0, pab, NULL, q, NULL, out);
+  g_assert_cmpfloat (out[io], ==, 0.0);
+  g_assert_cmpfloat_with_epsilon (q[0] / (c.cd * a_thr * v), 1.0, 1e-12);
+  g_assert_cmpfloat (q[1], ==, -q[0]);
+  /* free B→A at 10 bar: throttle and the fully open check together */
+  double pba[2] = { 1e5, 1.1e6 };
+  hyd_test_eval (comp, 0.0, pba, NULL, q, NULL, out);
+  g_assert_cmpfloat (out[io], ==, 1.0);
+  g_assert_cmpfloat_with_epsilon (q[0] / (-c.cd * (a_thr + a_chk) * v), 1.0, 1e-12);
+  /* the check starts to open at its cracking pressure, 0.5 bar B→A */
+  double pcr[2] = { 1e5, 1.5e5 };
+  hyd_test_eval (comp, 0.0, pcr, NULL, q, NULL, out);
+  g_assert_cmpfloat (out[io], ==, 0.0);
+  pcr[1] = 1.5e5 + 1e3;
+  hyd_test_eval (comp, 0.0, pcr, NULL, q, NULL, out);
+  g_assert_cmpfloat (out[io], >, 0.0);
+  hyd_comp_free (comp);
+
+  /* the needle shut: A→B closed exactly, B→A still free */
+  comp = hyd_test_make_comp ("one_way_flow_control_valve", NULL, "opening", "0", NULL);
+  hyd_test_eval (comp, 0.0, pab, NULL, q, NULL, out);
+  g_assert_cmpfloat (q[0], ==, 0.0);
+  hyd_test_eval (comp, 0.0, pba, NULL, q, NULL, out);
+  g_assert_cmpfloat_with_epsilon (q[0] / (-c.cd * a_chk * v), 1.0, 1e-12);
+  hyd_comp_free (comp);
+}
+
+static void
+test_one_way_jacobian (void)
+{
+  GRand *r = g_rand_new_with_seed (47);
+  guint failures = 0;
+  HydComp *comp = hyd_test_make_comp ("one_way_flow_control_valve", NULL, NULL);
+  double pc = par_value (comp, "cracking_pressure");
+  double range = par_value (comp, "opening_range");
+
+  hyd_test_set_param_rate (comp, "opening", -0.7);
+  for (guint i = 0; i < N_RANDOM; i++)
+    {
+      set_par (comp, "opening", i % 7 == 0 ? 0.0 : g_rand_double (r));
+      double dba;
+      switch (i % 4)
+        {
+        case 0:  /* anywhere */
+          dba = rand_dp (r);
+          break;
+        case 1:  /* the check's opening range */
+          dba = pc + g_rand_double (r) * range;
+          break;
+        case 2:  /* open01 blend near cracking */
+          dba = pc + g_rand_double_range (r, 1e-4, 0.0098) * range;
+          break;
+        default: /* open01 blend near full opening */
+          dba = pc + g_rand_double_range (r, 0.9902, 0.9999) * range;
+          break;
+        }
+      double pa = rand_pressure (r);
+      double p[2] = { pa, pa + dba };
+      failures += check_at (comp, 0.0, p, NULL, "opening=%g dp_BA=%g", comp->par[1], dba);
+    }
+  set_par (comp, "opening", 0.3);
+  for (double dp = -50.0; dp <= 50.0; dp += 12.5)
+    {
+      double p[2] = { 1e5 + dp, 1e5 };
       failures += check_at (comp, 0.0, p, NULL, "dp=%g", dp);
     }
   hyd_comp_free (comp);
@@ -1366,6 +1453,8 @@ main (int argc, char **argv)
   g_test_add_func ("/engine/components/pilot_check_valve/jacobian", test_pilot_check_jacobian);
   g_test_add_func ("/engine/components/sequence_valve/values", test_sequence_values);
   g_test_add_func ("/engine/components/sequence_valve/jacobian", test_sequence_jacobian);
+  g_test_add_func ("/engine/components/one_way_flow_control_valve/values", test_one_way_values);
+  g_test_add_func ("/engine/components/one_way_flow_control_valve/jacobian", test_one_way_jacobian);
   g_test_add_func ("/engine/components/relief_valve/steady", test_relief_steady);
   g_test_add_func ("/engine/components/relief_valve/jacobian-static", test_relief_jacobian_static);
   g_test_add_func ("/engine/components/relief_valve/jacobian-dynamic", test_relief_jacobian_dynamic);
