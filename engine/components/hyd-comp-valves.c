@@ -3,7 +3,8 @@
  * (spec/components.md, "Valves"): orifice, throttle_valve, check_valve,
  * relief_valve, pressure_reducing_valve, flow_control_valve; and the
  * extensions (docs/circuit-format.md, "Component types added by Bramah"):
- * pilot_check_valve, sequence_valve, one_way_flow_control_valve.
+ * pilot_check_valve, sequence_valve, one_way_flow_control_valve,
+ * shuttle_valve.
  *
  * Every path is the shared two-regime orifice law hyd_orifice_flow
  * (Ellman–Piché; Esqué 2008, §3.2.4, eq. 3.7) of an open area A
@@ -591,6 +592,104 @@ const HydComponentType hyd_one_way_flow_control_valve_type = {
   .setup = ow_setup,
   .eval = ow_eval,
   .events = ow_events,
+};
+
+/* ---------------------------------------------------------------------------
+ * shuttle_valve (extension, docs/circuit-format.md)
+ * ------------------------------------------------------------------------- */
+
+enum { SH_A, SH_B, SH_C };
+enum { SH_DIAMETER, SH_SWITCHING };
+
+static const HydPortInfo shuttle_ports[] = {
+  { "A", HYD_DOMAIN_HYDRAULIC, FALSE, N_("First inlet") },
+  { "B", HYD_DOMAIN_HYDRAULIC, FALSE, N_("Second inlet") },
+  { "C", HYD_DOMAIN_HYDRAULIC, FALSE, N_("Outlet, fed by the higher of A and B") },
+};
+
+static const HydParamInfo shuttle_params[] = {
+  { "diameter", N_("Diameter"), HYD_UNIT_LENGTH, 6e-3, 0.0, INFINITY, HYD_PARAM_MIN_EXCLUSIVE, NULL,
+    N_("Bore of each inlet's path when fully open") },
+  { "switching_pressure", N_("Switching pressure"), HYD_UNIT_PRESSURE, 1e5, 0.0, INFINITY,
+    HYD_PARAM_MIN_EXCLUSIVE, NULL,
+    N_("Δp_AB over which the ball crosses from one seat to the other") },
+};
+
+static const HydVarInfo shuttle_outputs[] = {
+  { "q_A", HYD_UNIT_FLOW, N_("Flow in at A (to C)") },
+  { "q_B", HYD_UNIT_FLOW, N_("Flow in at B (to C)") },
+  { "position", HYD_UNIT_NONE, N_("Ball position: 1 seated on B (A feeds C), 0 seated on A (B feeds C)") },
+};
+
+static gboolean
+shuttle_setup (HydComp *comp, GError **error)
+{
+  hyd_comp_set_outputs (comp, G_N_ELEMENTS (shuttle_outputs), shuttle_outputs);
+  hyd_comp_use_dense_pattern (comp);
+  return TRUE;
+}
+
+static void
+shuttle_eval (const HydComp *comp, const HydEvalIn *in, HydEvalOut *out)
+{
+  /* The ball's position s = open01(Δp_AB/switching_pressure + ½): exactly 1
+   * (A→C open, B closed) from Δp_AB = switching/2 on, exactly 0 below
+   * −switching/2, ½ at Δp_AB = 0. q_A = orifice(Δp_AC, s·πd²/4),
+   * q_B = orifice(Δp_BC, (1 − s)·πd²/4), q_C = −(q_A + q_B). */
+  const double *p = in->p;
+  const double *par = comp->par;
+  HydOrificeCoeffs c = hyd_fluid_orifice_coeffs (comp->fluid, 0.0);
+  double a = circle_area (par[SH_DIAMETER]);
+  double ps = par[SH_SWITCHING];
+  double dsv;
+  double s = hyd_open01 ((p[SH_A] - p[SH_B]) / ps + 0.5, HYD_SMOOTH_EPS, &dsv);
+  double ds = dsv / ps; /* ∂s/∂p_A = −∂s/∂p_B */
+  double dqa_dp, dqa_da, dqb_dp, dqb_da;
+  double qa = hyd_orifice_flow (&c, p[SH_A] - p[SH_C], s * a, &dqa_dp, &dqa_da);
+  double qb = hyd_orifice_flow (&c, p[SH_B] - p[SH_C], (1.0 - s) * a, &dqb_dp, &dqb_da);
+
+  out->q[SH_A] = qa;
+  out->q[SH_B] = qb;
+  out->q[SH_C] = -(qa + qb);
+  if (out->jac)
+    {
+      double ja[3] = { dqa_dp + dqa_da * a * ds, -dqa_da * a * ds, -dqa_dp };
+      double jb[3] = { -dqb_da * a * ds, dqb_dp + dqb_da * a * ds, -dqb_dp };
+      for (guint k = 0; k < 3; k++)
+        {
+          HYD_JAC (comp, out, SH_A, k) = ja[k];
+          HYD_JAC (comp, out, SH_B, k) = jb[k];
+          HYD_JAC (comp, out, SH_C, k) = -(ja[k] + jb[k]);
+        }
+    }
+  if (out->out)
+    {
+      out->out[0] = qa;
+      out->out[1] = qb;
+      out->out[2] = s;
+    }
+}
+
+const HydComponentType hyd_shuttle_valve_type = {
+  .id = "shuttle_valve",
+  .label = N_("Shuttle valve"),
+  .category = HYD_CATEGORY_VALVES,
+  .iso_symbol = N_("shuttle valve (OR function: ball between two seats, outlet between them)"),
+  .description = N_("Shuttle valve: the higher of the pressures at A and B feeds C, "
+                    "the other inlet is closed by the ball. s = open01(Δp_AB/"
+                    "switching_pressure + ½) (exactly 1 from Δp_AB = "
+                    "switching_pressure/2 on, ½ at Δp_AB = 0), q_A = orifice(Δp_AC, "
+                    "s·πd²/4), q_B = orifice(Δp_BC, (1 − s)·πd²/4), q_C = −(q_A + q_B) "
+                    "(Esqué eq. 3.7)."),
+  .ports = shuttle_ports,
+  .n_ports = G_N_ELEMENTS (shuttle_ports),
+  .params = shuttle_params,
+  .n_params = G_N_ELEMENTS (shuttle_params),
+  .boundary_param = -1,
+  .designator = "V",
+  .roles = 0,
+  .setup = shuttle_setup,
+  .eval = shuttle_eval,
 };
 
 /* ---------------------------------------------------------------------------

@@ -243,7 +243,7 @@ test_orifice_nominal_area (void)
 static const char *const my_types[] = {
   "tank", "pressure_source", "flow_source", "fixed_pump", "variable_pump",
   "orifice", "throttle_valve", "check_valve", "relief_valve", "pilot_check_valve",
-  "sequence_valve", "one_way_flow_control_valve",
+  "sequence_valve", "one_way_flow_control_valve", "shuttle_valve",
   "pressure_reducing_valve", "flow_control_valve",
   "dcv_4_3", "dcv_4_2", "dcv_3_2", "dcv_2_2",
 };
@@ -883,6 +883,84 @@ test_one_way_jacobian (void)
   g_rand_free (r);
 }
 
+/* shuttle valve ------------------------------------------------------------------- */
+
+static void
+test_shuttle_values (void)
+{
+  HydComp *comp = hyd_test_make_comp ("shuttle_valve", NULL, NULL);
+  HydOrificeCoeffs c = default_coeffs ();
+  double q[3], out[3];
+  int io = output_index (comp, "position");
+  double a = G_PI * 36e-6 / 4.0; /* default bore 6 mm */
+  double ps = par_value (comp, "switching_pressure");
+  double q1 = c.cd * a * sqrt (2.0 * 1e6 / c.rho); /* 10 bar across a full path */
+
+  /* A higher: A feeds C through the full bore, B exactly closed */
+  double pa[3] = { 1e7, 0.0, 9e6 };
+  hyd_test_eval (comp, 0.0, pa, NULL, q, NULL, out);
+  g_assert_cmpfloat (out[io], ==, 1.0);
+  g_assert_cmpfloat_with_epsilon (q[0] / q1, 1.0, 1e-12);
+  g_assert_cmpfloat (q[1], ==, 0.0);
+  g_assert_cmpfloat (q[2], ==, -q[0]);
+  /* B higher: the mirror image */
+  double pb[3] = { 0.0, 1e7, 9e6 };
+  hyd_test_eval (comp, 0.0, pb, NULL, q, NULL, out);
+  g_assert_cmpfloat (out[io], ==, 0.0);
+  g_assert_cmpfloat (q[0], ==, 0.0);
+  g_assert_cmpfloat_with_epsilon (q[1] / q1, 1.0, 1e-12);
+  /* equal: the ball in the middle, each path half open */
+  double pe[3] = { 1e7, 1e7, 9e6 };
+  hyd_test_eval (comp, 0.0, pe, NULL, q, NULL, out);
+  g_assert_cmpfloat_with_epsilon (out[io], 0.5, 1e-12);
+  g_assert_cmpfloat_with_epsilon (q[0] / (0.5 * q1), 1.0, 1e-12);
+  g_assert_cmpfloat (q[1], ==, q[0]);
+  g_assert_cmpfloat (q[2], ==, -2.0 * q[0]);
+  /* the ball seats exactly half the switching pressure away from the middle */
+  double psw[3] = { 1e7 + 0.5 * ps, 1e7, 9e6 };
+  hyd_test_eval (comp, 0.0, psw, NULL, q, NULL, out);
+  g_assert_cmpfloat (out[io], ==, 1.0);
+  g_assert_cmpfloat (q[1], ==, 0.0);
+  psw[0] = 1e7 + 0.45 * ps;
+  hyd_test_eval (comp, 0.0, psw, NULL, q, NULL, out);
+  g_assert_cmpfloat (out[io], <, 1.0);
+  g_assert_cmpfloat (q[1], >, 0.0);
+  hyd_comp_free (comp);
+}
+
+static void
+test_shuttle_jacobian (void)
+{
+  GRand *r = g_rand_new_with_seed (53);
+  guint failures = 0;
+  HydComp *comp = hyd_test_make_comp ("shuttle_valve", NULL, NULL);
+  double ps = par_value (comp, "switching_pressure");
+
+  for (guint i = 0; i < N_RANDOM; i++)
+    {
+      double pa = rand_pressure (r);
+      double dab;
+      switch (i % 4)
+        {
+        case 0:  /* anywhere */
+          dab = rand_dp (r);
+          break;
+        case 1:  /* the ball travelling */
+          dab = g_rand_double_range (r, -0.5, 0.5) * ps;
+          break;
+        default: /* open01 blends at either seat */
+          dab = (g_rand_boolean (r) ? 1.0 : -1.0)
+                * (0.5 - g_rand_double_range (r, 1e-4, 0.0098)) * ps;
+          break;
+        }
+      double p[3] = { pa, pa - dab, pa - (i % 8 < 4 ? rand_dp (r) : g_rand_double_range (r, -50, 50)) };
+      failures += check_at (comp, 0.0, p, NULL, "p=(%g, %g, %g)", p[0], p[1], p[2]);
+    }
+  hyd_comp_free (comp);
+  g_assert_cmpuint (failures, ==, 0);
+  g_rand_free (r);
+}
+
 /* relief valve -------------------------------------------------------------- */
 
 static void
@@ -1455,6 +1533,8 @@ main (int argc, char **argv)
   g_test_add_func ("/engine/components/sequence_valve/jacobian", test_sequence_jacobian);
   g_test_add_func ("/engine/components/one_way_flow_control_valve/values", test_one_way_values);
   g_test_add_func ("/engine/components/one_way_flow_control_valve/jacobian", test_one_way_jacobian);
+  g_test_add_func ("/engine/components/shuttle_valve/values", test_shuttle_values);
+  g_test_add_func ("/engine/components/shuttle_valve/jacobian", test_shuttle_jacobian);
   g_test_add_func ("/engine/components/relief_valve/steady", test_relief_steady);
   g_test_add_func ("/engine/components/relief_valve/jacobian-static", test_relief_jacobian_static);
   g_test_add_func ("/engine/components/relief_valve/jacobian-dynamic", test_relief_jacobian_dynamic);
