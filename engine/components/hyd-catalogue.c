@@ -17,6 +17,7 @@ extern const HydComponentType hyd_sequence_valve_type;
 extern const HydComponentType hyd_flow_control_valve_type;
 extern const HydComponentType hyd_one_way_flow_control_valve_type;
 extern const HydComponentType hyd_shuttle_valve_type;
+extern const HydComponentType hyd_counterbalance_valve_type;
 extern const HydComponentType hyd_dcv_4_3_type;
 extern const HydComponentType hyd_dcv_4_2_type;
 extern const HydComponentType hyd_dcv_3_2_type;
@@ -46,6 +47,7 @@ static const HydComponentType *const catalogue[] = {
   &hyd_flow_control_valve_type,
   &hyd_one_way_flow_control_valve_type,
   &hyd_shuttle_valve_type,
+  &hyd_counterbalance_valve_type,
   &hyd_dcv_4_3_type,
   &hyd_dcv_4_2_type,
   &hyd_dcv_3_2_type,

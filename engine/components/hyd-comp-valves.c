@@ -4,7 +4,7 @@
  * relief_valve, pressure_reducing_valve, flow_control_valve; and the
  * extensions (docs/circuit-format.md, "Component types added by Bramah"):
  * pilot_check_valve, sequence_valve, one_way_flow_control_valve,
- * shuttle_valve.
+ * shuttle_valve, counterbalance_valve.
  *
  * Every path is the shared two-regime orifice law hyd_orifice_flow
  * (Ellman–Piché; Esqué 2008, §3.2.4, eq. 3.7) of an open area A
@@ -316,32 +316,46 @@ static const HydParamInfo pocv_params[] = {
     N_("Bore of an always-open leakage path (0 = tight seat)") },
 };
 
-/* The poppet's opening coordinate z and its partials. Force balance on a
- * poppet of seat area A_s with a pilot piston of area φ·A_s whose back is
- * drained to A (the static force balance of a poppet valve, e.g. Merritt
- * 1967, *Hydraulic Control Systems*; the pilot ratio φ is the area ratio
- * the makers' data sheets give, typically 3 to 4): the poppet lifts when
- * Δp_AB + φ·(p_X − p_A) ≥ cracking. The pilot piston only pushes, so its
- * term is φ·max(p_X − p_A, 0), smoothed as soft_ramp(p_X − p_A + ε/2, ε)
- * with ε = 0.01·range: exactly p_X − p_A from ε/2 on (so the hand-computed
- * opening pilot pressure holds exactly), 0 below −ε/2.
- * z = (Δp_AB + φ·soft_ramp(p_X − p_A + ε/2, ε) − cracking)/range. */
+/* The opening coordinate of a pilot-assisted seat valve and its partials.
+ * Force balance on a poppet of seat area A_s with a pilot piston of area
+ * φ·A_s, both backed by the reference port (the static force balance of a
+ * poppet valve, e.g. Merritt 1967, *Hydraulic Control Systems*; the pilot
+ * ratio φ is the area ratio the makers' data sheets give): the poppet lifts
+ * when dp + φ·dpx ≥ cracking, dp the pressure drop across the seat and dpx
+ * the pilot pressure over the reference. The pilot piston only pushes, so
+ * its term is φ·max(dpx, 0), smoothed as soft_ramp(dpx + ε/2, ε) with
+ * ε = 0.01·range: exactly dpx from ε/2 on (so the hand-computed opening
+ * pilot pressure holds exactly), 0 below −ε/2.
+ * z = (dp + φ·soft_ramp(dpx + ε/2, ε) − cracking)/range; writes ∂z/∂dp and
+ * ∂z/∂dpx. */
+static double
+piloted_seat_z (double dp, double dpx, double phi, double cracking, double range,
+                double *dz_ddp, double *dz_ddpx)
+{
+  double eps = HYD_SMOOTH_EPS * range;
+  double dr;
+  double pilot = hyd_soft_ramp (dpx + 0.5 * eps, eps, &dr);
+  *dz_ddp = 1.0 / range;
+  *dz_ddpx = phi * dr / range;
+  return (dp + phi * pilot - cracking) / range;
+}
+
+/* The pilot-operated check valve: seat drop Δp_AB, pilot p_X − p_A (the
+ * pilot piston's back drained to A). */
 static double
 pocv_z (const HydComp *comp, const double *p, double dz[3])
 {
   const double *par = comp->par;
-  double range = par[POCV_RANGE];
-  double phi = par[POCV_RATIO];
-  double dr;
-  double eps = HYD_SMOOTH_EPS * range;
-  double pilot = hyd_soft_ramp (p[POCV_X] - p[POCV_A] + 0.5 * eps, eps, &dr);
+  double dzp, dzx;
+  double z = piloted_seat_z (p[POCV_A] - p[POCV_B], p[POCV_X] - p[POCV_A], par[POCV_RATIO],
+                             par[POCV_CRACKING], par[POCV_RANGE], &dzp, &dzx);
   if (dz)
     {
-      dz[POCV_A] = (1.0 - phi * dr) / range;
-      dz[POCV_B] = -1.0 / range;
-      dz[POCV_X] = phi * dr / range;
+      dz[POCV_A] = dzp - dzx;
+      dz[POCV_B] = -dzp;
+      dz[POCV_X] = dzx;
     }
-  return (p[POCV_A] - p[POCV_B] + phi * pilot - par[POCV_CRACKING]) / range;
+  return z;
 }
 
 static void
@@ -690,6 +704,151 @@ const HydComponentType hyd_shuttle_valve_type = {
   .roles = 0,
   .setup = shuttle_setup,
   .eval = shuttle_eval,
+};
+
+/* ---------------------------------------------------------------------------
+ * counterbalance_valve (extension, docs/circuit-format.md)
+ * ------------------------------------------------------------------------- */
+
+enum { CB_A, CB_B, CB_X };
+enum { CB_CRACKING, CB_RANGE, CB_RATIO, CB_DIAMETER, CB_CHECK_CRACKING, CB_CHECK_RANGE,
+       CB_CHECK_DIAMETER };
+
+static const HydPortInfo cb_ports[] = {
+  { "A", HYD_DOMAIN_HYDRAULIC, FALSE, N_("Valve side (to the directional valve)") },
+  { "B", HYD_DOMAIN_HYDRAULIC, FALSE, N_("Load side (the cylinder or motor port that holds the load)") },
+  { "X", HYD_DOMAIN_HYDRAULIC, FALSE, N_("Pilot, from the opposite actuator line") },
+};
+
+static const HydParamInfo cb_params[] = {
+  { "cracking_pressure", N_("Cracking pressure"), HYD_UNIT_PRESSURE, 1.2e7, 0.0, INFINITY,
+    HYD_PARAM_MIN_EXCLUSIVE, NULL,
+    N_("Setting: Δp_BA + pilot_ratio·(p_X − p_A) at which the relief path opens") },
+  { "opening_range", N_("Opening range"), HYD_UNIT_PRESSURE, 1e6, 0.0, INFINITY,
+    HYD_PARAM_MIN_EXCLUSIVE, NULL, N_("Rise of the opening pressure above the setting that opens the relief path fully") },
+  { "pilot_ratio", N_("Pilot ratio"), HYD_UNIT_NONE, 3.0, 0.0, INFINITY, HYD_PARAM_MIN_EXCLUSIVE, NULL,
+    N_("Area of the pilot piston over the area of the poppet seat") },
+  { "diameter", N_("Diameter"), HYD_UNIT_LENGTH, 6e-3, 0.0, INFINITY, HYD_PARAM_MIN_EXCLUSIVE, NULL,
+    N_("Bore of the relief path B→A when fully open") },
+  { "check_cracking_pressure", N_("Check valve cracking pressure"), HYD_UNIT_PRESSURE, 5e4, 0.0, INFINITY,
+    0, NULL, N_("Δp_AB at which the check valve starts to open") },
+  { "check_opening_range", N_("Check valve opening range"), HYD_UNIT_PRESSURE, 2e5, 0.0, INFINITY,
+    HYD_PARAM_MIN_EXCLUSIVE, NULL, N_("Rise of Δp_AB above cracking that opens the check valve fully") },
+  { "check_diameter", N_("Check valve diameter"), HYD_UNIT_LENGTH, 1e-2, 0.0, INFINITY,
+    HYD_PARAM_MIN_EXCLUSIVE, NULL, N_("Bore of the check valve when fully open") },
+};
+
+static const HydVarInfo cb_outputs[] = {
+  { "q", HYD_UNIT_FLOW, N_("Flow through the valve, positive from the first port to the second") },
+  { "opening", HYD_UNIT_NONE, N_("Open-area fraction of the relief path B→A") },
+  { "check_opening", HYD_UNIT_NONE, N_("Open-area fraction of the check valve") },
+};
+
+static gboolean
+cb_setup (HydComp *comp, GError **error)
+{
+  hyd_comp_set_outputs (comp, G_N_ELEMENTS (cb_outputs), cb_outputs);
+  hyd_comp_add_event (comp, "cracking", N_("the relief path B→A starts to open or closes"));
+  hyd_comp_add_event (comp, "check cracking", N_("Δp_AB crosses the check valve's cracking pressure"));
+  hyd_comp_use_dense_pattern (comp);
+  return TRUE;
+}
+
+/* The relief path's opening coordinate: seat drop Δp_BA, pilot p_X − p_A
+ * (spring chamber and pilot piston's back at A, the usual non-vented
+ * valve, so back pressure at A adds (1 + φ)·p_A to the setting). */
+static double
+cb_relief_z (const HydComp *comp, const double *p, double dz[3])
+{
+  const double *par = comp->par;
+  double dzp, dzx;
+  double z = piloted_seat_z (p[CB_B] - p[CB_A], p[CB_X] - p[CB_A], par[CB_RATIO],
+                             par[CB_CRACKING], par[CB_RANGE], &dzp, &dzx);
+  if (dz)
+    {
+      dz[CB_A] = -dzp - dzx;
+      dz[CB_B] = dzp;
+      dz[CB_X] = dzx;
+    }
+  return z;
+}
+
+static void
+cb_events (const HydComp *comp, const HydEvalIn *in, double *g)
+{
+  g[0] = cb_relief_z (comp, in->p, NULL);
+  g[1] = (in->p[CB_A] - in->p[CB_B] - comp->par[CB_CHECK_CRACKING]) / comp->par[CB_CHECK_RANGE];
+}
+
+static void
+cb_eval (const HydComp *comp, const HydEvalIn *in, HydEvalOut *out)
+{
+  /* A check valve A→B (the check_valve law) in parallel with a
+   * pilot-assisted relief path B→A: q_A = q_chk − q_rel = −q_B, q_X = 0,
+   * q_chk = orifice(Δp_AB, open01((Δp_AB − check_cracking)/check_range)·A_chk),
+   * q_rel = orifice(Δp_BA, open01(z)·πd²/4),
+   * z = (Δp_BA + φ·max(p_X − p_A, 0) − cracking)/range. */
+  const double *p = in->p;
+  const double *par = comp->par;
+  HydOrificeCoeffs c = hyd_fluid_orifice_coeffs (comp->fluid, 0.0);
+  double dp = p[CB_A] - p[CB_B];
+  double dqc_dp, dqc_dz, fc;
+  double qc = seat_path_flow (&c, dp, (dp - par[CB_CHECK_CRACKING]) / par[CB_CHECK_RANGE],
+                              circle_area (par[CB_CHECK_DIAMETER]), 0.0, &dqc_dp, &dqc_dz, &fc);
+  double dz[3];
+  double z = cb_relief_z (comp, p, dz);
+  double dqr_dp, dqr_dz, fr;
+  double qr = seat_path_flow (&c, -dp, z, circle_area (par[CB_DIAMETER]), 0.0, &dqr_dp, &dqr_dz, &fr);
+
+  out->q[CB_A] = qc - qr;
+  out->q[CB_B] = qr - qc;
+  if (out->jac)
+    {
+      /* ∂q_chk/∂Δp_AB in full, then by the chain rule to each pressure */
+      double dqc = dqc_dp + dqc_dz / par[CB_CHECK_RANGE];
+      double d[3] = {
+        dqc + dqr_dp - dqr_dz * dz[CB_A],
+        -dqc - dqr_dp - dqr_dz * dz[CB_B],
+        -dqr_dz * dz[CB_X],
+      };
+      for (guint k = 0; k < 3; k++)
+        {
+          HYD_JAC (comp, out, CB_A, k) = d[k];
+          HYD_JAC (comp, out, CB_B, k) = -d[k];
+        }
+    }
+  if (out->out)
+    {
+      out->out[0] = qc - qr;
+      out->out[1] = fr;
+      out->out[2] = fc;
+    }
+}
+
+const HydComponentType hyd_counterbalance_valve_type = {
+  .id = "counterbalance_valve",
+  .label = N_("Counterbalance valve"),
+  .category = HYD_CATEGORY_VALVES,
+  .iso_symbol = N_("counterbalance (over-centre) valve: relief valve B→A with internal pilot from B and external pilot X, check valve A→B in parallel, in a chain frame"),
+  .description = N_("Over-centre valve holding an overrunning load: free flow A→B through "
+                    "a check valve; B→A through a relief path that the load pressure and "
+                    "the pilot X (the opposite line) open together. z = (Δp_BA + "
+                    "pilot_ratio·max(p_X − p_A, 0) − cracking_pressure)/opening_range "
+                    "(static force balance on the poppet and its pilot piston, both "
+                    "backed by A; e.g. Merritt 1967), q_A = q_chk − orifice(Δp_BA, "
+                    "open01(z)·πd²/4) = −q_B, q_X = 0, q_chk the check_valve law A→B "
+                    "(Esqué eq. 3.7). With p_A = 0 it lowers a load p_B once p_X = "
+                    "(cracking_pressure − p_B)/pilot_ratio."),
+  .ports = cb_ports,
+  .n_ports = G_N_ELEMENTS (cb_ports),
+  .params = cb_params,
+  .n_params = G_N_ELEMENTS (cb_params),
+  .boundary_param = -1,
+  .designator = "V",
+  .roles = 0,
+  .setup = cb_setup,
+  .eval = cb_eval,
+  .events = cb_events,
 };
 
 /* ---------------------------------------------------------------------------

@@ -244,6 +244,7 @@ static const char *const my_types[] = {
   "tank", "pressure_source", "flow_source", "fixed_pump", "variable_pump",
   "orifice", "throttle_valve", "check_valve", "relief_valve", "pilot_check_valve",
   "sequence_valve", "one_way_flow_control_valve", "shuttle_valve",
+  "counterbalance_valve",
   "pressure_reducing_valve", "flow_control_valve",
   "dcv_4_3", "dcv_4_2", "dcv_3_2", "dcv_2_2",
 };
@@ -961,6 +962,116 @@ test_shuttle_jacobian (void)
   g_rand_free (r);
 }
 
+/* counterbalance valve ------------------------------------------------------------ */
+
+static void
+test_counterbalance_values (void)
+{
+  HydComp *comp = hyd_test_make_comp ("counterbalance_valve", NULL, NULL);
+  HydOrificeCoeffs c = default_coeffs ();
+  double q[3], out[3];
+  int io = output_index (comp, "opening");
+  int ic = output_index (comp, "check_opening");
+  double a_rel = G_PI * 36e-6 / 4.0; /* 6 mm relief path */
+  double a_chk = G_PI * 1e-4 / 4.0;  /* 10 mm check */
+  double set = par_value (comp, "cracking_pressure");
+  double range = par_value (comp, "opening_range");
+  double phi = par_value (comp, "pilot_ratio");
+
+  /* free flow A→B (lifting) through the check only */
+  double pf[3] = { 4e5, 0.0, 0.0 };
+  hyd_test_eval (comp, 0.0, pf, NULL, q, NULL, out);
+  g_assert_cmpfloat (out[ic], ==, 1.0);
+  g_assert_cmpfloat (out[io], ==, 0.0);
+  g_assert_cmpfloat_with_epsilon (q[0] / (c.cd * a_chk * sqrt (2.0 * 4e5 / c.rho)), 1.0, 1e-12);
+  g_assert_cmpfloat (q[1], ==, -q[0]);
+  g_assert_cmpfloat (q[2], ==, 0.0);
+
+  /* holding 100 bar at B with A at tank and no pilot: tight */
+  double ph[3] = { 0.0, 1e7, 0.0 };
+  hyd_test_eval (comp, 0.0, ph, NULL, q, NULL, out);
+  g_assert_cmpfloat (q[0], ==, 0.0);
+  g_assert_cmpfloat (out[io], ==, 0.0);
+  g_assert_cmpfloat (out[ic], ==, 0.0);
+
+  /* lowering: the pilot opens it at p_X = (setting − p_B)/ratio = 6.67 bar,
+   * fully range/ratio above, passing the load's flow B→A */
+  double px_open = (set - 1e7) / phi;
+  g_assert_cmpfloat_with_epsilon (px_open, 6.6666667e5, 1.0);
+  ph[2] = px_open * (1.0 - 1e-9);
+  hyd_test_eval (comp, 0.0, ph, NULL, q, NULL, out);
+  g_assert_cmpfloat (q[0], ==, 0.0);
+  ph[2] = px_open + 0.5 * range / phi;
+  hyd_test_eval (comp, 0.0, ph, NULL, q, NULL, out);
+  g_assert_cmpfloat_with_epsilon (out[io], 0.5, 1e-9);
+  ph[2] = px_open + range / phi;
+  hyd_test_eval (comp, 0.0, ph, NULL, q, NULL, out);
+  g_assert_cmpfloat (out[io], ==, 1.0);
+  g_assert_cmpfloat_with_epsilon (q[0] / (-c.cd * a_rel * sqrt (2.0 * 1e7 / c.rho)), 1.0, 1e-12);
+  g_assert_cmpfloat (q[2], ==, 0.0);
+
+  /* back pressure at A adds (1 + ratio)·p_A: 5 bar at A needs 13.3 bar at X */
+  double pa = 5e5;
+  double px_back = (set - (1e7 - pa)) / phi + pa;
+  g_assert_cmpfloat_with_epsilon (px_back, 1.3333333e6, 1.0);
+  double pb[3] = { pa, 1e7, px_back + 0.5 * range / phi };
+  hyd_test_eval (comp, 0.0, pb, NULL, q, NULL, out);
+  g_assert_cmpfloat_with_epsilon (out[io], 0.5, 1e-9);
+
+  /* without a pilot it still relieves an overload above the setting */
+  double po[3] = { 0.0, set + range, 0.0 };
+  hyd_test_eval (comp, 0.0, po, NULL, q, NULL, out);
+  g_assert_cmpfloat (out[io], ==, 1.0);
+  g_assert_cmpfloat (q[0], <, 0.0);
+  hyd_comp_free (comp);
+}
+
+static void
+test_counterbalance_jacobian (void)
+{
+  GRand *r = g_rand_new_with_seed (59);
+  guint failures = 0;
+  HydComp *comp = hyd_test_make_comp ("counterbalance_valve", NULL, NULL);
+  double set = par_value (comp, "cracking_pressure");
+  double range = par_value (comp, "opening_range");
+  double phi = par_value (comp, "pilot_ratio");
+  double cpc = par_value (comp, "check_cracking_pressure");
+  double crange = par_value (comp, "check_opening_range");
+
+  for (guint i = 0; i < N_RANDOM; i++)
+    {
+      double pa = rand_pressure (r);
+      double pb = pa - rand_dp (r);
+      double px = rand_pressure (r);
+      double zt;
+      switch (i % 6)
+        {
+        case 0:  /* anywhere */
+          break;
+        case 1:  /* the check's range and its blends */
+          pb = pa - cpc - (g_rand_boolean (r) ? g_rand_double (r)
+                           : g_rand_double_range (r, 1e-4, 0.0098)) * crange;
+          break;
+        case 2:  /* the pilot piston's blend (|p_X − p_A| < 0.005·range) */
+          px = pa + (g_rand_double_range (r, 1e-4, 0.9999) - 0.5) * HYD_SMOOTH_EPS * range;
+          break;
+        default: /* piloted open, z in the range or its open01 blends */
+          zt = i % 6 == 3 ? g_rand_double (r)
+               : (i % 6 == 4 ? g_rand_double_range (r, 1e-4, 0.0098)
+                             : g_rand_double_range (r, 0.9902, 0.9999));
+          pa = g_rand_double_range (r, 0.0, 2e6);
+          pb = pa + g_rand_double_range (r, 1e6, set - 1e5);
+          px = pa + (set + zt * range - (pb - pa)) / phi;
+          break;
+        }
+      double p[3] = { pa, pb, px };
+      failures += check_at (comp, 0.0, p, NULL, "p=(%g, %g, %g)", pa, pb, px);
+    }
+  hyd_comp_free (comp);
+  g_assert_cmpuint (failures, ==, 0);
+  g_rand_free (r);
+}
+
 /* relief valve -------------------------------------------------------------- */
 
 static void
@@ -1535,6 +1646,8 @@ main (int argc, char **argv)
   g_test_add_func ("/engine/components/one_way_flow_control_valve/jacobian", test_one_way_jacobian);
   g_test_add_func ("/engine/components/shuttle_valve/values", test_shuttle_values);
   g_test_add_func ("/engine/components/shuttle_valve/jacobian", test_shuttle_jacobian);
+  g_test_add_func ("/engine/components/counterbalance_valve/values", test_counterbalance_values);
+  g_test_add_func ("/engine/components/counterbalance_valve/jacobian", test_counterbalance_jacobian);
   g_test_add_func ("/engine/components/relief_valve/steady", test_relief_steady);
   g_test_add_func ("/engine/components/relief_valve/jacobian-static", test_relief_jacobian_static);
   g_test_add_func ("/engine/components/relief_valve/jacobian-dynamic", test_relief_jacobian_dynamic);
