@@ -28,6 +28,7 @@ extern const HydComponentType hyd_motor_fixed_type;
 extern const HydComponentType hyd_volume_type;
 extern const HydComponentType hyd_accumulator_type;
 extern const HydComponentType hyd_line_type;
+extern const HydComponentType hyd_filter_type;
 extern const HydComponentType hyd_pressure_gauge_type;
 extern const HydComponentType hyd_flow_meter_type;
 
@@ -58,6 +59,7 @@ static const HydComponentType *const catalogue[] = {
   &hyd_volume_type,
   &hyd_accumulator_type,
   &hyd_line_type,
+  &hyd_filter_type,
   &hyd_pressure_gauge_type,
   &hyd_flow_meter_type,
 };

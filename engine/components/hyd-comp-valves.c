@@ -4,7 +4,7 @@
  * relief_valve, pressure_reducing_valve, flow_control_valve; and the
  * extensions (docs/circuit-format.md, "Component types added by Bramah"):
  * pilot_check_valve, sequence_valve, one_way_flow_control_valve,
- * shuttle_valve, counterbalance_valve.
+ * shuttle_valve, counterbalance_valve, filter.
  *
  * Every path is the shared two-regime orifice law hyd_orifice_flow
  * (Ellman–Piché; Esqué 2008, §3.2.4, eq. 3.7) of an open area A
@@ -849,6 +849,88 @@ const HydComponentType hyd_counterbalance_valve_type = {
   .setup = cb_setup,
   .eval = cb_eval,
   .events = cb_events,
+};
+
+/* ---------------------------------------------------------------------------
+ * filter (extension, docs/circuit-format.md)
+ * ------------------------------------------------------------------------- */
+
+enum { FI_NOMINAL_FLOW, FI_DROP, FI_CLOGGING, FI_INDICATOR };
+
+static const HydParamInfo filter_params[] = {
+  { "nominal_flow", N_("Nominal flow"), HYD_UNIT_FLOW, 100e-3 / 60.0 /* 100 L/min */, 0.0, INFINITY,
+    HYD_PARAM_MIN_EXCLUSIVE, NULL, N_("Rated flow of the clean element") },
+  { "nominal_pressure_drop", N_("Nominal pressure drop"), HYD_UNIT_PRESSURE, 5e4, 0.0, INFINITY,
+    HYD_PARAM_MIN_EXCLUSIVE, NULL, N_("Pressure drop of the clean element at the nominal flow") },
+  { "clogging", N_("Clogging"), HYD_UNIT_NONE, 0.0, 0.0, 1.0,
+    HYD_PARAM_PROFILE | HYD_PARAM_MAX_EXCLUSIVE, NULL,
+    N_("Blocked fraction of the element: the resistance is divided by (1 − clogging)") },
+  { "indicator_pressure", N_("Indicator pressure"), HYD_UNIT_PRESSURE, 2e5, 0.0, INFINITY,
+    HYD_PARAM_OPTIONAL | HYD_PARAM_MIN_EXCLUSIVE, NULL,
+    N_("Pressure drop at which the clogging indicator shows (unset = no indicator)") },
+};
+
+static const HydVarInfo filter_outputs[] = {
+  { "q", HYD_UNIT_FLOW, N_("Flow through the filter, positive from A to B") },
+  { "dp", HYD_UNIT_PRESSURE, N_("Pressure drop across the element, p_A − p_B") },
+  { "indicator", HYD_UNIT_NONE, N_("1 while the pressure drop is at or above the indicator pressure, else 0") },
+};
+
+static gboolean
+filter_setup (HydComp *comp, GError **error)
+{
+  hyd_comp_set_outputs (comp, G_N_ELEMENTS (filter_outputs), filter_outputs);
+  hyd_comp_use_dense_pattern (comp);
+  return TRUE;
+}
+
+static void
+filter_eval (const HydComp *comp, const HydEvalIn *in, HydEvalOut *out)
+{
+  /* Laminar flow through the porous element (Darcy's law: the drop is
+   * proportional to the flow): q_A = G·Δp_AB = −q_B with the conductance
+   * G = (1 − clogging)·nominal_flow/nominal_pressure_drop. */
+  const double *par = comp->par;
+  double g0 = par[FI_NOMINAL_FLOW] / par[FI_DROP];
+  double g = (1.0 - par[FI_CLOGGING]) * g0;
+  double dp = in->p[PORT_IN] - in->p[PORT_OUT];
+  double q = g * dp;
+
+  two_port_write (comp, out, q, g, -g);
+  if (out->q_t)
+    {
+      double q_t = -g0 * dp * comp->par_dt[FI_CLOGGING];
+      out->q_t[PORT_IN] = q_t;
+      out->q_t[PORT_OUT] = -q_t;
+    }
+  if (out->out)
+    {
+      out->out[0] = q;
+      out->out[1] = dp;
+      out->out[2] = !isnan (par[FI_INDICATOR]) && dp >= par[FI_INDICATOR];
+    }
+}
+
+const HydComponentType hyd_filter_type = {
+  .id = "filter",
+  .label = N_("Filter"),
+  .category = HYD_CATEGORY_STORAGE,
+  .iso_symbol = N_("filter (square standing on a corner with the element dashed across the flow)"),
+  .description = N_("Filter with a laminar pressure drop (Darcy's law: drop ∝ flow): "
+                    "q_A = (1 − clogging)·(nominal_flow/nominal_pressure_drop)·Δp_AB = "
+                    "−q_B, so the clean element drops nominal_pressure_drop at "
+                    "nominal_flow and a half-clogged one twice as much. The optional "
+                    "indicator shows while Δp_AB ≥ indicator_pressure. The rated drop is "
+                    "taken at the run's fluid: the law does not follow viscosity."),
+  .ports = ab_ports,
+  .n_ports = G_N_ELEMENTS (ab_ports),
+  .params = filter_params,
+  .n_params = G_N_ELEMENTS (filter_params),
+  .boundary_param = -1,
+  .designator = "F",
+  .roles = HYD_ROLE_CONDUIT,
+  .setup = filter_setup,
+  .eval = filter_eval,
 };
 
 /* ---------------------------------------------------------------------------

@@ -244,7 +244,7 @@ static const char *const my_types[] = {
   "tank", "pressure_source", "flow_source", "fixed_pump", "variable_pump",
   "orifice", "throttle_valve", "check_valve", "relief_valve", "pilot_check_valve",
   "sequence_valve", "one_way_flow_control_valve", "shuttle_valve",
-  "counterbalance_valve",
+  "counterbalance_valve", "filter",
   "pressure_reducing_valve", "flow_control_valve",
   "dcv_4_3", "dcv_4_2", "dcv_3_2", "dcv_2_2",
 };
@@ -308,7 +308,7 @@ test_metadata (void)
     { "fixed_pump", "speed" }, { "variable_pump", "speed" },
     { "variable_pump", "fraction" }, { "throttle_valve", "opening" },
     { "flow_control_valve", "set_flow" }, { "one_way_flow_control_valve", "opening" },
-    { "dcv_4_3", "command" },
+    { "filter", "clogging" }, { "dcv_4_3", "command" },
     { "dcv_4_2", "command" }, { "dcv_3_2", "command" }, { "dcv_2_2", "command" },
   };
   for (guint i = 0; i < G_N_ELEMENTS (profiles); i++)
@@ -1072,6 +1072,62 @@ test_counterbalance_jacobian (void)
   g_rand_free (r);
 }
 
+/* filter ---------------------------------------------------------------------------- */
+
+static void
+test_filter_values (void)
+{
+  HydComp *comp = hyd_test_make_comp ("filter", NULL, NULL);
+  double q[2], out[3];
+  int idp = output_index (comp, "dp");
+  int ind = output_index (comp, "indicator");
+  double qn = 100e-3 / 60.0;
+
+  /* the clean element drops 0.5 bar at 100 L/min, and half that at half the flow */
+  double p[2] = { 1e6 + 5e4, 1e6 };
+  hyd_test_eval (comp, 0.0, p, NULL, q, NULL, out);
+  g_assert_cmpfloat_with_epsilon (q[0] / qn, 1.0, 1e-12);
+  g_assert_cmpfloat (q[1], ==, -q[0]);
+  g_assert_cmpfloat_with_epsilon (out[idp], 5e4, 1e-6);
+  g_assert_cmpfloat (out[ind], ==, 0.0); /* no indicator unless set */
+  p[0] = 1e6 - 2.5e4;
+  hyd_test_eval (comp, 0.0, p, NULL, q, NULL, out);
+  g_assert_cmpfloat_with_epsilon (q[0] / (-0.5 * qn), 1.0, 1e-12);
+  hyd_comp_free (comp);
+
+  /* half clogged: the same flow needs twice the drop; the indicator at 2 bar */
+  comp = hyd_test_make_comp ("filter", NULL, "clogging", "0.5", "indicator_pressure", "2e5", NULL);
+  double pc[2] = { 1e5, 0.0 };
+  hyd_test_eval (comp, 0.0, pc, NULL, q, NULL, out);
+  g_assert_cmpfloat_with_epsilon (q[0] / qn, 1.0, 1e-12);
+  g_assert_cmpfloat (out[ind], ==, 0.0);
+  pc[0] = 2e5;
+  hyd_test_eval (comp, 0.0, pc, NULL, q, NULL, out);
+  g_assert_cmpfloat (out[ind], ==, 1.0);
+  g_assert_cmpfloat_with_epsilon (q[0] / (2.0 * qn), 1.0, 1e-12);
+  hyd_comp_free (comp);
+}
+
+static void
+test_filter_jacobian (void)
+{
+  GRand *r = g_rand_new_with_seed (61);
+  guint failures = 0;
+  HydComp *comp = hyd_test_make_comp ("filter", NULL, NULL);
+
+  hyd_test_set_param_rate (comp, "clogging", 0.05);
+  for (guint i = 0; i < N_RANDOM; i++)
+    {
+      set_par (comp, "clogging", g_rand_double_range (r, 0.0, 0.95));
+      double pb = rand_pressure (r);
+      double p[2] = { pb + rand_dp (r), pb };
+      failures += check_at (comp, 0.0, p, NULL, "clogging=%g p=(%g, %g)", comp->par[2], p[0], p[1]);
+    }
+  hyd_comp_free (comp);
+  g_assert_cmpuint (failures, ==, 0);
+  g_rand_free (r);
+}
+
 /* relief valve -------------------------------------------------------------- */
 
 static void
@@ -1648,6 +1704,8 @@ main (int argc, char **argv)
   g_test_add_func ("/engine/components/shuttle_valve/jacobian", test_shuttle_jacobian);
   g_test_add_func ("/engine/components/counterbalance_valve/values", test_counterbalance_values);
   g_test_add_func ("/engine/components/counterbalance_valve/jacobian", test_counterbalance_jacobian);
+  g_test_add_func ("/engine/components/filter/values", test_filter_values);
+  g_test_add_func ("/engine/components/filter/jacobian", test_filter_jacobian);
   g_test_add_func ("/engine/components/relief_valve/steady", test_relief_steady);
   g_test_add_func ("/engine/components/relief_valve/jacobian-static", test_relief_jacobian_static);
   g_test_add_func ("/engine/components/relief_valve/jacobian-dynamic", test_relief_jacobian_dynamic);
