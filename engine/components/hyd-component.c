@@ -10,8 +10,10 @@ hyd_domain_name (HydDomain domain)
 {
   switch (domain)
     {
-    case HYD_DOMAIN_MECHANICAL: return N_("mechanical");
+    case HYD_DOMAIN_TRANSLATIONAL: return N_("translational");
+    case HYD_DOMAIN_ROTATIONAL: return N_("rotational");
     case HYD_DOMAIN_SIGNAL: return N_("signal");
+    case HYD_DOMAIN_ELECTRICAL: return N_("electrical");
     case HYD_DOMAIN_HYDRAULIC:
     default: return N_("hydraulic");
     }
@@ -84,6 +86,16 @@ hyd_comp_add_event (HydComp *comp, const char *name, const char *description)
 }
 
 void
+hyd_comp_add_discrete_state (HydComp *comp, const char *name, double initial, const char *description)
+{
+  guint cap = comp->dstates_cap;
+  append_var (&comp->dstates, &comp->n_dstates, &comp->dstates_cap, name, HYD_UNIT_NONE, description);
+  if (comp->dstates_cap != cap)
+    comp->d0 = g_renew (double, comp->d0, comp->dstates_cap);
+  comp->d0[comp->n_dstates - 1] = initial;
+}
+
+void
 hyd_comp_set_vstates (HydComp *comp, guint n, const guint *vstates)
 {
   g_free (comp->vstates);
@@ -94,13 +106,15 @@ hyd_comp_set_vstates (HydComp *comp, guint n, const guint *vstates)
 void
 hyd_comp_use_dense_pattern (HydComp *comp)
 {
-  guint nl = hyd_comp_n_local (comp);
+  /* rows: through values and state derivatives; columns: every local
+   * variable (positions too) */
+  guint nl = hyd_comp_n_local (comp), nr = comp->type->n_ports + comp->n_states;
   g_free (comp->jrow);
   g_free (comp->jcol);
-  comp->nnz = nl * nl;
-  comp->jrow = g_new (guint, comp->nnz);
-  comp->jcol = g_new (guint, comp->nnz);
-  for (guint r = 0; r < nl; r++)
+  comp->nnz = nr * nl;
+  comp->jrow = g_new (guint, comp->nnz + 1);
+  comp->jcol = g_new (guint, comp->nnz + 1);
+  for (guint r = 0; r < nr; r++)
     for (guint c = 0; c < nl; c++)
       {
         comp->jrow[r * nl + c] = r;
@@ -155,6 +169,9 @@ hyd_comp_new (const HydComponentType *type, const char *id, const HydFluid *flui
   comp->id = memcpy ((char *) (comp->own_compliance + nports), id, idlen);
   for (guint i = 0; i < type->n_params; i++)
     comp->par[i] = (type->params[i].flags & HYD_PARAM_OPTIONAL) ? NAN : type->params[i].def;
+  for (guint X = 0; X < type->n_ports; X++)
+    if (hyd_domain_is_mechanical (type->ports[X].domain))
+      comp->n_pos = type->n_ports;
   return comp;
 }
 
@@ -170,6 +187,8 @@ hyd_comp_free (HydComp *comp)
   g_free (comp->states);
   g_free (comp->outputs);
   g_free (comp->events);
+  g_free (comp->dstates);
+  g_free (comp->d0);
   g_free (comp->vstates);
   g_free (comp->jrow);
   g_free (comp->jcol);

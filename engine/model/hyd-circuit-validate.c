@@ -290,6 +290,35 @@ check_connections (const HydCircuit *circuit, GError **error)
   return TRUE;
 }
 
+/* Version 2's keys of a connection or junction (hyd_circuit_get_initial_motion). */
+static const char *const motion_keys[] = { "initial_velocity", "initial_position" };
+
+gboolean
+hyd_circuit_get_initial_motion (const HydCircuit *circuit, JsonObject *extra, const char *key,
+                                double *value)
+{
+  if (circuit->version < 2 || extra == NULL)
+    return FALSE;
+  JsonNode *node = json_object_get_member (extra, key);
+  if (node == NULL || JSON_NODE_TYPE (node) != JSON_NODE_VALUE)
+    return FALSE;
+  GType t = json_node_get_value_type (node);
+  if (t != G_TYPE_INT64 && t != G_TYPE_DOUBLE)
+    return FALSE;
+  *value = json_node_get_double (node);
+  return isfinite (*value);
+}
+
+/* Absent, or a finite number (in a version ≥ 2 file). */
+static gboolean
+motion_key_ok (const HydCircuit *circuit, JsonObject *extra, const char *key)
+{
+  double v;
+  if (circuit->version < 2 || extra == NULL || !json_object_has_member (extra, key))
+    return TRUE;
+  return hyd_circuit_get_initial_motion (circuit, extra, key, &v);
+}
+
 static gboolean
 check_layout (const HydCircuit *circuit, GError **error)
 {
@@ -332,6 +361,14 @@ check_layout (const HydCircuit *circuit, GError **error)
                                      NULL);
           }
       }
+      for (guint m = 0; m < G_N_ELEMENTS (motion_keys); m++)
+        if (!motion_key_ok (circuit, conn->extra, motion_keys[m]))
+          {
+            where = hcp_connection_where (i, conn->from, conn->to);
+            return hcp_connection_error (error, HYD_DIAGNOSTIC_PARAM_RANGE, conn,
+                                         N_("%s: \"%s\" must be a finite number"), where,
+                                         motion_keys[m], NULL);
+          }
       if (conn->has_initial_pressure && !(conn->initial_pressure >= -HYD_P_ATM))
         {
           where = hcp_connection_where (i, conn->from, conn->to);
@@ -344,6 +381,10 @@ check_layout (const HydCircuit *circuit, GError **error)
     {
       HydCircuitJunction *j = g_ptr_array_index (circuit->junctions, i);
 
+      for (guint m = 0; m < G_N_ELEMENTS (motion_keys); m++)
+        if (!motion_key_ok (circuit, j->extra, motion_keys[m]))
+          return hcp_set_error (error, HYD_CIRCUIT_ERROR_PARAM_RANGE,
+                                "junction \"%s\": \"%s\" must be a finite number", j->id, motion_keys[m]);
       if (j->has_initial_pressure && !(j->initial_pressure >= -HYD_P_ATM))
         return hcp_set_error (error, HYD_CIRCUIT_ERROR_PARAM_RANGE,
                           "junction \"%s\": \"initial_pressure\" must be ≥ -101325 Pa (got %s)",

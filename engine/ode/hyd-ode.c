@@ -1119,7 +1119,8 @@ interval_open (HydOdeStepper *s)
 
   if (m->reset != NULL)
     m->reset (d->ws, d, a, s->y, s->f0);
-  s->use_events = o->events && d->problem->n_events > 0 && d->problem->events != NULL;
+  s->use_events = (o->events || d->problem->events_required) && d->problem->n_events > 0
+                  && d->problem->events != NULL;
   if (s->use_events)
     {
       rc = eval_events (d, a, s->y, d->g_prev);
@@ -1412,6 +1413,17 @@ step (HydOdeStepper *s)
           s->t = t_ev;
           s->result.t = t_ev;
           memcpy (y, d->y_event, n * sizeof (double));
+          if (d->problem->event_located != NULL)
+            {
+              int erc = d->problem->event_located (t_ev, y, d->problem->user);
+              if (erc != 0)
+                {
+                  d->last_cb = "event handler";
+                  d->last_rc = erc;
+                  d->fail_t = t_ev;
+                  return fail_callback (d, r, t_ev);
+                }
+            }
           s->dense_valid = TRUE;
           s->dense_t = t;
           s->dense_h = h;

@@ -53,6 +53,14 @@ typedef struct {
   guint n_events;
   int (*events) (double t, const double *y, double *g, gpointer user);
   const char *(*event_name) (guint k, gpointer user);
+  /* Optional: called at each located event, at its time (just past the
+   * crossing) with the state there, before the restart; the problem may
+   * change its discrete state (switching states, docs/domains.md), which
+   * holds from then on. Non-zero fails the run as a callback failure. */
+  int (*event_located) (double t, const double *y, gpointer user);
+  /* TRUE: the events are part of the model (discrete states switch at
+   * them) and are located even when options.events is FALSE. */
+  gboolean events_required;
   /* Optional sparse Jacobian: the structural pattern in compressed-column
    * form (rows of column j are rowind[colptr[j] .. colptr[j + 1]), nnz =
    * colptr[n]; owned by the caller, fixed for the run) and the values of

@@ -25,9 +25,12 @@ for f in "$examples"/*.bramah; do
   "$cli" migrate "$f" -o "$out" >"$dir/out" 2>"$dir/err"
   st=$?
   [ "$st" -eq 0 ] || { fail "$b: migrate exited $st: $(cat "$dir/err")"; continue; }
-  grep -qF "$f (version 1) → $out (version 1)" "$dir/out" || fail "$b: migrate said: $(cat "$dir/out")"
+  grep -qF "$f (version 1) → $out (version 2)" "$dir/out" || fail "$b: migrate said: $(cat "$dir/out")"
   [ -s "$dir/err" ] && fail "$b: migrate wrote to stderr: $(cat "$dir/err")"
-  grep -q '"version": 1,' "$out" || fail "$b: no \"version\": 1 in the migrated file"
+  grep -q '"version": 2,' "$out" || fail "$b: no \"version\": 2 in the migrated file"
+  # nothing but the version line changes in what the writer writes
+  "$cli" migrate "$out" -o "$dir/v2.bramah" >/dev/null 2>&1
+  cmp -s "$out" "$dir/v2.bramah" || fail "$b: migrating version 2 changed it"
   "$cli" check "$out" >/dev/null 2>"$dir/err" || fail "$b: the migrated file does not check: $(cat "$dir/err")"
   # the same run: every line of the summary after the title
   "$cli" simulate --summary "$f" 2>&1 | tail -n +2 >"$dir/a"
@@ -66,7 +69,7 @@ echo old >"$dir/refuse/out.bramah"
 "$cli" migrate "$dir/del.bramah" -o "$dir/refuse/out.bramah" >"$dir/out" 2>"$dir/err"
 st=$?
 [ "$st" -eq 1 ] || fail "unloadable text: exit $st, not 1"
-grep -qF "cannot migrate: in version 1 the circuit would not load back" "$dir/err" \
+grep -qF "cannot migrate: in version 2 the circuit would not load back" "$dir/err" \
   || fail "unloadable text: message: $(head -c 400 "$dir/err")"
 grep -qF "$dir/refuse/out.bramah was not written" "$dir/err" || fail "unloadable text: OUT not named: $(head -c 400 "$dir/err")"
 [ "$(cat "$dir/refuse/out.bramah")" = old ] || fail "unloadable text: OUT was changed"
