@@ -238,10 +238,14 @@ struct _HydComponentType {
   /* TRUE: the signal outputs do not depend on the signal inputs (an
    * integrator, a lag), so the block breaks algebraic loops. */
   gboolean signal_feedthrough_free;
-  /* At a located event (t, z just past the crossing): set the discrete
-   * states d (comp->n_dstates, already holding their values) for the new
-   * regime; return TRUE when one changed. Optional. */
-  gboolean (*update) (const HydComp *comp, const HydEvalIn *in, double *d);
+  /* At a located event (t, z where the crossing function has its new sign
+   * or is 0): set the discrete states d (comp->n_dstates, holding their
+   * values) for the new regime; return TRUE when one changed. crossed[k]
+   * (k < n_events) is +1 when its event function k went up through 0 at
+   * this event, −1 down, 0 not; crossed is NULL when no function of it
+   * crossed: the settling at t = 0 and the further rounds of the fixed-point
+   * iteration (docs/domains.md). Optional. */
+  gboolean (*update) (const HydComp *comp, const HydEvalIn *in, const int *crossed, double *d);
 };
 
 struct _HydComp {
