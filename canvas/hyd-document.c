@@ -1163,8 +1163,7 @@ hyd_document_split_connection (HydDocument *doc, guint connection, double x, dou
   b->length = len * (1.0 - share);
   a->has_length = b->has_length = TRUE;
   /* unknown keys stay with the first piece only */
-  json_object_unref (b->extra);
-  b->extra = json_object_new ();
+  g_clear_pointer (&b->extra, json_object_unref);
   push_op (doc, "Add junction", ITEM_CONNECTION, connection, hyd_circuit_connection_copy (cn), a);
   push_op (doc, "Add junction", ITEM_CONNECTION, doc->circuit->connections->len, NULL, b);
   hyd_document_end_group (doc);

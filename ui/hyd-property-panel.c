@@ -4,6 +4,7 @@
 
 #include "bramah-config.h"
 #include "hyd-property-panel.h"
+#include "hyd-diagnostic.h"
 
 #include <glib/gi18n.h>
 #include <math.h>
@@ -145,7 +146,8 @@ set_param (ParamRow *row, JsonNode *value)
   /* the sync after the edit must not fight the edit */
   if (!hyd_document_set_param (self->document, self->component_id, row->info->name, value, &error))
     {
-      show_message (row, error->message);
+      g_autofree char *why = hyd_diagnostic_dup_error_message (error, GETTEXT_PACKAGE);
+      show_message (row, why);
       return FALSE;
     }
   show_message (row, NULL);

@@ -4,6 +4,7 @@
 
 #include "bramah-config.h"
 #include "hyd-sim-bar.h"
+#include "hyd-diagnostic.h"
 
 #include <glib/gi18n.h>
 #include <math.h>
@@ -122,7 +123,8 @@ set_setting (HydSimBar *self, const char *key, JsonNode *value, GtkWidget *widge
       if (widget)
         {
           gtk_widget_add_css_class (widget, "error");
-          gtk_widget_set_tooltip_text (widget, error->message);
+          g_autofree char *why = hyd_diagnostic_dup_error_message (error, GETTEXT_PACKAGE);
+          gtk_widget_set_tooltip_text (widget, why);
         }
       return;
     }

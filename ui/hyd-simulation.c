@@ -31,6 +31,7 @@ struct _HydSimulation
 
   double real_time_factor;
   guint keep_ghost : 1;
+  GCancellable *starting;    /* a run being compiled by a worker (start_async), or NULL */
 };
 
 G_DEFINE_FINAL_TYPE (HydSimulation, hyd_simulation, G_TYPE_OBJECT)
@@ -117,10 +118,22 @@ drop_runner (HydSimulation *self)
   g_clear_object (&self->runner);
 }
 
+/* Forgets a run being compiled: its worker finishes, and nothing starts. */
+static gboolean
+cancel_start (HydSimulation *self)
+{
+  if (self->starting == NULL)
+    return FALSE;
+  g_cancellable_cancel (self->starting);
+  g_clear_object (&self->starting);
+  return TRUE;
+}
+
 static void
 hyd_simulation_dispose (GObject *object)
 {
   HydSimulation *self = HYD_SIMULATION (object);
+  cancel_start (self);
   drop_runner (self);
   g_clear_object (&self->store);
   g_clear_object (&self->ghost);
@@ -197,16 +210,12 @@ hyd_simulation_new (void)
   return g_object_new (HYD_TYPE_SIMULATION, NULL);
 }
 
-gboolean
-hyd_simulation_start (HydSimulation *self, const HydCircuit *circuit, const HydSimOptions *sim,
-                      GError **error)
+/* Makes `runner` (compiled from `circuit`, which this takes) the current run
+ * and starts it. */
+static void
+install_runner (HydSimulation *self, HydRunner *owned_runner, HydCircuit *circuit)
 {
-  g_return_val_if_fail (HYD_IS_SIMULATION (self), FALSE);
-  g_return_val_if_fail (circuit != NULL, FALSE);
-
-  g_autoptr (HydRunner) runner = hyd_runner_new (circuit, sim, error);
-  if (runner == NULL)
-    return FALSE;
+  g_autoptr (HydRunner) runner = owned_runner;
 
   drop_runner (self);
 
@@ -232,7 +241,7 @@ hyd_simulation_start (HydSimulation *self, const HydCircuit *circuit, const HydS
     hyd_trace_store_set_t_end (self->store, progress.t_end);
 
   g_clear_pointer (&self->circuit, hyd_circuit_free);
-  self->circuit = hyd_circuit_copy (circuit);
+  self->circuit = circuit;
   g_hash_table_remove_all (self->params);
   g_hash_table_remove_all (self->void_columns);
   g_free (self->latest);
@@ -252,7 +261,98 @@ hyd_simulation_start (HydSimulation *self, const HydCircuit *circuit, const HydS
   hyd_runner_start (self->runner, NULL);
 
   g_signal_emit (self, signals[SIGNAL_STATE_CHANGED], 0);
+}
+
+
+gboolean
+hyd_simulation_start (HydSimulation *self, const HydCircuit *circuit, const HydSimOptions *sim,
+                      GError **error)
+{
+  g_return_val_if_fail (HYD_IS_SIMULATION (self), FALSE);
+  g_return_val_if_fail (circuit != NULL, FALSE);
+
+  HydRunner *runner = hyd_runner_new (circuit, sim, error);
+  if (runner == NULL)
+    return FALSE;
+  cancel_start (self);
+  install_runner (self, runner, hyd_circuit_copy (circuit));
   return TRUE;
+}
+
+/* In the worker: the compile (task data: the circuit's copy). */
+static void
+start_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancellable)
+{
+  GError *error = NULL;
+  HydRunner *runner = hyd_runner_new (data, NULL, &error);
+
+  (void) source;
+  (void) cancellable;
+  if (runner != NULL)
+    g_task_return_pointer (task, runner, g_object_unref);
+  else
+    g_task_return_error (task, error);
+}
+
+/* Back on the main thread: start the run, unless it was cancelled. */
+static void
+start_done (GObject *source, GAsyncResult *result, gpointer data)
+{
+  HydSimulation *self = HYD_SIMULATION (source);
+  g_autoptr (GTask) outer = data;
+  GTask *inner = G_TASK (result);
+  GError *error = NULL;
+  g_autoptr (HydRunner) runner = g_task_propagate_pointer (inner, &error);
+  gboolean current = self->starting != NULL && self->starting == g_task_get_cancellable (outer);
+
+  if (current)
+    g_clear_object (&self->starting);
+  if (g_task_return_error_if_cancelled (outer))
+    {
+      g_clear_error (&error);
+      return;
+    }
+  if (runner == NULL)
+    {
+      g_task_return_error (outer, error);
+      g_signal_emit (self, signals[SIGNAL_STATE_CHANGED], 0);
+      return;
+    }
+  install_runner (self, g_steal_pointer (&runner),
+                  hyd_circuit_copy (g_task_get_task_data (inner)));
+  g_task_return_boolean (outer, TRUE);
+}
+
+void
+hyd_simulation_start_async (HydSimulation *self, const HydCircuit *circuit,
+                            GAsyncReadyCallback callback, gpointer user_data)
+{
+  g_return_if_fail (HYD_IS_SIMULATION (self));
+  g_return_if_fail (circuit != NULL);
+
+  cancel_start (self);
+  self->starting = g_cancellable_new ();
+  GTask *outer = g_task_new (self, self->starting, callback, user_data);
+  g_task_set_source_tag (outer, hyd_simulation_start_async);
+  GTask *inner = g_task_new (self, NULL, start_done, outer);
+  g_task_set_task_data (inner, hyd_circuit_copy (circuit), (GDestroyNotify) hyd_circuit_free);
+  g_task_run_in_thread (inner, start_thread);
+  g_object_unref (inner);
+  g_signal_emit (self, signals[SIGNAL_STATE_CHANGED], 0);
+}
+
+gboolean
+hyd_simulation_start_finish (HydSimulation *self, GAsyncResult *result, GError **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
+  return g_task_propagate_boolean (G_TASK (result), error);
+}
+
+gboolean
+hyd_simulation_get_starting (HydSimulation *self)
+{
+  g_return_val_if_fail (HYD_IS_SIMULATION (self), FALSE);
+  return self->starting != NULL;
 }
 
 void
@@ -281,6 +381,11 @@ void
 hyd_simulation_stop (HydSimulation *self)
 {
   g_return_if_fail (HYD_IS_SIMULATION (self));
+  if (cancel_start (self))
+    {
+      g_signal_emit (self, signals[SIGNAL_STATE_CHANGED], 0);
+      return;
+    }
   if (hyd_simulation_get_active (self))
     hyd_runner_stop (self->runner);
 }
@@ -289,6 +394,7 @@ void
 hyd_simulation_reset (HydSimulation *self)
 {
   g_return_if_fail (HYD_IS_SIMULATION (self));
+  cancel_start (self);
   drop_runner (self);
   g_clear_object (&self->store);
   g_clear_object (&self->ghost);
@@ -309,7 +415,7 @@ gboolean
 hyd_simulation_get_active (HydSimulation *self)
 {
   HydRunnerState state = hyd_simulation_get_state (self);
-  return state == HYD_RUNNER_RUNNING || state == HYD_RUNNER_PAUSED;
+  return self->starting != NULL || state == HYD_RUNNER_RUNNING || state == HYD_RUNNER_PAUSED;
 }
 
 HydRunner *

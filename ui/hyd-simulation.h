@@ -6,7 +6,7 @@
  * thread only; no GTK. */
 #pragma once
 
-#include <glib-object.h>
+#include <gio/gio.h>
 #include "hyd-circuit.h"
 #include "hyd-runner.h"
 #include "hyd-trace-store.h"
@@ -23,6 +23,17 @@ HydSimulation *hyd_simulation_new (void);
  * (the circuit's own options). On error nothing runs and the stores stay. */
 gboolean hyd_simulation_start (HydSimulation *self, const HydCircuit *circuit, const HydSimOptions *sim,
                                GError **error);
+/* As hyd_simulation_start, with the compile in a worker thread, so that a
+ * large circuit never blocks input (the circuit is copied first, with the
+ * circuit's own options). The run starts on the main thread when the
+ * compile ends, before `callback` is called; hyd_simulation_start_finish
+ * then gives TRUE, or the compile's error, or G_IO_ERROR_CANCELLED when a
+ * stop, a reset or another start came first (then nothing starts). While
+ * it compiles, the simulation is starting, and active. */
+void hyd_simulation_start_async (HydSimulation *self, const HydCircuit *circuit,
+                                 GAsyncReadyCallback callback, gpointer user_data);
+gboolean hyd_simulation_start_finish (HydSimulation *self, GAsyncResult *result, GError **error);
+gboolean hyd_simulation_get_starting (HydSimulation *self);
 void hyd_simulation_pause (HydSimulation *self);
 void hyd_simulation_resume (HydSimulation *self);
 void hyd_simulation_stop (HydSimulation *self);
@@ -31,7 +42,7 @@ void hyd_simulation_reset (HydSimulation *self);
 
 /* READY when there is no run. */
 HydRunnerState hyd_simulation_get_state (HydSimulation *self);
-/* Running or paused. */
+/* Starting (start_async), running or paused. */
 gboolean hyd_simulation_get_active (HydSimulation *self);
 HydRunner *hyd_simulation_get_runner (HydSimulation *self);
 HydTraceStore *hyd_simulation_get_store (HydSimulation *self);

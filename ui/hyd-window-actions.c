@@ -167,7 +167,10 @@ _hyd_window_actions_update (HydWindow *self)
     return;
 
   HydRunnerState state = hyd_simulation_get_state (self->simulation);
-  gboolean active = state == HYD_RUNNER_RUNNING || state == HYD_RUNNER_PAUSED;
+  gboolean running = state == HYD_RUNNER_RUNNING || state == HYD_RUNNER_PAUSED;
+  /* a run being compiled is active too: Stop cancels it */
+  gboolean active = hyd_simulation_get_active (self->simulation);
+  gboolean starting = hyd_simulation_get_starting (self->simulation);
   HydTraceStore *store = hyd_simulation_get_store (self->simulation);
   gboolean has_rows = store != NULL && hyd_trace_store_get_n_rows (store) > 0;
   const HydCircuit *circuit = hyd_document_get_circuit (self->document);
@@ -175,8 +178,8 @@ _hyd_window_actions_update (HydWindow *self)
   gtk_widget_action_set_enabled (widget, "doc.undo", !active && hyd_document_can_undo (self->document));
   gtk_widget_action_set_enabled (widget, "doc.redo", !active && hyd_document_can_redo (self->document));
   gtk_widget_action_set_enabled (widget, "sim.run",
-                                 state != HYD_RUNNER_RUNNING && circuit->components->len > 0);
-  gtk_widget_action_set_enabled (widget, "sim.pause", active);
+                                 state != HYD_RUNNER_RUNNING && !starting && circuit->components->len > 0);
+  gtk_widget_action_set_enabled (widget, "sim.pause", running);
   gtk_widget_action_set_enabled (widget, "sim.stop", active);
   gtk_widget_action_set_enabled (widget, "sim.reset",
                                  store != NULL || hyd_simulation_get_ghost (self->simulation));

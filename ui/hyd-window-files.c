@@ -181,7 +181,8 @@ load_path (HydWindow *self, const char *path)
     {
       g_autofree char *name = g_filename_display_basename (path);
       /* translators: "Could not open “circuit.bramah”: <reason>" */
-      g_autofree char *message = g_strdup_printf (_("Could not open “%s”: %s"), name, error->message);
+      g_autofree char *why = hyd_diagnostic_dup_error_message (error, GETTEXT_PACKAGE);
+      g_autofree char *message = g_strdup_printf (_("Could not open “%s”: %s"), name, why);
       _hyd_window_show_message (self, GTK_MESSAGE_ERROR, message);
       return FALSE;
     }
@@ -776,9 +777,10 @@ _hyd_window_recover (HydWindow *self)
           /* the autosave stays where it is: it is never deleted unrecovered */
           g_autofree char *display = g_filename_display_name (entry->path);
           /* translators: "Could not recover the autosaved circuit: <why>. The autosave is kept in <file>." */
+          g_autofree char *why = hyd_diagnostic_dup_error_message (error, GETTEXT_PACKAGE);
           g_autofree char *message
               = g_strdup_printf (_("Could not recover the autosaved circuit: %s. The autosave is kept in "
-                                   "%s."), error->message, display);
+                                   "%s."), why, display);
           _hyd_window_show_message (self, GTK_MESSAGE_ERROR, message);
           continue;
         }

@@ -287,7 +287,8 @@ static void
 apply_state (HydWindow *self)
 {
   HydRunnerState state = hyd_simulation_get_state (self->simulation);
-  gboolean active = state == HYD_RUNNER_RUNNING || state == HYD_RUNNER_PAUSED;
+  /* a run being compiled counts: editing is locked, Stop cancels it */
+  gboolean active = hyd_simulation_get_active (self->simulation);
 
   gtk_widget_set_visible (self->running_banner, active);
 
@@ -460,6 +461,54 @@ store_compacted_cb (HydWindow *self, HydTraceStore *store)
 
 /* ---- run, pause, stop, reset ---- */
 
+/* The run's compile ended (hyd_simulation_start_async): show its error, or
+ * set the window up for the run. */
+static void
+run_started_cb (GObject *source, GAsyncResult *result, gpointer data)
+{
+  g_autoptr (HydWindow) self = data;
+  g_autoptr (GError) error = NULL;
+
+  if (!hyd_simulation_start_finish (HYD_SIMULATION (source), result, &error))
+    {
+      /* stopped, reset or started again first; or the window closed */
+      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED) || self->simulation == NULL)
+        return;
+      g_autofree char *text = hyd_diagnostic_dup_error_message (error, GETTEXT_PACKAGE);
+      g_autofree char *message = g_strdup_printf (_("The circuit cannot run: %s"), text);
+      g_auto (GStrv) ids = diagnostic_highlight (self, hyd_diagnostic_peek_error (error));
+      show_error_with_highlight (self, message, (const char *const *) ids);
+      self->info_kind = HYD_INFO_CIRCUIT;
+      apply_state (self);
+      return;
+    }
+  if (self->simulation == NULL)
+    return;
+  const HydCircuit *circuit = hyd_document_get_circuit (self->document);
+
+  _hyd_window_hide_info (self);
+  g_signal_connect_object (hyd_simulation_get_store (self->simulation), "compacted",
+                           G_CALLBACK (store_compacted_cb), self, G_CONNECT_SWAPPED);
+  hyd_plot_panes_set_stores (self->plot_panes, hyd_simulation_get_store (self->simulation),
+                             hyd_simulation_get_ghost (self->simulation));
+  g_auto (GStrv) variables = hyd_simulation_dup_variables (self->simulation);
+  hyd_plot_panes_set_variables (self->plot_panes, (const char *const *) variables);
+  g_hash_table_remove_all (self->lever_last);
+  g_array_set_size (self->live_drawn, 0);
+  if (self->probe_mode)
+    gtk_label_set_text (self->mode_label, "");
+  /* one pressure scale for the schematic and its legend */
+  hyd_canvas_set_pressure_range (self->canvas, 0, hyd_pressure_scale_max (circuit));
+  HydSymbolStyle style;
+  hyd_canvas_get_style (self->canvas, &style);
+  self->cavitation_pressure = style.cavitation_pressure;
+  hyd_canvas_set_live (self->canvas, live_pressure_cb, live_variable_cb, self, NULL);
+  latency_start (self);
+  gtk_widget_queue_draw (GTK_WIDGET (self->legend_area));
+  apply_state (self);
+}
+
+
 void
 _hyd_window_run (HydWindow *self)
 {
@@ -469,7 +518,7 @@ _hyd_window_run (HydWindow *self)
       hyd_simulation_resume (self->simulation);
       return;
     }
-  if (state == HYD_RUNNER_RUNNING)
+  if (state == HYD_RUNNER_RUNNING || hyd_simulation_get_starting (self->simulation))
     return;
 
   const HydCircuit *circuit = hyd_document_get_circuit (self->document);
@@ -513,38 +562,11 @@ _hyd_window_run (HydWindow *self)
       return;
     }
 
-  g_autoptr (GError) error = NULL;
   hyd_simulation_set_keep_ghost (self->simulation, hyd_sim_bar_get_keep_ghost (self->sim_bar));
   hyd_simulation_set_real_time_factor (self->simulation, hyd_sim_bar_get_real_time_factor (self->sim_bar));
-  if (!hyd_simulation_start (self->simulation, circuit, NULL, &error))
-    {
-      g_autofree char *text = hyd_diagnostic_dup_error_message (error, GETTEXT_PACKAGE);
-      g_autofree char *message = g_strdup_printf (_("The circuit cannot run: %s"), text);
-      g_auto (GStrv) ids = diagnostic_highlight (self, hyd_diagnostic_peek_error (error));
-      show_error_with_highlight (self, message, (const char *const *) ids);
-      self->info_kind = HYD_INFO_CIRCUIT;
-      return;
-    }
-
-  _hyd_window_hide_info (self);
-  g_signal_connect_object (hyd_simulation_get_store (self->simulation), "compacted",
-                           G_CALLBACK (store_compacted_cb), self, G_CONNECT_SWAPPED);
-  hyd_plot_panes_set_stores (self->plot_panes, hyd_simulation_get_store (self->simulation),
-                             hyd_simulation_get_ghost (self->simulation));
-  g_auto (GStrv) variables = hyd_simulation_dup_variables (self->simulation);
-  hyd_plot_panes_set_variables (self->plot_panes, (const char *const *) variables);
-  g_hash_table_remove_all (self->lever_last);
-  g_array_set_size (self->live_drawn, 0);
-  if (self->probe_mode)
-    gtk_label_set_text (self->mode_label, "");
-  /* one pressure scale for the schematic and its legend */
-  hyd_canvas_set_pressure_range (self->canvas, 0, hyd_pressure_scale_max (circuit));
-  HydSymbolStyle style;
-  hyd_canvas_get_style (self->canvas, &style);
-  self->cavitation_pressure = style.cavitation_pressure;
-  hyd_canvas_set_live (self->canvas, live_pressure_cb, live_variable_cb, self, NULL);
-  latency_start (self);
-  gtk_widget_queue_draw (GTK_WIDGET (self->legend_area));
+  /* compiled by a worker: a large circuit does not block input; the
+   * window stays alive for the callback */
+  hyd_simulation_start_async (self->simulation, circuit, run_started_cb, g_object_ref (self));
   apply_state (self);
 }
 
@@ -594,7 +616,8 @@ _hyd_window_live_change (HydWindow *self, const char *component, const char *par
   g_autoptr (GError) error = NULL;
   if (!hyd_simulation_set_param (self->simulation, component, param, value, &error))
     {
-      gtk_label_set_text (self->mode_label, error->message);
+      g_autofree char *why = hyd_diagnostic_dup_error_message (error, GETTEXT_PACKAGE);
+      gtk_label_set_text (self->mode_label, why);
       return;
     }
   const HydParamInfo *info = param_info (self, component, param, NULL);

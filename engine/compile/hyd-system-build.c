@@ -24,18 +24,6 @@ hyd_sys_component_error (GError **error, HydDiagnosticCode code, const char *com
   return hyd_diagnostic_set_error (error, d);
 }
 
-gboolean
-hyd_sys_set_compile_error (GError **error, int code, const char *fmt, ...)
-{
-  va_list ap;
-  va_start (ap, fmt);
-  char *msg = g_strdup_vprintf (fmt, ap);
-  va_end (ap);
-  g_set_error_literal (error, HYD_CIRCUIT_ERROR, code, msg);
-  g_free (msg);
-  return FALSE;
-}
-
 static char *
 node_port_list (const HydSystem *sys, GArray *ports)
 {
@@ -57,13 +45,13 @@ static int
 resolve_ref (const HydSystem *sys, GHashTable *comp_ids, GHashTable *junction_ids,
              const guint *port_offset, const char *ref)
 {
-  g_autofree char *cid = NULL;
-  g_autofree char *pname = NULL;
+  const char *pname;
+  gpointer found;
   guint i;
 
-  if (hyd_circuit_split_port_ref (ref, &cid, &pname))
+  if (hyd_circuit_lookup_port_ref (comp_ids, ref, &found, &pname))
     {
-      i = GPOINTER_TO_UINT (g_hash_table_lookup (comp_ids, cid));
+      i = GPOINTER_TO_UINT (found);
       if (i == 0)
         return -1;
       int k = hyd_component_type_find_port (sys->comps[i - 1].comp->type, pname);
@@ -380,9 +368,12 @@ build_connectivity (HydSystem *sys, Build *b, GError **error)
       int ea = resolve_ref (sys, comp_ids, junction_ids, b->port_offset, cn->from);
       int eb = resolve_ref (sys, comp_ids, junction_ids, b->port_offset, cn->to);
       if (ea < 0 || eb < 0)
-        return hyd_sys_set_compile_error (error, HYD_CIRCUIT_ERROR_REFERENCE,
-                                  "connection %u (%s → %s): '%s' does not exist", k + 1,
-                                  cn->from, cn->to, ea < 0 ? cn->from : cn->to);
+        {
+          g_autofree char *number = g_strdup_printf ("%u", k + 1);
+          return hyd_sys_component_error (error, HYD_DIAGNOSTIC_REFERENCE, NULL, NULL, NULL,
+                                          N_("connection %s (%s → %s): '%s' does not exist"), number,
+                                          cn->from, cn->to, ea < 0 ? cn->from : cn->to, NULL);
+        }
       b->conn_ends[2 * k] = ea;
       b->conn_ends[2 * k + 1] = eb;
       hyd_sys_uf_union (b->parent, (guint) ea, (guint) eb);
@@ -417,6 +408,14 @@ build_nodes (HydSystem *sys, Build *b)
   for (guint k = 0; k < b->n_items; k++)
     b->class_node[k] = -1;
   GArray *nodes = g_array_new (FALSE, TRUE, sizeof (SysNode));
+  /* each node's port list made at its final size: count first */
+  g_autofree guint *class_size = g_new0 (guint, b->n_items + 1);
+  for (guint gp = 0; gp < sys->n_ports_total; gp++)
+    {
+      const HydComponentType *t = sys->comps[sys->port_comp[gp]].comp->type;
+      if (t->ports[sys->port_index[gp]].domain == HYD_DOMAIN_HYDRAULIC)
+        class_size[hyd_sys_uf_find (b->parent, gp)]++;
+    }
   for (guint gp = 0; gp < sys->n_ports_total; gp++)
     {
       const HydComponentType *t = sys->comps[sys->port_comp[gp]].comp->type;
@@ -426,7 +425,7 @@ build_nodes (HydSystem *sys, Build *b)
       if (b->class_node[root] < 0)
         {
           SysNode nd = { 0 };
-          nd.ports = g_array_new (FALSE, FALSE, sizeof (guint));
+          nd.ports = g_array_sized_new (FALSE, FALSE, sizeof (guint), class_size[root]);
           nd.state = -1;
           nd.bindex = -1;
           nd.reporter = -1;
@@ -452,15 +451,24 @@ build_nodes (HydSystem *sys, Build *b)
 
 /* A node's initial pressure from a wire or junction (the top level). */
 static gboolean
-set_wire_p0 (HydSystem *sys, Build *b, int nn, double p0, const char *where, GError **error)
+set_wire_p0 (HydSystem *sys, Build *b, int nn, double p0, const HydCircuitConnection *cn,
+             const HydCircuitJunction *jn, GError **error)
 {
   SysNode *nd = &sys->nodes[nn];
   if (b->p0_level[nn] == 2 && nd->p0 != p0)
     {
       g_autofree char *pl = node_port_list (sys, nd->ports);
-      return hyd_sys_set_compile_error (error, HYD_CIRCUIT_ERROR_INITIAL_PRESSURE,
-                                "node %s: conflicting initial pressures %g Pa and %g Pa (%s)",
-                                pl, nd->p0, p0, where);
+      g_autofree char *p_old = g_strdup_printf ("%g", nd->p0);
+      g_autofree char *p_new = g_strdup_printf ("%g", p0);
+      if (cn != NULL)
+        return hyd_sys_component_error (error, HYD_DIAGNOSTIC_INITIAL_PRESSURE, NULL, NULL, NULL,
+                                        N_("node %s: conflicting initial pressures %s Pa and %s Pa "
+                                           "(connection %s → %s)"),
+                                        pl, p_old, p_new, cn->from, cn->to, NULL);
+      return hyd_sys_component_error (error, HYD_DIAGNOSTIC_INITIAL_PRESSURE, NULL, NULL, NULL,
+                                      N_("node %s: conflicting initial pressures %s Pa and %s Pa "
+                                         "(junction %s)"),
+                                      pl, p_old, p_new, jn->id, NULL);
     }
   nd->p0 = p0;
   b->p0_level[nn] = 2;
@@ -481,8 +489,7 @@ apply_wire_settings (HydSystem *sys, Build *b, GError **error)
       sys->nodes[nn].wire_volume += wire_volume (cn);
       if (cn->has_initial_pressure)
         {
-          g_autofree char *where = g_strdup_printf ("connection %s → %s", cn->from, cn->to);
-          if (!set_wire_p0 (sys, b, nn, cn->initial_pressure, where, error))
+          if (!set_wire_p0 (sys, b, nn, cn->initial_pressure, cn, NULL, error))
             return FALSE;
         }
     }
@@ -492,8 +499,7 @@ apply_wire_settings (HydSystem *sys, Build *b, GError **error)
       int nn = b->class_node[hyd_sys_uf_find (b->parent, sys->n_ports_total + j)];
       if (nn < 0 || !jn->has_initial_pressure)
         continue;
-      g_autofree char *where = g_strdup_printf ("junction %s", jn->id);
-      if (!set_wire_p0 (sys, b, nn, jn->initial_pressure, where, error))
+      if (!set_wire_p0 (sys, b, nn, jn->initial_pressure, NULL, jn, error))
         return FALSE;
     }
   return TRUE;
@@ -628,7 +634,6 @@ layout_states (HydSystem *sys, Build *b)
       n += sys->comps[i].comp->n_states;
     }
   sys->n = n;
-  sys->state_names = g_new0 (char *, n + 1);
   sys->state_units = g_new0 (HydUnit, n + 1);
   sys->y0 = g_new0 (double, n + 1);
   sys->f_scratch = g_new0 (double, n + 1);
@@ -638,11 +643,6 @@ layout_states (HydSystem *sys, Build *b)
     {
       SysNode *nd = &sys->nodes[nb];
       HydNodeInfo *ni = &sys->node_info[nb];
-      g_autofree char *first = hyd_sys_port_name (sys, g_array_index (nd->ports, guint, 0));
-      ni->name = g_strconcat (first, ".p", NULL);
-      ni->ports = g_ptr_array_new_with_free_func (g_free);
-      for (guint k = 0; k < nd->ports->len; k++)
-        g_ptr_array_add (ni->ports, hyd_sys_port_name (sys, g_array_index (nd->ports, guint, k)));
       ni->boundary = nd->boundary;
       ni->state = nd->state;
       ni->wire_volume = nd->wire_volume;
@@ -653,11 +653,6 @@ layout_states (HydSystem *sys, Build *b)
       ni->initial_pressure = nd->p0;
       if (!nd->boundary)
         {
-          /* the state is the pressure, or the pseudo-pressure ψ of a node
-           * that may hold a void ("<first port>.psi", hyd-fluid.h) */
-          sys->state_names[nd->state] = hyd_fluid_has_floor (&sys->fluid)
-                                        ? g_strconcat (first, ".psi", NULL)
-                                        : g_strdup (ni->name);
           sys->state_units[nd->state] = HYD_UNIT_PRESSURE;
           sys->y0[nd->state] = hyd_fluid_node_state_for_pressure (&sys->fluid, nd->p0);
         }
@@ -668,10 +663,7 @@ layout_states (HydSystem *sys, Build *b)
       HydComp *c = sc->comp;
       guint np = c->type->n_ports;
       for (guint k = 0; k < c->n_states; k++)
-        {
-          sys->state_names[sc->state0 + k] = g_strconcat (c->id, ".", c->states[k].name, NULL);
-          sys->state_units[sc->state0 + k] = c->states[k].unit;
-        }
+        sys->state_units[sc->state0 + k] = c->states[k].unit;
       for (guint X = 0; X < np; X++)
         sc->p[X] = sc->port_node[X] >= 0 ? sys->nodes[sc->port_node[X]].p0 : 0.0;
       if (c->type->init_states)
@@ -794,8 +786,9 @@ check_volumes (HydSystem *sys, GError **error)
         }
       int k = largest ? extreme_param (largest) : -1;
       if (k < 0)
-        return hyd_sys_set_compile_error (error, HYD_CIRCUIT_ERROR_PARAM_RANGE,
-                                  "node %s: its volume or compliance is not finite", pl);
+        return hyd_sys_component_error (error, HYD_DIAGNOSTIC_PARAM_RANGE, NULL, NULL, NULL,
+                                        N_("node %s: its volume or compliance is not finite"), pl,
+                                        NULL);
       const HydParamInfo *info = &largest->type->params[k];
       const char *unit = hyd_unit_symbol (info->unit);
       g_autofree char *value = g_strdup_printf ("%.6g%s%s", largest->par[k], unit && *unit ? " " : "",
@@ -885,10 +878,53 @@ build_meters (HydSystem *sys, Build *b, GError **error)
   return TRUE;
 }
 
+/* The names of the nodes, their ports and the states: made when first
+ * asked for (a check of 10^5 components needs none of them). */
+static void
+build_names (HydSystem *sys)
+{
+  sys->state_names = g_new0 (char *, sys->n + 1);
+  for (guint nb = 0; nb < sys->n_nodes; nb++)
+    {
+      SysNode *nd = &sys->nodes[nb];
+      HydNodeInfo *ni = &sys->node_info[nb];
+      g_autofree char *first = hyd_sys_port_name (sys, g_array_index (nd->ports, guint, 0));
+      ni->name = g_strconcat (first, ".p", NULL);
+      ni->ports = g_ptr_array_new_full (nd->ports->len, g_free);
+      for (guint k = 0; k < nd->ports->len; k++)
+        g_ptr_array_add (ni->ports, hyd_sys_port_name (sys, g_array_index (nd->ports, guint, k)));
+      /* the state is the pressure, or the pseudo-pressure ψ of a node
+       * that may hold a void ("<first port>.psi", hyd-fluid.h) */
+      if (!nd->boundary)
+        sys->state_names[nd->state] = hyd_fluid_has_floor (&sys->fluid)
+                                      ? g_strconcat (first, ".psi", NULL)
+                                      : g_strdup (ni->name);
+    }
+  for (guint i = 0; i < sys->n_comps; i++)
+    {
+      const SysComp *sc = &sys->comps[i];
+      const HydComp *c = sc->comp;
+      for (guint k = 0; k < c->n_states; k++)
+        sys->state_names[sc->state0 + k] = g_strconcat (c->id, ".", c->states[k].name, NULL);
+    }
+}
+
+void
+hyd_sys_ensure_names (const HydSystem *system)
+{
+  HydSystem *sys = (HydSystem *) system;
+  if (g_once_init_enter (&sys->names_built))
+    {
+      build_names (sys);
+      g_once_init_leave (&sys->names_built, 1);
+    }
+}
+
 /* Variable names: t, port pressures and flows, states, outputs. */
 static void
 build_variables (HydSystem *sys)
 {
+  hyd_sys_ensure_names (sys);
   hyd_sys_add_var (sys, g_strdup ("t"), HYD_UNIT_TIME, VAR_TIME, 0, 0);
   for (guint i = 0; i < sys->n_comps; i++)
     {

@@ -341,6 +341,7 @@ hyd_system_get_default_variables (const HydSystem *sys)
 {
   GArray *list = g_array_new (FALSE, FALSE, sizeof (int));
   int t = 0;
+  hyd_sys_ensure_names (sys);
   g_array_append_val (list, t);
   for (guint b = 0; b < sys->n_nodes; b++)
     {

@@ -21,31 +21,37 @@ override_lookup (const HydSystem *sys, const char *comp_id, const char *name, do
   int ci = find_comp_index (sys, comp_id);
   if (ci < 0)
     {
-      hyd_sys_set_compile_error (error, HYD_CIRCUIT_ERROR_REFERENCE,
-                         "no component '%s' in the running circuit", comp_id);
+      hyd_sys_component_error (error, HYD_DIAGNOSTIC_REFERENCE, NULL, NULL, NULL,
+                               N_("no component '%s' in the running circuit"), comp_id, NULL);
       return -1;
     }
   const HydComponentType *type = sys->comps[ci].comp->type;
   int k = hyd_component_type_find_param (type, name);
   if (k < 0)
     {
-      hyd_sys_set_compile_error (error, HYD_CIRCUIT_ERROR_UNKNOWN_PARAM,
-                         "%s: a %s has no parameter '%s'", comp_id, type->id, name);
+      hyd_sys_component_error (error, HYD_DIAGNOSTIC_UNKNOWN_PARAM, comp_id, NULL, NULL,
+                               N_("%s: a %s has no parameter '%s'"), comp_id, type->id, name, NULL);
       return -1;
     }
   const HydParamInfo *info = &type->params[k];
   if (info->flags & (HYD_PARAM_ENUM | HYD_PARAM_INTEGER))
     {
-      hyd_sys_set_compile_error (error, HYD_CIRCUIT_ERROR_PARAM_VALUE,
-                         "%s.%s: %s shapes the model and cannot be changed during a run",
-                         comp_id, name,
-                         (info->flags & HYD_PARAM_ENUM) ? "a choice" : "a whole number");
+      if (info->flags & HYD_PARAM_ENUM)
+        hyd_sys_component_error (error, HYD_DIAGNOSTIC_PARAM_VALUE, comp_id, NULL, name,
+                                 N_("%s.%s: a choice shapes the model and cannot be changed during a run"),
+                                 comp_id, name, NULL);
+      else
+        hyd_sys_component_error (error, HYD_DIAGNOSTIC_PARAM_VALUE, comp_id, NULL, name,
+                                 N_("%s.%s: a whole number shapes the model and cannot be changed "
+                                    "during a run"),
+                                 comp_id, name, NULL);
       return -1;
     }
   if (!isfinite (value))
     {
-      hyd_sys_set_compile_error (error, HYD_CIRCUIT_ERROR_PARAM_VALUE,
-                         "%s.%s: %g is not a finite number", comp_id, name, value);
+      g_autofree char *got = g_strdup_printf ("%g", value);
+      hyd_sys_component_error (error, HYD_DIAGNOSTIC_PARAM_VALUE, comp_id, NULL, name,
+                               N_("%s.%s: %s is not a finite number"), comp_id, name, got, NULL);
       return -1;
     }
   *comp_index = ci;
@@ -162,10 +168,11 @@ hyd_system_override_param (HydSystem *sys, double t, const char *comp_id, const 
     if (ok && !same_structure (c, scratch))
       {
         ok = FALSE;
-        hyd_sys_set_compile_error (error, HYD_CIRCUIT_ERROR_PARAM_VALUE,
-                           "%s.%s: %g would change the component's model (its states or "
-                           "equations); it cannot be changed during a run",
-                           comp_id, name, v);
+        g_autofree char *got = g_strdup_printf ("%g", v);
+        hyd_sys_component_error (error, HYD_DIAGNOSTIC_PARAM_VALUE, comp_id, NULL, name,
+                                 N_("%s.%s: %s would change the component's model (its states or "
+                                    "equations); it cannot be changed during a run"),
+                                 comp_id, name, got, NULL);
       }
     hyd_comp_free (scratch);
     if (!ok)
@@ -184,11 +191,12 @@ hyd_system_override_param (HydSystem *sys, double t, const char *comp_id, const 
             guint gp = g_array_index (nd->ports, guint, j);
             const SysComp *other = &sys->comps[sys->port_comp[gp]];
             if ((int) sys->port_comp[gp] != ci && other->comp->type->boundary_param >= 0)
-              return hyd_sys_set_compile_error (error, HYD_CIRCUIT_ERROR_SHORT_CIRCUIT,
-                                        "%s.%s: %s shares its node, so changing the pressure "
-                                        "would make a short circuit between %s and %s",
-                                        comp_id, name, other->comp->id, comp_id,
-                                        other->comp->id);
+              return hyd_sys_component_error (error, HYD_DIAGNOSTIC_SHORT_CIRCUIT, comp_id, NULL, name,
+                                              N_("%s.%s: %s shares its node, so changing the "
+                                                 "pressure would make a short circuit between %s "
+                                                 "and %s"),
+                                              comp_id, name, other->comp->id, comp_id,
+                                              other->comp->id, NULL);
           }
       }
 

@@ -102,6 +102,7 @@ struct _HydSystem {
   SysMeter *meters;
   /* variables: built on first use (hyd_sys_ensure_variables) */
   gsize vars_built;      /* g_once flag */
+  gsize names_built;     /* g_once flag: state_names and node_info's names */
   GArray *vars;          /* of Var */
   guint n_listed_vars;   /* the first n_listed_vars are listed; the rest are found only */
   GHashTable *var_index; /* name → index + 1 */
@@ -121,7 +122,6 @@ const HydProfile *hyd_sys_boundary_profile (const SysComp *sc);
 char *hyd_sys_port_name (const HydSystem *sys, guint gp);
 void hyd_sys_refresh_params (HydSystem *sys, double t);
 int hyd_sys_eval_all (HydSystem *sys, double t, const double *y, double *f, gboolean want_jac);
-gboolean hyd_sys_set_compile_error (GError **error, int code, const char *fmt, ...) G_GNUC_PRINTF (3, 4);
 void hyd_sys_lint (HydSystem *sys);
 /* A compile error about component `component` (its port or parameter, may
  * be NULL) as a diagnostic; the template's arguments are const char *,
@@ -138,6 +138,7 @@ void hyd_sys_add_var (HydSystem *sys, char *name, HydUnit unit, VarKind kind, in
 /* Builds the variable list and index once, on the first call (from any
  * thread): a check that asks for no variable never names them. */
 void hyd_sys_ensure_variables (const HydSystem *sys);
+void hyd_sys_ensure_names (const HydSystem *sys);
 void hyd_sys_comp_alloc (SysComp *sc);
 
 G_END_DECLS

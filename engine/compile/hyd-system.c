@@ -120,14 +120,16 @@ hyd_system_free (HydSystem *sys)
       if (sys->node_info)
         {
           g_free (sys->node_info[i].name);
-          g_ptr_array_unref (sys->node_info[i].ports);
+          if (sys->node_info[i].ports)
+            g_ptr_array_unref (sys->node_info[i].ports);
         }
     }
   g_free (sys->nodes);
   g_free (sys->node_info);
   g_free (sys->bnode_node);
   for (guint i = 0; i < sys->n; i++)
-    g_free (sys->state_names[i]);
+    if (sys->state_names)
+      g_free (sys->state_names[i]);
   g_free (sys->state_names);
   g_free (sys->state_units);
   if (sys->event_names)
@@ -241,6 +243,7 @@ const char *
 hyd_system_get_state_name (const HydSystem *sys, guint i)
 {
   g_return_val_if_fail (i < sys->n, NULL);
+  hyd_sys_ensure_names (sys);
   return sys->state_names[i];
 }
 
@@ -280,6 +283,7 @@ const HydNodeInfo *
 hyd_system_get_node (const HydSystem *sys, guint i)
 {
   g_return_val_if_fail (i < sys->n_nodes, NULL);
+  hyd_sys_ensure_names (sys);
   return &sys->node_info[i];
 }
 

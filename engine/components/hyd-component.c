@@ -34,6 +34,22 @@ hyd_category_name (HydCategory category)
     }
 }
 
+/* g_intern_string takes a global lock: the names of a type's states and
+ * outputs come from its static tables, the same pointers for every
+ * instance, so remember the last few (per thread) and check the text. */
+static const char *
+intern (const char *name)
+{
+  static __thread struct { const char *from, *interned; } cache[8];
+  guint slot = (guint) (((guintptr) name >> 3) & 7);
+
+  if (cache[slot].from == name && strcmp (cache[slot].interned, name) == 0)
+    return cache[slot].interned;
+  cache[slot].from = name;
+  cache[slot].interned = g_intern_string (name);
+  return cache[slot].interned;
+}
+
 static void
 append_var (HydVarInfo **arr, guint *n, guint *cap, const char *name, HydUnit unit, const char *description)
 {
@@ -43,9 +59,9 @@ append_var (HydVarInfo **arr, guint *n, guint *cap, const char *name, HydUnit un
       *cap = MAX (8, 2 * *cap);
       *arr = g_renew (HydVarInfo, *arr, *cap);
     }
-  (*arr)[*n].name = g_intern_string (name);
+  (*arr)[*n].name = intern (name);
   (*arr)[*n].unit = unit;
-  (*arr)[*n].description = description ? g_intern_string (description) : NULL;
+  (*arr)[*n].description = description ? intern (description) : NULL;
   (*n)++;
 }
 
@@ -103,31 +119,75 @@ hyd_comp_set_vstates (HydComp *comp, guint n, const guint *vstates)
   comp->n_vstates = n;
 }
 
-void
-hyd_comp_use_dense_pattern (HydComp *comp)
+/* The dense patterns of the small blocks almost every component has, made
+ * once and shared (10^5 components would make 10^5 equal copies). */
+#define SHARED_DENSE_MAX 16
+
+typedef struct {
+  gsize once;
+  guint *rows, *cols;
+} DensePattern;
+
+static DensePattern dense_patterns[SHARED_DENSE_MAX + 1];
+
+static void
+fill_dense (guint nr, guint nl, guint *rows, guint *cols)
 {
-  /* rows: through values and state derivatives; columns: every local
-   * variable (positions too) */
-  guint nl = hyd_comp_n_local (comp), nr = comp->type->n_ports + comp->n_states;
-  g_free (comp->jrow);
-  g_free (comp->jcol);
-  comp->nnz = nr * nl;
-  comp->jrow = g_new (guint, comp->nnz + 1);
-  comp->jcol = g_new (guint, comp->nnz + 1);
   for (guint r = 0; r < nr; r++)
     for (guint c = 0; c < nl; c++)
       {
-        comp->jrow[r * nl + c] = r;
-        comp->jcol[r * nl + c] = c;
+        rows[r * nl + c] = r;
+        cols[r * nl + c] = c;
       }
+}
+
+static void
+clear_pattern (HydComp *comp)
+{
+  if (!comp->pattern_shared)
+    {
+      g_free (comp->jrow);
+      g_free (comp->jcol);
+    }
+  comp->jrow = comp->jcol = NULL;
+  comp->pattern_shared = FALSE;
+}
+
+void
+hyd_comp_use_dense_pattern (HydComp *comp)
+{
+  /* rows: through values and state derivatives (np + ns); columns: every
+   * local variable, positions too (nl ≥ np + ns) */
+  guint nl = hyd_comp_n_local (comp), nr = comp->type->n_ports + comp->n_states;
+
+  clear_pattern (comp);
+  comp->nnz = nr * nl;
   comp->dense_pattern = TRUE;
+  if (nl <= SHARED_DENSE_MAX && nr == nl)
+    {
+      DensePattern *d = &dense_patterns[nl];
+      if (g_once_init_enter (&d->once))
+        {
+          /* made once for the life of the process, like the catalogue */
+          d->rows = g_new (guint, nl * nl + 1);
+          d->cols = g_new (guint, nl * nl + 1);
+          fill_dense (nl, nl, d->rows, d->cols);
+          g_once_init_leave (&d->once, 1);
+        }
+      comp->jrow = d->rows;
+      comp->jcol = d->cols;
+      comp->pattern_shared = TRUE;
+      return;
+    }
+  comp->jrow = g_new (guint, comp->nnz + 1);
+  comp->jcol = g_new (guint, comp->nnz + 1);
+  fill_dense (nr, nl, comp->jrow, comp->jcol);
 }
 
 void
 hyd_comp_set_pattern (HydComp *comp, guint nnz, const guint *rows, const guint *cols)
 {
-  g_free (comp->jrow);
-  g_free (comp->jcol);
+  clear_pattern (comp);
   comp->nnz = nnz;
   comp->jrow = g_memdup2 (rows, nnz * sizeof (guint));
   comp->jcol = g_memdup2 (cols, nnz * sizeof (guint));
@@ -190,8 +250,7 @@ hyd_comp_free (HydComp *comp)
   g_free (comp->dstates);
   g_free (comp->d0);
   g_free (comp->vstates);
-  g_free (comp->jrow);
-  g_free (comp->jcol);
+  clear_pattern (comp);
   g_free (comp); /* par, par_dt, own_compliance and id with it */
 }
 

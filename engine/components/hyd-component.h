@@ -268,6 +268,7 @@ struct _HydComp {
   guint nnz;                /* local Jacobian pattern */
   guint *jrow, *jcol;       /* [nnz] local row and column of each entry */
   gboolean dense_pattern;   /* pattern is the full (np+ns)² block, row-major */
+  gboolean pattern_shared;  /* jrow/jcol are the process's shared dense pattern */
   guint states_cap, outputs_cap; /* allocated lengths of states / outputs */
   guint n_events;           /* zero-crossing functions (type->events) */
   HydVarInfo *events;       /* [n_events] their names */

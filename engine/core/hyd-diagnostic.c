@@ -57,6 +57,9 @@ diagnostic_clear (gpointer data)
   g_free (d->parameter);
   g_free (d->state);
   g_free (d->connection);
+  for (guint i = 0; d->phrases && d->args && d->args[i]; i++)
+    g_strfreev (d->phrases[2 * i + 1]);
+  g_free (d->phrases);
   g_strfreev (d->args);
   g_free (d->message);
 }
@@ -163,13 +166,44 @@ hyd_diagnostic_expand (const char *template, const char *const *args)
   return g_string_free (s, FALSE);
 }
 
+void
+hyd_diagnostic_set_phrase (HydDiagnostic *d, guint index, const char *template,
+                           const char *const *args)
+{
+  guint n;
+
+  g_return_if_fail (d != NULL && template != NULL);
+  n = d->args ? g_strv_length (d->args) : 0;
+  g_return_if_fail (index < n);
+  if (d->phrases == NULL)
+    d->phrases = g_new0 (gpointer, 2 * n);
+  g_strfreev (d->phrases[2 * index + 1]);
+  d->phrases[2 * index] = (gpointer) template;
+  d->phrases[2 * index + 1] = g_strdupv ((char **) args);
+  g_free (d->args[index]);
+  d->args[index] = hyd_diagnostic_expand (template, args);
+  g_free (d->message);
+  d->message = hyd_diagnostic_expand (d->template, (const char *const *) d->args);
+}
+
 char *
 hyd_diagnostic_dup_message (const HydDiagnostic *d, const char *domain)
 {
   g_return_val_if_fail (d != NULL, NULL);
   if (domain == NULL)
     return g_strdup (d->message);
-  return hyd_diagnostic_expand (g_dgettext (domain, d->template), (const char *const *) d->args);
+  if (d->phrases == NULL)
+    return hyd_diagnostic_expand (g_dgettext (domain, d->template), (const char *const *) d->args);
+
+  /* the phrases in the user's language too */
+  guint n = g_strv_length (d->args);
+  g_auto (GStrv) args = g_new0 (char *, n + 1);
+  for (guint i = 0; i < n; i++)
+    args[i] = d->phrases[2 * i] != NULL
+              ? hyd_diagnostic_expand (g_dgettext (domain, d->phrases[2 * i]),
+                                       (const char *const *) d->phrases[2 * i + 1])
+              : g_strdup (d->args[i]);
+  return hyd_diagnostic_expand (g_dgettext (domain, d->template), (const char *const *) args);
 }
 
 static const struct {

@@ -81,6 +81,11 @@ typedef struct {
   const char *template; /* English, N_()-marked, static storage */
   char **args;        /* the template's arguments, NULL-terminated */
   char *message;      /* the English sentence: template and arguments */
+  /* Arguments that are themselves phrases to translate (a domain's name,
+   * "component \"C1\""): for argument i, phrases[2·i] is its template
+   * (N_()-marked, static) and phrases[2·i + 1] its arguments (a GStrv);
+   * NULL when no argument is one (hyd_diagnostic_set_phrase). */
+  gpointer *phrases;
 } HydDiagnostic;
 
 /* A diagnostic with its arguments (const char *, then NULL); the
@@ -98,6 +103,13 @@ void hyd_diagnostic_set_parameter (HydDiagnostic *diagnostic, const char *parame
 void hyd_diagnostic_set_state (HydDiagnostic *diagnostic, const char *state);
 void hyd_diagnostic_set_connection (HydDiagnostic *diagnostic, const char *from, const char *to);
 void hyd_diagnostic_set_time (HydDiagnostic *diagnostic, double t);
+/* Makes argument `index` a phrase that is translated with the template:
+ * `template` (N_()-marked, static storage) expanded with `args` (its own
+ * "%s" arguments, may be NULL). The English message is made anew. For the
+ * parts of a sentence that are not text from the file: "hydraulic",
+ * "component \"C1\"", "connections[3] (from … to …)". */
+void hyd_diagnostic_set_phrase (HydDiagnostic *diagnostic, guint index, const char *template,
+                                const char *const *args);
 
 /* The message in the language of gettext domain `domain` (the template
  * translated with g_dgettext, then the arguments put in), or in English

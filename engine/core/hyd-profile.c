@@ -7,7 +7,9 @@
  * before the first and after the last ramp point stay flat, so the value at
  * an interval's end is the left limit even across a breakpoint. */
 #include "hyd-profile.h"
+#include "hyd-diagnostic.h"
 #include "hyd-error.h"
+#include "hyd-i18n.h"
 #include "hyd-json-scan.h"
 
 #include <math.h>
@@ -27,6 +29,28 @@ struct _HydProfile {
   double frequency; /* Hz */
   double phase;     /* rad */
 };
+
+
+/* A refusal of a profile as a diagnostic (its template N_()-marked, so that
+ * the message can be shown translated); the arguments are const char *,
+ * then NULL. Returns FALSE. */
+static gboolean profile_error (GError **error, const char *template, ...) G_GNUC_NULL_TERMINATED;
+
+static gboolean
+profile_error (GError **error, const char *template, ...)
+{
+  g_autoptr (GStrvBuilder) builder = g_strv_builder_new ();
+  va_list ap;
+
+  va_start (ap, template);
+  for (const char *a = va_arg (ap, const char *); a != NULL; a = va_arg (ap, const char *))
+    g_strv_builder_add (builder, a);
+  va_end (ap);
+  g_auto (GStrv) args = g_strv_builder_end (builder);
+  return hyd_diagnostic_set_error (error, hyd_diagnostic_newv (HYD_DIAGNOSTIC_PARAM_VALUE,
+                                                               HYD_SEVERITY_ERROR, template,
+                                                               (const char *const *) args));
+}
 
 static const char *const kind_names[] = {
   [HYD_PROFILE_CONSTANT] = "constant",
@@ -158,9 +182,8 @@ check_keys (JsonObject *object, const char *kind, const char *const *allowed, GE
       if (!known)
         {
           g_autofree char *list = g_strjoinv (", ", (char **) allowed);
-          g_set_error (error, HYD_CIRCUIT_ERROR, HYD_CIRCUIT_ERROR_PARAM_VALUE,
-                       "%s: unknown key \"%s\" (expected %s)", kind, key, list);
-          return FALSE;
+          return profile_error (error, N_("%s: unknown key \"%s\" (expected %s)"), kind, key, list,
+                                NULL);
         }
     }
   return TRUE;
@@ -171,9 +194,7 @@ require_key (JsonObject *object, const char *kind, const char *key, GError **err
 {
   if (json_object_has_member (object, key))
     return TRUE;
-  g_set_error (error, HYD_CIRCUIT_ERROR, HYD_CIRCUIT_ERROR_PARAM_VALUE,
-               "%s: missing \"%s\"", kind, key);
-  return FALSE;
+  return profile_error (error, N_("%s: missing \"%s\""), kind, key, NULL);
 }
 
 static HydProfile *
@@ -192,32 +213,30 @@ parse_step (JsonObject *object, GError **error)
 
   if (!read_number_array (json_object_get_member (object, "times"), &profile->times, &n_times))
     {
-      g_set_error_literal (error, HYD_CIRCUIT_ERROR, HYD_CIRCUIT_ERROR_PARAM_VALUE,
-                           "step: \"times\" must be an array of numbers");
+      profile_error (error, N_("step: \"times\" must be an array of numbers"), NULL);
       return NULL;
     }
   profile->n = n_times;
   if (!read_number_array (json_object_get_member (object, "values"), &values, &n_vals))
     {
-      g_set_error_literal (error, HYD_CIRCUIT_ERROR, HYD_CIRCUIT_ERROR_PARAM_VALUE,
-                           "step: \"values\" must be an array of numbers");
+      profile_error (error, N_("step: \"values\" must be an array of numbers"), NULL);
       return NULL;
     }
   profile->values = g_steal_pointer (&values);
 
   if (n_vals != n_times + 1)
     {
-      g_set_error (error, HYD_CIRCUIT_ERROR, HYD_CIRCUIT_ERROR_PARAM_VALUE,
-                   "step: needs len(values) = len(times) + 1 (got %u times and %u values)",
-                   n_times, n_vals);
+      g_autofree char *t = g_strdup_printf ("%u", n_times);
+      g_autofree char *v = g_strdup_printf ("%u", n_vals);
+      profile_error (error, N_("step: needs len(values) = len(times) + 1 (got %s times and %s values)"),
+                     t, v, NULL);
       return NULL;
     }
   for (guint i = 1; i < n_times; i++)
     if (!(profile->times[i] > profile->times[i - 1]))
       {
-        g_set_error (error, HYD_CIRCUIT_ERROR, HYD_CIRCUIT_ERROR_PARAM_VALUE,
-                     "step: times must be strictly increasing (%s follows %s)",
-                     number_text (profile->times[i], a), number_text (profile->times[i - 1], b));
+        profile_error (error, N_("step: times must be strictly increasing (%s follows %s)"),
+                       number_text (profile->times[i], a), number_text (profile->times[i - 1], b), NULL);
         return NULL;
       }
   return g_steal_pointer (&profile);
@@ -243,16 +262,14 @@ parse_points (JsonObject *object, HydProfileKind kind, GError **error)
   points_node = json_object_get_member (object, "points");
   if (!JSON_NODE_HOLDS_ARRAY (points_node))
     {
-      g_set_error (error, HYD_CIRCUIT_ERROR, HYD_CIRCUIT_ERROR_PARAM_VALUE,
-                   "%s: \"points\" must be an array of [time, value] pairs", name);
+      profile_error (error, N_("%s: \"points\" must be an array of [time, value] pairs"), name, NULL);
       return NULL;
     }
   points = json_node_get_array (points_node);
   n = json_array_get_length (points);
   if (n == 0)
     {
-      g_set_error (error, HYD_CIRCUIT_ERROR, HYD_CIRCUIT_ERROR_PARAM_VALUE,
-                   "%s: needs at least one point", name);
+      profile_error (error, N_("%s: needs at least one point"), name, NULL);
       return NULL;
     }
 
@@ -268,23 +285,23 @@ parse_points (JsonObject *object, HydProfileKind kind, GError **error)
           || !hyd_json_node_get_number (json_array_get_element (pa, 0), &profile->times[i])
           || !hyd_json_node_get_number (json_array_get_element (pa, 1), &profile->values[i]))
         {
-          g_set_error (error, HYD_CIRCUIT_ERROR, HYD_CIRCUIT_ERROR_PARAM_VALUE,
-                       "%s: point %u is not a [time, value] pair of numbers", name, i);
+          g_autofree char *at = g_strdup_printf ("%u", i);
+          profile_error (error, N_("%s: point %s is not a [time, value] pair of numbers"), name, at,
+                         NULL);
           return NULL;
         }
       if (i > 0 && profile->times[i] < profile->times[i - 1])
         {
-          g_set_error (error, HYD_CIRCUIT_ERROR, HYD_CIRCUIT_ERROR_PARAM_VALUE,
-                       "%s: times must be non-decreasing (point %u at t = %s follows t = %s)",
-                       name, i, number_text (profile->times[i], a),
-                       number_text (profile->times[i - 1], b));
+          g_autofree char *at = g_strdup_printf ("%u", i);
+          profile_error (error, N_("%s: times must be non-decreasing (point %s at t = %s follows t = %s)"),
+                         name, at, number_text (profile->times[i], a),
+                         number_text (profile->times[i - 1], b), NULL);
           return NULL;
         }
       if (i > 1 && profile->times[i] == profile->times[i - 2])
         {
-          g_set_error (error, HYD_CIRCUIT_ERROR, HYD_CIRCUIT_ERROR_PARAM_VALUE,
-                       "%s: more than two points at t = %s (two equal times make a jump)",
-                       name, number_text (profile->times[i], a));
+          profile_error (error, N_("%s: more than two points at t = %s (two equal times make a jump)"),
+                         name, number_text (profile->times[i], a), NULL);
           return NULL;
         }
     }
@@ -304,9 +321,7 @@ read_sine_number (JsonObject *object, const char *key, gboolean required,
     }
   if (!hyd_json_node_get_number (json_object_get_member (object, key), value))
     {
-      g_set_error (error, HYD_CIRCUIT_ERROR, HYD_CIRCUIT_ERROR_PARAM_VALUE,
-                   "sine: \"%s\" must be a number", key);
-      return FALSE;
+      return profile_error (error, N_("sine: \"%s\" must be a number"), key, NULL);
     }
   return TRUE;
 }
@@ -326,9 +341,8 @@ parse_sine (JsonObject *object, GError **error)
     return NULL;
   if (profile->frequency < 0.0)
     {
-      g_set_error (error, HYD_CIRCUIT_ERROR, HYD_CIRCUIT_ERROR_PARAM_VALUE,
-                   "sine: frequency must be ≥ 0 Hz (got %s)",
-                   number_text (profile->frequency, buf));
+      profile_error (error, N_("sine: frequency must be ≥ 0 Hz (got %s)"),
+                     number_text (profile->frequency, buf), NULL);
       return NULL;
     }
   return g_steal_pointer (&profile);
@@ -351,8 +365,7 @@ hyd_profile_new_from_json (JsonNode *node, GError **error)
 
   if (!JSON_NODE_HOLDS_OBJECT (node))
     {
-      g_set_error_literal (error, HYD_CIRCUIT_ERROR, HYD_CIRCUIT_ERROR_PARAM_VALUE,
-                           "expected a number or a profile object (step, ramp, sine or table)");
+      profile_error (error, N_("expected a number or a profile object (step, ramp, sine or table)"), NULL);
       return NULL;
     }
 
@@ -360,9 +373,9 @@ hyd_profile_new_from_json (JsonNode *node, GError **error)
   size = json_object_get_size (object);
   if (size != 1)
     {
-      g_set_error (error, HYD_CIRCUIT_ERROR, HYD_CIRCUIT_ERROR_PARAM_VALUE,
-                   "a profile object has exactly one key (step, ramp, sine or table), not %u",
-                   size);
+      g_autofree char *got = g_strdup_printf ("%u", size);
+      profile_error (error, N_("a profile object has exactly one key (step, ramp, sine or table), not %s"),
+                     got, NULL);
       return NULL;
     }
 
@@ -375,14 +388,13 @@ hyd_profile_new_from_json (JsonNode *node, GError **error)
   if (strcmp (kind, "step") != 0 && strcmp (kind, "ramp") != 0
       && strcmp (kind, "sine") != 0 && strcmp (kind, "table") != 0)
     {
-      g_set_error (error, HYD_CIRCUIT_ERROR, HYD_CIRCUIT_ERROR_PARAM_VALUE,
-                   "unknown profile kind \"%s\" (expected step, ramp, sine or table)", kind);
+      profile_error (error, N_("unknown profile kind \"%s\" (expected step, ramp, sine or table)"), kind,
+                     NULL);
       return NULL;
     }
   if (!JSON_NODE_HOLDS_OBJECT (body))
     {
-      g_set_error (error, HYD_CIRCUIT_ERROR, HYD_CIRCUIT_ERROR_PARAM_VALUE,
-                   "%s: expected an object", kind);
+      profile_error (error, N_("%s: expected an object"), kind, NULL);
       return NULL;
     }
 

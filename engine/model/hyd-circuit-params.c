@@ -118,9 +118,18 @@ resolve_param (const HydCircuitComponent *component, const HydParamInfo *info,
       double lo, hi;
 
       if (p == NULL)
-        return hcp_component_error (error, (HydDiagnosticCode) local_error->code, component->id, NULL,
-                                info->name, N_("component \"%s\", parameter \"%s\": %s"),
-                                component->id, info->name, local_error->message, NULL);
+        {
+          /* the profile's own sentence is translated with this one */
+          const HydDiagnostic *inner = hyd_diagnostic_peek_error (local_error);
+          HydDiagnostic *d = hyd_diagnostic_new ((HydDiagnosticCode) local_error->code, HYD_SEVERITY_ERROR,
+                                                 N_("component \"%s\", parameter \"%s\": %s"),
+                                                 component->id, info->name, local_error->message, NULL);
+          if (inner != NULL && inner->phrases == NULL)
+            hyd_diagnostic_set_phrase (d, 2, inner->template, (const char *const *) inner->args);
+          hyd_diagnostic_set_component (d, component->id);
+          hyd_diagnostic_set_parameter (d, info->name);
+          return hyd_diagnostic_set_error (error, d);
+        }
       hyd_profile_get_range (p, &lo, &hi);
       if (!hcp_value_in_range (lo, info->min, info->max, info->flags)
           || !hcp_value_in_range (hi, info->min, info->max, info->flags))
@@ -361,8 +370,8 @@ hyd_circuit_component_set_param_from_string (HydCircuitComponent *component,
     {
       g_autofree char *id = hcp_quote (component->id);
       g_autofree char *type_name = hcp_quote (component->type);
-      return hcp_set_error (error, HYD_CIRCUIT_ERROR_UNKNOWN_TYPE,
-                        "component %s: unknown type %s", id, type_name);
+      return hcp_component_error (error, HYD_DIAGNOSTIC_UNKNOWN_TYPE, component->id, NULL, NULL,
+                                  N_("component %s: unknown type %s"), id, type_name, NULL);
     }
   if (hyd_component_type_find_param (type, name) < 0)
     return unknown_param_error (component, type, name, error);
@@ -376,9 +385,9 @@ hyd_circuit_component_set_param_from_string (HydCircuitComponent *component,
       {
         g_autofree char *id = hcp_quote (component->id);
         g_autofree char *quoted = hcp_quote (number);
-        return hcp_set_error (error, HYD_CIRCUIT_ERROR_PARAM_VALUE,
-                          "component %s, parameter \"%s\": %s is not a finite number (the "
-                          "largest is about 1.8e308)", id, name, quoted);
+        return hcp_component_error (error, HYD_DIAGNOSTIC_PARAM_VALUE, component->id, NULL, name,
+                                    N_("component %s, parameter \"%s\": %s is not a finite number "
+                                       "(the largest is about 1.8e308)"), id, name, quoted, NULL);
       }
   }
   node = param_node_from_string (value);

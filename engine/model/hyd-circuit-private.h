@@ -25,8 +25,39 @@ G_BEGIN_DECLS
 #define MAX_ID_LENGTH 32
 #define NUMBER_TEXT_SIZE HYD_JSON_DOUBLE_BUF_SIZE
 
+/* Where a message is about, as a phrase translated with the message
+ * (hyd_diagnostic_set_phrase): "circuit", "component \"C1\"", "junction
+ * \"J1\"", "plots[0]", "connections[3] (from \"V1.A\" to \"C1.A\")". */
+typedef struct {
+  const char *template;   /* N_()-marked */
+  char *args[4];          /* owned, NULL-terminated */
+  const HydCircuitConnection *connection; /* the connection it names, or NULL */
+} HcpWhere;
+
+void hcp_where_circuit (HcpWhere *where);
+void hcp_where_component (HcpWhere *where, const char *id);
+void hcp_where_junction (HcpWhere *where, const char *id);
+void hcp_where_plot (HcpWhere *where, guint index);
+void hcp_where_connection (HcpWhere *where, guint index, const HydCircuitConnection *conn,
+                           const char *from, const char *to);
+void hcp_where_clear (HcpWhere *where);
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (HcpWhere, hcp_where_clear)
+/* An error whose template starts with where ("%s: …", argument 0); the
+ * other arguments are const char *, then NULL. Names the connection if
+ * where is one. */
+gboolean hcp_where_error (GError **error, HydDiagnosticCode code, const HcpWhere *where,
+                          const char *template, ...) G_GNUC_NULL_TERMINATED;
+/* As hcp_where_error, returning the diagnostic (to name a component or set
+ * more phrases) instead of setting the error. */
+HydDiagnostic *hcp_where_diagnostic (HydDiagnosticCode code, const HcpWhere *where,
+                                     const char *template, ...) G_GNUC_NULL_TERMINATED;
+
+/* An error about the document as a whole, as a diagnostic: the template's
+ * arguments are const char *, then NULL. */
+#define hcp_error(error, code, ...) \
+  hcp_component_error ((error), (code), NULL, NULL, NULL, __VA_ARGS__)
+
 /* shared between the files of engine/model/ */
-char *hcp_connection_where (guint index, const char *from, const char *to);
 gboolean hcp_component_error (GError **error, HydDiagnosticCode code, const char *component, const char *port, const char *parameter, const char *template, ...) G_GNUC_NULL_TERMINATED;
 void hcp_component_free (HydCircuitComponent *c);
 gboolean hcp_connection_error (GError **error, HydDiagnosticCode code, const HydCircuitConnection *conn, const char *template, ...) G_GNUC_NULL_TERMINATED;

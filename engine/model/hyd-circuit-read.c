@@ -4,145 +4,188 @@
 #include "hyd-circuit-private.h"
 
 /* ---------------------------------------------------------------------------
- * Reading the JSON tree (kinds only; meanings are checked by validate)
+ * Reading the document (kinds only; meanings are checked by validate). The
+ * reader's flat document is read directly; json-glib trees are made only
+ * of what the circuit keeps as JSON (parameters, fluid, simulation,
+ * unknown keys).
  * ------------------------------------------------------------------------- */
 
-static gboolean
-read_string (JsonNode *node, const char *where, const char *key, char **out, GError **error)
+typedef struct {
+  const HydJsonDoc *doc;
+} Reader;
+
+/* A value for "got %s" in a message (made only for a message). */
+static char *
+describe (const Reader *r, HydJsonRef v)
 {
-  const char *s = hcp_node_get_string (node);
+  g_autoptr (JsonNode) node = hyd_json_doc_to_node (r->doc, v);
+  return hcp_describe_node (node);
+}
+
+static gboolean
+read_string (const Reader *r, HydJsonRef v, const HcpWhere *where, const char *key, char **out,
+             GError **error)
+{
+  const char *s = hyd_json_doc_string (r->doc, v);
 
   if (s == NULL)
-    return hcp_set_error (error, HYD_CIRCUIT_ERROR_FORMAT, "%s: \"%s\" must be a string", where, key);
+    return hcp_where_error (error, HYD_DIAGNOSTIC_FORMAT, where, N_("%s: \"%s\" must be a string"), key,
+                            NULL);
   g_free (*out);
   *out = g_strdup (s);
   return TRUE;
 }
 
 static gboolean
-read_number (JsonNode *node, const char *where, const char *key, double *out, GError **error)
+read_number (const Reader *r, HydJsonRef v, const HcpWhere *where, const char *key, double *out,
+             GError **error)
 {
-  if (!hyd_json_node_get_number (node, out))
-    return hcp_set_error (error, HYD_CIRCUIT_ERROR_FORMAT, "%s: \"%s\" must be a number", where, key);
+  if (!hyd_json_doc_number (r->doc, v, out))
+    return hcp_where_error (error, HYD_DIAGNOSTIC_FORMAT, where, N_("%s: \"%s\" must be a number"), key,
+                            NULL);
+  return TRUE;
+}
+
+/* An [x, y] pair of numbers. */
+static gboolean
+read_pair (const Reader *r, HydJsonRef v, double *x, double *y)
+{
+  HydJsonRef e0, e1;
+
+  if (hyd_json_doc_kind (r->doc, v) != HYD_JSON_ARRAY || hyd_json_doc_length (r->doc, v) != 2)
+    return FALSE;
+  e0 = hyd_json_doc_first (r->doc, v);
+  e1 = hyd_json_doc_next (r->doc, e0);
+  return hyd_json_doc_number (r->doc, e0, x) && hyd_json_doc_number (r->doc, e1, y);
+}
+
+static gboolean
+read_position (const Reader *r, HydJsonRef v, const HcpWhere *where, double *x, double *y,
+               GError **error)
+{
+  if (!read_pair (r, v, x, y))
+    return hcp_where_error (error, HYD_DIAGNOSTIC_FORMAT, where,
+                            N_("%s: \"position\" must be an array of two numbers [x, y]"), NULL);
   return TRUE;
 }
 
 static gboolean
-read_position (JsonNode *node, const char *where, double *x, double *y, GError **error)
+read_object (const Reader *r, HydJsonRef v, const HcpWhere *where, const char *key, JsonObject **out,
+             GError **error)
 {
-  JsonArray *array = JSON_NODE_HOLDS_ARRAY (node) ? json_node_get_array (node) : NULL;
+  g_autoptr (JsonNode) node = NULL;
 
-  if (array == NULL || json_array_get_length (array) != 2
-      || !hyd_json_node_get_number (json_array_get_element (array, 0), x)
-      || !hyd_json_node_get_number (json_array_get_element (array, 1), y))
-    return hcp_set_error (error, HYD_CIRCUIT_ERROR_FORMAT,
-                      "%s: \"position\" must be an array of two numbers [x, y]", where);
-  return TRUE;
-}
-
-static gboolean
-read_object (JsonNode *node, const char *where, const char *key, JsonObject **out, GError **error)
-{
-  if (!JSON_NODE_HOLDS_OBJECT (node))
-    return hcp_set_error (error, HYD_CIRCUIT_ERROR_FORMAT, "%s: \"%s\" must be an object", where, key);
+  if (hyd_json_doc_kind (r->doc, v) != HYD_JSON_OBJECT)
+    return hcp_where_error (error, HYD_DIAGNOSTIC_FORMAT, where, N_("%s: \"%s\" must be an object"), key,
+                            NULL);
+  node = hyd_json_doc_to_node (r->doc, v);
   g_clear_pointer (out, json_object_unref);
-  /* the tree is the loader's own and freed after reading: share it */
-  *out = json_object_ref (json_node_get_object (node));
+  *out = json_node_dup_object (node);
   return TRUE;
+}
+
+/* An unknown key: kept as written, for the round trip (extra is made for
+ * the first). */
+static void
+keep_extra (const Reader *r, JsonObject **extra, HydJsonRef member)
+{
+  if (*extra == NULL)
+    *extra = json_object_new ();
+  json_object_set_member (*extra, hyd_json_doc_key (r->doc, member),
+                          hyd_json_doc_to_node (r->doc, member));
 }
 
 /* One member of a component object; where names the component in
  * messages. */
 static gboolean
-read_component_member (HydCircuitComponent *c, const char *key, JsonNode *value,
-                       const char *where, GError **error)
+read_component_member (const Reader *r, HydCircuitComponent *c, HydJsonRef member,
+                       const HcpWhere *where, GError **error)
 {
+  const char *key = hyd_json_doc_key (r->doc, member);
   gboolean ok = TRUE;
 
   if (strcmp (key, "id") == 0)
-    ok = read_string (value, where, key, &c->id, error);
+    ok = read_string (r, member, where, key, &c->id, error);
   else if (strcmp (key, "type") == 0)
-    ok = read_string (value, where, key, &c->type, error);
+    ok = read_string (r, member, where, key, &c->type, error);
   else if (strcmp (key, "position") == 0)
-    ok = c->has_position = read_position (value, where, &c->x, &c->y, error);
+    ok = c->has_position = read_position (r, member, where, &c->x, &c->y, error);
   else if (strcmp (key, "rotation") == 0)
     {
-      double r = 0;
+      double rot = 0;
       /* compared as a double: a cast of 1e300 to int is undefined */
-      if (!hyd_json_node_get_number (value, &r) || (r != 0 && r != 90 && r != 180 && r != 270))
+      if (!hyd_json_doc_number (r->doc, member, &rot)
+          || (rot != 0 && rot != 90 && rot != 180 && rot != 270))
         {
-          g_autofree char *got = hcp_describe_node (value);
-          ok = hcp_set_error (error, HYD_CIRCUIT_ERROR_FORMAT,
-                          "%s: \"rotation\" must be 0, 90, 180 or 270 (got %s)", where, got);
+          g_autofree char *got = error ? describe (r, member) : NULL;
+          ok = hcp_where_error (error, HYD_DIAGNOSTIC_FORMAT, where,
+                                N_("%s: \"rotation\" must be 0, 90, 180 or 270 (got %s)"), got, NULL);
         }
       else
-        c->rotation = (int) r;
+        c->rotation = (int) rot;
       c->has_rotation = ok;
     }
   else if (strcmp (key, "mirror") == 0)
     {
-      if (JSON_NODE_TYPE (value) != JSON_NODE_VALUE
-          || json_node_get_value_type (value) != G_TYPE_BOOLEAN)
-        ok = hcp_set_error (error, HYD_CIRCUIT_ERROR_FORMAT,
-                        "%s: \"mirror\" must be true or false", where);
+      HydJsonKind kind = hyd_json_doc_kind (r->doc, member);
+
+      if (kind != HYD_JSON_TRUE && kind != HYD_JSON_FALSE)
+        ok = hcp_where_error (error, HYD_DIAGNOSTIC_FORMAT, where,
+                              N_("%s: \"mirror\" must be true or false"), NULL);
       else
-        c->mirror = json_node_get_boolean (value);
+        c->mirror = kind == HYD_JSON_TRUE;
       c->has_mirror = ok;
     }
   else if (strcmp (key, "label") == 0)
-    ok = read_string (value, where, key, &c->label, error);
+    ok = read_string (r, member, where, key, &c->label, error);
   else if (strcmp (key, "params") == 0)
-    ok = read_object (value, where, key, &c->params, error);
+    ok = read_object (r, member, where, key, &c->params, error);
   else
-    json_object_set_member (c->extra, key, hcp_node_deep_copy (value));
+    keep_extra (r, &c->extra, member);
 
   return ok;
 }
 
 static HydCircuitComponent *
-read_component (JsonNode *node, guint index, GError **error)
+read_component (const Reader *r, HydJsonRef v, guint index, GError **error)
 {
   const char *id;
   HydCircuitComponent *c;
-  JsonObject *object;
-  JsonObjectIter iter;
-  const char *key;
-  JsonNode *value;
 
-  if (!JSON_NODE_HOLDS_OBJECT (node))
+  if (hyd_json_doc_kind (r->doc, v) != HYD_JSON_OBJECT)
     {
-      hcp_set_error (error, HYD_CIRCUIT_ERROR_FORMAT, "components[%u] is not an object", index);
+      g_autofree char *at = g_strdup_printf ("%u", index);
+      hcp_component_error (error, HYD_DIAGNOSTIC_FORMAT, NULL, NULL, NULL,
+                           N_("components[%s] is not an object"), at, NULL);
       return NULL;
     }
-  object = json_node_get_object (node);
 
-  id = hcp_node_get_string (json_object_get_member (object, "id"));
+  id = hyd_json_doc_string (r->doc, hyd_json_doc_member (r->doc, v, "id"));
   if (id == NULL)
     {
-      hcp_set_error (error, HYD_CIRCUIT_ERROR_FORMAT,
-                 "components[%u]: \"id\" is missing or not a string", index);
+      g_autofree char *at = g_strdup_printf ("%u", index);
+      hcp_component_error (error, HYD_DIAGNOSTIC_FORMAT, NULL, NULL, NULL,
+                           N_("components[%s]: \"id\" is missing or not a string"), at, NULL);
       return NULL;
     }
-  if (hcp_node_get_string (json_object_get_member (object, "type")) == NULL)
+  if (hyd_json_doc_string (r->doc, hyd_json_doc_member (r->doc, v, "type")) == NULL)
     {
-      g_autofree char *quoted = hcp_quote (id);
-      hcp_set_error (error, HYD_CIRCUIT_ERROR_FORMAT, "component %s: \"type\" is missing or not a string",
-                 quoted);
+      g_auto (HcpWhere) where = { 0 };
+      hcp_where_component (&where, id);
+      hcp_where_error (error, HYD_DIAGNOSTIC_FORMAT, &where,
+                       N_("%s: \"type\" is missing or not a string"), NULL);
       return NULL;
     }
 
-  /* params are the tree's own object (read_object), made only if absent */
   c = g_new0 (HydCircuitComponent, 1);
-  c->extra = json_object_new ();
-  json_object_iter_init_ordered (&iter, object);
-  while (json_object_iter_next_ordered (&iter, &key, &value))
+  for (HydJsonRef m = hyd_json_doc_first (r->doc, v); m != 0; m = hyd_json_doc_next (r->doc, m))
     {
       /* the component's name is made only for a message (10^5 parts) */
-      if (!read_component_member (c, key, value, "", NULL))
+      if (!read_component_member (r, c, m, NULL, NULL))
         {
-          g_autofree char *quoted = hcp_quote (id);
-          g_autofree char *where = g_strdup_printf ("component %s", quoted);
-          read_component_member (c, key, value, where, error);
+          g_auto (HcpWhere) where = { 0 };
+          hcp_where_component (&where, id);
+          read_component_member (r, c, m, &where, error);
           hcp_component_free (c);
           return NULL;
         }
@@ -153,48 +196,43 @@ read_component (JsonNode *node, guint index, GError **error)
 }
 
 static HydCircuitJunction *
-read_junction (JsonNode *node, guint index, GError **error)
+read_junction (const Reader *r, HydJsonRef v, guint index, GError **error)
 {
-  g_autoptr(GList) members = NULL;
-  g_autofree char *where = NULL;
+  g_auto (HcpWhere) where = { 0 };
   HydCircuitJunction *j;
-  JsonObject *object;
   const char *id;
 
-  if (!JSON_NODE_HOLDS_OBJECT (node))
+  if (hyd_json_doc_kind (r->doc, v) != HYD_JSON_OBJECT)
     {
-      hcp_set_error (error, HYD_CIRCUIT_ERROR_FORMAT, "junctions[%u] is not an object", index);
+      g_autofree char *at = g_strdup_printf ("%u", index);
+      hcp_component_error (error, HYD_DIAGNOSTIC_FORMAT, NULL, NULL, NULL,
+                           N_("junctions[%s] is not an object"), at, NULL);
       return NULL;
     }
-  object = json_node_get_object (node);
-  id = hcp_node_get_string (json_object_get_member (object, "id"));
+  id = hyd_json_doc_string (r->doc, hyd_json_doc_member (r->doc, v, "id"));
   if (id == NULL)
     {
-      hcp_set_error (error, HYD_CIRCUIT_ERROR_FORMAT,
-                 "junctions[%u]: \"id\" is missing or not a string", index);
+      g_autofree char *at = g_strdup_printf ("%u", index);
+      hcp_component_error (error, HYD_DIAGNOSTIC_FORMAT, NULL, NULL, NULL,
+                           N_("junctions[%s]: \"id\" is missing or not a string"), at, NULL);
       return NULL;
     }
-  {
-    g_autofree char *quoted = hcp_quote (id);
-    where = g_strdup_printf ("junction %s", quoted);
-  }
+  hcp_where_junction (&where, id);
 
   j = hcp_junction_new ();
-  members = json_object_get_members (object);
-  for (GList *l = members; l != NULL; l = l->next)
+  for (HydJsonRef m = hyd_json_doc_first (r->doc, v); m != 0; m = hyd_json_doc_next (r->doc, m))
     {
-      const char *key = l->data;
-      JsonNode *value = json_object_get_member (object, key);
+      const char *key = hyd_json_doc_key (r->doc, m);
       gboolean ok = TRUE;
 
       if (strcmp (key, "id") == 0)
-        ok = read_string (value, where, key, &j->id, error);
+        ok = read_string (r, m, &where, key, &j->id, error);
       else if (strcmp (key, "position") == 0)
-        ok = j->has_position = read_position (value, where, &j->x, &j->y, error);
+        ok = j->has_position = read_position (r, m, &where, &j->x, &j->y, error);
       else if (strcmp (key, "initial_pressure") == 0)
-        ok = j->has_initial_pressure = read_number (value, where, key, &j->initial_pressure, error);
+        ok = j->has_initial_pressure = read_number (r, m, &where, key, &j->initial_pressure, error);
       else
-        json_object_set_member (j->extra, key, hcp_node_deep_copy (value));
+        keep_extra (r, &j->extra, m);
 
       if (!ok)
         {
@@ -206,23 +244,25 @@ read_junction (JsonNode *node, guint index, GError **error)
 }
 
 static gboolean
-read_route (JsonNode *node, const char *where, GArray **route, GError **error)
+read_route (const Reader *r, HydJsonRef v, const HcpWhere *where, GArray **route, GError **error)
 {
-  JsonArray *array = JSON_NODE_HOLDS_ARRAY (node) ? json_node_get_array (node) : NULL;
   g_autoptr(GArray) points = NULL;
-  guint n;
+  guint i = 0;
 
-  if (array == NULL)
-    return hcp_set_error (error, HYD_CIRCUIT_ERROR_FORMAT,
-                      "%s: \"route\" must be an array of [x, y] points", where);
-  n = json_array_get_length (array);
-  points = g_array_sized_new (FALSE, FALSE, sizeof (double), 2 * n);
-  for (guint i = 0; i < n; i++)
+  if (hyd_json_doc_kind (r->doc, v) != HYD_JSON_ARRAY)
+    return hcp_where_error (error, HYD_DIAGNOSTIC_FORMAT, where,
+                            N_("%s: \"route\" must be an array of [x, y] points"), NULL);
+  points = g_array_sized_new (FALSE, FALSE, sizeof (double), 2 * hyd_json_doc_length (r->doc, v));
+  for (HydJsonRef e = hyd_json_doc_first (r->doc, v); e != 0; e = hyd_json_doc_next (r->doc, e), i++)
     {
       double xy[2];
-      if (!read_position (json_array_get_element (array, i), where, &xy[0], &xy[1], NULL))
-        return hcp_set_error (error, HYD_CIRCUIT_ERROR_FORMAT,
-                          "%s: \"route\" point %u is not an [x, y] pair of numbers", where, i);
+      if (!read_pair (r, e, &xy[0], &xy[1]))
+        {
+          g_autofree char *at = error ? g_strdup_printf ("%u", i) : NULL;
+          return hcp_where_error (error, HYD_DIAGNOSTIC_FORMAT, where,
+                                  N_("%s: \"route\" point %s is not an [x, y] pair of numbers"), at,
+                                  NULL);
+        }
       g_array_append_vals (points, xy, 2);
     }
   g_clear_pointer (route, g_array_unref);
@@ -230,72 +270,63 @@ read_route (JsonNode *node, const char *where, GArray **route, GError **error)
   return TRUE;
 }
 
-char *
-hcp_connection_where (guint index, const char *from, const char *to)
-{
-  g_autofree char *f = from ? hcp_quote (from) : g_strdup ("?");
-  g_autofree char *t = to ? hcp_quote (to) : g_strdup ("?");
-
-  return g_strdup_printf ("connections[%u] (from %s to %s)", index, f, t);
-}
-
 /* One member of a connection object; where names the connection in
  * messages. */
 static gboolean
-read_connection_member (HydCircuitConnection *c, const char *key, JsonNode *value,
-                        const char *where, GError **error)
+read_connection_member (const Reader *r, HydCircuitConnection *c, HydJsonRef member,
+                        const HcpWhere *where, GError **error)
 {
+  const char *key = hyd_json_doc_key (r->doc, member);
+
   if (strcmp (key, "from") == 0)
-    return read_string (value, where, key, &c->from, error);
+    return read_string (r, member, where, key, &c->from, error);
   if (strcmp (key, "to") == 0)
-    return read_string (value, where, key, &c->to, error);
+    return read_string (r, member, where, key, &c->to, error);
   if (strcmp (key, "route") == 0)
-    return read_route (value, where, &c->route, error);
+    return read_route (r, member, where, &c->route, error);
   if (strcmp (key, "length") == 0)
-    return c->has_length = read_number (value, where, key, &c->length, error);
+    return c->has_length = read_number (r, member, where, key, &c->length, error);
   if (strcmp (key, "diameter") == 0)
-    return c->has_diameter = read_number (value, where, key, &c->diameter, error);
+    return c->has_diameter = read_number (r, member, where, key, &c->diameter, error);
   if (strcmp (key, "initial_pressure") == 0)
-    return c->has_initial_pressure = read_number (value, where, key, &c->initial_pressure, error);
-  json_object_set_member (c->extra, key, hcp_node_deep_copy (value));
+    return c->has_initial_pressure = read_number (r, member, where, key, &c->initial_pressure, error);
+  keep_extra (r, &c->extra, member);
   return TRUE;
 }
 
 static HydCircuitConnection *
-read_connection (JsonNode *node, guint index, GError **error)
+read_connection (const Reader *r, HydJsonRef v, guint index, GError **error)
 {
   HydCircuitConnection *c;
-  JsonObject *object;
   const char *from, *to;
-  JsonObjectIter iter;
-  const char *key;
-  JsonNode *value;
 
-  if (!JSON_NODE_HOLDS_OBJECT (node))
+  if (hyd_json_doc_kind (r->doc, v) != HYD_JSON_OBJECT)
     {
-      hcp_set_error (error, HYD_CIRCUIT_ERROR_FORMAT, "connections[%u] is not an object", index);
+      g_autofree char *at = g_strdup_printf ("%u", index);
+      hcp_component_error (error, HYD_DIAGNOSTIC_FORMAT, NULL, NULL, NULL,
+                           N_("connections[%s] is not an object"), at, NULL);
       return NULL;
     }
-  object = json_node_get_object (node);
-  from = hcp_node_get_string (json_object_get_member (object, "from"));
-  to = hcp_node_get_string (json_object_get_member (object, "to"));
+  from = hyd_json_doc_string (r->doc, hyd_json_doc_member (r->doc, v, "from"));
+  to = hyd_json_doc_string (r->doc, hyd_json_doc_member (r->doc, v, "to"));
   if (from == NULL || to == NULL)
     {
-      g_autofree char *where = hcp_connection_where (index, from, to);
-      hcp_set_error (error, HYD_CIRCUIT_ERROR_FORMAT, "%s: \"%s\" is missing or not a string",
-                 where, from == NULL ? "from" : "to");
+      g_auto (HcpWhere) where = { 0 };
+      hcp_where_connection (&where, index, NULL, from, to);
+      hcp_where_error (error, HYD_DIAGNOSTIC_FORMAT, &where, N_("%s: \"%s\" is missing or not a string"),
+                       from == NULL ? "from" : "to", NULL);
       return NULL;
     }
 
   c = hcp_connection_new ();
-  json_object_iter_init_ordered (&iter, object);
-  while (json_object_iter_next_ordered (&iter, &key, &value))
+  for (HydJsonRef m = hyd_json_doc_first (r->doc, v); m != 0; m = hyd_json_doc_next (r->doc, m))
     {
       /* the connection's name is made only for a message (10^5 wires) */
-      if (!read_connection_member (c, key, value, "", NULL))
+      if (!read_connection_member (r, c, m, NULL, NULL))
         {
-          g_autofree char *where = hcp_connection_where (index, from, to);
-          read_connection_member (c, key, value, where, error);
+          g_auto (HcpWhere) where = { 0 };
+          hcp_where_connection (&where, index, NULL, from, to);
+          read_connection_member (r, c, m, &where, error);
           hcp_connection_free (c);
           return NULL;
         }
@@ -304,52 +335,51 @@ read_connection (JsonNode *node, guint index, GError **error)
 }
 
 static HydCircuitPlot *
-read_plot (JsonNode *node, guint index, GError **error)
+read_plot (const Reader *r, HydJsonRef v, guint index, GError **error)
 {
-  g_autoptr(GList) members = NULL;
-  g_autofree char *where = g_strdup_printf ("plots[%u]", index);
+  g_auto (HcpWhere) where = { 0 };
   HydCircuitPlot *p;
-  JsonObject *object;
 
-  if (!JSON_NODE_HOLDS_OBJECT (node))
+  if (hyd_json_doc_kind (r->doc, v) != HYD_JSON_OBJECT)
     {
-      hcp_set_error (error, HYD_CIRCUIT_ERROR_FORMAT, "%s is not an object", where);
+      g_autofree char *at = g_strdup_printf ("%u", index);
+      hcp_component_error (error, HYD_DIAGNOSTIC_FORMAT, NULL, NULL, NULL,
+                           N_("plots[%s] is not an object"), at, NULL);
       return NULL;
     }
-  object = json_node_get_object (node);
+  hcp_where_plot (&where, index);
 
   p = hcp_plot_new ();
-  members = json_object_get_members (object);
-  for (GList *l = members; l != NULL; l = l->next)
+  for (HydJsonRef m = hyd_json_doc_first (r->doc, v); m != 0; m = hyd_json_doc_next (r->doc, m))
     {
-      const char *key = l->data;
-      JsonNode *value = json_object_get_member (object, key);
+      const char *key = hyd_json_doc_key (r->doc, m);
       gboolean ok = TRUE;
 
       if (strcmp (key, "title") == 0)
-        ok = read_string (value, where, key, &p->title, error);
+        ok = read_string (r, m, &where, key, &p->title, error);
       else if (strcmp (key, "y_unit") == 0)
-        ok = read_string (value, where, key, &p->y_unit, error);
+        ok = read_string (r, m, &where, key, &p->y_unit, error);
       else if (strcmp (key, "traces") == 0)
         {
-          JsonArray *array = JSON_NODE_HOLDS_ARRAY (value) ? json_node_get_array (value) : NULL;
+          gboolean array = hyd_json_doc_kind (r->doc, m) == HYD_JSON_ARRAY;
 
           g_clear_pointer (&p->traces, g_ptr_array_unref);
           p->traces = g_ptr_array_new_with_free_func (g_free);
-          for (guint i = 0; ok && array != NULL && i < json_array_get_length (array); i++)
+          for (HydJsonRef e = array ? hyd_json_doc_first (r->doc, m) : 0; ok && e != 0;
+               e = hyd_json_doc_next (r->doc, e))
             {
-              const char *trace = hcp_node_get_string (json_array_get_element (array, i));
+              const char *trace = hyd_json_doc_string (r->doc, e);
               if (trace == NULL)
                 ok = FALSE;
               else
                 g_ptr_array_add (p->traces, g_strdup (trace));
             }
-          if (array == NULL || !ok)
-            ok = hcp_set_error (error, HYD_CIRCUIT_ERROR_FORMAT,
-                            "%s: \"traces\" must be an array of variable names", where);
+          if (!array || !ok)
+            ok = hcp_where_error (error, HYD_DIAGNOSTIC_FORMAT, &where,
+                                  N_("%s: \"traces\" must be an array of variable names"), NULL);
         }
       else
-        json_object_set_member (p->extra, key, hcp_node_deep_copy (value));
+        keep_extra (r, &p->extra, m);
 
       if (!ok)
         {
@@ -360,19 +390,20 @@ read_plot (JsonNode *node, guint index, GError **error)
   return p;
 }
 
-typedef gpointer (*ReadItemFunc) (JsonNode *node, guint index, GError **error);
+typedef gpointer (*ReadItemFunc) (const Reader *r, HydJsonRef v, guint index, GError **error);
 
 static gboolean
-read_list (JsonNode *node, const char *key, ReadItemFunc read_item, GPtrArray *items, GError **error)
+read_list (const Reader *r, HydJsonRef v, const char *key, ReadItemFunc read_item,
+           GPtrArray *items, GError **error)
 {
-  JsonArray *array;
+  guint i = 0;
 
-  if (!JSON_NODE_HOLDS_ARRAY (node))
-    return hcp_set_error (error, HYD_CIRCUIT_ERROR_FORMAT, "\"%s\" must be an array", key);
-  array = json_node_get_array (node);
-  for (guint i = 0; i < json_array_get_length (array); i++)
+  if (hyd_json_doc_kind (r->doc, v) != HYD_JSON_ARRAY)
+    return hcp_component_error (error, HYD_DIAGNOSTIC_FORMAT, NULL, NULL, NULL,
+                                N_("\"%s\" must be an array"), key, NULL);
+  for (HydJsonRef e = hyd_json_doc_first (r->doc, v); e != 0; e = hyd_json_doc_next (r->doc, e), i++)
     {
-      gpointer item = read_item (json_array_get_element (array, i), i, error);
+      gpointer item = read_item (r, e, i, error);
       if (item == NULL)
         return FALSE;
       g_ptr_array_add (items, item);
@@ -381,90 +412,92 @@ read_list (JsonNode *node, const char *key, ReadItemFunc read_item, GPtrArray *i
 }
 
 static gboolean
-read_document (JsonNode *root, HydCircuit *circuit, GError **error)
+read_document (const Reader *r, HydCircuit *circuit, GError **error)
 {
   static const char *const required[] = { "components", "connections" };
-  g_autoptr(GList) members = NULL;
-  JsonObject *object;
-  JsonNode *node;
+  const HydJsonDoc *doc = r->doc;
+  HydJsonRef v;
   const char *format;
+  gint64 version;
+  g_auto (HcpWhere) where = { 0 };
 
-  if (!JSON_NODE_HOLDS_OBJECT (root))
-    return hcp_set_error (error, HYD_CIRCUIT_ERROR_FORMAT,
-                      "not a Bramah circuit: the file is not a JSON object");
-  object = json_node_get_object (root);
+  hcp_where_circuit (&where);
+  if (hyd_json_doc_kind (doc, 0) != HYD_JSON_OBJECT)
+    return hcp_error (error, HYD_DIAGNOSTIC_FORMAT,
+                           N_("not a Bramah circuit: the file is not a JSON object"), NULL);
 
   /* Format and version first: a newer file is refused before its content
    * is judged by this reader's rules. */
-  node = json_object_get_member (object, "format");
-  if (node == NULL)
-    return hcp_set_error (error, HYD_CIRCUIT_ERROR_FORMAT,
-                      "not a Bramah circuit: missing required key \"format\" (\"%s\")",
-                      HYD_CIRCUIT_FORMAT);
-  format = hcp_node_get_string (node);
+  v = hyd_json_doc_member (doc, 0, "format");
+  if (v == 0)
+    return hcp_error (error, HYD_DIAGNOSTIC_FORMAT,
+                           N_("not a Bramah circuit: missing required key \"format\" (\"%s\")"),
+                           HYD_CIRCUIT_FORMAT, NULL);
+  format = hyd_json_doc_string (doc, v);
   if (g_strcmp0 (format, HYD_CIRCUIT_FORMAT) != 0)
     {
-      g_autofree char *got = hcp_describe_node (node);
-      return hcp_set_error (error, HYD_CIRCUIT_ERROR_FORMAT,
-                        "not a Bramah circuit: \"format\" is %s, expected \"%s\"",
-                        got, HYD_CIRCUIT_FORMAT);
+      g_autofree char *got = describe (r, v);
+      return hcp_error (error, HYD_DIAGNOSTIC_FORMAT,
+                             N_("not a Bramah circuit: \"format\" is %s, expected \"%s\""),
+                             got, HYD_CIRCUIT_FORMAT, NULL);
     }
 
-  node = json_object_get_member (object, "version");
-  if (node == NULL)
-    return hcp_set_error (error, HYD_CIRCUIT_ERROR_FORMAT, "missing required key \"version\"");
-  if (JSON_NODE_TYPE (node) != JSON_NODE_VALUE || json_node_get_value_type (node) != G_TYPE_INT64)
+  v = hyd_json_doc_member (doc, 0, "version");
+  if (v == 0)
+    return hcp_error (error, HYD_DIAGNOSTIC_FORMAT, N_("missing required key \"version\""), NULL);
+  if (!hyd_json_doc_int (doc, v, &version))
     {
-      g_autofree char *got = hcp_describe_node (node);
-      return hcp_set_error (error, HYD_CIRCUIT_ERROR_FORMAT,
-                        "\"version\" must be an integer (got %s)", got);
+      g_autofree char *got = describe (r, v);
+      return hcp_error (error, HYD_DIAGNOSTIC_FORMAT, N_("\"version\" must be an integer (got %s)"),
+                             got, NULL);
     }
-  if (json_node_get_int (node) > HYD_CIRCUIT_VERSION)
-    return hcp_set_error (error, HYD_CIRCUIT_ERROR_VERSION,
-                      "file version %" G_GINT64_FORMAT " is newer than this Bramah reads (%d)",
-                      json_node_get_int (node), HYD_CIRCUIT_VERSION);
-  if (json_node_get_int (node) < 1)
-    return hcp_set_error (error, HYD_CIRCUIT_ERROR_FORMAT,
-                      "\"version\" must be at least 1 (got %" G_GINT64_FORMAT ")",
-                      json_node_get_int (node));
-  circuit->version = (int) json_node_get_int (node);
+  if (version > HYD_CIRCUIT_VERSION || version < 1)
+    {
+      g_autofree char *got = g_strdup_printf ("%" G_GINT64_FORMAT, version);
+      g_autofree char *reads = g_strdup_printf ("%d", HYD_CIRCUIT_VERSION);
+      if (version > HYD_CIRCUIT_VERSION)
+        return hcp_error (error, HYD_DIAGNOSTIC_VERSION,
+                               N_("file version %s is newer than this Bramah reads (%s)"), got, reads,
+                               NULL);
+      return hcp_error (error, HYD_DIAGNOSTIC_FORMAT, N_("\"version\" must be at least 1 (got %s)"),
+                             got, NULL);
+    }
+  circuit->version = (int) version;
 
   for (guint i = 0; i < G_N_ELEMENTS (required); i++)
-    if (!json_object_has_member (object, required[i]))
-      return hcp_set_error (error, HYD_CIRCUIT_ERROR_FORMAT,
-                        "missing required key \"%s\"", required[i]);
+    if (hyd_json_doc_member (doc, 0, required[i]) == 0)
+      return hcp_error (error, HYD_DIAGNOSTIC_FORMAT, N_("missing required key \"%s\""),
+                             required[i], NULL);
 
-  members = json_object_get_members (object);
-  for (GList *l = members; l != NULL; l = l->next)
+  for (HydJsonRef m = hyd_json_doc_first (doc, 0); m != 0; m = hyd_json_doc_next (doc, m))
     {
-      const char *key = l->data;
-      JsonNode *value = json_object_get_member (object, key);
+      const char *key = hyd_json_doc_key (doc, m);
       gboolean ok = TRUE;
 
       if (strcmp (key, "format") == 0 || strcmp (key, "version") == 0)
         continue;
       else if (strcmp (key, "title") == 0)
-        ok = read_string (value, "circuit", key, &circuit->title, error);
+        ok = read_string (r, m, &where, key, &circuit->title, error);
       else if (strcmp (key, "description") == 0)
-        ok = read_string (value, "circuit", key, &circuit->description, error);
+        ok = read_string (r, m, &where, key, &circuit->description, error);
       else if (strcmp (key, "fluid") == 0)
-        ok = read_object (value, "circuit", key, &circuit->fluid, error);
+        ok = read_object (r, m, &where, key, &circuit->fluid, error);
       else if (strcmp (key, "simulation") == 0)
-        ok = read_object (value, "circuit", key, &circuit->simulation, error);
+        ok = read_object (r, m, &where, key, &circuit->simulation, error);
       else if (strcmp (key, "components") == 0)
-        ok = read_list (value, key, (ReadItemFunc) read_component, circuit->components, error);
+        ok = read_list (r, m, key, (ReadItemFunc) read_component, circuit->components, error);
       else if (strcmp (key, "junctions") == 0)
-        ok = read_list (value, key, (ReadItemFunc) read_junction, circuit->junctions, error);
+        ok = read_list (r, m, key, (ReadItemFunc) read_junction, circuit->junctions, error);
       else if (strcmp (key, "connections") == 0)
-        ok = read_list (value, key, (ReadItemFunc) read_connection, circuit->connections, error);
+        ok = read_list (r, m, key, (ReadItemFunc) read_connection, circuit->connections, error);
       else if (strcmp (key, "plots") == 0)
         {
           g_clear_pointer (&circuit->plots, g_ptr_array_unref);
           circuit->plots = g_ptr_array_new_with_free_func ((GDestroyNotify) hcp_plot_free);
-          ok = read_list (value, key, (ReadItemFunc) read_plot, circuit->plots, error);
+          ok = read_list (r, m, key, (ReadItemFunc) read_plot, circuit->plots, error);
         }
       else
-        json_object_set_member (circuit->extra, key, hcp_node_deep_copy (value));
+        keep_extra (r, &circuit->extra, m);
 
       if (!ok)
         return FALSE;
@@ -476,9 +509,11 @@ HydCircuit *
 hyd_circuit_load_from_data (const char *data, gssize length, const char *filename, GError **error)
 {
   g_autoptr(HydCircuit) circuit = NULL;
-  g_autoptr(JsonNode) root = NULL;
+  g_autoptr(HydJsonDoc) doc = NULL;
   g_autofree char *prefix = filename ? g_strdup_printf ("%s:", filename) : g_strdup ("");
   g_autofree char *message = NULL;
+  g_auto (GStrv) message_args = NULL;
+  const char *message_template = NULL;
   guint line = 0, column = 0;
   gsize size;
 
@@ -497,19 +532,33 @@ hyd_circuit_load_from_data (const char *data, gssize length, const char *filenam
       return NULL;
     }
 
-  /* json-glib's parser is lenient and recursive: the strict reader builds
-   * the same tree, or refuses the text with line:column. */
-  root = hyd_json_parse (data, size, HYD_JSON_MAX_DEPTH, &line, &column, &message);
-  if (root == NULL)
+  /* json-glib's parser is lenient and recursive: the strict reader checks
+   * the text and gives its values, or refuses it with line:column. */
+  doc = hyd_json_doc_parse_full (data, size, HYD_JSON_MAX_DEPTH, &line, &column, &message,
+                                 &message_template, &message_args);
+  if (doc == NULL)
     {
-      hcp_set_error (error, HYD_CIRCUIT_ERROR_PARSE, "%s%u:%u: Parse error: %s", prefix, line, column,
-                 message);
+      /* the reader's sentence is translated with the rest; the file name
+       * stays in front of it */
+      g_autofree char *l = g_strdup_printf ("%u", line);
+      g_autofree char *c = g_strdup_printf ("%u", column);
+      HydDiagnostic *d = hyd_diagnostic_new (HYD_DIAGNOSTIC_PARSE, HYD_SEVERITY_ERROR,
+                                             N_("%s:%s: Parse error: %s"), l, c, message, NULL);
+      if (message_template != NULL)
+        hyd_diagnostic_set_phrase (d, 2, message_template, (const char *const *) message_args);
+      hyd_diagnostic_set_error (error, d);
+      if (error && *prefix)
+        g_prefix_error (error, "%s", prefix);
       return NULL;
     }
 
   circuit = hyd_circuit_new ();
-  if (!read_document (root, circuit, error))
-    return NULL;
+  {
+    Reader r = { doc };
+    if (!read_document (&r, circuit, error))
+      return NULL;
+  }
+  g_clear_pointer (&doc, hyd_json_doc_free);
   if (!hyd_circuit_validate (circuit, error))
     return NULL;
   return g_steal_pointer (&circuit);

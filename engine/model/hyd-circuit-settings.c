@@ -23,16 +23,15 @@ setting_number (JsonObject *object, const char *section, const char *key,
   if (!hyd_json_node_get_number (node, &v))
     {
       g_autofree char *got = hcp_describe_node (node);
-      return hcp_set_error (error, HYD_CIRCUIT_ERROR_SIMULATION,
-                        "%s: \"%s\" must be a number (got %s)", section, key, got);
+      return hcp_error (error, HYD_DIAGNOSTIC_SIMULATION, N_("%s: \"%s\" must be a number (got %s)"),
+                        section, key, got, NULL);
     }
   if (!hcp_value_in_range (v, min, max, flags))
     {
       g_autofree char *range = hcp_range_text (min, max, flags);
       char buf[NUMBER_TEXT_SIZE];
-      return hcp_set_error (error, HYD_CIRCUIT_ERROR_SIMULATION,
-                        "%s: \"%s\" must be %s (got %s)", section, key, range,
-                        hcp_number_text (v, buf));
+      return hcp_error (error, HYD_DIAGNOSTIC_SIMULATION, N_("%s: \"%s\" must be %s (got %s)"),
+                        section, key, range, hcp_number_text (v, buf), NULL);
     }
   *value = v;
   if (present)
@@ -79,9 +78,9 @@ hyd_circuit_get_fluid (const HydCircuit *circuit, HydFluid *fluid, GError **erro
           if (name == NULL || !hyd_bulk_model_from_name (name, &result.bulk_model))
             {
               g_autofree char *got = hcp_describe_node (node);
-              return hcp_set_error (error, HYD_CIRCUIT_ERROR_SIMULATION,
-                                "fluid: \"bulk_modulus_model\" must be \"cavitating\", "
-                                "\"constant\", \"tait\" or \"air\" (got %s)", got);
+              return hcp_error (error, HYD_DIAGNOSTIC_SIMULATION,
+                                N_("fluid: \"bulk_modulus_model\" must be \"cavitating\", "
+                                   "\"constant\", \"tait\" or \"air\" (got %s)"), got, NULL);
             }
         }
     }
@@ -105,8 +104,8 @@ read_atol (JsonNode *node, double *atol, GError **error)
   if (hyd_json_node_get_number (node, &v))
     {
       if (!(v > 0))
-        return hcp_set_error (error, HYD_CIRCUIT_ERROR_SIMULATION,
-                          "simulation: \"atol\" must be > 0 (got %s)", hcp_number_text (v, buf));
+        return hcp_error (error, HYD_DIAGNOSTIC_SIMULATION, N_("simulation: \"atol\" must be > 0 (got %s)"),
+                          hcp_number_text (v, buf), NULL);
       for (guint k = 0; k < HYD_ATOL_N_KINDS; k++)
         atol[k] = v;
       return TRUE;
@@ -131,16 +130,16 @@ read_atol (JsonNode *node, double *atol, GError **error)
               for (guint k = 0; k < HYD_ATOL_N_KINDS; k++)
                 g_string_append_printf (kinds, "%s%s", k ? ", " : "", hyd_atol_kind_name (k));
               g_autofree char *quoted = hcp_quote (key);
-              return hcp_set_error (error, HYD_CIRCUIT_ERROR_SIMULATION,
-                                "simulation: \"atol\": unknown kind of state %s (kinds: %s)",
-                                quoted, kinds->str);
+              return hcp_error (error, HYD_DIAGNOSTIC_SIMULATION,
+                                N_("simulation: \"atol\": unknown kind of state %s (kinds: %s)"),
+                                quoted, kinds->str, NULL);
             }
           if (!hyd_json_node_get_number (json_object_get_member (object, key), &v) || !(v > 0))
             {
               g_autofree char *got = hcp_describe_node (json_object_get_member (object, key));
-              return hcp_set_error (error, HYD_CIRCUIT_ERROR_SIMULATION,
-                                "simulation: \"atol\": \"%s\" must be a number > 0 (got %s)",
-                                key, got);
+              return hcp_error (error, HYD_DIAGNOSTIC_SIMULATION,
+                                N_("simulation: \"atol\": \"%s\" must be a number > 0 (got %s)"),
+                                key, got, NULL);
             }
           atol[kind] = v;
         }
@@ -149,9 +148,9 @@ read_atol (JsonNode *node, double *atol, GError **error)
 
   {
     g_autofree char *got = hcp_describe_node (node);
-    return hcp_set_error (error, HYD_CIRCUIT_ERROR_SIMULATION,
-                      "simulation: \"atol\" must be a number > 0 or an object of numbers "
-                      "per kind of state (got %s)", got);
+    return hcp_error (error, HYD_DIAGNOSTIC_SIMULATION,
+                      N_("simulation: \"atol\" must be a number > 0 or an object of numbers "
+                         "per kind of state (got %s)"), got, NULL);
   }
 }
 
@@ -208,8 +207,8 @@ hyd_circuit_get_sim_options (const HydCircuit *circuit, HydSimOptions *opts, GEr
           if (hcp_node_get_string (node) == NULL)
             {
               g_autofree char *got = hcp_describe_node (node);
-              return hcp_set_error (error, HYD_CIRCUIT_ERROR_SIMULATION,
-                                "simulation: \"solver\" must be a solver id (got %s)", got);
+              return hcp_error (error, HYD_DIAGNOSTIC_SIMULATION,
+                                N_("simulation: \"solver\" must be a solver id (got %s)"), got, NULL);
             }
           g_free (solver);
           solver = g_strdup (hcp_node_get_string (node));
@@ -226,8 +225,8 @@ hyd_circuit_get_sim_options (const HydCircuit *circuit, HydSimOptions *opts, GEr
           if (!JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_BOOLEAN)
             {
               g_autofree char *got = hcp_describe_node (node);
-              return hcp_set_error (error, HYD_CIRCUIT_ERROR_SIMULATION,
-                                "simulation: \"events\" must be true or false (got %s)", got);
+              return hcp_error (error, HYD_DIAGNOSTIC_SIMULATION,
+                                N_("simulation: \"events\" must be true or false (got %s)"), got, NULL);
             }
           result.events = json_node_get_boolean (node);
         }

@@ -28,10 +28,16 @@ check_id (GHashTable *ids, const char *kind, const char *id, GError **error)
   if (id == NULL || !id_is_valid (id))
     {
       g_autofree char *quoted = hcp_quote (id);
-      return hcp_set_error (error, HYD_CIRCUIT_ERROR_ID,
-                        "%s id %s is not valid: an id starts with a letter, has only "
-                        "letters, digits and '_', and at most %d characters",
-                        kind, quoted, MAX_ID_LENGTH);
+      g_autofree char *most = g_strdup_printf ("%d", MAX_ID_LENGTH);
+      /* the kind ("component", "junction") is translated with the sentence */
+      HydDiagnostic *d = hyd_diagnostic_new (HYD_DIAGNOSTIC_ID, HYD_SEVERITY_ERROR,
+                                             N_("%s id %s is not valid: an id starts with a letter, "
+                                                "has only letters, digits and '_', and at most %s "
+                                                "characters"),
+                                             kind, quoted, most, NULL);
+      hyd_diagnostic_set_phrase (d, 0, strcmp (kind, "component") == 0 ? N_("component") : N_("junction"),
+                                 NULL);
+      return hyd_diagnostic_set_error (error, d);
     }
   other = g_hash_table_lookup (ids, id);
   /* the kinds are "component" and "junction"; a component is named */
@@ -105,27 +111,24 @@ resolve_end (const EndIndex *index, guint conn_index, const HydCircuitConnection
              const char *ref, guint *vertex, GError **error)
 {
   const HydCircuit *circuit = index->circuit;
-  g_autofree char *comp_id = NULL;
-  g_autofree char *port_name = NULL;
-  g_autofree char *where = NULL;
+  g_auto (HcpWhere) where = { 0 };
   g_autofree char *quoted_ref = NULL;
+  const char *port_name;
   gpointer found;
 
-  if (hyd_circuit_split_port_ref (ref, &comp_id, &port_name))
+  if (hyd_circuit_lookup_port_ref (index->components, ref, &found, &port_name))
     {
+      /* the component's name is made only for a message (10^5 wires) */
+      g_autofree char *comp_id = NULL;
       g_autofree char *quoted_comp = NULL;
-      HydCircuitComponent *comp;
-      const HydComponentType *type;
-      guint c;
-      int port;
 
-      found = g_hash_table_lookup (index->components, comp_id);
       if (found != NULL)
         {
-          c = GPOINTER_TO_UINT (found) - 1;
-          comp = g_ptr_array_index (circuit->components, c);
-          type = hyd_catalogue_lookup (comp->type);
-          port = hyd_component_type_find_port (type, port_name);
+          guint c = GPOINTER_TO_UINT (found) - 1;
+          HydCircuitComponent *comp = g_ptr_array_index (circuit->components, c);
+          const HydComponentType *type = hyd_catalogue_lookup (comp->type);
+          int port = hyd_component_type_find_port (type, port_name);
+
           if (port >= 0)
             {
               *vertex = index->port_offset[c] + (guint) port;
@@ -135,22 +138,26 @@ resolve_end (const EndIndex *index, guint conn_index, const HydCircuitConnection
             g_autoptr(GString) ports = g_string_new (NULL);
             g_autofree char *quoted_port = hcp_quote (port_name);
 
+            comp_id = g_strndup (ref, (gsize) (port_name - 1 - ref));
+
             for (guint p = 0; p < type->n_ports; p++)
               g_string_append_printf (ports, "%s%s", p ? ", " : "", type->ports[p].name);
-            where = hcp_connection_where (conn_index, conn->from, conn->to);
+            hcp_where_connection (&where, conn_index, conn, conn->from, conn->to);
             quoted_comp = hcp_quote (comp_id);
-            return hcp_component_error (error, HYD_DIAGNOSTIC_REFERENCE, comp->id, port_name, NULL,
-                                    N_("%s: component %s (%s) has no port %s (ports: %s)"),
-                                    where, quoted_comp, type->id, quoted_port, ports->str,
-                                    NULL);
+            HydDiagnostic *d = hcp_where_diagnostic (HYD_DIAGNOSTIC_REFERENCE, &where,
+                                                     N_("%s: component %s (%s) has no port %s (ports: %s)"),
+                                                     quoted_comp, type->id, quoted_port, ports->str, NULL);
+            hyd_diagnostic_set_component (d, comp->id);
+            hyd_diagnostic_set_port (d, port_name);
+            return hyd_diagnostic_set_error (error, d);
           }
         }
-      where = hcp_connection_where (conn_index, conn->from, conn->to);
+      comp_id = g_strndup (ref, (gsize) (port_name - 1 - ref));
+      hcp_where_connection (&where, conn_index, conn, conn->from, conn->to);
       quoted_comp = hcp_quote (comp_id);
       quoted_ref = hcp_quote (ref);
-      return hcp_connection_error (error, HYD_DIAGNOSTIC_REFERENCE, conn,
-                               N_("%s: no component %s (in %s)"), where, quoted_comp, quoted_ref,
-                               NULL);
+      return hcp_where_error (error, HYD_DIAGNOSTIC_REFERENCE, &where,
+                              N_("%s: no component %s (in %s)"), quoted_comp, quoted_ref, NULL);
     }
 
   found = g_hash_table_lookup (index->junctions, ref);
@@ -159,16 +166,16 @@ resolve_end (const EndIndex *index, guint conn_index, const HydCircuitConnection
       *vertex = index->n_port_vertices + GPOINTER_TO_UINT (found) - 1;
       return TRUE;
     }
-  where = hcp_connection_where (conn_index, conn->from, conn->to);
+  hcp_where_connection (&where, conn_index, conn, conn->from, conn->to);
   quoted_ref = hcp_quote (ref);
   if (g_hash_table_contains (index->components, ref))
-    return hcp_connection_error (error, HYD_DIAGNOSTIC_REFERENCE, conn,
-                             N_("%s: \"%s\" is a component; name one of its ports as "
-                                "\"%s.PORT\""),
-                             where, ref, ref, NULL);
-  return hcp_connection_error (error, HYD_DIAGNOSTIC_REFERENCE, conn,
-                           N_("%s: no junction %s (a component port is written \"COMP.PORT\")"),
-                           where, quoted_ref, NULL);
+    return hcp_where_error (error, HYD_DIAGNOSTIC_REFERENCE, &where,
+                            N_("%s: \"%s\" is a component; name one of its ports as "
+                               "\"%s.PORT\""),
+                            ref, ref, NULL);
+  return hcp_where_error (error, HYD_DIAGNOSTIC_REFERENCE, &where,
+                          N_("%s: no junction %s (a component port is written \"COMP.PORT\")"),
+                          quoted_ref, NULL);
 }
 
 static void
@@ -246,23 +253,25 @@ check_connections (const HydCircuit *circuit, GError **error)
 
       if (a == b)
         {
-          g_autofree char *where = hcp_connection_where (i, conn->from, conn->to);
+          g_auto (HcpWhere) where = { 0 };
+          hcp_where_connection (&where, i, conn, conn->from, conn->to);
           g_autofree char *end = vertex_name (&index, a);
-          return hcp_connection_error (error, HYD_DIAGNOSTIC_REFERENCE, conn,
-                                   N_("%s: connects %s to itself"), where, end, NULL);
+          return hcp_where_error (error, HYD_DIAGNOSTIC_REFERENCE, &where,
+                                  N_("%s: connects %s to itself"), end, NULL);
         }
       pair_keys[i] = ((gint64) MIN (a, b) << 32) | MAX (a, b);
       first = g_hash_table_lookup (pairs, &pair_keys[i]);
       if (first != NULL)
         {
-          g_autofree char *where = hcp_connection_where (i, conn->from, conn->to);
+          g_auto (HcpWhere) where = { 0 };
+          hcp_where_connection (&where, i, conn, conn->from, conn->to);
           g_autofree char *end_a = vertex_name (&index, a);
           g_autofree char *end_b = vertex_name (&index, b);
           g_autofree char *first_index = g_strdup_printf ("%u", GPOINTER_TO_UINT (first) - 1);
-          return hcp_connection_error (error, HYD_DIAGNOSTIC_REFERENCE, conn,
-                                   N_("%s: a second connection between %s and %s (the first is "
-                                      "connections[%s]); remove one of them"),
-                                   where, end_a, end_b, first_index, NULL);
+          return hcp_where_error (error, HYD_DIAGNOSTIC_REFERENCE, &where,
+                                  N_("%s: a second connection between %s and %s (the first is "
+                                     "connections[%s]); remove one of them"),
+                                  end_a, end_b, first_index, NULL);
         }
       g_hash_table_insert (pairs, &pair_keys[i], GUINT_TO_POINTER (i + 1));
 
@@ -272,13 +281,18 @@ check_connections (const HydCircuit *circuit, GError **error)
         continue;
       if (domain[ra] >= 0 && domain[rb] >= 0 && domain[ra] != domain[rb])
         {
-          g_autofree char *where = hcp_connection_where (i, conn->from, conn->to);
+          g_auto (HcpWhere) where = { 0 };
+          hcp_where_connection (&where, i, conn, conn->from, conn->to);
           g_autofree char *port_a = vertex_name (&index, witness[ra]);
           g_autofree char *port_b = vertex_name (&index, witness[rb]);
-          return hcp_connection_error (error, HYD_DIAGNOSTIC_DOMAIN, conn,
-                                   N_("%s: cannot connect %s port %s to %s port %s"),
-                                   where, hyd_domain_name (domain[ra]), port_a,
-                                   hyd_domain_name (domain[rb]), port_b, NULL);
+          /* the domains' names are translated with the sentence */
+          HydDiagnostic *d = hcp_where_diagnostic (HYD_DIAGNOSTIC_DOMAIN, &where,
+                                                   N_("%s: cannot connect %s port %s to %s port %s"),
+                                                   hyd_domain_name (domain[ra]), port_a,
+                                                   hyd_domain_name (domain[rb]), port_b, NULL);
+          hyd_diagnostic_set_phrase (d, 1, hyd_domain_name (domain[ra]), NULL);
+          hyd_diagnostic_set_phrase (d, 3, hyd_domain_name (domain[rb]), NULL);
+          return hyd_diagnostic_set_error (error, d);
         }
       parent[rb] = ra;
       if (domain[ra] < 0)
@@ -327,21 +341,21 @@ check_layout (const HydCircuit *circuit, GError **error)
   for (guint i = 0; i < circuit->connections->len; i++)
     {
       HydCircuitConnection *conn = g_ptr_array_index (circuit->connections, i);
-      g_autofree char *where = NULL;
+      g_auto (HcpWhere) where = { 0 };
 
       if (conn->has_length && !(conn->length >= 0))
         {
-          where = hcp_connection_where (i, conn->from, conn->to);
-          return hcp_connection_error (error, HYD_DIAGNOSTIC_PARAM_RANGE, conn,
-                                   N_("%s: \"length\" must be ≥ 0 (got %s)"), where,
-                                   hcp_number_text (conn->length, buf), NULL);
+          hcp_where_connection (&where, i, conn, conn->from, conn->to);
+          return hcp_where_error (error, HYD_DIAGNOSTIC_PARAM_RANGE, &where,
+                                  N_("%s: \"length\" must be ≥ 0 (got %s)"),
+                                  hcp_number_text (conn->length, buf), NULL);
         }
       if (conn->has_diameter && !(conn->diameter > 0))
         {
-          where = hcp_connection_where (i, conn->from, conn->to);
-          return hcp_connection_error (error, HYD_DIAGNOSTIC_PARAM_RANGE, conn,
-                                   N_("%s: \"diameter\" must be > 0 (got %s)"), where,
-                                   hcp_number_text (conn->diameter, buf), NULL);
+          hcp_where_connection (&where, i, conn, conn->from, conn->to);
+          return hcp_where_error (error, HYD_DIAGNOSTIC_PARAM_RANGE, &where,
+                                  N_("%s: \"diameter\" must be > 0 (got %s)"),
+                                  hcp_number_text (conn->diameter, buf), NULL);
         }
       /* hyd-system.c's hose volume π·d²·L/4: a 1e308 diameter passed this
        * check and failed at t = 0 as a "nonfinite" Jacobian */
@@ -353,12 +367,11 @@ check_layout (const HydCircuit *circuit, GError **error)
           {
             char len_text[NUMBER_TEXT_SIZE];
 
-            where = hcp_connection_where (i, conn->from, conn->to);
-            return hcp_connection_error (error, HYD_DIAGNOSTIC_PARAM_RANGE, conn,
-                                     N_("%s: \"diameter\" %s m and \"length\" %s m give a hose "
-                                        "volume π·d²·L/4 beyond the largest number (1.8e308 m³)"),
-                                     where, hcp_number_text (dia, buf), hcp_number_text (len, len_text),
-                                     NULL);
+            hcp_where_connection (&where, i, conn, conn->from, conn->to);
+            return hcp_where_error (error, HYD_DIAGNOSTIC_PARAM_RANGE, &where,
+                                    N_("%s: \"diameter\" %s m and \"length\" %s m give a hose "
+                                       "volume π·d²·L/4 beyond the largest number (1.8e308 m³)"),
+                                    hcp_number_text (dia, buf), hcp_number_text (len, len_text), NULL);
           }
       }
       for (guint m = 0; m < G_N_ELEMENTS (motion_keys); m++)
@@ -371,10 +384,10 @@ check_layout (const HydCircuit *circuit, GError **error)
           }
       if (conn->has_initial_pressure && !(conn->initial_pressure >= -HYD_P_ATM))
         {
-          where = hcp_connection_where (i, conn->from, conn->to);
-          return hcp_connection_error (error, HYD_DIAGNOSTIC_PARAM_RANGE, conn,
-                                   N_("%s: \"initial_pressure\" must be ≥ -101325 Pa (got %s)"),
-                                   where, hcp_number_text (conn->initial_pressure, buf), NULL);
+          hcp_where_connection (&where, i, conn, conn->from, conn->to);
+          return hcp_where_error (error, HYD_DIAGNOSTIC_PARAM_RANGE, &where,
+                                  N_("%s: \"initial_pressure\" must be ≥ -101325 Pa (got %s)"),
+                                  hcp_number_text (conn->initial_pressure, buf), NULL);
         }
     }
   for (guint i = 0; i < circuit->junctions->len; i++)
@@ -386,9 +399,13 @@ check_layout (const HydCircuit *circuit, GError **error)
           return hcp_set_error (error, HYD_CIRCUIT_ERROR_PARAM_RANGE,
                                 "junction \"%s\": \"%s\" must be a finite number", j->id, motion_keys[m]);
       if (j->has_initial_pressure && !(j->initial_pressure >= -HYD_P_ATM))
-        return hcp_set_error (error, HYD_CIRCUIT_ERROR_PARAM_RANGE,
-                          "junction \"%s\": \"initial_pressure\" must be ≥ -101325 Pa (got %s)",
-                          j->id, hcp_number_text (j->initial_pressure, buf));
+        {
+          g_auto (HcpWhere) where = { 0 };
+          hcp_where_junction (&where, j->id);
+          return hcp_where_error (error, HYD_DIAGNOSTIC_PARAM_RANGE, &where,
+                                  N_("%s: \"initial_pressure\" must be ≥ -101325 Pa (got %s)"),
+                                  hcp_number_text (j->initial_pressure, buf), NULL);
+        }
     }
   return TRUE;
 }
@@ -404,9 +421,12 @@ hyd_circuit_validate (const HydCircuit *circuit, GError **error)
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
   if (circuit->version > HYD_CIRCUIT_VERSION)
-    return hcp_set_error (error, HYD_CIRCUIT_ERROR_VERSION,
-                      "file version %d is newer than this Bramah reads (%d)",
-                      circuit->version, HYD_CIRCUIT_VERSION);
+    {
+      g_autofree char *got = g_strdup_printf ("%d", circuit->version);
+      g_autofree char *reads = g_strdup_printf ("%d", HYD_CIRCUIT_VERSION);
+      return hcp_error (error, HYD_DIAGNOSTIC_VERSION,
+                        N_("file version %s is newer than this Bramah reads (%s)"), got, reads, NULL);
+    }
 
   if (!hyd_circuit_get_fluid (circuit, &fluid, error))
     return FALSE;

@@ -10,7 +10,7 @@
 static void
 add_extras (JsonObject *object, JsonObject *extra, const char *const *canonical)
 {
-  g_autoptr(GList) members = json_object_get_members (extra);
+  g_autoptr(GList) members = extra ? json_object_get_members (extra) : NULL;
 
   for (GList *l = members; l != NULL; l = l->next)
     {

@@ -72,6 +72,94 @@ hcp_connection_error (GError **error, HydDiagnosticCode code, const HydCircuitCo
 }
 
 /* ---------------------------------------------------------------------------
+ * Where a message is about
+ * ------------------------------------------------------------------------- */
+
+void
+hcp_where_circuit (HcpWhere *where)
+{
+  *where = (HcpWhere) { N_("circuit"), { NULL }, NULL };
+}
+
+void
+hcp_where_component (HcpWhere *where, const char *id)
+{
+  *where = (HcpWhere) { N_("component %s"), { hcp_quote (id) }, NULL };
+}
+
+void
+hcp_where_junction (HcpWhere *where, const char *id)
+{
+  *where = (HcpWhere) { N_("junction %s"), { hcp_quote (id) }, NULL };
+}
+
+void
+hcp_where_plot (HcpWhere *where, guint index)
+{
+  *where = (HcpWhere) { N_("plots[%s]"), { g_strdup_printf ("%u", index) }, NULL };
+}
+
+void
+hcp_where_connection (HcpWhere *where, guint index, const HydCircuitConnection *conn,
+                      const char *from, const char *to)
+{
+  *where = (HcpWhere) { N_("connections[%s] (from %s to %s)"),
+                        { g_strdup_printf ("%u", index), from ? hcp_quote (from) : g_strdup ("?"),
+                          to ? hcp_quote (to) : g_strdup ("?") },
+                        conn };
+}
+
+void
+hcp_where_clear (HcpWhere *where)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (where->args); i++)
+    g_clear_pointer (&where->args[i], g_free);
+}
+
+static HydDiagnostic *
+where_diagnostic_v (HydDiagnosticCode code, const HcpWhere *where, const char *template,
+                    va_list ap)
+{
+  g_autoptr (GStrvBuilder) builder = g_strv_builder_new ();
+
+  g_strv_builder_add (builder, "");
+  for (const char *a = va_arg (ap, const char *); a != NULL; a = va_arg (ap, const char *))
+    g_strv_builder_add (builder, a);
+  g_auto (GStrv) args = g_strv_builder_end (builder);
+  HydDiagnostic *d = hyd_diagnostic_newv (code, HYD_SEVERITY_ERROR, template, (const char *const *) args);
+  hyd_diagnostic_set_phrase (d, 0, where->template, (const char *const *) where->args);
+  if (where->connection)
+    hyd_diagnostic_set_connection (d, where->connection->from, where->connection->to);
+  return d;
+}
+
+HydDiagnostic *
+hcp_where_diagnostic (HydDiagnosticCode code, const HcpWhere *where, const char *template, ...)
+{
+  va_list ap;
+
+  va_start (ap, template);
+  HydDiagnostic *d = where_diagnostic_v (code, where, template, ap);
+  va_end (ap);
+  return d;
+}
+
+gboolean
+hcp_where_error (GError **error, HydDiagnosticCode code, const HcpWhere *where,
+                 const char *template, ...)
+{
+  va_list ap;
+
+  /* a first pass that only asks whether (error NULL) has no where */
+  if (error == NULL)
+    return FALSE;
+  va_start (ap, template);
+  HydDiagnostic *d = where_diagnostic_v (code, where, template, ap);
+  va_end (ap);
+  return hyd_diagnostic_set_error (error, d);
+}
+
+/* ---------------------------------------------------------------------------
  * JSON helpers
  * ------------------------------------------------------------------------- */
 
@@ -290,7 +378,6 @@ component_new (void)
 {
   HydCircuitComponent *c = g_new0 (HydCircuitComponent, 1);
   c->params = json_object_new ();
-  c->extra = json_object_new ();
   return c;
 }
 
@@ -304,7 +391,7 @@ component_copy (const HydCircuitComponent *c)
   copy->type = g_strdup (c->type);
   copy->label = g_strdup (c->label);
   copy->params = hcp_object_deep_copy (c->params);
-  copy->extra = hcp_object_deep_copy (c->extra);
+  copy->extra = c->extra ? hcp_object_deep_copy (c->extra) : NULL;
   return copy;
 }
 
@@ -320,7 +407,6 @@ HydCircuitJunction *
 hcp_junction_new (void)
 {
   HydCircuitJunction *j = g_new0 (HydCircuitJunction, 1);
-  j->extra = json_object_new ();
   return j;
 }
 
@@ -331,7 +417,7 @@ junction_copy (const HydCircuitJunction *j)
 
   *copy = *j;
   copy->id = g_strdup (j->id);
-  copy->extra = hcp_object_deep_copy (j->extra);
+  copy->extra = j->extra ? hcp_object_deep_copy (j->extra) : NULL;
   return copy;
 }
 
@@ -351,7 +437,6 @@ hcp_connection_new (void)
   HydCircuitConnection *c = g_new0 (HydCircuitConnection, 1);
   c->length = 0.5;
   c->diameter = 0.01;
-  c->extra = json_object_new ();
   return c;
 }
 
@@ -368,7 +453,7 @@ connection_copy (const HydCircuitConnection *c)
       copy->route = g_array_sized_new (FALSE, FALSE, sizeof (double), c->route->len);
       g_array_append_vals (copy->route, c->route->data, c->route->len);
     }
-  copy->extra = hcp_object_deep_copy (c->extra);
+  copy->extra = c->extra ? hcp_object_deep_copy (c->extra) : NULL;
   return copy;
 }
 
@@ -386,7 +471,6 @@ HydCircuitPlot *
 hcp_plot_new (void)
 {
   HydCircuitPlot *p = g_new0 (HydCircuitPlot, 1);
-  p->extra = json_object_new ();
   return p;
 }
 
@@ -404,7 +488,7 @@ plot_copy (const HydCircuitPlot *p)
         g_ptr_array_add (copy->traces, g_strdup (g_ptr_array_index (p->traces, i)));
     }
   g_clear_pointer (&copy->extra, json_object_unref);
-  copy->extra = hcp_object_deep_copy (p->extra);
+  copy->extra = p->extra ? hcp_object_deep_copy (p->extra) : NULL;
   return copy;
 }
 
@@ -586,3 +670,33 @@ hyd_circuit_split_port_ref (const char *ref, char **component, char **port)
   return TRUE;
 }
 
+gboolean
+hyd_circuit_lookup_port_ref (GHashTable *ids, const char *ref, gpointer *value, const char **port)
+{
+  char buf[MAX_ID_LENGTH + 2];
+  const char *dot;
+  gsize n;
+
+  g_return_val_if_fail (ids != NULL && ref != NULL && value != NULL && port != NULL, FALSE);
+
+  *value = NULL;
+  *port = NULL;
+  dot = strchr (ref, '.');
+  if (dot == NULL)
+    return FALSE;
+  *port = dot + 1;
+  n = (gsize) (dot - ref);
+  if (n < sizeof buf)
+    {
+      memcpy (buf, ref, n);
+      buf[n] = '\0';
+      *value = g_hash_table_lookup (ids, buf);
+    }
+  else
+    {
+      /* longer than a valid id: only a document not yet validated has one */
+      g_autofree char *id = g_strndup (ref, n);
+      *value = g_hash_table_lookup (ids, id);
+    }
+  return TRUE;
+}

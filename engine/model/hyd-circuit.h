@@ -36,7 +36,7 @@ typedef struct {
   gboolean mirror;
   char *label;            /* NULL when absent */
   JsonObject *params;     /* name → value as written (never NULL) */
-  JsonObject *extra;      /* unknown keys (never NULL) */
+  JsonObject *extra;      /* unknown keys, NULL when there are none */
   guint has_position : 1;
   guint has_rotation : 1;
   guint has_mirror : 1;
@@ -48,7 +48,7 @@ typedef struct {
   gboolean has_position;
   gboolean has_initial_pressure;
   double initial_pressure;
-  JsonObject *extra;
+  JsonObject *extra;      /* unknown keys, NULL when there are none */
 } HydCircuitJunction;
 
 typedef struct {
@@ -61,14 +61,14 @@ typedef struct {
   double diameter;        /* m, default 0.01 */
   gboolean has_initial_pressure;
   double initial_pressure;
-  JsonObject *extra;
+  JsonObject *extra;      /* unknown keys, NULL when there are none */
 } HydCircuitConnection;
 
 typedef struct {
   char *title;            /* may be NULL */
   GPtrArray *traces;      /* of char* */
   char *y_unit;           /* NULL when absent */
-  JsonObject *extra;
+  JsonObject *extra;      /* unknown keys, NULL when there are none */
 } HydCircuitPlot;
 
 typedef struct {
@@ -81,7 +81,7 @@ typedef struct {
   GPtrArray *junctions;   /* of HydCircuitJunction* */
   GPtrArray *connections; /* of HydCircuitConnection* */
   GPtrArray *plots;       /* of HydCircuitPlot*, NULL when absent */
-  JsonObject *extra;      /* unknown top-level keys */
+  JsonObject *extra;      /* unknown top-level keys (never NULL) */
 } HydCircuit;
 
 typedef struct {
@@ -218,6 +218,14 @@ gboolean hyd_circuit_get_initial_motion (const HydCircuit *circuit, JsonObject *
                                          double *value);
 
 gboolean hyd_circuit_split_port_ref (const char *ref, char **component, char **port);
+
+/* As hyd_circuit_split_port_ref, without allocating: looks the component
+ * part of "C1.A" up in ids (a table keyed by component id) into *value
+ * (NULL if absent) and points *port at the port name in ref. FALSE for a
+ * junction reference (no dot). For the loops over every connection of a
+ * large circuit. */
+gboolean hyd_circuit_lookup_port_ref (GHashTable *ids, const char *ref, gpointer *value,
+                                      const char **port);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (HydCircuit, hyd_circuit_free)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (HydCircuitComponent, hyd_circuit_component_free)

@@ -24,6 +24,14 @@ printf '%s\n' "$HEAD"' "components": [{"id": "O1", "type": "orifice", "params": 
 printf '%s\n' "$HEAD"' "components": [{"id": "Q1", "type": "flow_source"}, {"id": "O1", "type": "orifice"}], "connections": [{"from": "Q1.P", "to": "O1.A"}]}' > "$tmp/open.bramah"
 printf '%s\n' "$HEAD"' "components": [{"id": "T1", "type": "tank"}, {"id": "P1", "type": "fixed_pump"}, {"id": "C1", "type": "cylinder_double"}, {"id": "V1", "type": "volume"}], "connections": [{"from": "P1.S", "to": "T1.T"}, {"from": "P1.P", "to": "C1.A"}, {"from": "C1.B", "to": "V1.P"}]}' > "$tmp/lint.bramah"
 
+# the reader's and the validation's words inside a sentence (issue 10):
+# the JSON reader's refusal, where a message is (a component, a
+# connection) and the domains' names are translated with it
+printf '%s\n' "$HEAD"' "components": [], "connections": [], "x": 0x10}' > "$tmp/parse.bramah"
+printf '%s\n' "$HEAD"' "components": [{"id": "G1", "type": "pressure_gauge", "mirror": 1}], "connections": []}' > "$tmp/mirror.bramah"
+printf '%s\n' "$HEAD"' "components": [{"id": "G1", "type": "pressure_gauge"}, {"id": "V1", "type": "volume"}], "connections": [{"from": "G1.S", "to": "V1.P"}]}' > "$tmp/domain.bramah"
+printf '%s\n' "$HEAD"' "components": [{"id": "Q1", "type": "flow_source", "params": {"flow": {"step": {"times": [1, 0.5], "values": [0, 1, 2]}}}}], "connections": []}' > "$tmp/profile.bramah"
+
 # expect NAME LANG-SETTING EXIT FILE LINE: stderr holds LINE exactly
 expect () {
   name="$1"; lang="$2"; want_status="$3"; file="$4"; want="$5"
@@ -54,4 +62,20 @@ expect lint-c c 0 "$tmp/lint.bramah" \
   'warning: P1: the pump has no relief path (no relief valve or accumulator reachable from P1.P)'
 expect lint-de de 0 "$tmp/lint.bramah" \
   'Warnung: P1: die Pumpe hat keinen Entlastungsweg (kein Druckbegrenzungsventil und kein Speicher von P1.P aus erreichbar)'
+expect parse-c c 1 "$tmp/parse.bramah" \
+  "bramah-cli: $tmp/parse.bramah:1:86: Parse error: hexadecimal numbers are not JSON: write it in decimal (got \"0x10\")"
+expect parse-de de 1 "$tmp/parse.bramah" \
+  "bramah-cli: $tmp/parse.bramah:1:86: Lesefehler: hexadezimale Zahlen sind kein JSON: dezimal schreiben (erhalten: \"0x10\")"
+expect where-c c 1 "$tmp/mirror.bramah" \
+  'bramah-cli: component "G1": "mirror" must be true or false'
+expect where-de de 1 "$tmp/mirror.bramah" \
+  'bramah-cli: Bauteil "G1": „mirror“ muss true oder false sein'
+expect domain-c c 1 "$tmp/domain.bramah" \
+  'bramah-cli: connections[0] (from "G1.S" to "V1.P"): cannot connect signal port G1.S to hydraulic port V1.P'
+expect domain-de de 1 "$tmp/domain.bramah" \
+  'bramah-cli: connections[0] (von "G1.S" nach "V1.P"): Anschluss G1.S (Signal) kann nicht mit Anschluss V1.P (hydraulisch) verbunden werden'
+expect profile-c c 1 "$tmp/profile.bramah" \
+  'bramah-cli: component "Q1", parameter "flow": step: times must be strictly increasing (0.5 follows 1)'
+expect profile-de de 1 "$tmp/profile.bramah" \
+  'bramah-cli: Bauteil „Q1“, Parameter „flow“: step: die Zeiten müssen streng steigen (0.5 folgt auf 1)'
 exit $fail

@@ -211,6 +211,70 @@ test_compile_error (void)
   g_assert_cmpint (hyd_simulation_get_state (sim), ==, HYD_RUNNER_READY);
 }
 
+typedef struct {
+  gboolean done;
+  gboolean ok;
+  GError *error;
+  gboolean had_runner;   /* the run was installed before the callback */
+} StartOutcome;
+
+static void
+start_cb (GObject *source, GAsyncResult *result, gpointer data)
+{
+  StartOutcome *o = data;
+  o->ok = hyd_simulation_start_finish (HYD_SIMULATION (source), result, &o->error);
+  o->had_runner = hyd_simulation_get_runner (HYD_SIMULATION (source)) != NULL;
+  o->done = TRUE;
+}
+
+static void
+wait_outcome (StartOutcome *o)
+{
+  gint64 end = g_get_monotonic_time () + 60 * G_USEC_PER_SEC;
+  while (!o->done && g_get_monotonic_time () < end)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_true (o->done);
+}
+
+/* start_async: the compile's error, or the run installed before the
+ * callback; a second start cancels the first, which starts nothing. */
+static void
+test_start_async (void)
+{
+  g_autoptr (HydCircuit) circuit = load_example ("cylinder-extend-retract.bramah");
+  g_autoptr (HydCircuit) broken = hyd_circuit_copy (circuit);
+  g_ptr_array_remove_index (broken->connections, 0);
+  g_autoptr (HydSimulation) sim = hyd_simulation_new ();
+  StartOutcome a = { 0 }, b = { 0 };
+
+  hyd_simulation_start_async (sim, broken, start_cb, &a);
+  g_assert_true (hyd_simulation_get_starting (sim));
+  wait_outcome (&a);
+  g_assert_false (a.ok);
+  g_assert_nonnull (a.error);
+  g_assert_false (g_error_matches (a.error, G_IO_ERROR, G_IO_ERROR_CANCELLED));
+  g_assert_false (a.had_runner);
+  g_assert_false (hyd_simulation_get_starting (sim));
+  g_assert_null (hyd_simulation_get_store (sim));
+  g_clear_error (&a.error);
+
+  a = (StartOutcome) { 0 };
+  hyd_simulation_start_async (sim, circuit, start_cb, &a);
+  hyd_simulation_start_async (sim, circuit, start_cb, &b);
+  wait_outcome (&a);
+  wait_outcome (&b);
+  g_assert_true (g_error_matches (a.error, G_IO_ERROR, G_IO_ERROR_CANCELLED));
+  g_assert_true (b.ok);
+  g_assert_true (b.had_runner);
+  g_assert_true (hyd_simulation_get_active (sim));
+  g_clear_error (&a.error);
+  hyd_simulation_stop (sim);
+  gint64 end = g_get_monotonic_time () + 30 * G_USEC_PER_SEC;
+  while (hyd_simulation_get_active (sim) && g_get_monotonic_time () < end)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_false (hyd_simulation_get_active (sim));
+}
+
 /* The live schematic is drawn again only when a sample would change what it
  * shows (issue 8: bounded work per frame). */
 static void
@@ -427,6 +491,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/ui/simulation/live-change", test_live_change);
   g_test_add_func ("/ui/simulation/solver-failure", test_solver_failure);
   g_test_add_func ("/ui/simulation/compile-error", test_compile_error);
+  g_test_add_func ("/ui/simulation/start-async", test_start_async);
   g_test_add_func ("/ui/simulation/live-sample-changed", test_live_sample_changed);
   g_test_add_func ("/ui/simulation/pressure-scale", test_pressure_scale);
   g_test_add_func ("/ui/simulation/replay", test_replay);

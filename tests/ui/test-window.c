@@ -37,6 +37,19 @@ iterate (void)
     g_main_context_iteration (NULL, TRUE);
 }
 
+/* The run's compile is a worker's (hyd_simulation_start_async): let the
+ * main loop go on until it has ended, then handle what is queued. */
+static void
+iterate_until_started (HydWindow *window)
+{
+  HydSimulation *sim = hyd_window_get_simulation (window);
+  gint64 end = g_get_monotonic_time () + 60 * G_USEC_PER_SEC;
+  while (hyd_simulation_get_starting (sim) && g_get_monotonic_time () < end)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_false (hyd_simulation_get_starting (sim));
+  iterate ();
+}
+
 static void
 test_open_and_run (void)
 {
@@ -81,7 +94,7 @@ test_open_and_run (void)
   iterate ();
   HydTraceStore *before = hyd_simulation_get_store (sim);
   gtk_widget_activate_action (GTK_WIDGET (window), "sim.run", NULL);
-  iterate ();
+  iterate_until_started (window);
   g_assert_false (hyd_simulation_get_active (sim));
   g_assert_true (hyd_simulation_get_store (sim) == before);
   gtk_widget_activate_action (GTK_WIDGET (window), "doc.undo", NULL);
@@ -344,7 +357,7 @@ test_run_refuses_invalid_field (void)
       gtk_widget_grab_focus (mass); /* the cursor elsewhere */
       iterate ();
       gtk_widget_activate_action (GTK_WIDGET (window), "sim.run", NULL);
-      iterate ();
+      iterate_until_started (window);
       g_assert_false (hyd_simulation_get_active (sim));
       g_assert_null (hyd_simulation_get_store (sim)); /* nothing ran */
       const char *said = find_label_text (GTK_WIDGET (window), "Cannot run");
@@ -368,7 +381,7 @@ test_run_refuses_invalid_field (void)
   /* a valid text not yet committed (F5 with the cursor in the field) is what runs */
   gtk_editable_set_text (GTK_EDITABLE (dead), "0.06");
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "sim.run", NULL));
-  iterate ();
+  iterate_until_started (window);
   g_assert_cmpfloat_with_epsilon (written_double (doc, "C1", "dead_volume_a"), 6e-5, 1e-15);
   /* it ran (a fast run may already be over) */
   HydRunnerState state = hyd_simulation_get_state (sim);
@@ -391,7 +404,7 @@ test_run_refuses_invalid_field (void)
   g_assert_true (hyd_document_set_param (doc, "C1", "dead_volume_b", huge, &error));
   iterate ();
   gtk_widget_activate_action (GTK_WIDGET (window), "sim.run", NULL);
-  iterate ();
+  iterate_until_started (window);
   g_assert_false (hyd_simulation_get_active (sim));
   const char *said = find_label_text (GTK_WIDGET (window), "Cannot run");
   g_assert_nonnull (said);
@@ -489,6 +502,53 @@ test_variables_off_main_thread (void)
   iterate ();
 }
 
+/* Run compiles in a worker (issue 10): the action returns at once with the
+ * run starting; the run begins when the compile ends; Stop while it
+ * compiles starts nothing; closing the window while it compiles is safe. */
+static void
+test_run_compiles_off_main_thread (void)
+{
+  HydWindow *window = hyd_window_new (NULL);
+  gtk_window_present (GTK_WINDOW (window));
+  g_autofree char *path
+      = g_build_filename (g_getenv ("BRAMAH_EXAMPLES_DIR"), "cylinder-extend-retract.bramah", NULL);
+  g_autoptr (GFile) file = g_file_new_for_path (path);
+  g_assert_true (hyd_window_open_file (window, file));
+  iterate ();
+  HydSimulation *sim = hyd_window_get_simulation (window);
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "sim.run", NULL));
+  g_assert_true (hyd_simulation_get_starting (sim));
+  g_assert_true (hyd_simulation_get_active (sim));
+  g_assert_null (hyd_simulation_get_runner (sim));
+  iterate_until_started (window);
+  g_assert_nonnull (hyd_simulation_get_runner (sim));
+  HydRunnerState state = hyd_simulation_get_state (sim);
+  g_assert_true (state == HYD_RUNNER_RUNNING || state == HYD_RUNNER_FINISHED);
+  gtk_widget_activate_action (GTK_WIDGET (window), "sim.stop", NULL);
+  gint64 end = g_get_monotonic_time () + 30 * G_USEC_PER_SEC;
+  while (hyd_simulation_get_active (sim) && g_get_monotonic_time () < end)
+    g_main_context_iteration (NULL, TRUE);
+  gtk_widget_activate_action (GTK_WIDGET (window), "sim.reset", NULL);
+  iterate ();
+  g_assert_null (hyd_simulation_get_runner (sim));
+
+  /* stopped while it compiles: nothing starts */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "sim.run", NULL));
+  g_assert_true (hyd_simulation_get_starting (sim));
+  gtk_widget_activate_action (GTK_WIDGET (window), "sim.stop", NULL);
+  g_assert_false (hyd_simulation_get_starting (sim));
+  g_assert_false (hyd_simulation_get_active (sim));
+  iterate_for (300);
+  g_assert_null (hyd_simulation_get_runner (sim));
+  g_assert_cmpint (hyd_simulation_get_state (sim), ==, HYD_RUNNER_READY);
+
+  /* closed while it compiles */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "sim.run", NULL));
+  gtk_window_destroy (GTK_WINDOW (window));
+  iterate_for (300);
+}
+
 static void
 test_error_bar_follows_undo (void)
 {
@@ -509,7 +569,7 @@ test_error_bar_follows_undo (void)
   hyd_document_remove_items (doc, ids);
   iterate ();
   gtk_widget_activate_action (GTK_WIDGET (window), "sim.run", NULL);
-  iterate ();
+  iterate_until_started (window);
   g_assert_false (hyd_simulation_get_active (sim));
   g_assert_true (gtk_info_bar_get_revealed (bar));
   /* an edit that does not fix it leaves the bar */
@@ -531,14 +591,14 @@ test_error_bar_follows_undo (void)
   g_assert_true (hyd_document_set_param (doc, "C1", "dead_volume_b", huge, NULL));
   iterate ();
   gtk_widget_activate_action (GTK_WIDGET (window), "sim.run", NULL);
-  iterate ();
+  iterate_until_started (window);
   g_assert_true (gtk_info_bar_get_revealed (bar));
   gtk_widget_activate_action (GTK_WIDGET (window), "doc.undo", NULL);
   iterate_for (600);
   g_assert_false (gtk_info_bar_get_revealed (bar));
   /* and it runs */
   gtk_widget_activate_action (GTK_WIDGET (window), "sim.run", NULL);
-  iterate ();
+  iterate_until_started (window);
   g_assert_nonnull (hyd_simulation_get_store (sim));
   gtk_widget_activate_action (GTK_WIDGET (window), "sim.stop", NULL);
   gint64 end = g_get_monotonic_time () + 30 * G_USEC_PER_SEC;
@@ -659,7 +719,7 @@ test_paused_pill (void)
   HydSimulation *sim = hyd_window_get_simulation (window);
   g_assert_null (hyd_canvas_get_lock_message (canvas));
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "sim.run", NULL));
-  iterate ();
+  iterate_until_started (window);
   g_assert_cmpint (hyd_simulation_get_state (sim), ==, HYD_RUNNER_RUNNING);
   g_assert_cmpstr (hyd_canvas_get_lock_message (canvas), ==, "Running — editing locked");
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "sim.pause", NULL));
@@ -912,7 +972,7 @@ test_highlight_from_diagnostic (void)
   HydCanvas *canvas = find_canvas (GTK_WIDGET (window));
   HydSimulation *sim = hyd_window_get_simulation (window);
   gtk_widget_activate_action (GTK_WIDGET (window), "sim.run", NULL);
-  iterate ();
+  iterate_until_started (window);
   g_assert_false (hyd_simulation_get_active (sim));
   g_assert_nonnull (find_label_text (GTK_WIDGET (window), "the flow meter is bypassed"));
   const char *bypassed[] = { "FM1", NULL };
@@ -932,7 +992,7 @@ test_highlight_from_diagnostic (void)
       &path);
   canvas = find_canvas (GTK_WIDGET (window));
   gtk_widget_activate_action (GTK_WIDGET (window), "sim.run", NULL);
-  iterate ();
+  iterate_until_started (window);
   g_assert_nonnull (find_label_text (GTK_WIDGET (window), "O1.B"));
   const char *open[] = { "O1", "O1.B", "port", "port.T", NULL };
   assert_highlight (canvas, open);
@@ -956,6 +1016,7 @@ main (int argc, char *argv[])
     }
   g_test_add_func ("/ui/window/open-and-run", test_open_and_run);
   g_test_add_func ("/ui/window/variables-off-main-thread", test_variables_off_main_thread);
+  g_test_add_func ("/ui/window/run-compiles-off-main-thread", test_run_compiles_off_main_thread);
   g_test_add_func ("/ui/window/software-gl", test_software_gl);
   g_test_add_func ("/ui/window/recover-unloadable", test_recover_unloadable);
   g_test_add_func ("/ui/window/help-for-selection", test_help_for_selection);
