@@ -139,6 +139,8 @@ build_pattern (HydSystem *sys)
             add_pattern (pairs, sys->nodes[nn].state, sc->col[np + c->vstates[j]], n);
         }
     }
+  if (sys->has_domains)
+    hyd_sys_domains_pattern (sys, pairs);
   sort_pattern_keys ((guint64 *) pairs->data, pairs->len, n);
   sys->colptr = g_new0 (guint, n + 1);
   sys->rowind = g_new (guint, pairs->len + 1);
@@ -162,8 +164,8 @@ build_pattern (HydSystem *sys)
 
 /* Position of (row, col) in the pattern's values (rows sorted in each
  * column), or −1. */
-static int
-pattern_pos (const HydSystem *sys, guint row, int col)
+int
+hyd_sys_pattern_pos (const HydSystem *sys, guint row, int col)
 {
   if (col < 0 || (guint) col >= sys->n)
     return -1;
@@ -187,7 +189,7 @@ build_positions (HydSystem *sys)
   for (guint b = 0; b < sys->n_nodes; b++)
     {
       SysNode *nd = &sys->nodes[b];
-      nd->diag_pos = nd->boundary ? -1 : pattern_pos (sys, nd->state, nd->state);
+      nd->diag_pos = nd->boundary ? -1 : hyd_sys_pattern_pos (sys, nd->state, nd->state);
     }
   for (guint i = 0; i < sys->n_comps; i++)
     {
@@ -206,10 +208,10 @@ build_positions (HydSystem *sys)
             {
               int nn = sc->port_node[r];
               if (nn >= 0 && !sys->nodes[nn].boundary)
-                sc->jpos[e] = pattern_pos (sys, sys->nodes[nn].state, col);
+                sc->jpos[e] = hyd_sys_pattern_pos (sys, sys->nodes[nn].state, col);
             }
           else
-            sc->jpos[e] = pattern_pos (sys, sc->state0 + (r - np), col);
+            sc->jpos[e] = hyd_sys_pattern_pos (sys, sc->state0 + (r - np), col);
           /* build_pattern holds every (row, state column) assembled */
           g_assert (sc->jpos[e] >= 0 || col < 0 || (guint) col >= sys->n
                     || (r < np && (sc->port_node[r] < 0 || sys->nodes[sc->port_node[r]].boundary)));
@@ -220,7 +222,7 @@ build_positions (HydSystem *sys)
               int nn = sc->port_node[X];
               sc->vrpos[(gsize) e * np + X] =
                 r >= np && sc->vpos[r - np] >= 0 && nn >= 0 && !sys->nodes[nn].boundary
-                ? pattern_pos (sys, sys->nodes[nn].state, col) : -1;
+                ? hyd_sys_pattern_pos (sys, sys->nodes[nn].state, col) : -1;
             }
         }
       for (guint X = 0; X < np; X++)
@@ -228,7 +230,7 @@ build_positions (HydSystem *sys)
           int nn = sc->port_node[X];
           for (guint j = 0; j < nv; j++)
             sc->xvpos[X * nv + j] = nn >= 0 && !sys->nodes[nn].boundary
-                                    ? pattern_pos (sys, sys->nodes[nn].state,
+                                    ? hyd_sys_pattern_pos (sys, sys->nodes[nn].state,
                                                    sc->col[np + c->vstates[j]])
                                     : -1;
         }
@@ -633,6 +635,7 @@ layout_states (HydSystem *sys, Build *b)
       sys->comps[i].state0 = n;
       n += sys->comps[i].comp->n_states;
     }
+  n = hyd_sys_domains_count_states (sys, n);
   sys->n = n;
   sys->state_units = g_new0 (HydUnit, n + 1);
   sys->y0 = g_new0 (double, n + 1);
@@ -668,7 +671,9 @@ layout_states (HydSystem *sys, Build *b)
         sc->p[X] = sc->port_node[X] >= 0 ? sys->nodes[sc->port_node[X]].p0 : 0.0;
       if (c->type->init_states)
         c->type->init_states (c, sc->p, sys->y0 + sc->state0);
-      sc->col = g_new (int, np + c->n_states + 1);
+      sc->col = g_new (int, hyd_comp_n_local (c) + 1);
+      for (guint k = np + c->n_states; k < hyd_comp_n_local (c); k++)
+        sc->col[k] = -1;
       for (guint X = 0; X < np; X++)
         {
           int nn = sc->port_node[X];
@@ -682,6 +687,8 @@ layout_states (HydSystem *sys, Build *b)
       for (guint k = 0; k < c->n_states; k++)
         sc->col[np + k] = (int) (sc->state0 + k);
     }
+  if (sys->has_domains)
+    hyd_sys_domains_layout (sys);
 }
 
 static gboolean
@@ -906,7 +913,7 @@ build_names (HydSystem *sys)
       const HydComp *c = sc->comp;
       for (guint k = 0; k < c->n_states; k++)
         sys->state_names[sc->state0 + k] = g_strconcat (c->id, ".", c->states[k].name, NULL);
-    }
+    }  hyd_sys_domains_names (sys);
 }
 
 void
@@ -978,6 +985,7 @@ build_variables (HydSystem *sys)
           g_hash_table_insert (sys->var_index, alias, GINT_TO_POINTER (idx));
         }
     }
+  hyd_sys_domains_variables (sys);
   sys->n_listed_vars = sys->vars->len;
 
   /* The node states of the cavitation-safe models ("<first port>.psi") are
@@ -1031,13 +1039,19 @@ hyd_system_compile (const HydCircuit *circuit, GError **error)
   ok = ok && build_connectivity (sys, &b, error);
   if (ok)
     build_nodes (sys, &b);
+  ok = ok && hyd_sys_build_domains (sys, circuit, b.parent, b.port_offset, b.conn_ends, error);
   ok = ok && apply_wire_settings (sys, &b, error)
        && find_boundaries (sys, &b, error)
        && setup_components (sys, error)
+       && hyd_sys_order_signals (sys, error)
        && component_initial_pressures (sys, &b, error);
   if (ok)
-    layout_states (sys, &b);
-  ok = ok && check_volumes (sys, error) && build_meters (sys, &b, error);
+    {
+      hyd_sys_domains_setup (sys);
+      layout_states (sys, &b);
+    }
+  ok = ok && check_volumes (sys, error) && hyd_sys_domains_check_storage (sys, error)
+       && build_meters (sys, &b, error);
   build_clear (&b);
   if (!ok)
     {

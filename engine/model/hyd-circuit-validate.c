@@ -377,10 +377,9 @@ check_layout (const HydCircuit *circuit, GError **error)
       for (guint m = 0; m < G_N_ELEMENTS (motion_keys); m++)
         if (!motion_key_ok (circuit, conn->extra, motion_keys[m]))
           {
-            where = hcp_connection_where (i, conn->from, conn->to);
-            return hcp_connection_error (error, HYD_DIAGNOSTIC_PARAM_RANGE, conn,
-                                         N_("%s: \"%s\" must be a finite number"), where,
-                                         motion_keys[m], NULL);
+            hcp_where_connection (&where, i, conn, conn->from, conn->to);
+            return hcp_where_error (error, HYD_DIAGNOSTIC_PARAM_RANGE, &where,
+                                    N_("%s: \"%s\" must be a finite number"), motion_keys[m], NULL);
           }
       if (conn->has_initial_pressure && !(conn->initial_pressure >= -HYD_P_ATM))
         {
@@ -396,8 +395,12 @@ check_layout (const HydCircuit *circuit, GError **error)
 
       for (guint m = 0; m < G_N_ELEMENTS (motion_keys); m++)
         if (!motion_key_ok (circuit, j->extra, motion_keys[m]))
-          return hcp_set_error (error, HYD_CIRCUIT_ERROR_PARAM_RANGE,
-                                "junction \"%s\": \"%s\" must be a finite number", j->id, motion_keys[m]);
+          {
+            g_auto (HcpWhere) where = { 0 };
+            hcp_where_junction (&where, j->id);
+            return hcp_where_error (error, HYD_DIAGNOSTIC_PARAM_RANGE, &where,
+                                    N_("%s: \"%s\" must be a finite number"), motion_keys[m], NULL);
+          }
       if (j->has_initial_pressure && !(j->initial_pressure >= -HYD_P_ATM))
         {
           g_auto (HcpWhere) where = { 0 };
