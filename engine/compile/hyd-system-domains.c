@@ -203,6 +203,36 @@ hyd_sys_build_domains (HydSystem *sys, const HydCircuit *circuit, guint *parent,
       net->used = first_input >= 0;
     }
 
+  /* fixed points: a port of a type with a boundary parameter makes its
+   * mechanical node a boundary, at rest at the position the parameter
+   * gives (a constant: prescribed motion is not implemented) */
+  for (guint k = 0; k < sys->n_mnodes; k++)
+    {
+      SysMechNode *mn = &sys->mnodes[k];
+      mn->bcomp = -1;
+      for (guint j = 0; j < mn->ports->len; j++)
+        {
+          guint gp = g_array_index (mn->ports, guint, j);
+          const SysComp *sc = &sys->comps[sys->port_comp[gp]];
+          int bp = sc->comp->type->boundary_param;
+          if (bp < 0)
+            continue;
+          if (sc->prof[bp] != NULL && !hyd_profile_is_constant (sc->prof[bp]))
+            return port_error (sys, error, HYD_DIAGNOSTIC_PARAM_VALUE, gp,
+                               N_("%s: a fixed point's position must be a constant"),
+                               sc->comp->id, NULL);
+          if (mn->bcomp >= 0 && sys->comps[mn->bcomp].comp->par[mn->bparam] != sc->comp->par[bp])
+            {
+              g_autofree char *pl = port_list (sys, mn->ports);
+              return port_error (sys, error, HYD_DIAGNOSTIC_SHORT_CIRCUIT, gp,
+                                 N_("node %s: two fixed points at different positions (%s)"),
+                                 pl, sc->comp->id);
+            }
+          mn->bcomp = (int) sys->port_comp[gp];
+          mn->bparam = bp;
+        }
+    }
+
   /* initial motion from wires and junctions (format version 2 only: the
    * keys mean nothing in a version 1 file, which so costs nothing here) */
   if (circuit->version < 2)
@@ -387,10 +417,11 @@ guint
 hyd_sys_domains_count_states (HydSystem *sys, guint n)
 {
   for (guint k = 0; k < sys->n_mnodes; k++)
-    {
-      sys->mnodes[k].state = (int) n;
-      n += 2;
-    }
+    if (sys->mnodes[k].bcomp < 0)
+      {
+        sys->mnodes[k].state = (int) n;
+        n += 2;
+      }
   return n;
 }
 
@@ -402,6 +433,8 @@ hyd_sys_domains_names (HydSystem *sys)
   for (guint k = 0; k < sys->n_mnodes; k++)
     {
       SysMechNode *mn = &sys->mnodes[k];
+      if (mn->state < 0)
+        continue;
       gboolean rot = mn->domain == HYD_DOMAIN_ROTATIONAL;
       g_autofree char *first = hyd_sys_port_name (sys, g_array_index (mn->ports, guint, 0));
       sys->state_names[mn->state] = g_strconcat (first, rot ? ".w" : ".v", NULL);
@@ -418,6 +451,8 @@ hyd_sys_domains_layout (HydSystem *sys)
   for (guint k = 0; k < sys->n_mnodes; k++)
     {
       SysMechNode *mn = &sys->mnodes[k];
+      if (mn->state < 0)
+        continue;
       gboolean rot = mn->domain == HYD_DOMAIN_ROTATIONAL;
       sys->state_units[mn->state] = rot ? HYD_UNIT_ANGULAR_VELOCITY : HYD_UNIT_VELOCITY;
       sys->state_units[mn->state + 1] = rot ? HYD_UNIT_ANGLE : HYD_UNIT_POSITION;
@@ -433,9 +468,10 @@ hyd_sys_domains_layout (HydSystem *sys)
         {
           if (sc->port_mnode && sc->port_mnode[X] >= 0)
             {
+              /* a fixed point's node: constants, no column */
               const SysMechNode *mn = &sys->mnodes[sc->port_mnode[X]];
               sc->col[X] = mn->state;
-              sc->col[hyd_comp_pos_col (c, X)] = mn->state + 1;
+              sc->col[hyd_comp_pos_col (c, X)] = mn->state < 0 ? -1 : mn->state + 1;
             }
           else if (sc->port_signal && sc->port_signal[X] >= 0
                    && c->type->ports[X].direction == HYD_PORT_INPUT)
@@ -498,7 +534,7 @@ hyd_sys_domains_check_storage (HydSystem *sys, GError **error)
   for (guint k = 0; k < sys->n_mnodes; k++)
     {
       SysMechNode *mn = &sys->mnodes[k];
-      if (mn->m > 0.0 && isfinite (mn->m))
+      if (mn->state < 0 || (mn->m > 0.0 && isfinite (mn->m)))
         continue;
       g_autofree char *pl = port_list (sys, mn->ports);
       guint gp = g_array_index (mn->ports, guint, 0);
@@ -551,8 +587,16 @@ hyd_sys_domains_pre_eval (HydSystem *sys, double t, const double *y, gboolean wa
   for (guint k = 0; k < sys->n_mnodes; k++)
     {
       SysMechNode *mn = &sys->mnodes[k];
-      mn->v = y[mn->state];
-      mn->x = y[mn->state + 1];
+      if (mn->state < 0)
+        {
+          mn->v = 0.0;
+          mn->x = sys->comps[mn->bcomp].comp->par[mn->bparam];
+        }
+      else
+        {
+          mn->v = y[mn->state];
+          mn->x = y[mn->state + 1];
+        }
       mn->m = 0.0;
       mn->F = 0.0;
     }
@@ -635,6 +679,8 @@ hyd_sys_domains_rhs (HydSystem *sys, double *f)
   for (guint k = 0; k < sys->n_mnodes; k++)
     {
       SysMechNode *mn = &sys->mnodes[k];
+      if (mn->state < 0)
+        continue;
       mn->f = -mn->F / mn->m;
       if (f)
         {
@@ -730,6 +776,8 @@ hyd_sys_domains_pattern (const HydSystem *sys, GArray *pairs)
   for (guint k = 0; k < sys->n_mnodes; k++)
     {
       const SysMechNode *mn = &sys->mnodes[k];
+      if (mn->state < 0)
+        continue;
       add_key (pairs, mn->state, mn->state, sys->n);     /* keeps every row's diagonal */
       add_key (pairs, mn->state + 1, mn->state, sys->n); /* ẋ = v */
       add_key (pairs, mn->state + 1, mn->state + 1, sys->n);
@@ -750,7 +798,10 @@ hyd_sys_domains_pattern (const HydSystem *sys, GArray *pairs)
             {
               int nn = sc->port_node[r];
               if (sc->port_mnode && sc->port_mnode[r] >= 0)
-                add_cols (sys, pairs, sys->mnodes[sc->port_mnode[r]].state, col);
+                {
+                  if (sys->mnodes[sc->port_mnode[r]].state >= 0)
+                    add_cols (sys, pairs, sys->mnodes[sc->port_mnode[r]].state, col);
+                }
               else if (sig && nn >= 0 && !sys->nodes[nn].boundary)
                 add_cols (sys, pairs, sys->nodes[nn].state, col);
               continue;
@@ -778,6 +829,8 @@ hyd_sys_domains_variables (HydSystem *sys)
   for (guint k = 0; k < sys->n_mnodes; k++)
     {
       const SysMechNode *mn = &sys->mnodes[k];
+      if (mn->state < 0)
+        continue;
       for (guint s = 0; s < 2; s++)
         hyd_sys_add_var (sys, g_strdup (sys->state_names[mn->state + s]), sys->state_units[mn->state + s],
                          VAR_STATE, mn->state + (int) s, 0);

@@ -235,7 +235,8 @@ assemble_ext (const HydSystem *sys, const SysComp *sc, const JacSink *sink)
           if (sc->port_mnode && sc->port_mnode[r] >= 0)
             {
               const SysMechNode *mn = &sys->mnodes[sc->port_mnode[r]];
-              ext_add_cols (sys, sink, mn->state, col, -v / mn->m);
+              if (mn->state >= 0)
+                ext_add_cols (sys, sink, mn->state, col, -v / mn->m);
             }
           else if (sig && nn >= 0 && !sys->nodes[nn].boundary)
             ext_add_cols (sys, sink, sys->nodes[nn].state, col, -v / sys->nodes[nn].C);
@@ -264,7 +265,8 @@ assemble_ext (const HydSystem *sys, const SysComp *sc, const JacSink *sink)
       if (sc->port_mnode[X] >= 0)
         {
           const SysMechNode *mn = &sys->mnodes[sc->port_mnode[X]];
-          sink->dfdt[mn->state] -= sc->q_t[X] / mn->m;
+          if (mn->state >= 0)
+            sink->dfdt[mn->state] -= sc->q_t[X] / mn->m;
         }
 }
 
@@ -365,7 +367,8 @@ assemble_jacobian (HydSystem *sys, double t, const double *y, JacSink sink)
 
   /* ẋ = v of every mechanical node */
   for (guint k = 0; k < sys->n_mnodes; k++)
-    ext_add (sys, &sink, sys->mnodes[k].state + 1, sys->mnodes[k].state, 1.0);
+    if (sys->mnodes[k].state >= 0)
+      ext_add (sys, &sink, sys->mnodes[k].state + 1, sys->mnodes[k].state, 1.0);
 
   /* −(ψ̇_n·∂C_n/∂ψ_n + φ'·V̇_n)/C_n on the diagonal */
   for (guint b = 0; b < sys->n_nodes; b++)
@@ -458,7 +461,7 @@ hyd_system_get_default_variables (const HydSystem *sys)
         }
     }
   for (guint k = 0; k < sys->n_mnodes; k++)
-    for (int s = 0; s < 2; s++)
+    for (int s = 0; s < 2 && sys->mnodes[k].state >= 0; s++)
       {
         int v = hyd_system_find_variable (sys, sys->state_names[sys->mnodes[k].state + s]);
         g_array_append_val (list, v);

@@ -88,7 +88,8 @@ typedef struct {
 typedef struct {
   GArray *ports;         /* of guint: global port index */
   HydDomain domain;
-  int state;
+  int state;             /* −1: a fixed point's node (no states) */
+  int bcomp, bparam;     /* the fixed point: component and its position parameter */
   double v0, x0;         /* initial values */
   /* scratch */
   double v, x, m, F, f;

@@ -30,6 +30,11 @@ static const HydPortInfo one_translational[] = { { "A", HYD_DOMAIN_TRANSLATIONAL
 static const HydParamInfo mass_params[] = { PAR ("m", HYD_UNIT_MASS, 1.0, 0) };
 
 static void
+nothing_eval_t (const HydComp *comp, const HydEvalIn *in, HydEvalOut *out)
+{
+}
+
+static void
 mass_eval (const HydComp *comp, const HydEvalIn *in, HydEvalOut *out)
 {
   out->C[0] = comp->par[0];
@@ -61,6 +66,46 @@ static const HydComponentType t_spring = {
   .id = "t_spring", .label = "spring", .ports = one_translational, .n_ports = 1,
   .params = spring_params, .n_params = 2, .boundary_param = -1, .designator = "S",
   .setup = dense_setup, .eval = spring_eval,
+};
+
+/* t_fixed: a fixed point at position x0 (its boundary parameter) */
+static const HydParamInfo fixed_params[] = { PAR ("x0", HYD_UNIT_POSITION, 0.0, 0) };
+
+static const HydComponentType t_fixed = {
+  .id = "t_fixed", .label = "fixed point", .ports = one_translational, .n_ports = 1,
+  .params = fixed_params, .n_params = 1, .boundary_param = 0, .designator = "X",
+  .setup = dense_setup, .eval = nothing_eval_t,
+};
+
+/* t_spring2: spring k and damper d between A and B:
+ * F̂_A = k·(x_A − x_B) + d·(v_A − v_B) = −F̂_B */
+static const HydPortInfo two_translational[] = {
+  { "A", HYD_DOMAIN_TRANSLATIONAL, FALSE, "end A" },
+  { "B", HYD_DOMAIN_TRANSLATIONAL, FALSE, "end B" },
+};
+
+static void
+spring2_eval (const HydComp *comp, const HydEvalIn *in, HydEvalOut *out)
+{
+  double k = comp->par[0], d = comp->par[1];
+  double F = k * (in->pos[0] - in->pos[1]) + d * (in->p[0] - in->p[1]);
+  out->q[0] = F;
+  out->q[1] = -F;
+  if (out->jac)
+    for (guint r = 0; r < 2; r++)
+      {
+        double sign = r == 0 ? 1.0 : -1.0;
+        HYD_JAC (comp, out, r, 0) = sign * d;
+        HYD_JAC (comp, out, r, 1) = -sign * d;
+        HYD_JAC (comp, out, r, hyd_comp_pos_col (comp, 0)) = sign * k;
+        HYD_JAC (comp, out, r, hyd_comp_pos_col (comp, 1)) = -sign * k;
+      }
+}
+
+static const HydComponentType t_spring2 = {
+  .id = "t_spring2", .label = "spring between two nodes", .ports = two_translational, .n_ports = 2,
+  .params = spring_params, .n_params = 2, .boundary_param = -1, .designator = "S",
+  .setup = dense_setup, .eval = spring2_eval,
 };
 
 /* t_force: pushes its node forward with F (a profile): F̂ = −F */
@@ -305,7 +350,7 @@ register_types (void)
 {
   const HydComponentType *types[] = {
     &t_mass, &t_spring, &t_force, &r_inertia, &r_damper,
-    &s_source, &s_gain, &s_integrator, &s_flow, &s_switch, &t_cylinder,
+    &s_source, &s_gain, &s_integrator, &s_flow, &s_switch, &t_cylinder, &t_fixed, &t_spring2,
   };
   for (guint i = 0; i < G_N_ELEMENTS (types); i++)
     g_assert_true (hyd_catalogue_register_test_type (types[i]));
@@ -499,6 +544,57 @@ test_mass_spring_damper (void)
   g_assert_cmpfloat (worst_v, <, 1e-5);
   g_array_unref (r.rows);
   hyd_system_free (sys);
+}
+
+/* The same mass, spring and damper with the spring between the mass and a
+ * fixed point at x0 = 0.1 m (a boundary node: no states): m·ẍ + d·ẋ +
+ * k·(x − x0) = F, from rest at x = 0, is the first test's response with
+ * F + k·x0 = 30 N. Two fixed points at different positions on one node are
+ * refused. */
+static void
+test_fixed_point (void)
+{
+  HydSystem *sys = compile_ok (
+    HEAD "\"components\": ["
+    "{\"id\": \"M1\", \"type\": \"t_mass\", \"params\": {\"m\": 2}},"
+    "{\"id\": \"S1\", \"type\": \"t_spring2\", \"params\": {\"k\": 200, \"d\": 4}},"
+    "{\"id\": \"X1\", \"type\": \"t_fixed\", \"params\": {\"x0\": 0.1}},"
+    "{\"id\": \"F1\", \"type\": \"t_force\", \"params\": {\"F\": 10}}],"
+    "\"connections\": [{\"from\": \"F1.A\", \"to\": \"M1.A\"}, {\"from\": \"M1.A\", \"to\": \"S1.A\"},"
+    "{\"from\": \"S1.B\", \"to\": \"X1.A\"}]}");
+  g_assert_cmpuint (hyd_system_get_n_states (sys), ==, 2);
+  double y[2] = { -0.2, 0.13 };
+  check_jacobian (sys, 0.0, y);
+  const char *names[] = { "M1.A.x" };
+  Rows r = run (sys, names, 1, 3.0, 0.01, 1e-8, TRUE, NULL);
+  double m = 2, k = 200, d = 4, F = 10 + 200 * 0.1;
+  double wn = sqrt (k / m), zeta = d / (2 * sqrt (k * m)), wd = wn * sqrt (1 - zeta * zeta);
+  double worst = 0;
+  for (guint i = 0; i < N_ROWS (r); i++)
+    {
+      const double *row = ROW (r, i);
+      double t = row[0], e = exp (-zeta * wn * t);
+      double x = F / k * (1 - e * (cos (wd * t) + zeta / sqrt (1 - zeta * zeta) * sin (wd * t)));
+      worst = MAX (worst, fabs (row[1] - x));
+    }
+  g_test_message ("fixed point: worst |x − x_exact| = %.3g m (final value 0.15 m)", worst);
+  g_assert_cmpfloat (worst, <, 3e-6);
+  g_array_unref (r.rows);
+  hyd_system_free (sys);
+
+  g_autoptr (GError) error = NULL;
+  sys = compile_json (
+    HEAD "\"components\": ["
+    "{\"id\": \"M1\", \"type\": \"t_mass\"}, {\"id\": \"S1\", \"type\": \"t_spring2\"},"
+    "{\"id\": \"X1\", \"type\": \"t_fixed\", \"params\": {\"x0\": 0.1}},"
+    "{\"id\": \"X2\", \"type\": \"t_fixed\", \"params\": {\"x0\": 0.2}}],"
+    "\"connections\": [{\"from\": \"M1.A\", \"to\": \"S1.A\"}, {\"from\": \"S1.B\", \"to\": \"X1.A\"},"
+    "{\"from\": \"X1.A\", \"to\": \"X2.A\"}]}",
+    &error);
+  g_assert_null (sys);
+  g_assert_error (error, HYD_CIRCUIT_ERROR, HYD_CIRCUIT_ERROR_SHORT_CIRCUIT);
+  g_test_message ("%s", error->message);
+  g_assert_nonnull (strstr (error->message, "X2"));
 }
 
 /* J·ω̇ = −b·ω from ω0 = 100 rad/s (the version 2 key on the connection):
@@ -832,6 +928,7 @@ main (int argc, char **argv)
   g_test_add_func ("/engine/domains/translational/mass-spring-damper", test_mass_spring_damper);
   g_test_add_func ("/engine/domains/rotational/inertia-damper", test_inertia_damper);
   g_test_add_func ("/engine/domains/translational/oil-column", test_oil_column);
+  g_test_add_func ("/engine/domains/translational/fixed-point", test_fixed_point);
   g_test_add_func ("/engine/domains/signal/chain-ramp", test_signal_chain_ramp);
   g_test_add_func ("/engine/domains/signal/feedback", test_signal_feedback);
   g_test_add_func ("/engine/domains/signal/algebraic-loop", test_algebraic_loop);
