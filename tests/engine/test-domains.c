@@ -806,6 +806,24 @@ test_signal_net_errors (void)
   g_test_message ("%s", error->message);
 }
 
+/* Translational and rotational ports are different domains: the loader's
+ * domain check refuses the wire, naming both. */
+static void
+test_domain_mismatch (void)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (HydCircuit) circuit = hyd_circuit_load_from_data (
+    HEAD "\"components\": ["
+    "{\"id\": \"M1\", \"type\": \"t_mass\"}, {\"id\": \"J1\", \"type\": \"r_inertia\"}],"
+    "\"connections\": [{\"from\": \"M1.A\", \"to\": \"J1.S\"}]}",
+    -1, "test.bramah", &error);
+  g_assert_null (circuit);
+  g_assert_error (error, HYD_CIRCUIT_ERROR, HYD_CIRCUIT_ERROR_DOMAIN);
+  g_test_message ("%s", error->message);
+  g_assert_nonnull (strstr (error->message, "translational"));
+  g_assert_nonnull (strstr (error->message, "rotational"));
+}
+
 /* A translational node with a force and a spring but no mass. */
 static void
 test_no_mass (void)
@@ -934,6 +952,7 @@ main (int argc, char **argv)
   g_test_add_func ("/engine/domains/signal/algebraic-loop", test_algebraic_loop);
   g_test_add_func ("/engine/domains/signal/net-errors", test_signal_net_errors);
   g_test_add_func ("/engine/domains/storage/no-mass", test_no_mass);
+  g_test_add_func ("/engine/domains/domain-mismatch", test_domain_mismatch);
   g_test_add_func ("/engine/domains/discrete/switch", test_discrete_switch);
   g_test_add_func ("/engine/domains/version2/initial-motion", test_initial_motion);
   return g_test_run ();
