@@ -6,6 +6,7 @@
 #include "hyd-symbol.h"
 
 #include <libintl.h>
+#include <stdarg.h>
 #include <stdio.h>
 
 #define GETTEXT_PACKAGE "bramah"
@@ -51,6 +52,36 @@ hyd_cli_dup_error_message (const GError *error)
 {
   g_return_val_if_fail (error != NULL, NULL);
   return hyd_diagnostic_dup_error_message (error, GETTEXT_PACKAGE);
+}
+
+char *
+hyd_cli_expand (const char *template, ...)
+{
+  g_autoptr (GStrvBuilder) builder = g_strv_builder_new ();
+  va_list ap;
+
+  va_start (ap, template);
+  for (const char *a = va_arg (ap, const char *); a != NULL; a = va_arg (ap, const char *))
+    g_strv_builder_add (builder, a);
+  va_end (ap);
+  g_auto (GStrv) args = g_strv_builder_end (builder);
+  return hyd_diagnostic_expand (g_dgettext (GETTEXT_PACKAGE, template), (const char *const *) args);
+}
+
+static const char *
+translate (const char *msgid, gpointer user)
+{
+  (void) user;
+  return g_dgettext (GETTEXT_PACKAGE, msgid);
+}
+
+char *
+hyd_cli_dup_solver_message (const HydOdeResult *result)
+{
+  g_return_val_if_fail (result != NULL, NULL);
+  if (result->message == NULL)
+    return g_strdup (hyd_ode_status_name (result->status));
+  return hyd_ode_result_dup_message (result, translate, NULL);
 }
 
 void

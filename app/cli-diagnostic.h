@@ -5,6 +5,12 @@
 #pragma once
 
 #include "hyd-diagnostic.h"
+#include "hyd-ode.h"
+
+/* marks bramah-cli's own sentences for xgettext (hyd_cli_expand translates) */
+#ifndef N_
+#define N_(text) (text)
+#endif
 
 /* Binds the "bramah" domain to the installed catalogues, or to the build
  * tree's when bramah-cli runs from it. */
@@ -24,3 +30,9 @@ int hyd_cli_failed_error (const GError *error);
 /* The text hyd_cli_print_gerror prints, without the "bramah-cli: " (not
  * escaped yet): for messages that put something before it. */
 char *hyd_cli_dup_error_message (const GError *error);
+/* A sentence of bramah-cli's own in the user's language: template
+ * (N_()-marked; only "%s") translated, then expanded with the const char *
+ * arguments up to NULL (never a translation as a printf format). */
+char *hyd_cli_expand (const char *template, ...) G_GNUC_NULL_TERMINATED;
+/* A solver's failure message (hyd-ode.h) in the user's language. */
+char *hyd_cli_dup_solver_message (const HydOdeResult *result);

@@ -9,6 +9,7 @@
 
 #include "cli-circuit.h"
 #include "cli-commands.h"
+#include "cli-diagnostic.h"
 #include "hyd-run.h"
 #include "hyd-system.h"
 
@@ -336,8 +337,12 @@ run (int argc, char **argv)
   if (stats)
     print_stats (&res);
   if (status != HYD_ODE_SUCCESS && !write_failed)
-    st = hyd_cli_failed ("simulation failed (%s): %s", hyd_ode_status_name (status),
-                         res.message ? res.message : "no detail");
+    {
+      g_autofree char *why = res.message ? hyd_cli_dup_solver_message (&res) : NULL;
+      g_autofree char *text = hyd_cli_expand (N_("simulation failed (%s): %s"), hyd_ode_status_name (status),
+                                              why ? why : "no detail", NULL);
+      st = hyd_cli_failed ("%s", text);
+    }
   return st;
 }
 

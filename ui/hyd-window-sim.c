@@ -422,15 +422,18 @@ simulation_finished_cb (HydWindow *self, HydSimulation *simulation)
     case HYD_RUNNER_FAILED:
       {
         g_autofree char *t = hyd_ui_format_seconds (result->t);
+        /* the solver's sentence, translated; the state of the largest
+         * error names the component */
+        HydRunner *runner = hyd_simulation_get_runner (simulation);
+        g_autoptr (HydDiagnostic) failure = runner ? hyd_runner_dup_failure (runner) : NULL;
+        g_autofree char *why = failure ? hyd_diagnostic_dup_message (failure, GETTEXT_PACKAGE)
+                                       : g_strdup (hyd_ode_status_name (result->status));
         /* translators: "The solver failed at t = 1.234 s: <message naming the state>" */
         g_autofree char *message
             = g_strdup_printf (_("The solver failed at t = %s: %s. The traces up to that "
                                  "moment are kept; try a tighter tolerance or another "
                                  "solver."),
-                               t, result->message ? result->message : hyd_ode_status_name (result->status));
-        /* the state of the largest error names the component */
-        HydRunner *runner = hyd_simulation_get_runner (simulation);
-        g_autoptr (HydDiagnostic) failure = runner ? hyd_runner_dup_failure (runner) : NULL;
+                               t, why);
         g_auto (GStrv) ids = diagnostic_highlight (self, failure);
         show_error_with_highlight (self, message, (const char *const *) ids);
       }

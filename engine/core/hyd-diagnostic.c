@@ -58,7 +58,10 @@ diagnostic_clear (gpointer data)
   g_free (d->state);
   g_free (d->connection);
   for (guint i = 0; d->phrases && d->args && d->args[i]; i++)
-    g_strfreev (d->phrases[2 * i + 1]);
+    {
+      g_free (d->phrases[2 * i]);
+      g_strfreev (d->phrases[2 * i + 1]);
+    }
   g_free (d->phrases);
   g_strfreev (d->args);
   g_free (d->message);
@@ -177,8 +180,9 @@ hyd_diagnostic_set_phrase (HydDiagnostic *d, guint index, const char *template,
   g_return_if_fail (index < n);
   if (d->phrases == NULL)
     d->phrases = g_new0 (gpointer, 2 * n);
+  g_free (d->phrases[2 * index]);
   g_strfreev (d->phrases[2 * index + 1]);
-  d->phrases[2 * index] = (gpointer) template;
+  d->phrases[2 * index] = g_strdup (template);
   d->phrases[2 * index + 1] = g_strdupv ((char **) args);
   g_free (d->args[index]);
   d->args[index] = hyd_diagnostic_expand (template, args);

@@ -83,7 +83,7 @@ typedef struct {
   char *message;      /* the English sentence: template and arguments */
   /* Arguments that are themselves phrases to translate (a domain's name,
    * "component \"C1\""): for argument i, phrases[2·i] is its template
-   * (N_()-marked, static) and phrases[2·i + 1] its arguments (a GStrv);
+   * (a copy of an N_()-marked text) and phrases[2·i + 1] its arguments (a GStrv);
    * NULL when no argument is one (hyd_diagnostic_set_phrase). */
   gpointer *phrases;
 } HydDiagnostic;
@@ -104,7 +104,7 @@ void hyd_diagnostic_set_state (HydDiagnostic *diagnostic, const char *state);
 void hyd_diagnostic_set_connection (HydDiagnostic *diagnostic, const char *from, const char *to);
 void hyd_diagnostic_set_time (HydDiagnostic *diagnostic, double t);
 /* Makes argument `index` a phrase that is translated with the template:
- * `template` (N_()-marked, static storage) expanded with `args` (its own
+ * `template` (N_()-marked; copied) expanded with `args` (its own
  * "%s" arguments, may be NULL). The English message is made anew. For the
  * parts of a sentence that are not text from the file: "hydraulic",
  * "component \"C1\"", "connections[3] (from … to …)". */

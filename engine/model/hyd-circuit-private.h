@@ -79,7 +79,6 @@ void hcp_plot_free (HydCircuitPlot *p);
 HydCircuitPlot *hcp_plot_new (void);
 char *hcp_quote (const char *text);
 char *hcp_range_text (double min, double max, guint flags);
-gboolean hcp_set_error (GError **error, HydCircuitErrorCode code, const char *format, ...) G_GNUC_PRINTF (3, 4);
 gboolean hcp_value_in_range (double v, double min, double max, guint flags);
 
 G_END_DECLS

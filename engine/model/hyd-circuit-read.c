@@ -525,10 +525,14 @@ hyd_circuit_load_from_data (const char *data, gssize length, const char *filenam
   size = length < 0 ? strlen (data) : (gsize) length;
   if (size > HYD_CIRCUIT_MAX_FILE_SIZE)
     {
-      hcp_set_error (error, HYD_CIRCUIT_ERROR_FILE,
-                 "%s%sthe circuit is %" G_GSIZE_FORMAT " bytes, more than the %d MiB (%d "
-                 "bytes) a circuit may have", prefix, filename ? " " : "", size,
-                 HYD_CIRCUIT_MAX_FILE_SIZE >> 20, HYD_CIRCUIT_MAX_FILE_SIZE);
+      g_autofree char *bytes = g_strdup_printf ("%" G_GSIZE_FORMAT, size);
+      g_autofree char *mib = g_strdup_printf ("%d", HYD_CIRCUIT_MAX_FILE_SIZE >> 20);
+      g_autofree char *max = g_strdup_printf ("%d", HYD_CIRCUIT_MAX_FILE_SIZE);
+      hcp_error (error, HYD_DIAGNOSTIC_FILE,
+                 N_("the circuit is %s bytes, more than the %s MiB (%s bytes) a circuit may have"),
+                 bytes, mib, max, NULL);
+      if (error && filename)
+        g_prefix_error (error, "%s ", prefix);
       return NULL;
     }
 
@@ -595,19 +599,26 @@ read_circuit_file (const char *path, gsize *length, GError **error)
   if (!S_ISREG (st.st_mode))
     {
       close (fd);
-      hcp_set_error (error, HYD_CIRCUIT_ERROR_FILE, "%s is %s, not a circuit file", display,
-                 S_ISDIR (st.st_mode) ? "a folder" : S_ISFIFO (st.st_mode) ? "a pipe (FIFO)"
-                 : S_ISCHR (st.st_mode) || S_ISBLK (st.st_mode) ? "a device"
-                 : S_ISSOCK (st.st_mode) ? "a socket" : "not a regular file");
+      /* the kind is translated with the sentence */
+      const char *kind = S_ISDIR (st.st_mode) ? N_("a folder")
+                         : S_ISFIFO (st.st_mode) ? N_("a pipe (FIFO)")
+                         : S_ISCHR (st.st_mode) || S_ISBLK (st.st_mode) ? N_("a device")
+                         : S_ISSOCK (st.st_mode) ? N_("a socket") : N_("not a regular file");
+      HydDiagnostic *d = hyd_diagnostic_new (HYD_DIAGNOSTIC_FILE, HYD_SEVERITY_ERROR,
+                                             N_("%s is %s, not a circuit file"), display, kind, NULL);
+      hyd_diagnostic_set_phrase (d, 1, kind, NULL);
+      hyd_diagnostic_set_error (error, d);
       return NULL;
     }
   if (st.st_size > HYD_CIRCUIT_MAX_FILE_SIZE)
     {
       close (fd);
-      hcp_set_error (error, HYD_CIRCUIT_ERROR_FILE,
-                 "%s is %" G_GINT64_FORMAT " bytes, more than the %d MiB (%d bytes) a circuit "
-                 "file may have", display, (gint64) st.st_size,
-                 HYD_CIRCUIT_MAX_FILE_SIZE >> 20, HYD_CIRCUIT_MAX_FILE_SIZE);
+      g_autofree char *bytes = g_strdup_printf ("%" G_GINT64_FORMAT, (gint64) st.st_size);
+      g_autofree char *mib = g_strdup_printf ("%d", HYD_CIRCUIT_MAX_FILE_SIZE >> 20);
+      g_autofree char *max = g_strdup_printf ("%d", HYD_CIRCUIT_MAX_FILE_SIZE);
+      hcp_error (error, HYD_DIAGNOSTIC_FILE,
+                 N_("%s is %s bytes, more than the %s MiB (%s bytes) a circuit file may have"),
+                 display, bytes, mib, max, NULL);
       return NULL;
     }
 
@@ -643,9 +654,10 @@ read_circuit_file (const char *path, gsize *length, GError **error)
   close (fd);
   if (got > HYD_CIRCUIT_MAX_FILE_SIZE)
     {
-      hcp_set_error (error, HYD_CIRCUIT_ERROR_FILE,
-                 "%s grew beyond the %d MiB a circuit file may have while it was read",
-                 display, HYD_CIRCUIT_MAX_FILE_SIZE >> 20);
+      g_autofree char *mib = g_strdup_printf ("%d", HYD_CIRCUIT_MAX_FILE_SIZE >> 20);
+      hcp_error (error, HYD_DIAGNOSTIC_FILE,
+                 N_("%s grew beyond the %s MiB a circuit file may have while it was read"), display, mib,
+                 NULL);
       return NULL;
     }
   data[got] = '\0';

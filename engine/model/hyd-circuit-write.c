@@ -355,8 +355,10 @@ replace_file (const char *target, const char *data, gsize length, guint mode, GE
   if (exists && !S_ISREG (st.st_mode))
     {
       g_autofree char *display = g_filename_display_name (target);
-      return hcp_set_error (error, HYD_CIRCUIT_ERROR_FILE, "cannot save %s: it is %s, not a file",
-                        display, S_ISDIR (st.st_mode) ? "a folder" : "a pipe, device or socket");
+      return hcp_error (error, HYD_DIAGNOSTIC_FILE,
+                        S_ISDIR (st.st_mode) ? N_("cannot save %s: it is a folder, not a file")
+                                             : N_("cannot save %s: it is a pipe, device or socket, not a file"),
+                        display, NULL);
     }
 
   temp = write_temporary (dir, base, data, length, exists ? &st : NULL, mode);
@@ -393,10 +395,12 @@ hyd_circuit_save_data_to_file (const char *data, gsize length, const char *path,
   if (length > HYD_CIRCUIT_MAX_FILE_SIZE)
     {
       g_autofree char *display = g_filename_display_name (path);
-      return hcp_set_error (error, HYD_CIRCUIT_ERROR_FILE,
-                        "cannot save %s: the circuit would be %.1f MiB, more than the %d MiB "
-                        "a circuit file may have; nothing was written", display,
-                        length / 1048576.0, HYD_CIRCUIT_MAX_FILE_SIZE >> 20);
+      g_autofree char *size = g_strdup_printf ("%.1f", length / 1048576.0);
+      g_autofree char *mib = g_strdup_printf ("%d", HYD_CIRCUIT_MAX_FILE_SIZE >> 20);
+      return hcp_error (error, HYD_DIAGNOSTIC_FILE,
+                        N_("cannot save %s: the circuit would be %s MiB, more than the %s MiB a "
+                           "circuit file may have; nothing was written"),
+                        display, size, mib, NULL);
     }
   target = save_target (path, error);
   if (target == NULL)

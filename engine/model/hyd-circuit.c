@@ -14,17 +14,6 @@
 #include "hyd-circuit-private.h"
 
 
-gboolean
-hcp_set_error (GError **error, HydCircuitErrorCode code, const char *format, ...)
-{
-  va_list args;
-
-  va_start (args, format);
-  g_propagate_error (error, g_error_new_valist (HYD_CIRCUIT_ERROR, code, format, args));
-  va_end (args);
-  return FALSE;
-}
-
 /* An error diagnostic from a template and its const char * arguments, up
  * to a NULL. */
 static HydDiagnostic *

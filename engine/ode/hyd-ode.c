@@ -136,6 +136,7 @@ hyd_ode_result_clear (HydOdeResult *result)
   if (result == NULL)
     return;
   g_clear_pointer (&result->message, g_free);
+  g_clear_pointer (&result->message_parts, g_strfreev);
   g_clear_pointer (&result->note, g_free);
   memset (result, 0, sizeof *result);
   result->worst_state = -1;
@@ -620,68 +621,177 @@ state_label (const HydOdeDriver *d, int i)
   return g_strdup_printf ("y[%d]", i);
 }
 
-static HydOdeStatus G_GNUC_PRINTF (3, 4)
-fail (HydOdeResult *r, HydOdeStatus status, const char *format, ...)
-{
-  va_list args;
+#ifndef N_
+#define N_(text) (text) /* marks a template for xgettext; translated by the reader of the result */
+#endif
 
-  va_start (args, format);
+/* A part's template with its arguments from parts[*at] on, in English or
+ * translated; *at moves past them. Only "%s" (and "%%") are expanded. */
+static void
+append_part (GString *out, char **parts, guint *at, const char *(*translate) (const char *, gpointer),
+             gpointer user)
+{
+  const char *template = parts[(*at)++];
+  const char *text = translate ? translate (template, user) : template;
+  guint n_args = 0;
+
+  for (const char *p = template; *p; p++)
+    if (p[0] == '%' && p[1] == 's')
+      n_args++;
+    else if (p[0] == '%' && p[1] == '%')
+      p++;
+  char *const *args = parts + *at;
+  for (guint k = 0; k < n_args; k++)
+    if (parts[*at] != NULL)
+      (*at)++;
+  guint next = 0;
+  for (const char *p = text; *p; p++)
+    {
+      if (p[0] == '%' && p[1] == 's')
+        {
+          if (next < n_args)
+            g_string_append (out, args[next]);
+          next++;
+          p++;
+        }
+      else if (p[0] == '%' && p[1] == '%')
+        {
+          g_string_append_c (out, '%');
+          p++;
+        }
+      else
+        g_string_append_c (out, *p);
+    }
+}
+
+char *
+hyd_ode_result_dup_message (const HydOdeResult *r, const char *(*translate) (const char *, gpointer),
+                            gpointer user)
+{
+  g_return_val_if_fail (r != NULL, NULL);
+  if (r->message_parts == NULL)
+    return g_strdup (r->message);
+  GString *out = g_string_new (NULL);
+  for (guint at = 0; r->message_parts[at] != NULL;)
+    append_part (out, r->message_parts, &at, translate, user);
+  return g_string_free (out, FALSE);
+}
+
+/* Appends a part (a template and its const char * arguments, then NULL)
+ * to the failure's message. */
+static void
+message_append_v (HydOdeResult *r, const char *template, va_list ap)
+{
+  g_autoptr (GStrvBuilder) builder = g_strv_builder_new ();
+
+  if (r->message_parts != NULL)
+    g_strv_builder_addv (builder, (const char **) r->message_parts);
+  g_strv_builder_add (builder, template);
+  for (const char *a = va_arg (ap, const char *); a != NULL; a = va_arg (ap, const char *))
+    g_strv_builder_add (builder, a);
+  g_strfreev (r->message_parts);
+  r->message_parts = g_strv_builder_end (builder);
   g_free (r->message);
-  r->message = g_strdup_vprintf (format, args);
-  va_end (args);
+  r->message = hyd_ode_result_dup_message (r, NULL, NULL);
+}
+
+static void G_GNUC_NULL_TERMINATED
+message_append (HydOdeResult *r, const char *template, ...)
+{
+  va_list ap;
+
+  va_start (ap, template);
+  message_append_v (r, template, ap);
+  va_end (ap);
+}
+
+/* Ends the step with a failure: its status and its message (a template,
+ * N_()-marked for translation, and its const char * arguments, then NULL). */
+static HydOdeStatus G_GNUC_NULL_TERMINATED
+fail (HydOdeResult *r, HydOdeStatus status, const char *template, ...)
+{
+  va_list ap;
+
+  g_clear_pointer (&r->message_parts, g_strfreev);
+  va_start (ap, template);
+  message_append_v (r, template, ap);
+  va_end (ap);
   r->status = status;
   return status;
 }
 
-/* "; largest error contribution: C1.x" or "" */
-static char *
-worst_suffix (HydOdeDriver *d, HydOdeResult *r, int state)
+/* A time or step for a message: %.9g, %.3g. */
+#define TIME_TEXT(buf, t) (g_snprintf ((buf), sizeof (buf), "%.9g", (t)), (buf))
+#define STEP_TEXT(buf, h) (g_snprintf ((buf), sizeof (buf), "%.3g", (h)), (buf))
+
+/* "; largest error contribution: C1.x" appended when a state is known. */
+static void
+append_worst (HydOdeDriver *d, HydOdeResult *r, int state)
 {
   g_autofree char *name = state_label (d, state);
 
   r->worst_state = name != NULL ? state : -1;
-  if (name == NULL)
-    return g_strdup ("");
-  return g_strdup_printf ("; largest error contribution: %s", name);
+  if (name != NULL)
+    message_append (r, N_("; largest error contribution: %s"), name, NULL);
 }
 
-/* " (last good state at t = …)" when the failure came later. */
-static char *
-last_good_suffix (const HydOdeDriver *d, double t_good)
+/* " (last good state at t = …)" appended when the failure came later. */
+static void
+append_last_good (const HydOdeDriver *d, HydOdeResult *r, double t_good)
 {
+  char buf[G_ASCII_DTOSTR_BUF_SIZE];
+
   if (d->fail_t > t_good)
-    return g_strdup_printf (" (last good state at t = %.9g)", t_good);
-  return g_strdup ("");
+    message_append (r, N_(" (last good state at t = %s)"), TIME_TEXT (buf, t_good), NULL);
+}
+
+/* Which callback failed, as a whole sentence per callback (for the
+ * translation): `returned` "… returned CODE at t = T", else "… failed
+ * (code CODE) on every retry at t = T". */
+static const char *
+callback_template (const HydOdeDriver *d, gboolean returned)
+{
+  if (g_strcmp0 (d->last_cb, "Jacobian") == 0)
+    return returned ? N_("the Jacobian returned %s at t = %s")
+                    : N_("the Jacobian failed (code %s) on every retry at t = %s");
+  if (g_strcmp0 (d->last_cb, "events") == 0)
+    return returned ? N_("the event functions returned %s at t = %s")
+                    : N_("the event functions failed (code %s) on every retry at t = %s");
+  return returned ? N_("the right-hand side returned %s at t = %s")
+                  : N_("the right-hand side failed (code %s) on every retry at t = %s");
 }
 
 static HydOdeStatus
 fail_nonfinite (HydOdeDriver *d, HydOdeResult *r, double t_good)
 {
   double t = MAX (d->fail_t, t_good);
-  g_autofree char *good = last_good_suffix (d, t_good);
+  char buf[G_ASCII_DTOSTR_BUF_SIZE], code[16];
 
   if (d->bad_state >= 0)
     {
       g_autofree char *name = state_label (d, d->bad_state);
+      fail (r, HYD_ODE_NONFINITE, N_("non-finite value in %s at t = %s"), name, TIME_TEXT (buf, t), NULL);
       r->worst_state = d->bad_state;
-      return fail (r, HYD_ODE_NONFINITE, "non-finite value in %s at t = %.9g%s",
-                   name, t, good);
+      append_last_good (d, r, t_good);
+      return r->status;
     }
-  g_autofree char *suffix = worst_suffix (d, r, d->err_state);
-  return fail (r, HYD_ODE_NONFINITE,
-               "the %s failed (code %d) on every retry at t = %.9g%s%s",
-               d->last_cb != NULL ? d->last_cb : "right-hand side",
-               d->last_rc, t, good, suffix);
+  g_snprintf (code, sizeof code, "%d", d->last_rc);
+  fail (r, HYD_ODE_NONFINITE, callback_template (d, FALSE), code, TIME_TEXT (buf, t), NULL);
+  append_last_good (d, r, t_good);
+  append_worst (d, r, d->err_state);
+  return r->status;
 }
 
 static HydOdeStatus
 fail_callback (HydOdeDriver *d, HydOdeResult *r, double t_good)
 {
-  g_autofree char *good = last_good_suffix (d, t_good);
+  char buf[G_ASCII_DTOSTR_BUF_SIZE], code[16];
 
-  return fail (r, HYD_ODE_CALLBACK_FAILED, "the %s returned %d at t = %.9g%s",
-               d->last_cb != NULL ? d->last_cb : "right-hand side",
-               d->last_rc, MAX (d->fail_t, t_good), good);
+  g_snprintf (code, sizeof code, "%d", d->last_rc);
+  fail (r, HYD_ODE_CALLBACK_FAILED, callback_template (d, TRUE), code,
+        TIME_TEXT (buf, MAX (d->fail_t, t_good)), NULL);
+  append_last_good (d, r, t_good);
+  return r->status;
 }
 
 /* ---- output samples ---------------------------------------------------- */
@@ -1088,7 +1198,10 @@ interval_open (HydOdeStepper *s)
   /* Cancelled inside the last step: the samples it skipped must not come
    * out here with the interval's start values. */
   if (o->cancel != NULL && g_atomic_int_get (o->cancel) != 0)
-    return fail (r, HYD_ODE_CANCELLED, "cancelled at t = %.9g", s->t);
+    {
+      char buf[G_ASCII_DTOSTR_BUF_SIZE];
+      return fail (r, HYD_ODE_CANCELLED, N_("cancelled at t = %s"), TIME_TEXT (buf, s->t), NULL);
+    }
   s->a = a;
   s->b = b;
   s->t = a;
@@ -1098,7 +1211,11 @@ interval_open (HydOdeStepper *s)
   if (d->problem->set_interval != NULL)
     d->problem->set_interval (a, b, d->problem->user);
   if (!emit_interval_start (d, a, s->y))
-    return fail (r, HYD_ODE_CANCELLED, "stopped by the output callback at t = %.9g", a);
+    {
+      char buf[G_ASCII_DTOSTR_BUF_SIZE];
+      return fail (r, HYD_ODE_CANCELLED, N_("stopped by the output callback at t = %s"),
+                   TIME_TEXT (buf, a), NULL);
+    }
 
   s->hmax = o->max_step > 0.0 ? MIN (o->max_step, b - a) : b - a;
   rc = hyd_ode_driver_rhs (d, a, s->y, s->f0);
@@ -1189,8 +1306,11 @@ interval_close (HydOdeStepper *s)
     }
   s->phase = PHASE_DONE;
   if (!emit (&s->d, s->opt.t_end, s->y))
-    return fail (&s->result, HYD_ODE_CANCELLED,
-                 "stopped by the output callback at t = %.9g", s->opt.t_end);
+    {
+      char buf[G_ASCII_DTOSTR_BUF_SIZE];
+      return fail (&s->result, HYD_ODE_CANCELLED, N_("stopped by the output callback at t = %s"),
+                   TIME_TEXT (buf, s->opt.t_end), NULL);
+    }
   return HYD_ODE_SUCCESS;
 }
 
@@ -1211,15 +1331,17 @@ step (HydOdeStepper *s)
   double a = s->a, b = s->b, t = s->t, h = s->h;
   double *y = s->y, *y_new = s->y_new;
   int rc;
+  char tbuf[G_ASCII_DTOSTR_BUF_SIZE], hbuf[G_ASCII_DTOSTR_BUF_SIZE];
 
   if (o->cancel != NULL && g_atomic_int_get (o->cancel) != 0)
-    return fail (r, HYD_ODE_CANCELLED, "cancelled at t = %.9g", t);
+    return fail (r, HYD_ODE_CANCELLED, N_("cancelled at t = %s"), TIME_TEXT (tbuf, t), NULL);
   if (st->steps + st->rejected - s->steps_base >= max_steps)
     {
-      g_autofree char *suffix = worst_suffix (d, r, d->err_state);
-      return fail (r, HYD_ODE_TOO_MANY_STEPS,
-                   "too many steps (%" G_GUINT64_FORMAT ") before "
-                   "t = %.9g%s", max_steps, t, suffix);
+      g_autofree char *steps = g_strdup_printf ("%" G_GUINT64_FORMAT, max_steps);
+      fail (r, HYD_ODE_TOO_MANY_STEPS, N_("too many steps (%s) before t = %s"), steps,
+            TIME_TEXT (tbuf, t), NULL);
+      append_worst (d, r, d->err_state);
+      return r->status;
     }
   /* A remainder below the time resolution is no step. */
   if (b - t <= 4.0 * DBL_EPSILON * fabs (b))
@@ -1238,10 +1360,10 @@ step (HydOdeStepper *s)
   double t_new;
   if (step_underflows (fixed ? o->fixed_step : h, t))
     {
-      g_autofree char *suffix = worst_suffix (d, r, d->err_state);
-      return fail (r, HYD_ODE_STEP_UNDERFLOW,
-                   "step size underflow at t = %.9g (h = %.3g)%s",
-                   t, fixed ? o->fixed_step : h, suffix);
+      fail (r, HYD_ODE_STEP_UNDERFLOW, N_("step size underflow at t = %s (h = %s)"),
+            TIME_TEXT (tbuf, t), STEP_TEXT (hbuf, fixed ? o->fixed_step : h), NULL);
+      append_worst (d, r, d->err_state);
+      return r->status;
     }
   if (fixed)
     {
@@ -1305,11 +1427,12 @@ step (HydOdeStepper *s)
       if (fixed || ++s->n_singular > MAX_SINGULAR)
         {
           g_autofree char *name = state_label (d, d->singular_state);
+          fail (r, HYD_ODE_SINGULAR, N_("singular iteration matrix at t = %s (h = %s)"),
+                TIME_TEXT (tbuf, t), STEP_TEXT (hbuf, h), NULL);
           r->worst_state = name != NULL ? d->singular_state : -1;
-          return fail (r, HYD_ODE_SINGULAR,
-                       "singular iteration matrix at t = %.9g (h = %.3g)%s%s",
-                       t, h, name != NULL ? ", no pivot for " : "",
-                       name != NULL ? name : "");
+          if (name != NULL)
+            message_append (r, N_(", no pivot for %s"), name, NULL);
+          return r->status;
         }
       s->h = 0.5 * h;
       s->reject = TRUE;
@@ -1320,13 +1443,14 @@ step (HydOdeStepper *s)
        * step cannot shrink, so that is the end of the run. */
       st->rejected++;
       if (o->cancel != NULL && g_atomic_int_get (o->cancel) != 0)
-        return fail (r, HYD_ODE_CANCELLED, "cancelled at t = %.9g", t);
+        return fail (r, HYD_ODE_CANCELLED, N_("cancelled at t = %s"), TIME_TEXT (tbuf, t), NULL);
       if (fixed)
         {
-          g_autofree char *suffix = worst_suffix (d, r, d->err_state);
-          return fail (r, HYD_ODE_NO_CONVERGENCE,
-                       "the Newton iteration did not converge at t = %.9g with the fixed "
-                       "step %.3g%s", t, h, suffix);
+          fail (r, HYD_ODE_NO_CONVERGENCE,
+                N_("the Newton iteration did not converge at t = %s with the fixed step %s"),
+                TIME_TEXT (tbuf, t), STEP_TEXT (hbuf, h), NULL);
+          append_worst (d, r, d->err_state);
+          return r->status;
         }
       s->h = 0.5 * h;
       s->reject = TRUE;
@@ -1435,8 +1559,8 @@ step (HydOdeStepper *s)
           s->dense_h = h;
           s->phase = PHASE_EVENT;
           if (d->stopped)
-            return fail (r, HYD_ODE_CANCELLED, "stopped by the output callback at t = %.9g",
-                         t_ev);
+            return fail (r, HYD_ODE_CANCELLED, N_("stopped by the output callback at t = %s"),
+                         TIME_TEXT (tbuf, t_ev), NULL);
           return HYD_ODE_SUCCESS;
         }
       memcpy (d->g_prev, d->g_new, d->problem->n_events * sizeof (double));
@@ -1460,8 +1584,8 @@ step (HydOdeStepper *s)
   s->dense_h = h;
   s->h = h_next;
   if (d->stopped)
-    return fail (r, HYD_ODE_CANCELLED,
-                 "stopped by the output callback at t = %.9g", t_new);
+    return fail (r, HYD_ODE_CANCELLED, N_("stopped by the output callback at t = %s"),
+                 TIME_TEXT (tbuf, t_new), NULL);
   if (t_new < b)
     {
       double *tmp = s->f0;
@@ -1651,9 +1775,12 @@ hyd_ode_stepper_advance (HydOdeStepper *s, double t_out, double *y_out)
   /* Before the last step's start or after t_end: nothing to give. */
   double t_min = s->dense_valid ? s->dense_t : s->t;
   if (!(t_out >= t_min) || !(t_out <= s->opt.t_end))
-    return fail (r, HYD_ODE_BAD_INPUT,
-                 "t_out = %.9g is outside [%.9g, %.9g], the last step and what is left "
-                 "up to t_end", t_out, t_min, s->opt.t_end);
+    {
+      char a[G_ASCII_DTOSTR_BUF_SIZE], b[G_ASCII_DTOSTR_BUF_SIZE], c[G_ASCII_DTOSTR_BUF_SIZE];
+      return fail (r, HYD_ODE_BAD_INPUT,
+                   N_("t_out = %s is outside [%s, %s], the last step and what is left up to t_end"),
+                   TIME_TEXT (a, t_out), TIME_TEXT (b, t_min), TIME_TEXT (c, s->opt.t_end), NULL);
+    }
 
   while (status == HYD_ODE_SUCCESS && s->t < t_out)
     {
@@ -1687,6 +1814,7 @@ hyd_ode_stepper_advance (HydOdeStepper *s, double t_out, double *y_out)
     return stepper_fail (s, status);
   r->status = HYD_ODE_SUCCESS;
   g_clear_pointer (&r->message, g_free);
+  g_clear_pointer (&r->message_parts, g_strfreev);
   r->worst_state = -1;
   return HYD_ODE_SUCCESS;
 }
@@ -1701,13 +1829,18 @@ hyd_ode_stepper_reinit (HydOdeStepper *s, double t, const double *y)
   HydOdeResult *r = &s->result;
 
   if (!isfinite (t) || !(t < s->opt.t_end))
-    return fail (r, HYD_ODE_BAD_INPUT, "reinit at t = %.9g: it must be finite and before "
-                 "t_end (%.9g)", t, s->opt.t_end);
+    {
+      char a[G_ASCII_DTOSTR_BUF_SIZE], b[G_ASCII_DTOSTR_BUF_SIZE];
+      return fail (r, HYD_ODE_BAD_INPUT, N_("reinit at t = %s: it must be finite and before t_end (%s)"),
+                   TIME_TEXT (a, t), TIME_TEXT (b, s->opt.t_end), NULL);
+    }
   int bad = first_nonfinite (y, d->n);
   if (bad >= 0)
     {
       g_autofree char *name = state_label (d, bad);
-      return fail (r, HYD_ODE_BAD_INPUT, "reinit at t = %.9g: %s is not finite", t, name);
+      char a[G_ASCII_DTOSTR_BUF_SIZE];
+      return fail (r, HYD_ODE_BAD_INPUT, N_("reinit at t = %s: %s is not finite"), TIME_TEXT (a, t), name,
+                   NULL);
     }
 
   /* As a new integration from (t, y) on the same sample grid: the bounds
@@ -1732,6 +1865,7 @@ hyd_ode_stepper_reinit (HydOdeStepper *s, double t, const double *y)
   r->t = t;
   r->worst_state = -1;
   g_clear_pointer (&r->message, g_free);
+  g_clear_pointer (&r->message_parts, g_strfreev);
   return HYD_ODE_SUCCESS;
 }
 
@@ -1790,9 +1924,9 @@ solve (const HydOdeMethod *m, const char *solver_id, const HydOdeProblem *proble
 
   g_autoptr (HydOdeStepper) s = NULL;
   if (m == NULL)
-    fail (result, HYD_ODE_UNKNOWN_SOLVER, "unknown solver “%s”", solver_id);
+    fail (result, HYD_ODE_UNKNOWN_SOLVER, N_("unknown solver “%s”"), solver_id, NULL);
   else if ((s = stepper_new (m, problem, options, y, &error)) == NULL)
-    fail (result, (HydOdeStatus) error->code, "%s", error->message);
+    fail (result, (HydOdeStatus) error->code, "%s", error->message, NULL);
   else
     {
       hyd_ode_stepper_advance (s, options->t_end, NULL);

@@ -146,6 +146,11 @@ typedef struct {
   double t;           /* last good time */
   int worst_state;    /* state with the largest error contribution at failure, or −1 */
   char *message;      /* NULL on success; names time and state */
+  /* The message as parts to translate, NULL when it has none: each part
+   * is a template (its text is the English msgid) followed by its
+   * arguments, one for each "%s" in it; message is the parts' English
+   * expansions one after the other (hyd_ode_result_dup_message). */
+  char **message_parts;
   HydOdeStats stats;
   /* Remarks that are no failure, or NULL: a method's diagnosis (an explicit
    * method finding the problem stiff) or auto's choice and why; several are
@@ -154,6 +159,12 @@ typedef struct {
 } HydOdeResult;
 
 void hyd_ode_result_clear (HydOdeResult *result);
+/* The message in another language: translate (a gettext lookup, or NULL
+ * for English) is applied to each part's template before its arguments go
+ * in. Without parts, a copy of message. */
+char *hyd_ode_result_dup_message (const HydOdeResult *result,
+                                  const char *(*translate) (const char *msgid, gpointer user),
+                                  gpointer user);
 void hyd_ode_options_init (HydOdeOptions *options);
 
 typedef struct {

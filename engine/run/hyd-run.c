@@ -461,10 +461,12 @@ hyd_run_execute (HydSystem *sys, const HydRunSpec *spec, HydOdeResult *result, G
       const HydOdeResult *sr = hyd_ode_stepper_get_result (stepper);
       *result = *sr;
       result->message = g_strdup (sr->message);
+      result->message_parts = g_strdupv (sr->message_parts);
       result->note = g_strdup (sr->note);
       if (status == HYD_ODE_CANCELLED && rs.restart)
         {
           g_free (result->message);
+          g_clear_pointer (&result->message_parts, g_strfreev);
           result->message = g_strdup_printf ("cancelled at t = %.9g", rs.t_restart);
           result->t = rs.t_restart;
         }

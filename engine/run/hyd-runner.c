@@ -131,6 +131,7 @@ msg_free (Msg *msg)
   g_free (msg->text);
   g_clear_pointer (&msg->diag, hyd_diagnostic_unref);
   g_free (msg->result.message);
+  g_strfreev (msg->result.message_parts);
   g_free (msg->result.note);
   g_free (msg);
 }
@@ -450,6 +451,7 @@ worker (gpointer data)
   if (result.status == HYD_ODE_CANCELLED)
     {
       g_free (result.message);
+      g_clear_pointer (&result.message_parts, g_strfreev);
       result.message = g_strdup_printf ("stopped at t = %.6g s", job->last_t);
     }
   Msg *msg = g_new0 (Msg, 1);
@@ -491,6 +493,7 @@ hyd_runner_finalize (GObject *object)
 
   g_clear_pointer (&self->job, job_unref);
   g_free (self->result.message);
+  g_strfreev (self->result.message_parts);
   g_free (self->result.note);
   g_ptr_array_unref (self->change_log);
   g_ptr_array_unref (self->warnings);
@@ -841,6 +844,42 @@ hyd_runner_get_diagnostics (HydRunner *self)
   return self->diagnostics;
 }
 
+/* The solver's message as a diagnostic: each of its parts (a sentence and
+ * the clauses after it, hyd-ode.h) a phrase translated with it. */
+static HydDiagnostic *
+solver_message (const HydOdeResult *r)
+{
+  static const char *const joined[] = { "%s", "%s%s", "%s%s%s", "%s%s%s%s" };
+  g_autoptr (GPtrArray) templates = g_ptr_array_new ();
+  g_autoptr (GPtrArray) english = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (GPtrArray) part_args = g_ptr_array_new_with_free_func ((GDestroyNotify) g_strfreev);
+
+  for (guint at = 0; r->message_parts != NULL && r->message_parts[at] != NULL
+                     && templates->len < G_N_ELEMENTS (joined);)
+    {
+      const char *template = r->message_parts[at++];
+      g_autoptr (GStrvBuilder) builder = g_strv_builder_new ();
+      for (const char *p = strstr (template, "%s"); p != NULL && r->message_parts[at] != NULL;
+           p = strstr (p + 2, "%s"))
+        g_strv_builder_add (builder, r->message_parts[at++]);
+      char **args = g_strv_builder_end (builder);
+      g_ptr_array_add (templates, (gpointer) template);
+      g_ptr_array_add (english, hyd_diagnostic_expand (template, (const char *const *) args));
+      g_ptr_array_add (part_args, args);
+    }
+  if (templates->len == 0)
+    return hyd_diagnostic_new (HYD_DIAGNOSTIC_SOLVER_FAILED, HYD_SEVERITY_ERROR, "%s",
+                               r->message ? r->message : hyd_ode_status_name (r->status), NULL);
+  g_ptr_array_add (english, NULL);
+  HydDiagnostic *d = hyd_diagnostic_newv (HYD_DIAGNOSTIC_SOLVER_FAILED, HYD_SEVERITY_ERROR,
+                                          joined[templates->len - 1],
+                                          (const char *const *) english->pdata);
+  for (guint k = 0; k < templates->len; k++)
+    hyd_diagnostic_set_phrase (d, k, g_ptr_array_index (templates, k),
+                               g_ptr_array_index (part_args, k));
+  return d;
+}
+
 HydDiagnostic *
 hyd_runner_dup_failure (HydRunner *self)
 {
@@ -848,9 +887,7 @@ hyd_runner_dup_failure (HydRunner *self)
   const HydOdeResult *r = &self->result;
   if (!self->has_result || r->status == HYD_ODE_SUCCESS || r->status == HYD_ODE_CANCELLED)
     return NULL;
-  HydDiagnostic *d = hyd_diagnostic_new (HYD_DIAGNOSTIC_SOLVER_FAILED, HYD_SEVERITY_ERROR, "%s",
-                                         r->message ? r->message : hyd_ode_status_name (r->status),
-                                         NULL);
+  HydDiagnostic *d = solver_message (r);
   hyd_diagnostic_set_time (d, r->t);
   if (r->worst_state >= 0 && self->job != NULL
       && (guint) r->worst_state < hyd_system_get_n_states (self->job->sys))

@@ -32,6 +32,8 @@ printf '%s\n' "$HEAD"' "components": [{"id": "G1", "type": "pressure_gauge", "mi
 printf '%s\n' "$HEAD"' "components": [{"id": "G1", "type": "pressure_gauge"}, {"id": "V1", "type": "volume"}], "connections": [{"from": "G1.S", "to": "V1.P"}]}' > "$tmp/domain.bramah"
 printf '%s\n' "$HEAD"' "components": [{"id": "Q1", "type": "flow_source", "params": {"flow": {"step": {"times": [1, 0.5], "values": [0, 1, 2]}}}}], "connections": []}' > "$tmp/profile.bramah"
 
+cp "$(dirname "$0")/../../data/examples/motor-relief.bramah" "$tmp/solver.bramah"
+
 # expect NAME LANG-SETTING EXIT FILE LINE: stderr holds LINE exactly
 expect () {
   name="$1"; lang="$2"; want_status="$3"; file="$4"; want="$5"
@@ -78,4 +80,22 @@ expect profile-c c 1 "$tmp/profile.bramah" \
   'bramah-cli: component "Q1", parameter "flow": step: times must be strictly increasing (0.5 follows 1)'
 expect profile-de de 1 "$tmp/profile.bramah" \
   'bramah-cli: Bauteil „Q1“, Parameter „flow“: step: die Zeiten müssen streng steigen (0.5 folgt auf 1)'
+# a solver's failure: its sentence and the command's own frame
+for lang in c de; do
+  if [ "$lang" = de ]; then
+    want='bramah-cli: Simulation fehlgeschlagen (no-convergence): die Newton-Iteration konvergierte nicht bei t = 0 mit dem festen Schritt 0.5'
+    LANGUAGE=de LANG=C.UTF-8 LC_ALL=C.UTF-8 "$cli" simulate "$tmp/solver.bramah" --solver backward_euler \
+      --fixed-step 0.5 -o "$tmp/out.csv" 2> "$tmp/err"
+  else
+    want='bramah-cli: simulation failed (no-convergence): the Newton iteration did not converge at t = 0 with the fixed step 0.5'
+    LANGUAGE= LANG=C LC_ALL=C "$cli" simulate "$tmp/solver.bramah" --solver backward_euler \
+      --fixed-step 0.5 -o "$tmp/out.csv" 2> "$tmp/err"
+  fi
+  status=$?
+  if [ "$status" -ne 1 ] || ! grep -qxF -- "$want" "$tmp/err"; then
+    echo "FAIL solver-$lang: exit $status"; cat "$tmp/err"; fail=1
+  else
+    echo "ok solver-$lang"
+  fi
+done
 exit $fail
