@@ -164,8 +164,8 @@ build_pattern (HydSystem *sys)
 
 /* Position of (row, col) in the pattern's values (rows sorted in each
  * column), or −1. */
-int
-hyd_sys_pattern_pos (const HydSystem *sys, guint row, int col)
+static int
+pattern_pos (const HydSystem *sys, guint row, int col)
 {
   if (col < 0 || (guint) col >= sys->n)
     return -1;
@@ -181,6 +181,14 @@ hyd_sys_pattern_pos (const HydSystem *sys, guint row, int col)
   return lo < sys->colptr[col + 1] && sys->rowind[lo] == row ? (int) lo : -1;
 }
 
+/* pattern_pos for the other files (the assembly of the domains' entries);
+ * build_positions keeps the static one, inlined in its loop. */
+int
+hyd_sys_pattern_pos (const HydSystem *sys, guint row, int col)
+{
+  return pattern_pos (sys, row, col);
+}
+
 /* For the sparse assembly, once: where every term of hyd_system_jacobian
  * lands in the CSC values (the pattern of build_pattern holds them all). */
 static void
@@ -189,7 +197,7 @@ build_positions (HydSystem *sys)
   for (guint b = 0; b < sys->n_nodes; b++)
     {
       SysNode *nd = &sys->nodes[b];
-      nd->diag_pos = nd->boundary ? -1 : hyd_sys_pattern_pos (sys, nd->state, nd->state);
+      nd->diag_pos = nd->boundary ? -1 : pattern_pos (sys, nd->state, nd->state);
     }
   for (guint i = 0; i < sys->n_comps; i++)
     {
@@ -208,10 +216,10 @@ build_positions (HydSystem *sys)
             {
               int nn = sc->port_node[r];
               if (nn >= 0 && !sys->nodes[nn].boundary)
-                sc->jpos[e] = hyd_sys_pattern_pos (sys, sys->nodes[nn].state, col);
+                sc->jpos[e] = pattern_pos (sys, sys->nodes[nn].state, col);
             }
           else
-            sc->jpos[e] = hyd_sys_pattern_pos (sys, sc->state0 + (r - np), col);
+            sc->jpos[e] = pattern_pos (sys, sc->state0 + (r - np), col);
           /* build_pattern holds every (row, state column) assembled */
           g_assert (sc->jpos[e] >= 0 || col < 0 || (guint) col >= sys->n
                     || (r < np && (sc->port_node[r] < 0 || sys->nodes[sc->port_node[r]].boundary)));
@@ -222,7 +230,7 @@ build_positions (HydSystem *sys)
               int nn = sc->port_node[X];
               sc->vrpos[(gsize) e * np + X] =
                 r >= np && sc->vpos[r - np] >= 0 && nn >= 0 && !sys->nodes[nn].boundary
-                ? hyd_sys_pattern_pos (sys, sys->nodes[nn].state, col) : -1;
+                ? pattern_pos (sys, sys->nodes[nn].state, col) : -1;
             }
         }
       for (guint X = 0; X < np; X++)
@@ -230,7 +238,7 @@ build_positions (HydSystem *sys)
           int nn = sc->port_node[X];
           for (guint j = 0; j < nv; j++)
             sc->xvpos[X * nv + j] = nn >= 0 && !sys->nodes[nn].boundary
-                                    ? hyd_sys_pattern_pos (sys, sys->nodes[nn].state,
+                                    ? pattern_pos (sys, sys->nodes[nn].state,
                                                    sc->col[np + c->vstates[j]])
                                     : -1;
         }
@@ -568,6 +576,8 @@ setup_components (HydSystem *sys, GError **error)
       if (c->nnz == 0 && hyd_comp_n_local (c) > 0)
         hyd_comp_use_dense_pattern (c);
       hyd_sys_comp_alloc (&sys->comps[i]);
+      if (c->n_dstates > 0)
+        sys->any_domains = TRUE; /* hyd_sys_domains_setup has work */
     }
   GPtrArray *names = g_ptr_array_new ();
   for (guint i = 0; i < sys->n_comps; i++)

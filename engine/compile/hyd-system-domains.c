@@ -82,6 +82,23 @@ gboolean
 hyd_sys_build_domains (HydSystem *sys, const HydCircuit *circuit, guint *parent,
                        const guint *port_offset, const int *conn_ends, GError **error)
 {
+  /* most circuits are hydraulic only: one look at each type (consecutive
+   * components mostly share theirs) and nothing else to do */
+  gboolean any = circuit->version >= 2;
+  const HydComponentType *last = NULL;
+  for (guint i = 0; i < sys->n_comps && !any; i++)
+    {
+      const HydComponentType *t = sys->comps[i].comp->type;
+      if (t == last)
+        continue;
+      last = t;
+      for (guint X = 0; X < t->n_ports && !any; X++)
+        any = t->ports[X].domain != HYD_DOMAIN_HYDRAULIC;
+    }
+  if (!any)
+    return TRUE;
+  sys->any_domains = TRUE;
+
   guint n_items = sys->n_ports_total + circuit->junctions->len;
   g_autofree int *class_mnode = g_new (int, n_items + 1);
   g_autofree int *class_net = g_new (int, n_items + 1);
@@ -381,6 +398,8 @@ hyd_sys_order_signals (HydSystem *sys, GError **error)
 void
 hyd_sys_domains_setup (HydSystem *sys)
 {
+  if (!sys->any_domains)
+    return;
   for (guint i = 0; i < sys->n_comps; i++)
     {
       SysComp *sc = &sys->comps[i];

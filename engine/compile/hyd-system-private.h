@@ -161,6 +161,7 @@ struct _HydSystem {
   guint n_sig_order;
   guint *sig_order;      /* components with read signal outputs, in dependency order */
   guint n_dstates;
+  gboolean any_domains;  /* a port that is not hydraulic, a discrete state, or version ≥ 2 */
   gboolean has_domains;  /* any of the above: eval takes the extra steps */
 };
 

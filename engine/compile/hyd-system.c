@@ -96,11 +96,14 @@ sys_comp_clear (SysComp *sc)
       hyd_profile_free (sc->prof[k]);
   g_free (sc->prof);
   g_free (sc->port_node);
-  g_free (sc->port_mnode);
-  g_free (sc->port_signal);
-  g_free (sc->pos);
-  g_free (sc->d);
-  g_free (sc->s);
+  if (sc->port_mnode || sc->port_signal || sc->d)
+    {
+      g_free (sc->port_mnode);
+      g_free (sc->port_signal);
+      g_free (sc->pos);
+      g_free (sc->d);
+      g_free (sc->s);
+    }
   g_free (sc->col);
   g_free (sc->p); /* the block of hyd_sys_comp_alloc: q … pflow, vpos too */
   g_free (sc->jpos);
