@@ -374,7 +374,7 @@ check_layout (const HydCircuit *circuit, GError **error)
                                     hcp_number_text (dia, buf), hcp_number_text (len, len_text), NULL);
           }
       }
-      for (guint m = 0; m < G_N_ELEMENTS (motion_keys); m++)
+      for (guint m = 0; conn->extra && m < G_N_ELEMENTS (motion_keys); m++)
         if (!motion_key_ok (circuit, conn->extra, motion_keys[m]))
           {
             hcp_where_connection (&where, i, conn, conn->from, conn->to);
@@ -393,7 +393,7 @@ check_layout (const HydCircuit *circuit, GError **error)
     {
       HydCircuitJunction *j = g_ptr_array_index (circuit->junctions, i);
 
-      for (guint m = 0; m < G_N_ELEMENTS (motion_keys); m++)
+      for (guint m = 0; j->extra && m < G_N_ELEMENTS (motion_keys); m++)
         if (!motion_key_ok (circuit, j->extra, motion_keys[m]))
           {
             g_auto (HcpWhere) where = { 0 };
