@@ -74,7 +74,10 @@ hyd_catalogue_lookup (const char *type_id)
   static GOnce once = G_ONCE_INIT;
   if (type_id == NULL)
     return NULL;
-  const HydComponentType *type = g_hash_table_lookup (g_once (&once, build_index, NULL), type_id);
+  GHashTable *index = g_once (&once, build_index, NULL);
+  if (G_LIKELY (n_test_types == 0))
+    return g_hash_table_lookup (index, type_id);
+  const HydComponentType *type = g_hash_table_lookup (index, type_id);
   for (guint i = 0; type == NULL && i < n_test_types; i++)
     if (strcmp (test_types[i]->id, type_id) == 0)
       type = test_types[i];
