@@ -57,15 +57,12 @@ hyd_cli_dup_error_message (const GError *error)
 char *
 hyd_cli_expand (const char *template, ...)
 {
-  g_autoptr (GStrvBuilder) builder = g_strv_builder_new ();
   va_list ap;
 
   va_start (ap, template);
-  for (const char *a = va_arg (ap, const char *); a != NULL; a = va_arg (ap, const char *))
-    g_strv_builder_add (builder, a);
+  g_autoptr (HydDiagnostic) d = hyd_diagnostic_new_valist (HYD_DIAGNOSTIC_OTHER, HYD_SEVERITY_ERROR, template, ap);
   va_end (ap);
-  g_auto (GStrv) args = g_strv_builder_end (builder);
-  return hyd_diagnostic_expand (g_dgettext (GETTEXT_PACKAGE, template), (const char *const *) args);
+  return hyd_diagnostic_dup_message (d, GETTEXT_PACKAGE);
 }
 
 static const char *

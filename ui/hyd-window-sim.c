@@ -128,6 +128,9 @@ diagnostic_highlight (HydWindow *self, const HydDiagnostic *d)
   g_autofree char *port = d->port ? g_strconcat (d->component, ".", d->port, NULL) : NULL;
   if (port)
     g_strv_builder_add (builder, port);
+  for (guint i = 0; d->related && d->related[i]; i++)
+    if (hyd_circuit_find_component (circuit, d->related[i]) != NULL)
+      g_strv_builder_add (builder, d->related[i]);
   return g_strv_builder_end (builder);
 }
 

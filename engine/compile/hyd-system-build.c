@@ -10,14 +10,10 @@ gboolean
 hyd_sys_component_error (GError **error, HydDiagnosticCode code, const char *component,
                          const char *port, const char *parameter, const char *template, ...)
 {
-  g_autoptr (GStrvBuilder) builder = g_strv_builder_new ();
   va_list ap;
   va_start (ap, template);
-  for (const char *a = va_arg (ap, const char *); a != NULL; a = va_arg (ap, const char *))
-    g_strv_builder_add (builder, a);
+  HydDiagnostic *d = hyd_diagnostic_new_valist (code, HYD_SEVERITY_ERROR, template, ap);
   va_end (ap);
-  g_auto (GStrv) args = g_strv_builder_end (builder);
-  HydDiagnostic *d = hyd_diagnostic_newv (code, HYD_SEVERITY_ERROR, template, (const char *const *) args);
   hyd_diagnostic_set_component (d, component);
   hyd_diagnostic_set_port (d, port);
   hyd_diagnostic_set_parameter (d, parameter);
@@ -539,12 +535,17 @@ find_boundaries (HydSystem *sys, Build *b, GError **error)
               first_gp = gp;
             }
           else if (!(bp && nd->bprof && hyd_profile_equal (bp, nd->bprof)))
-            return hyd_sys_component_error (error, HYD_DIAGNOSTIC_SHORT_CIRCUIT, sc->comp->id,
-                                            NULL, NULL,
-                                            N_("short circuit between %s and %s: two boundary "
-                                               "pressures in one node"),
-                                            sys->comps[sys->port_comp[first_gp]].comp->id,
-                                            sc->comp->id, NULL);
+            {
+              /* both boundaries are named, the first as the related one */
+              const char *first = sys->comps[sys->port_comp[first_gp]].comp->id;
+              HydDiagnostic *d = hyd_diagnostic_new (HYD_DIAGNOSTIC_SHORT_CIRCUIT, HYD_SEVERITY_ERROR,
+                                                     N_("short circuit between %s and %s: two "
+                                                        "boundary pressures in one node"),
+                                                     first, sc->comp->id, NULL);
+              hyd_diagnostic_set_component (d, sc->comp->id);
+              hyd_diagnostic_add_related (d, first);
+              return hyd_diagnostic_set_error (error, d);
+            }
         }
       if (!nd->boundary)
         continue;

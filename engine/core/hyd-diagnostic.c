@@ -29,16 +29,24 @@ hyd_diagnostic_newv (HydDiagnosticCode code, HydSeverity severity, const char *t
 }
 
 HydDiagnostic *
-hyd_diagnostic_new (HydDiagnosticCode code, HydSeverity severity, const char *template, ...)
+hyd_diagnostic_new_valist (HydDiagnosticCode code, HydSeverity severity, const char *template,
+                           va_list args)
 {
   g_return_val_if_fail (template != NULL, NULL);
   g_autoptr (GStrvBuilder) builder = g_strv_builder_new ();
+  for (const char *a = va_arg (args, const char *); a != NULL; a = va_arg (args, const char *))
+    g_strv_builder_add (builder, a);
+  return diagnostic_alloc (code, severity, template, g_strv_builder_end (builder));
+}
+
+HydDiagnostic *
+hyd_diagnostic_new (HydDiagnosticCode code, HydSeverity severity, const char *template, ...)
+{
   va_list ap;
   va_start (ap, template);
-  for (const char *a = va_arg (ap, const char *); a != NULL; a = va_arg (ap, const char *))
-    g_strv_builder_add (builder, a);
+  HydDiagnostic *d = hyd_diagnostic_new_valist (code, severity, template, ap);
   va_end (ap);
-  return diagnostic_alloc (code, severity, template, g_strv_builder_end (builder));
+  return d;
 }
 
 HydDiagnostic *
@@ -57,6 +65,7 @@ diagnostic_clear (gpointer data)
   g_free (d->parameter);
   g_free (d->state);
   g_free (d->connection);
+  g_strfreev (d->related);
   for (guint i = 0; d->phrases && d->args && d->args[i]; i++)
     {
       g_free (d->phrases[2 * i]);
@@ -115,6 +124,18 @@ hyd_diagnostic_set_connection (HydDiagnostic *d, const char *from, const char *t
   g_return_if_fail (d != NULL);
   g_free (d->connection);
   d->connection = g_strdup_printf ("%s → %s", from ? from : "", to ? to : "");
+}
+
+void
+hyd_diagnostic_add_related (HydDiagnostic *d, const char *component)
+{
+  guint n;
+
+  g_return_if_fail (d != NULL && component != NULL);
+  n = d->related ? g_strv_length (d->related) : 0;
+  d->related = g_renew (char *, d->related, n + 2);
+  d->related[n] = g_strdup (component);
+  d->related[n + 1] = NULL;
 }
 
 void
@@ -188,6 +209,19 @@ hyd_diagnostic_set_phrase (HydDiagnostic *d, guint index, const char *template,
   d->args[index] = hyd_diagnostic_expand (template, args);
   g_free (d->message);
   d->message = hyd_diagnostic_expand (d->template, (const char *const *) d->args);
+}
+
+void
+hyd_diagnostic_set_phrase_from_error (HydDiagnostic *d, guint index, const GError *error)
+{
+  const HydDiagnostic *inner = error ? hyd_diagnostic_peek_error (error) : NULL;
+
+  g_return_if_fail (d != NULL);
+  /* a phrase holds one level: an inner sentence with phrases of its own
+   * stays as its English text */
+  if (inner != NULL && inner->phrases == NULL && g_str_has_suffix (error->message, inner->message)
+      && strlen (error->message) == strlen (inner->message))
+    hyd_diagnostic_set_phrase (d, index, inner->template, (const char *const *) inner->args);
 }
 
 char *

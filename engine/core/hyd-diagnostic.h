@@ -19,6 +19,7 @@
 #pragma once
 
 #include <glib.h>
+#include <stdarg.h>
 #include "hyd-error.h"
 
 G_BEGIN_DECLS
@@ -77,6 +78,8 @@ typedef struct {
   char *parameter;    /* parameter name of `component`, or NULL */
   char *state;        /* state name ("C1.x"), or NULL */
   char *connection;   /* "FROM → TO" of a connection, or NULL */
+  char **related;     /* other components concerned (a short circuit's second
+                         boundary), NULL-terminated, or NULL */
   double time;        /* s, for run diagnostics; NAN otherwise */
   const char *template; /* English, N_()-marked, static storage */
   char **args;        /* the template's arguments, NULL-terminated */
@@ -92,6 +95,10 @@ typedef struct {
  * fields it concerns are set with the setters below. */
 HydDiagnostic *hyd_diagnostic_new (HydDiagnosticCode code, HydSeverity severity,
                                    const char *template, ...) G_GNUC_NULL_TERMINATED;
+/* As hyd_diagnostic_new, for functions that take the arguments (const
+ * char *, then NULL) as their own "...". */
+HydDiagnostic *hyd_diagnostic_new_valist (HydDiagnosticCode code, HydSeverity severity,
+                                          const char *template, va_list args);
 HydDiagnostic *hyd_diagnostic_newv (HydDiagnosticCode code, HydSeverity severity,
                                     const char *template, const char *const *args);
 HydDiagnostic *hyd_diagnostic_ref (HydDiagnostic *diagnostic);
@@ -103,6 +110,9 @@ void hyd_diagnostic_set_parameter (HydDiagnostic *diagnostic, const char *parame
 void hyd_diagnostic_set_state (HydDiagnostic *diagnostic, const char *state);
 void hyd_diagnostic_set_connection (HydDiagnostic *diagnostic, const char *from, const char *to);
 void hyd_diagnostic_set_time (HydDiagnostic *diagnostic, double t);
+/* Names one more component the diagnostic concerns (the window highlights
+ * it with the first). */
+void hyd_diagnostic_add_related (HydDiagnostic *diagnostic, const char *component);
 /* Makes argument `index` a phrase that is translated with the template:
  * `template` (N_()-marked; copied) expanded with `args` (its own
  * "%s" arguments, may be NULL). The English message is made anew. For the
@@ -110,6 +120,10 @@ void hyd_diagnostic_set_time (HydDiagnostic *diagnostic, double t);
  * "component \"C1\"", "connections[3] (from … to …)". */
 void hyd_diagnostic_set_phrase (HydDiagnostic *diagnostic, guint index, const char *template,
                                 const char *const *args);
+/* Makes argument `index` the sentence of an error's own diagnostic (when it
+ * has one), so that an error quoted inside another sentence is translated
+ * with it. */
+void hyd_diagnostic_set_phrase_from_error (HydDiagnostic *diagnostic, guint index, const GError *error);
 
 /* The message in the language of gettext domain `domain` (the template
  * translated with g_dgettext, then the arguments put in), or in English

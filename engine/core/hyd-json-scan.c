@@ -68,18 +68,16 @@ static gboolean fail (Scan *s, gsize pos, const char *template, ...) G_GNUC_NULL
 static gboolean
 fail (Scan *s, gsize pos, const char *template, ...)
 {
-  g_autoptr (GStrvBuilder) builder = g_strv_builder_new ();
   va_list ap;
 
   va_start (ap, template);
-  for (const char *a = va_arg (ap, const char *); a != NULL; a = va_arg (ap, const char *))
-    g_strv_builder_add (builder, a);
+  g_autoptr (HydDiagnostic) d = hyd_diagnostic_new_valist (HYD_DIAGNOSTIC_PARSE, HYD_SEVERITY_ERROR, template, ap);
   va_end (ap);
   g_strfreev (s->args);
-  s->args = g_strv_builder_end (builder);
+  s->args = g_strdupv (d->args);
   s->template = template;
   g_free (s->message);
-  s->message = hyd_diagnostic_expand (template, (const char *const *) s->args);
+  s->message = g_strdup (d->message);
   s->error_pos = pos;
   return FALSE;
 }

@@ -39,17 +39,12 @@ static gboolean profile_error (GError **error, const char *template, ...) G_GNUC
 static gboolean
 profile_error (GError **error, const char *template, ...)
 {
-  g_autoptr (GStrvBuilder) builder = g_strv_builder_new ();
   va_list ap;
 
   va_start (ap, template);
-  for (const char *a = va_arg (ap, const char *); a != NULL; a = va_arg (ap, const char *))
-    g_strv_builder_add (builder, a);
+  HydDiagnostic *d = hyd_diagnostic_new_valist (HYD_DIAGNOSTIC_PARAM_VALUE, HYD_SEVERITY_ERROR, template, ap);
   va_end (ap);
-  g_auto (GStrv) args = g_strv_builder_end (builder);
-  return hyd_diagnostic_set_error (error, hyd_diagnostic_newv (HYD_DIAGNOSTIC_PARAM_VALUE,
-                                                               HYD_SEVERITY_ERROR, template,
-                                                               (const char *const *) args));
+  return hyd_diagnostic_set_error (error, d);
 }
 
 static const char *const kind_names[] = {

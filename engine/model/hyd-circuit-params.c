@@ -120,12 +120,10 @@ resolve_param (const HydCircuitComponent *component, const HydParamInfo *info,
       if (p == NULL)
         {
           /* the profile's own sentence is translated with this one */
-          const HydDiagnostic *inner = hyd_diagnostic_peek_error (local_error);
           HydDiagnostic *d = hyd_diagnostic_new ((HydDiagnosticCode) local_error->code, HYD_SEVERITY_ERROR,
                                                  N_("component \"%s\", parameter \"%s\": %s"),
                                                  component->id, info->name, local_error->message, NULL);
-          if (inner != NULL && inner->phrases == NULL)
-            hyd_diagnostic_set_phrase (d, 2, inner->template, (const char *const *) inner->args);
+          hyd_diagnostic_set_phrase_from_error (d, 2, local_error);
           hyd_diagnostic_set_component (d, component->id);
           hyd_diagnostic_set_parameter (d, info->name);
           return hyd_diagnostic_set_error (error, d);

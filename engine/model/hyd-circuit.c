@@ -14,18 +14,6 @@
 #include "hyd-circuit-private.h"
 
 
-/* An error diagnostic from a template and its const char * arguments, up
- * to a NULL. */
-static HydDiagnostic *
-error_diagnostic (HydDiagnosticCode code, const char *template, va_list ap)
-{
-  g_autoptr (GStrvBuilder) builder = g_strv_builder_new ();
-
-  for (const char *a = va_arg (ap, const char *); a != NULL; a = va_arg (ap, const char *))
-    g_strv_builder_add (builder, a);
-  g_auto (GStrv) args = g_strv_builder_end (builder);
-  return hyd_diagnostic_newv (code, HYD_SEVERITY_ERROR, template, (const char *const *) args);
-}
 
 /* An error about a component (and one of its ports or parameters, either
  * may be NULL) as a diagnostic (hyd-diagnostic.h): the template's
@@ -37,7 +25,7 @@ hcp_component_error (GError **error, HydDiagnosticCode code, const char *compone
   va_list ap;
 
   va_start (ap, template);
-  HydDiagnostic *d = error_diagnostic (code, template, ap);
+  HydDiagnostic *d = hyd_diagnostic_new_valist (code, HYD_SEVERITY_ERROR, template, ap);
   va_end (ap);
   hyd_diagnostic_set_component (d, component);
   hyd_diagnostic_set_port (d, port);
@@ -54,7 +42,7 @@ hcp_connection_error (GError **error, HydDiagnosticCode code, const HydCircuitCo
   va_list ap;
 
   va_start (ap, template);
-  HydDiagnostic *d = error_diagnostic (code, template, ap);
+  HydDiagnostic *d = hyd_diagnostic_new_valist (code, HYD_SEVERITY_ERROR, template, ap);
   va_end (ap);
   hyd_diagnostic_set_connection (d, conn->from, conn->to);
   return hyd_diagnostic_set_error (error, d);

@@ -132,6 +132,7 @@ apply_one (RunState *rs, double t, const char *component, const char *param, dou
                                                  N_("t = %s s: %s.%s not changed to %s: %s"),
                                                  time, component, param, wanted, error->message,
                                                  NULL);
+          hyd_diagnostic_set_phrase_from_error (d, 4, error);
           hyd_diagnostic_set_component (d, component);
           hyd_diagnostic_set_parameter (d, param);
           hyd_diagnostic_set_time (d, t);
@@ -354,11 +355,19 @@ hyd_run_execute (HydSystem *sys, const HydRunSpec *spec, HydOdeResult *result, G
           memset (result, 0, sizeof *result);
           result->status = HYD_ODE_BAD_INPUT;
           result->worst_state = -1;
-          result->message = g_strdup_printf ("t_end %g s with output_interval %g s gives %.0f output "
-                                             "samples, more than the %.0f a run may report: raise "
-                                             "output_interval or lower t_end",
-                                             sim->t_end, sim->output_interval, n_samples,
-                                             HYD_RUN_MAX_SAMPLES);
+          /* as a solver's message: a template and its arguments (hyd-ode.h) */
+          g_autoptr (GStrvBuilder) parts = g_strv_builder_new ();
+          g_strv_builder_add (parts, N_("t_end %s s with output_interval %s s gives %s output samples, "
+                                        "more than the %s a run may report: raise output_interval or "
+                                        "lower t_end"));
+          g_autofree char *t_end = g_strdup_printf ("%g", sim->t_end);
+          g_autofree char *interval = g_strdup_printf ("%g", sim->output_interval);
+          g_autofree char *samples = g_strdup_printf ("%.0f", n_samples);
+          g_autofree char *most = g_strdup_printf ("%.0f", HYD_RUN_MAX_SAMPLES);
+          g_strv_builder_add_many (parts, t_end, interval, samples, most, NULL);
+          result->message_parts = g_strv_builder_end (parts);
+          result->message = hyd_diagnostic_expand (result->message_parts[0],
+                                                   (const char *const *) result->message_parts + 1);
         }
       return HYD_ODE_BAD_INPUT;
     }

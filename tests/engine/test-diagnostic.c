@@ -143,6 +143,27 @@ test_compile_unconnected (void)
   g_assert_cmpuint (none->len, ==, 0);
 }
 
+/* A short circuit names both boundaries: the second as the component, the
+ * first as a related one, so that the window boxes both. */
+static void
+test_compile_short_circuit (void)
+{
+  const char *json = HEAD "\"components\": ["
+    "{\"id\": \"T1\", \"type\": \"tank\"},"
+    "{\"id\": \"PS1\", \"type\": \"pressure_source\", \"params\": {\"pressure\": 1e6}}],"
+    "\"connections\": [{\"from\": \"T1.T\", \"to\": \"PS1.P\"}]}";
+  g_autoptr (GError) error = NULL;
+  HydSystem *sys = compile_json (json, &error);
+  g_assert_null (sys);
+  g_assert_error (error, HYD_CIRCUIT_ERROR, HYD_CIRCUIT_ERROR_SHORT_CIRCUIT);
+  const HydDiagnostic *d = hyd_diagnostic_peek_error (error);
+  g_assert_nonnull (d);
+  g_assert_cmpstr (d->component, ==, "PS1");
+  g_assert_nonnull (d->related);
+  g_assert_cmpstr (d->related[0], ==, "T1");
+  g_assert_null (d->related[1]);
+}
+
 /* Lint: a pump with no relief path is a warning naming the pump and its
  * port, the same as the text warning in the same place. */
 static void
@@ -323,6 +344,7 @@ main (int argc, char **argv)
   g_test_add_func ("/engine/diagnostic/load/param-range", test_load_param_range);
   g_test_add_func ("/engine/diagnostic/load/no-such-port", test_load_no_such_port);
   g_test_add_func ("/engine/diagnostic/compile/unconnected", test_compile_unconnected);
+  g_test_add_func ("/engine/diagnostic/compile/short-circuit", test_compile_short_circuit);
   g_test_add_func ("/engine/diagnostic/more-fields", test_more_fields);
   g_test_add_func ("/engine/diagnostic/diagnose", test_diagnose);
   g_test_add_func ("/engine/diagnostic/lint/no-relief-path", test_lint_warning);

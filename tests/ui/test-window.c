@@ -37,6 +37,30 @@ iterate (void)
     g_main_context_iteration (NULL, TRUE);
 }
 
+/* Stop, and let the main loop go on until the run has ended. */
+static void
+stop_and_wait (HydWindow *window)
+{
+  HydSimulation *sim = hyd_window_get_simulation (window);
+  gtk_widget_activate_action (GTK_WIDGET (window), "sim.stop", NULL);
+  gint64 end = g_get_monotonic_time () + 30 * G_USEC_PER_SEC;
+  while (hyd_simulation_get_active (sim) && g_get_monotonic_time () < end)
+    g_main_context_iteration (NULL, TRUE);
+}
+
+/* A window, shown, with an example open and what that queued handled. */
+static HydWindow *
+open_example (const char *name)
+{
+  HydWindow *window = hyd_window_new (NULL);
+  gtk_window_present (GTK_WINDOW (window));
+  g_autofree char *path = g_build_filename (g_getenv ("BRAMAH_EXAMPLES_DIR"), name, NULL);
+  g_autoptr (GFile) file = g_file_new_for_path (path);
+  g_assert_true (hyd_window_open_file (window, file));
+  iterate ();
+  return window;
+}
+
 /* The run's compile is a worker's (hyd_simulation_start_async): let the
  * main loop go on until it has ended, then handle what is queued. */
 static void
@@ -246,13 +270,7 @@ find_canvas (GtkWidget *widget)
 static void
 test_help_for_selection (void)
 {
-  HydWindow *window = hyd_window_new (NULL);
-  gtk_window_present (GTK_WINDOW (window));
-  g_autofree char *path
-      = g_build_filename (g_getenv ("BRAMAH_EXAMPLES_DIR"), "cylinder-extend-retract.bramah", NULL);
-  g_autoptr (GFile) file = g_file_new_for_path (path);
-  g_assert_true (hyd_window_open_file (window, file));
-  iterate ();
+  HydWindow *window = open_example ("cylinder-extend-retract.bramah");
   HydCanvas *canvas = find_canvas (GTK_WIDGET (window));
   g_assert_nonnull (canvas);
 
@@ -332,13 +350,7 @@ written_double (HydDocument *doc, const char *id, const char *param)
 static void
 test_run_refuses_invalid_field (void)
 {
-  HydWindow *window = hyd_window_new (NULL);
-  gtk_window_present (GTK_WINDOW (window));
-  g_autofree char *path
-      = g_build_filename (g_getenv ("BRAMAH_EXAMPLES_DIR"), "cylinder-extend-retract.bramah", NULL);
-  g_autoptr (GFile) file = g_file_new_for_path (path);
-  g_assert_true (hyd_window_open_file (window, file));
-  iterate ();
+  HydWindow *window = open_example ("cylinder-extend-retract.bramah");
   HydDocument *doc = hyd_window_get_document (window);
   HydSimulation *sim = hyd_window_get_simulation (window);
   HydCanvas *canvas = find_canvas (GTK_WIDGET (window));
@@ -386,10 +398,7 @@ test_run_refuses_invalid_field (void)
   /* it ran (a fast run may already be over) */
   HydRunnerState state = hyd_simulation_get_state (sim);
   g_assert_true (state == HYD_RUNNER_RUNNING || state == HYD_RUNNER_FINISHED);
-  gtk_widget_activate_action (GTK_WIDGET (window), "sim.stop", NULL);
-  gint64 end = g_get_monotonic_time () + 30 * G_USEC_PER_SEC;
-  while (hyd_simulation_get_active (sim) && g_get_monotonic_time () < end)
-    g_main_context_iteration (NULL, TRUE);
+  stop_and_wait (window);
   g_assert_false (hyd_simulation_get_active (sim));
   g_assert_cmpuint (hyd_trace_store_get_n_rows (hyd_simulation_get_store (sim)), >, 0);
   iterate ();
@@ -508,13 +517,7 @@ test_variables_off_main_thread (void)
 static void
 test_run_compiles_off_main_thread (void)
 {
-  HydWindow *window = hyd_window_new (NULL);
-  gtk_window_present (GTK_WINDOW (window));
-  g_autofree char *path
-      = g_build_filename (g_getenv ("BRAMAH_EXAMPLES_DIR"), "cylinder-extend-retract.bramah", NULL);
-  g_autoptr (GFile) file = g_file_new_for_path (path);
-  g_assert_true (hyd_window_open_file (window, file));
-  iterate ();
+  HydWindow *window = open_example ("cylinder-extend-retract.bramah");
   HydSimulation *sim = hyd_window_get_simulation (window);
 
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "sim.run", NULL));
@@ -525,10 +528,7 @@ test_run_compiles_off_main_thread (void)
   g_assert_nonnull (hyd_simulation_get_runner (sim));
   HydRunnerState state = hyd_simulation_get_state (sim);
   g_assert_true (state == HYD_RUNNER_RUNNING || state == HYD_RUNNER_FINISHED);
-  gtk_widget_activate_action (GTK_WIDGET (window), "sim.stop", NULL);
-  gint64 end = g_get_monotonic_time () + 30 * G_USEC_PER_SEC;
-  while (hyd_simulation_get_active (sim) && g_get_monotonic_time () < end)
-    g_main_context_iteration (NULL, TRUE);
+  stop_and_wait (window);
   gtk_widget_activate_action (GTK_WIDGET (window), "sim.reset", NULL);
   iterate ();
   g_assert_null (hyd_simulation_get_runner (sim));
@@ -552,13 +552,7 @@ test_run_compiles_off_main_thread (void)
 static void
 test_error_bar_follows_undo (void)
 {
-  HydWindow *window = hyd_window_new (NULL);
-  gtk_window_present (GTK_WINDOW (window));
-  g_autofree char *path
-      = g_build_filename (g_getenv ("BRAMAH_EXAMPLES_DIR"), "cylinder-extend-retract.bramah", NULL);
-  g_autoptr (GFile) file = g_file_new_for_path (path);
-  g_assert_true (hyd_window_open_file (window, file));
-  iterate ();
+  HydWindow *window = open_example ("cylinder-extend-retract.bramah");
   HydDocument *doc = hyd_window_get_document (window);
   HydSimulation *sim = hyd_window_get_simulation (window);
   GtkInfoBar *bar = find_info_bar (GTK_WIDGET (window));
@@ -600,10 +594,7 @@ test_error_bar_follows_undo (void)
   gtk_widget_activate_action (GTK_WIDGET (window), "sim.run", NULL);
   iterate_until_started (window);
   g_assert_nonnull (hyd_simulation_get_store (sim));
-  gtk_widget_activate_action (GTK_WIDGET (window), "sim.stop", NULL);
-  gint64 end = g_get_monotonic_time () + 30 * G_USEC_PER_SEC;
-  while (hyd_simulation_get_active (sim) && g_get_monotonic_time () < end)
-    g_main_context_iteration (NULL, TRUE);
+  stop_and_wait (window);
 
   gtk_window_destroy (GTK_WINDOW (window));
   iterate ();
@@ -708,13 +699,7 @@ test_layout_keeps_still (void)
 static void
 test_paused_pill (void)
 {
-  HydWindow *window = hyd_window_new (NULL);
-  gtk_window_present (GTK_WINDOW (window));
-  g_autofree char *path
-      = g_build_filename (g_getenv ("BRAMAH_EXAMPLES_DIR"), "cylinder-extend-retract.bramah", NULL);
-  g_autoptr (GFile) file = g_file_new_for_path (path);
-  g_assert_true (hyd_window_open_file (window, file));
-  iterate ();
+  HydWindow *window = open_example ("cylinder-extend-retract.bramah");
   HydCanvas *canvas = find_canvas (GTK_WIDGET (window));
   HydSimulation *sim = hyd_window_get_simulation (window);
   g_assert_null (hyd_canvas_get_lock_message (canvas));
@@ -730,10 +715,7 @@ test_paused_pill (void)
   iterate ();
   g_assert_cmpint (hyd_simulation_get_state (sim), ==, HYD_RUNNER_RUNNING);
   g_assert_cmpstr (hyd_canvas_get_lock_message (canvas), ==, "Running — editing locked");
-  gtk_widget_activate_action (GTK_WIDGET (window), "sim.stop", NULL);
-  gint64 end = g_get_monotonic_time () + 30 * G_USEC_PER_SEC;
-  while (hyd_simulation_get_active (sim) && g_get_monotonic_time () < end)
-    g_main_context_iteration (NULL, TRUE);
+  stop_and_wait (window);
   iterate ();
   g_assert_null (hyd_canvas_get_lock_message (canvas));
   gtk_window_destroy (GTK_WINDOW (window));
@@ -743,13 +725,7 @@ test_paused_pill (void)
 static HydWindow *
 modified_window (void)
 {
-  HydWindow *window = hyd_window_new (NULL);
-  gtk_window_present (GTK_WINDOW (window));
-  g_autofree char *path
-      = g_build_filename (g_getenv ("BRAMAH_EXAMPLES_DIR"), "cylinder-extend-retract.bramah", NULL);
-  g_autoptr (GFile) file = g_file_new_for_path (path);
-  g_assert_true (hyd_window_open_file (window, file));
-  iterate ();
+  HydWindow *window = open_example ("cylinder-extend-retract.bramah");
   const char *ids[] = { "T1", NULL };
   hyd_document_remove_items (hyd_window_get_document (window), ids);
   iterate ();
