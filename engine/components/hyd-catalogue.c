@@ -12,9 +12,14 @@ extern const HydComponentType hyd_variable_pump_type;
 extern const HydComponentType hyd_orifice_type;
 extern const HydComponentType hyd_throttle_valve_type;
 extern const HydComponentType hyd_check_valve_type;
+extern const HydComponentType hyd_pilot_check_valve_type;
 extern const HydComponentType hyd_relief_valve_type;
 extern const HydComponentType hyd_pressure_reducing_valve_type;
+extern const HydComponentType hyd_sequence_valve_type;
 extern const HydComponentType hyd_flow_control_valve_type;
+extern const HydComponentType hyd_one_way_flow_control_valve_type;
+extern const HydComponentType hyd_shuttle_valve_type;
+extern const HydComponentType hyd_counterbalance_valve_type;
 extern const HydComponentType hyd_dcv_4_3_type;
 extern const HydComponentType hyd_dcv_4_2_type;
 extern const HydComponentType hyd_dcv_3_2_type;
@@ -25,6 +30,7 @@ extern const HydComponentType hyd_motor_fixed_type;
 extern const HydComponentType hyd_volume_type;
 extern const HydComponentType hyd_accumulator_type;
 extern const HydComponentType hyd_line_type;
+extern const HydComponentType hyd_filter_type;
 extern const HydComponentType hyd_pressure_gauge_type;
 extern const HydComponentType hyd_flow_meter_type;
 
@@ -37,9 +43,14 @@ static const HydComponentType *const catalogue[] = {
   &hyd_orifice_type,
   &hyd_throttle_valve_type,
   &hyd_check_valve_type,
+  &hyd_pilot_check_valve_type,
   &hyd_relief_valve_type,
   &hyd_pressure_reducing_valve_type,
+  &hyd_sequence_valve_type,
   &hyd_flow_control_valve_type,
+  &hyd_one_way_flow_control_valve_type,
+  &hyd_shuttle_valve_type,
+  &hyd_counterbalance_valve_type,
   &hyd_dcv_4_3_type,
   &hyd_dcv_4_2_type,
   &hyd_dcv_3_2_type,
@@ -50,6 +61,7 @@ static const HydComponentType *const catalogue[] = {
   &hyd_volume_type,
   &hyd_accumulator_type,
   &hyd_line_type,
+  &hyd_filter_type,
   &hyd_pressure_gauge_type,
   &hyd_flow_meter_type,
 };

@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* hyd-comp-valves.c — restrictors and pressure/flow valves
  * (spec/components.md, "Valves"): orifice, throttle_valve, check_valve,
- * relief_valve, pressure_reducing_valve, flow_control_valve.
+ * relief_valve, pressure_reducing_valve, flow_control_valve; and the
+ * extensions (docs/circuit-format.md, "Component types added by Bramah"):
+ * pilot_check_valve, sequence_valve, one_way_flow_control_valve,
+ * shuttle_valve, counterbalance_valve, filter.
  *
  * Every path is the shared two-regime orifice law hyd_orifice_flow
  * (Ellman–Piché; Esqué 2008, §3.2.4, eq. 3.7) of an open area A
@@ -222,6 +225,25 @@ check_events (const HydComp *comp, const HydEvalIn *in, double *g)
   g[0] = (in->p[PORT_IN] - in->p[PORT_OUT] - comp->par[CV_CRACKING]) / comp->par[CV_RANGE];
 }
 
+/* A seat (poppet or ball) path: open area open01(z)·a_full + a_leak, flow
+ * q = orifice(dp, area). Writes ∂q/∂dp at fixed z, ∂q/∂z at fixed dp and
+ * the open fraction. Every seat valve here (check, pilot-operated check,
+ * sequence, counterbalance, the check of a one-way flow control) is this
+ * path with its own opening coordinate z. */
+static double
+seat_path_flow (const HydOrificeCoeffs *c, double dp, double z, double a_full, double a_leak,
+                double *dq_ddp, double *dq_dz, double *frac_out)
+{
+  double dfrac;
+  double frac = hyd_open01 (z, HYD_SMOOTH_EPS, &dfrac);
+  double dqda;
+  double q = hyd_orifice_flow (c, dp, frac * a_full + a_leak, dq_ddp, &dqda);
+  *dq_dz = dqda * a_full * dfrac;
+  if (frac_out)
+    *frac_out = frac;
+  return q;
+}
+
 static void
 check_eval (const HydComp *comp, const HydEvalIn *in, HydEvalOut *out)
 {
@@ -229,15 +251,13 @@ check_eval (const HydComp *comp, const HydEvalIn *in, HydEvalOut *out)
    * (a resistor whose area is a smooth function of Δp; Esqué 2008 has no check valve model). */
   const double *par = comp->par;
   HydOrificeCoeffs c = hyd_fluid_orifice_coeffs (comp->fluid, 0.0);
-  double a_full = circle_area (par[CV_DIAMETER]);
   double dp = in->p[PORT_IN] - in->p[PORT_OUT];
-  double dfrac;
-  double frac = hyd_open01 ((dp - par[CV_CRACKING]) / par[CV_RANGE], HYD_SMOOTH_EPS, &dfrac);
-  double area = frac * a_full + circle_area (par[CV_LEAK_DIAMETER]);
-  double dqdp, dqda;
-  double q = hyd_orifice_flow (&c, dp, area, &dqdp, &dqda);
+  double dqdp, dqdz, frac;
+  double q = seat_path_flow (&c, dp, (dp - par[CV_CRACKING]) / par[CV_RANGE],
+                             circle_area (par[CV_DIAMETER]), circle_area (par[CV_LEAK_DIAMETER]),
+                             &dqdp, &dqdz, &frac);
   /* total ∂q/∂Δp: the orifice slope plus the opening through the area */
-  double dq = dqdp + dqda * a_full * dfrac / par[CV_RANGE];
+  double dq = dqdp + dqdz / par[CV_RANGE];
 
   two_port_write (comp, out, q, dq, -dq);
   if (out->out)
@@ -268,6 +288,649 @@ const HydComponentType hyd_check_valve_type = {
   .setup = check_setup,
   .eval = check_eval,
   .events = check_events,
+};
+
+/* ---------------------------------------------------------------------------
+ * pilot_check_valve (extension, docs/circuit-format.md)
+ * ------------------------------------------------------------------------- */
+
+enum { POCV_A, POCV_B, POCV_X };
+enum { POCV_CRACKING, POCV_RANGE, POCV_RATIO, POCV_DIAMETER, POCV_LEAK_DIAMETER };
+
+static const HydPortInfo pocv_ports[] = {
+  { "A", HYD_DOMAIN_HYDRAULIC, FALSE, N_("Inlet (free flow A→B; from the directional valve)") },
+  { "B", HYD_DOMAIN_HYDRAULIC, FALSE, N_("Outlet (the held load)") },
+  { "X", HYD_DOMAIN_HYDRAULIC, FALSE, N_("Pilot: pressure here lifts the poppet to let B→A flow") },
+};
+
+static const HydParamInfo pocv_params[] = {
+  { "cracking_pressure", N_("Cracking pressure"), HYD_UNIT_PRESSURE, 1e5, 0.0, INFINITY, 0, NULL,
+    N_("Opening pressure of the poppet: Δp_AB + pilot_ratio·(p_X − p_A) at which it lifts") },
+  { "opening_range", N_("Opening range"), HYD_UNIT_PRESSURE, 2e5, 0.0, INFINITY,
+    HYD_PARAM_MIN_EXCLUSIVE, NULL, N_("Rise of the opening pressure above cracking that opens the valve fully") },
+  { "pilot_ratio", N_("Pilot ratio"), HYD_UNIT_NONE, 3.0, 0.0, INFINITY, HYD_PARAM_MIN_EXCLUSIVE, NULL,
+    N_("Area of the pilot piston over the area of the poppet seat") },
+  { "diameter", N_("Diameter"), HYD_UNIT_LENGTH, 1e-2, 0.0, INFINITY, HYD_PARAM_MIN_EXCLUSIVE, NULL,
+    N_("Bore when fully open") },
+  { "leakage_diameter", N_("Leakage diameter"), HYD_UNIT_LENGTH, 0.0, 0.0, INFINITY, 0, NULL,
+    N_("Bore of an always-open leakage path (0 = tight seat)") },
+};
+
+/* The opening coordinate of a pilot-assisted seat valve and its partials.
+ * Force balance on a poppet of seat area A_s with a pilot piston of area
+ * φ·A_s, both backed by the reference port (the static force balance of a
+ * poppet valve, e.g. Merritt 1967, *Hydraulic Control Systems*; the pilot
+ * ratio φ is the area ratio the makers' data sheets give): the poppet lifts
+ * when dp + φ·dpx ≥ cracking, dp the pressure drop across the seat and dpx
+ * the pilot pressure over the reference. The pilot piston only pushes, so
+ * its term is φ·max(dpx, 0), smoothed as soft_ramp(dpx + ε/2, ε) with
+ * ε = 0.01·range: exactly dpx from ε/2 on (so the hand-computed opening
+ * pilot pressure holds exactly), 0 below −ε/2.
+ * z = (dp + φ·soft_ramp(dpx + ε/2, ε) − cracking)/range; writes ∂z/∂dp and
+ * ∂z/∂dpx. */
+static double
+piloted_seat_z (double dp, double dpx, double phi, double cracking, double range,
+                double *dz_ddp, double *dz_ddpx)
+{
+  double eps = HYD_SMOOTH_EPS * range;
+  double dr;
+  double pilot = hyd_soft_ramp (dpx + 0.5 * eps, eps, &dr);
+  *dz_ddp = 1.0 / range;
+  *dz_ddpx = phi * dr / range;
+  return (dp + phi * pilot - cracking) / range;
+}
+
+/* The pilot-operated check valve: seat drop Δp_AB, pilot p_X − p_A (the
+ * pilot piston's back drained to A). */
+static double
+pocv_z (const HydComp *comp, const double *p, double dz[3])
+{
+  const double *par = comp->par;
+  double dzp, dzx;
+  double z = piloted_seat_z (p[POCV_A] - p[POCV_B], p[POCV_X] - p[POCV_A], par[POCV_RATIO],
+                             par[POCV_CRACKING], par[POCV_RANGE], &dzp, &dzx);
+  if (dz)
+    {
+      dz[POCV_A] = dzp - dzx;
+      dz[POCV_B] = -dzp;
+      dz[POCV_X] = dzx;
+    }
+  return z;
+}
+
+static void
+pocv_events (const HydComp *comp, const HydEvalIn *in, double *g)
+{
+  g[0] = pocv_z (comp, in->p, NULL);
+}
+
+static gboolean
+pocv_setup (HydComp *comp, GError **error)
+{
+  hyd_comp_add_event (comp, "cracking", N_("the poppet lifts off its seat or seats"));
+  return q_opening_setup (comp, error);
+}
+
+static void
+pocv_eval (const HydComp *comp, const HydEvalIn *in, HydEvalOut *out)
+{
+  /* A = open01(z)·πd²/4 + π·d_leak²/4, q_A = orifice(Δp_AB, A) = −q_B,
+   * q_X = 0 (the pilot piston's displacement is neglected). */
+  const double *par = comp->par;
+  HydOrificeCoeffs c = hyd_fluid_orifice_coeffs (comp->fluid, 0.0);
+  double dz[3];
+  double z = pocv_z (comp, in->p, dz);
+  double dqdp, dqdz, frac;
+  double q = seat_path_flow (&c, in->p[POCV_A] - in->p[POCV_B], z,
+                             circle_area (par[POCV_DIAMETER]),
+                             circle_area (par[POCV_LEAK_DIAMETER]), &dqdp, &dqdz, &frac);
+
+  out->q[POCV_A] = q;
+  out->q[POCV_B] = -q;
+  if (out->jac)
+    {
+      double d[3] = { dqdp + dqdz * dz[POCV_A], -dqdp + dqdz * dz[POCV_B], dqdz * dz[POCV_X] };
+      for (guint k = 0; k < 3; k++)
+        {
+          HYD_JAC (comp, out, POCV_A, k) = d[k];
+          HYD_JAC (comp, out, POCV_B, k) = -d[k];
+        }
+    }
+  if (out->out)
+    {
+      out->out[0] = q;
+      out->out[1] = frac;
+    }
+}
+
+const HydComponentType hyd_pilot_check_valve_type = {
+  .id = "pilot_check_valve",
+  .label = N_("Pilot-operated check valve"),
+  .category = HYD_CATEGORY_VALVES,
+  .iso_symbol = N_("non-return valve, pilot-operated (check valve with spring, dashed pilot line X to the ball)"),
+  .description = N_("Load-holding check valve: free flow A→B; B→A only when the "
+                    "pilot pressure at X lifts the poppet. z = (Δp_AB + "
+                    "pilot_ratio·max(p_X − p_A, 0) − cracking_pressure)/opening_range "
+                    "(the max smoothed over 1 % of opening_range) "
+                    "(static force balance on the poppet and its pilot piston, drained "
+                    "to A; e.g. Merritt 1967), A = open01(z)·πd²/4 + π·d_leak²/4, "
+                    "q_A = orifice(Δp_AB, A) = −q_B (Esqué eq. 3.7), q_X = 0. "
+                    "Holding p_B with p_A = 0 it opens at p_X = (p_B + "
+                    "cracking_pressure)/pilot_ratio."),
+  .ports = pocv_ports,
+  .n_ports = G_N_ELEMENTS (pocv_ports),
+  .params = pocv_params,
+  .n_params = G_N_ELEMENTS (pocv_params),
+  .boundary_param = -1,
+  .designator = "V",
+  .roles = 0,
+  .setup = pocv_setup,
+  .eval = pocv_eval,
+  .events = pocv_events,
+};
+
+/* ---------------------------------------------------------------------------
+ * sequence_valve (extension, docs/circuit-format.md)
+ * ------------------------------------------------------------------------- */
+
+enum { SQ_CRACKING, SQ_RANGE, SQ_DIAMETER };
+
+static const HydPortInfo seq_ports[] = {
+  { "P", HYD_DOMAIN_HYDRAULIC, FALSE, N_("Inlet (the first actuator's line; its pressure opens the valve)") },
+  { "A", HYD_DOMAIN_HYDRAULIC, FALSE, N_("Outlet to the second actuator") },
+};
+
+static const HydParamInfo seq_params[] = {
+  { "cracking_pressure", N_("Cracking pressure"), HYD_UNIT_PRESSURE, 3e6, 0.0, INFINITY,
+    HYD_PARAM_MIN_EXCLUSIVE, NULL, N_("Inlet pressure p_P at which the valve starts to open") },
+  { "opening_range", N_("Opening range"), HYD_UNIT_PRESSURE, 5e5, 0.0, INFINITY,
+    HYD_PARAM_MIN_EXCLUSIVE, NULL, N_("Rise of p_P above cracking that opens the valve fully") },
+  { "diameter", N_("Diameter"), HYD_UNIT_LENGTH, 6e-3, 0.0, INFINITY,
+    HYD_PARAM_MIN_EXCLUSIVE, NULL, N_("Bore when fully open") },
+};
+
+static gboolean
+seq_setup (HydComp *comp, GError **error)
+{
+  hyd_comp_add_event (comp, "cracking", N_("the inlet pressure crosses the cracking pressure: the valve opens or closes"));
+  return q_opening_setup (comp, error);
+}
+
+static void
+seq_events (const HydComp *comp, const HydEvalIn *in, double *g)
+{
+  g[0] = (in->p[PORT_IN] - comp->par[SQ_CRACKING]) / comp->par[SQ_RANGE];
+}
+
+static void
+seq_eval (const HydComp *comp, const HydEvalIn *in, HydEvalOut *out)
+{
+  /* Direct-acting, pilot from P, spring chamber drained to tank (0 Pa
+   * gauge): the spool opens on p_P alone, whatever the outlet pressure.
+   * z = (p_P − cracking)/range, A = open01(z)·πd²/4,
+   * q_P = orifice(Δp_PA, A) = −q_A. */
+  const double *par = comp->par;
+  HydOrificeCoeffs c = hyd_fluid_orifice_coeffs (comp->fluid, 0.0);
+  double dqdp, dqdz, frac;
+  double q = seat_path_flow (&c, in->p[PORT_IN] - in->p[PORT_OUT],
+                             (in->p[PORT_IN] - par[SQ_CRACKING]) / par[SQ_RANGE],
+                             circle_area (par[SQ_DIAMETER]), 0.0, &dqdp, &dqdz, &frac);
+
+  two_port_write (comp, out, q, dqdp + dqdz / par[SQ_RANGE], -dqdp);
+  if (out->out)
+    {
+      out->out[0] = q;
+      out->out[1] = frac;
+    }
+}
+
+const HydComponentType hyd_sequence_valve_type = {
+  .id = "sequence_valve",
+  .label = N_("Sequence valve"),
+  .category = HYD_CATEGORY_VALVES,
+  .iso_symbol = N_("sequence valve, direct-acting (normally closed square, pilot from P, adjustable spring, drain to tank)"),
+  .description = N_("Direct-acting sequence valve P→A: opens when the inlet pressure "
+                    "p_P reaches cracking_pressure, so a second actuator at A moves "
+                    "only after the first has built that pressure (clamp then work). "
+                    "Its spring chamber is drained to tank (0 Pa gauge), so the outlet "
+                    "pressure does not move its setting. z = (p_P − cracking_pressure)/"
+                    "opening_range, A = open01(z)·πd²/4, q_P = orifice(Δp_PA, A) = −q_A "
+                    "(Esqué eq. 3.7). No return check: flow A→P needs its own check valve."),
+  .ports = seq_ports,
+  .n_ports = G_N_ELEMENTS (seq_ports),
+  .params = seq_params,
+  .n_params = G_N_ELEMENTS (seq_params),
+  .boundary_param = -1,
+  .designator = "V",
+  .roles = 0,
+  .setup = seq_setup,
+  .eval = seq_eval,
+  .events = seq_events,
+};
+
+/* ---------------------------------------------------------------------------
+ * one_way_flow_control_valve (extension, docs/circuit-format.md)
+ * ------------------------------------------------------------------------- */
+
+enum { OW_MAX_DIAMETER, OW_OPENING, OW_CRACKING, OW_RANGE, OW_CHECK_DIAMETER };
+
+static const HydPortInfo ow_ports[] = {
+  { "A", HYD_DOMAIN_HYDRAULIC, FALSE, N_("Inlet of the throttled direction (A→B throttled)") },
+  { "B", HYD_DOMAIN_HYDRAULIC, FALSE, N_("Outlet of the throttled direction (B→A free through the check)") },
+};
+
+static const HydParamInfo ow_params[] = {
+  { "max_diameter", N_("Maximum diameter"), HYD_UNIT_LENGTH, 4e-3, 0.0, INFINITY,
+    HYD_PARAM_MIN_EXCLUSIVE, NULL, N_("Bore of the throttle when fully open") },
+  { "opening", N_("Opening"), HYD_UNIT_NONE, 1.0, 0.0, 1.0, HYD_PARAM_PROFILE, NULL,
+    N_("Needle setting: open area = opening × full area") },
+  { "cracking_pressure", N_("Cracking pressure"), HYD_UNIT_PRESSURE, 5e4, 0.0, INFINITY, 0, NULL,
+    N_("Δp_BA at which the check valve starts to open") },
+  { "opening_range", N_("Opening range"), HYD_UNIT_PRESSURE, 2e5, 0.0, INFINITY,
+    HYD_PARAM_MIN_EXCLUSIVE, NULL, N_("Rise of Δp_BA above cracking that opens the check valve fully") },
+  { "check_diameter", N_("Check valve diameter"), HYD_UNIT_LENGTH, 1e-2, 0.0, INFINITY,
+    HYD_PARAM_MIN_EXCLUSIVE, NULL, N_("Bore of the check valve when fully open") },
+};
+
+static const HydVarInfo ow_outputs[] = {
+  { "q", HYD_UNIT_FLOW, N_("Flow through the valve, positive from the first port to the second") },
+  { "check_opening", HYD_UNIT_NONE, N_("Open-area fraction of the check valve") },
+};
+
+static gboolean
+ow_setup (HydComp *comp, GError **error)
+{
+  hyd_comp_set_outputs (comp, G_N_ELEMENTS (ow_outputs), ow_outputs);
+  hyd_comp_add_event (comp, "cracking", N_("Δp_BA crosses the cracking pressure: the check valve opens or seats"));
+  hyd_comp_use_dense_pattern (comp);
+  return TRUE;
+}
+
+static void
+ow_events (const HydComp *comp, const HydEvalIn *in, double *g)
+{
+  g[0] = (in->p[PORT_OUT] - in->p[PORT_IN] - comp->par[OW_CRACKING]) / comp->par[OW_RANGE];
+}
+
+static void
+ow_eval (const HydComp *comp, const HydEvalIn *in, HydEvalOut *out)
+{
+  /* A throttle and a check valve in parallel, each its own orifice:
+   * q_A = orifice(Δp_AB, opening·π·max_diameter²/4) − q_chk = −q_B, with
+   * q_chk = orifice(Δp_BA, open01((Δp_BA − cracking)/range)·π·check_diameter²/4)
+   * the check valve's flow B→A (the check_valve law, turned round). */
+  const double *par = comp->par;
+  HydOrificeCoeffs c = hyd_fluid_orifice_coeffs (comp->fluid, 0.0);
+  double dp = in->p[PORT_IN] - in->p[PORT_OUT];
+  double a_thr_full = circle_area (par[OW_MAX_DIAMETER]);
+  double dqt_dp, dqt_da;
+  double qt = hyd_orifice_flow (&c, dp, par[OW_OPENING] * a_thr_full, &dqt_dp, &dqt_da);
+  double dqc_dp, dqc_dz, frac;
+  double qc = seat_path_flow (&c, -dp, (-dp - par[OW_CRACKING]) / par[OW_RANGE],
+                              circle_area (par[OW_CHECK_DIAMETER]), 0.0, &dqc_dp, &dqc_dz, &frac);
+  double q = qt - qc;
+  /* ∂qc/∂dp = −(∂qc/∂Δp_BA + ∂qc/∂z/range) */
+  double dq = dqt_dp + dqc_dp + dqc_dz / par[OW_RANGE];
+
+  two_port_write (comp, out, q, dq, -dq);
+  if (out->q_t)
+    {
+      double q_t = dqt_da * a_thr_full * comp->par_dt[OW_OPENING];
+      out->q_t[PORT_IN] = q_t;
+      out->q_t[PORT_OUT] = -q_t;
+    }
+  if (out->out)
+    {
+      out->out[0] = q;
+      out->out[1] = frac;
+    }
+}
+
+const HydComponentType hyd_one_way_flow_control_valve_type = {
+  .id = "one_way_flow_control_valve",
+  .label = N_("One-way flow control valve"),
+  .category = HYD_CATEGORY_VALVES,
+  .iso_symbol = N_("one-way flow control valve (adjustable throttle with a check valve in parallel, free flow B→A)"),
+  .description = N_("Throttle and check valve in one body: throttled A→B, free B→A "
+                    "(meter-in or meter-out speed control). q_A = orifice(Δp_AB, "
+                    "opening·π·max_diameter²/4) − q_chk = −q_B, q_chk = "
+                    "orifice(Δp_BA, open01((Δp_BA − cracking_pressure)/opening_range)·"
+                    "π·check_diameter²/4) (Esqué eq. 3.7)."),
+  .ports = ow_ports,
+  .n_ports = G_N_ELEMENTS (ow_ports),
+  .params = ow_params,
+  .n_params = G_N_ELEMENTS (ow_params),
+  .boundary_param = -1,
+  .designator = "V",
+  .roles = 0,
+  .setup = ow_setup,
+  .eval = ow_eval,
+  .events = ow_events,
+};
+
+/* ---------------------------------------------------------------------------
+ * shuttle_valve (extension, docs/circuit-format.md)
+ * ------------------------------------------------------------------------- */
+
+enum { SH_A, SH_B, SH_C };
+enum { SH_DIAMETER, SH_SWITCHING };
+
+static const HydPortInfo shuttle_ports[] = {
+  { "A", HYD_DOMAIN_HYDRAULIC, FALSE, N_("First inlet") },
+  { "B", HYD_DOMAIN_HYDRAULIC, FALSE, N_("Second inlet") },
+  { "C", HYD_DOMAIN_HYDRAULIC, FALSE, N_("Outlet, fed by the higher of A and B") },
+};
+
+static const HydParamInfo shuttle_params[] = {
+  { "diameter", N_("Diameter"), HYD_UNIT_LENGTH, 6e-3, 0.0, INFINITY, HYD_PARAM_MIN_EXCLUSIVE, NULL,
+    N_("Bore of each inlet's path when fully open") },
+  { "switching_pressure", N_("Switching pressure"), HYD_UNIT_PRESSURE, 1e5, 0.0, INFINITY,
+    HYD_PARAM_MIN_EXCLUSIVE, NULL,
+    N_("Δp_AB over which the ball crosses from one seat to the other") },
+};
+
+static const HydVarInfo shuttle_outputs[] = {
+  { "q_A", HYD_UNIT_FLOW, N_("Flow in at A (to C)") },
+  { "q_B", HYD_UNIT_FLOW, N_("Flow in at B (to C)") },
+  { "position", HYD_UNIT_NONE, N_("Ball position: 1 seated on B (A feeds C), 0 seated on A (B feeds C)") },
+};
+
+static gboolean
+shuttle_setup (HydComp *comp, GError **error)
+{
+  hyd_comp_set_outputs (comp, G_N_ELEMENTS (shuttle_outputs), shuttle_outputs);
+  hyd_comp_use_dense_pattern (comp);
+  return TRUE;
+}
+
+static void
+shuttle_eval (const HydComp *comp, const HydEvalIn *in, HydEvalOut *out)
+{
+  /* The ball's position s = open01(Δp_AB/switching_pressure + ½): exactly 1
+   * (A→C open, B closed) from Δp_AB = switching/2 on, exactly 0 below
+   * −switching/2, ½ at Δp_AB = 0. q_A = orifice(Δp_AC, s·πd²/4),
+   * q_B = orifice(Δp_BC, (1 − s)·πd²/4), q_C = −(q_A + q_B). */
+  const double *p = in->p;
+  const double *par = comp->par;
+  HydOrificeCoeffs c = hyd_fluid_orifice_coeffs (comp->fluid, 0.0);
+  double a = circle_area (par[SH_DIAMETER]);
+  double ps = par[SH_SWITCHING];
+  double dsv;
+  double s = hyd_open01 ((p[SH_A] - p[SH_B]) / ps + 0.5, HYD_SMOOTH_EPS, &dsv);
+  double ds = dsv / ps; /* ∂s/∂p_A = −∂s/∂p_B */
+  double dqa_dp, dqa_da, dqb_dp, dqb_da;
+  double qa = hyd_orifice_flow (&c, p[SH_A] - p[SH_C], s * a, &dqa_dp, &dqa_da);
+  double qb = hyd_orifice_flow (&c, p[SH_B] - p[SH_C], (1.0 - s) * a, &dqb_dp, &dqb_da);
+
+  out->q[SH_A] = qa;
+  out->q[SH_B] = qb;
+  out->q[SH_C] = -(qa + qb);
+  if (out->jac)
+    {
+      double ja[3] = { dqa_dp + dqa_da * a * ds, -dqa_da * a * ds, -dqa_dp };
+      double jb[3] = { -dqb_da * a * ds, dqb_dp + dqb_da * a * ds, -dqb_dp };
+      for (guint k = 0; k < 3; k++)
+        {
+          HYD_JAC (comp, out, SH_A, k) = ja[k];
+          HYD_JAC (comp, out, SH_B, k) = jb[k];
+          HYD_JAC (comp, out, SH_C, k) = -(ja[k] + jb[k]);
+        }
+    }
+  if (out->out)
+    {
+      out->out[0] = qa;
+      out->out[1] = qb;
+      out->out[2] = s;
+    }
+}
+
+const HydComponentType hyd_shuttle_valve_type = {
+  .id = "shuttle_valve",
+  .label = N_("Shuttle valve"),
+  .category = HYD_CATEGORY_VALVES,
+  .iso_symbol = N_("shuttle valve (OR function: ball between two seats, outlet between them)"),
+  .description = N_("Shuttle valve: the higher of the pressures at A and B feeds C, "
+                    "the other inlet is closed by the ball. s = open01(Δp_AB/"
+                    "switching_pressure + ½) (exactly 1 from Δp_AB = "
+                    "switching_pressure/2 on, ½ at Δp_AB = 0), q_A = orifice(Δp_AC, "
+                    "s·πd²/4), q_B = orifice(Δp_BC, (1 − s)·πd²/4), q_C = −(q_A + q_B) "
+                    "(Esqué eq. 3.7)."),
+  .ports = shuttle_ports,
+  .n_ports = G_N_ELEMENTS (shuttle_ports),
+  .params = shuttle_params,
+  .n_params = G_N_ELEMENTS (shuttle_params),
+  .boundary_param = -1,
+  .designator = "V",
+  .roles = 0,
+  .setup = shuttle_setup,
+  .eval = shuttle_eval,
+};
+
+/* ---------------------------------------------------------------------------
+ * counterbalance_valve (extension, docs/circuit-format.md)
+ * ------------------------------------------------------------------------- */
+
+enum { CB_A, CB_B, CB_X };
+enum { CB_CRACKING, CB_RANGE, CB_RATIO, CB_DIAMETER, CB_CHECK_CRACKING, CB_CHECK_RANGE,
+       CB_CHECK_DIAMETER };
+
+static const HydPortInfo cb_ports[] = {
+  { "A", HYD_DOMAIN_HYDRAULIC, FALSE, N_("Valve side (to the directional valve)") },
+  { "B", HYD_DOMAIN_HYDRAULIC, FALSE, N_("Load side (the cylinder or motor port that holds the load)") },
+  { "X", HYD_DOMAIN_HYDRAULIC, FALSE, N_("Pilot, from the opposite actuator line") },
+};
+
+static const HydParamInfo cb_params[] = {
+  { "cracking_pressure", N_("Cracking pressure"), HYD_UNIT_PRESSURE, 1.2e7, 0.0, INFINITY,
+    HYD_PARAM_MIN_EXCLUSIVE, NULL,
+    N_("Setting: Δp_BA + pilot_ratio·(p_X − p_A) at which the relief path opens") },
+  { "opening_range", N_("Opening range"), HYD_UNIT_PRESSURE, 1e6, 0.0, INFINITY,
+    HYD_PARAM_MIN_EXCLUSIVE, NULL, N_("Rise of the opening pressure above the setting that opens the relief path fully") },
+  { "pilot_ratio", N_("Pilot ratio"), HYD_UNIT_NONE, 3.0, 0.0, INFINITY, HYD_PARAM_MIN_EXCLUSIVE, NULL,
+    N_("Area of the pilot piston over the area of the poppet seat") },
+  { "diameter", N_("Diameter"), HYD_UNIT_LENGTH, 6e-3, 0.0, INFINITY, HYD_PARAM_MIN_EXCLUSIVE, NULL,
+    N_("Bore of the relief path B→A when fully open") },
+  { "check_cracking_pressure", N_("Check valve cracking pressure"), HYD_UNIT_PRESSURE, 5e4, 0.0, INFINITY,
+    0, NULL, N_("Δp_AB at which the check valve starts to open") },
+  { "check_opening_range", N_("Check valve opening range"), HYD_UNIT_PRESSURE, 2e5, 0.0, INFINITY,
+    HYD_PARAM_MIN_EXCLUSIVE, NULL, N_("Rise of Δp_AB above cracking that opens the check valve fully") },
+  { "check_diameter", N_("Check valve diameter"), HYD_UNIT_LENGTH, 1e-2, 0.0, INFINITY,
+    HYD_PARAM_MIN_EXCLUSIVE, NULL, N_("Bore of the check valve when fully open") },
+};
+
+static const HydVarInfo cb_outputs[] = {
+  { "q", HYD_UNIT_FLOW, N_("Flow through the valve, positive from the first port to the second") },
+  { "opening", HYD_UNIT_NONE, N_("Open-area fraction of the relief path B→A") },
+  { "check_opening", HYD_UNIT_NONE, N_("Open-area fraction of the check valve") },
+};
+
+static gboolean
+cb_setup (HydComp *comp, GError **error)
+{
+  hyd_comp_set_outputs (comp, G_N_ELEMENTS (cb_outputs), cb_outputs);
+  hyd_comp_add_event (comp, "cracking", N_("the relief path B→A starts to open or closes"));
+  hyd_comp_add_event (comp, "check cracking", N_("Δp_AB crosses the check valve's cracking pressure"));
+  hyd_comp_use_dense_pattern (comp);
+  return TRUE;
+}
+
+/* The relief path's opening coordinate: seat drop Δp_BA, pilot p_X − p_A
+ * (spring chamber and pilot piston's back at A, the usual non-vented
+ * valve, so back pressure at A adds (1 + φ)·p_A to the setting). */
+static double
+cb_relief_z (const HydComp *comp, const double *p, double dz[3])
+{
+  const double *par = comp->par;
+  double dzp, dzx;
+  double z = piloted_seat_z (p[CB_B] - p[CB_A], p[CB_X] - p[CB_A], par[CB_RATIO],
+                             par[CB_CRACKING], par[CB_RANGE], &dzp, &dzx);
+  if (dz)
+    {
+      dz[CB_A] = -dzp - dzx;
+      dz[CB_B] = dzp;
+      dz[CB_X] = dzx;
+    }
+  return z;
+}
+
+static void
+cb_events (const HydComp *comp, const HydEvalIn *in, double *g)
+{
+  g[0] = cb_relief_z (comp, in->p, NULL);
+  g[1] = (in->p[CB_A] - in->p[CB_B] - comp->par[CB_CHECK_CRACKING]) / comp->par[CB_CHECK_RANGE];
+}
+
+static void
+cb_eval (const HydComp *comp, const HydEvalIn *in, HydEvalOut *out)
+{
+  /* A check valve A→B (the check_valve law) in parallel with a
+   * pilot-assisted relief path B→A: q_A = q_chk − q_rel = −q_B, q_X = 0,
+   * q_chk = orifice(Δp_AB, open01((Δp_AB − check_cracking)/check_range)·A_chk),
+   * q_rel = orifice(Δp_BA, open01(z)·πd²/4),
+   * z = (Δp_BA + φ·max(p_X − p_A, 0) − cracking)/range. */
+  const double *p = in->p;
+  const double *par = comp->par;
+  HydOrificeCoeffs c = hyd_fluid_orifice_coeffs (comp->fluid, 0.0);
+  double dp = p[CB_A] - p[CB_B];
+  double dqc_dp, dqc_dz, fc;
+  double qc = seat_path_flow (&c, dp, (dp - par[CB_CHECK_CRACKING]) / par[CB_CHECK_RANGE],
+                              circle_area (par[CB_CHECK_DIAMETER]), 0.0, &dqc_dp, &dqc_dz, &fc);
+  double dz[3];
+  double z = cb_relief_z (comp, p, dz);
+  double dqr_dp, dqr_dz, fr;
+  double qr = seat_path_flow (&c, -dp, z, circle_area (par[CB_DIAMETER]), 0.0, &dqr_dp, &dqr_dz, &fr);
+
+  out->q[CB_A] = qc - qr;
+  out->q[CB_B] = qr - qc;
+  if (out->jac)
+    {
+      /* ∂q_chk/∂Δp_AB in full, then by the chain rule to each pressure */
+      double dqc = dqc_dp + dqc_dz / par[CB_CHECK_RANGE];
+      double d[3] = {
+        dqc + dqr_dp - dqr_dz * dz[CB_A],
+        -dqc - dqr_dp - dqr_dz * dz[CB_B],
+        -dqr_dz * dz[CB_X],
+      };
+      for (guint k = 0; k < 3; k++)
+        {
+          HYD_JAC (comp, out, CB_A, k) = d[k];
+          HYD_JAC (comp, out, CB_B, k) = -d[k];
+        }
+    }
+  if (out->out)
+    {
+      out->out[0] = qc - qr;
+      out->out[1] = fr;
+      out->out[2] = fc;
+    }
+}
+
+const HydComponentType hyd_counterbalance_valve_type = {
+  .id = "counterbalance_valve",
+  .label = N_("Counterbalance valve"),
+  .category = HYD_CATEGORY_VALVES,
+  .iso_symbol = N_("counterbalance (over-centre) valve: relief valve B→A with internal pilot from B and external pilot X, check valve A→B in parallel, in a chain frame"),
+  .description = N_("Over-centre valve holding an overrunning load: free flow A→B through "
+                    "a check valve; B→A through a relief path that the load pressure and "
+                    "the pilot X (the opposite line) open together. z = (Δp_BA + "
+                    "pilot_ratio·max(p_X − p_A, 0) − cracking_pressure)/opening_range "
+                    "(static force balance on the poppet and its pilot piston, both "
+                    "backed by A; e.g. Merritt 1967), q_A = q_chk − orifice(Δp_BA, "
+                    "open01(z)·πd²/4) = −q_B, q_X = 0, q_chk the check_valve law A→B "
+                    "(Esqué eq. 3.7). With p_A = 0 it lowers a load p_B once p_X = "
+                    "(cracking_pressure − p_B)/pilot_ratio."),
+  .ports = cb_ports,
+  .n_ports = G_N_ELEMENTS (cb_ports),
+  .params = cb_params,
+  .n_params = G_N_ELEMENTS (cb_params),
+  .boundary_param = -1,
+  .designator = "V",
+  .roles = 0,
+  .setup = cb_setup,
+  .eval = cb_eval,
+  .events = cb_events,
+};
+
+/* ---------------------------------------------------------------------------
+ * filter (extension, docs/circuit-format.md)
+ * ------------------------------------------------------------------------- */
+
+enum { FI_NOMINAL_FLOW, FI_DROP, FI_CLOGGING, FI_INDICATOR };
+
+static const HydParamInfo filter_params[] = {
+  { "nominal_flow", N_("Nominal flow"), HYD_UNIT_FLOW, 100e-3 / 60.0 /* 100 L/min */, 0.0, INFINITY,
+    HYD_PARAM_MIN_EXCLUSIVE, NULL, N_("Rated flow of the clean element") },
+  { "nominal_pressure_drop", N_("Nominal pressure drop"), HYD_UNIT_PRESSURE, 5e4, 0.0, INFINITY,
+    HYD_PARAM_MIN_EXCLUSIVE, NULL, N_("Pressure drop of the clean element at the nominal flow") },
+  { "clogging", N_("Clogging"), HYD_UNIT_NONE, 0.0, 0.0, 1.0,
+    HYD_PARAM_PROFILE | HYD_PARAM_MAX_EXCLUSIVE, NULL,
+    N_("Blocked fraction of the element: the resistance is divided by (1 − clogging)") },
+  { "indicator_pressure", N_("Indicator pressure"), HYD_UNIT_PRESSURE, 2e5, 0.0, INFINITY,
+    HYD_PARAM_OPTIONAL | HYD_PARAM_MIN_EXCLUSIVE, NULL,
+    N_("Pressure drop at which the clogging indicator shows (unset = no indicator)") },
+};
+
+static const HydVarInfo filter_outputs[] = {
+  { "q", HYD_UNIT_FLOW, N_("Flow through the filter, positive from A to B") },
+  { "dp", HYD_UNIT_PRESSURE, N_("Pressure drop across the element, p_A − p_B") },
+  { "indicator", HYD_UNIT_NONE, N_("1 while the pressure drop is at or above the indicator pressure, else 0") },
+};
+
+static gboolean
+filter_setup (HydComp *comp, GError **error)
+{
+  hyd_comp_set_outputs (comp, G_N_ELEMENTS (filter_outputs), filter_outputs);
+  hyd_comp_use_dense_pattern (comp);
+  return TRUE;
+}
+
+static void
+filter_eval (const HydComp *comp, const HydEvalIn *in, HydEvalOut *out)
+{
+  /* Laminar flow through the porous element (Darcy's law: the drop is
+   * proportional to the flow): q_A = G·Δp_AB = −q_B with the conductance
+   * G = (1 − clogging)·nominal_flow/nominal_pressure_drop. */
+  const double *par = comp->par;
+  double g0 = par[FI_NOMINAL_FLOW] / par[FI_DROP];
+  double g = (1.0 - par[FI_CLOGGING]) * g0;
+  double dp = in->p[PORT_IN] - in->p[PORT_OUT];
+  double q = g * dp;
+
+  two_port_write (comp, out, q, g, -g);
+  if (out->q_t)
+    {
+      double q_t = -g0 * dp * comp->par_dt[FI_CLOGGING];
+      out->q_t[PORT_IN] = q_t;
+      out->q_t[PORT_OUT] = -q_t;
+    }
+  if (out->out)
+    {
+      out->out[0] = q;
+      out->out[1] = dp;
+      out->out[2] = !isnan (par[FI_INDICATOR]) && dp >= par[FI_INDICATOR];
+    }
+}
+
+const HydComponentType hyd_filter_type = {
+  .id = "filter",
+  .label = N_("Filter"),
+  .category = HYD_CATEGORY_STORAGE,
+  .iso_symbol = N_("filter (square standing on a corner with the element dashed across the flow)"),
+  .description = N_("Filter with a laminar pressure drop (Darcy's law: drop ∝ flow): "
+                    "q_A = (1 − clogging)·(nominal_flow/nominal_pressure_drop)·Δp_AB = "
+                    "−q_B, so the clean element drops nominal_pressure_drop at "
+                    "nominal_flow and a half-clogged one twice as much. The optional "
+                    "indicator shows while Δp_AB ≥ indicator_pressure. The rated drop is "
+                    "taken at the run's fluid: the law does not follow viscosity."),
+  .ports = ab_ports,
+  .n_ports = G_N_ELEMENTS (ab_ports),
+  .params = filter_params,
+  .n_params = G_N_ELEMENTS (filter_params),
+  .boundary_param = -1,
+  .designator = "F",
+  .roles = HYD_ROLE_CONDUIT,
+  .setup = filter_setup,
+  .eval = filter_eval,
 };
 
 /* ---------------------------------------------------------------------------

@@ -242,7 +242,9 @@ test_orifice_nominal_area (void)
 
 static const char *const my_types[] = {
   "tank", "pressure_source", "flow_source", "fixed_pump", "variable_pump",
-  "orifice", "throttle_valve", "check_valve", "relief_valve",
+  "orifice", "throttle_valve", "check_valve", "relief_valve", "pilot_check_valve",
+  "sequence_valve", "one_way_flow_control_valve", "shuttle_valve",
+  "counterbalance_valve", "filter",
   "pressure_reducing_valve", "flow_control_valve",
   "dcv_4_3", "dcv_4_2", "dcv_3_2", "dcv_2_2",
 };
@@ -305,7 +307,8 @@ test_metadata (void)
     { "pressure_source", "pressure" }, { "flow_source", "flow" },
     { "fixed_pump", "speed" }, { "variable_pump", "speed" },
     { "variable_pump", "fraction" }, { "throttle_valve", "opening" },
-    { "flow_control_valve", "set_flow" }, { "dcv_4_3", "command" },
+    { "flow_control_valve", "set_flow" }, { "one_way_flow_control_valve", "opening" },
+    { "filter", "clogging" }, { "dcv_4_3", "command" },
     { "dcv_4_2", "command" }, { "dcv_3_2", "command" }, { "dcv_2_2", "command" },
   };
   for (guint i = 0; i < G_N_ELEMENTS (profiles); i++)
@@ -584,6 +587,543 @@ test_check_valve_jacobian (void)
         }
       hyd_comp_free (comp);
     }
+  g_assert_cmpuint (failures, ==, 0);
+  g_rand_free (r);
+}
+
+/* pilot-operated check valve -------------------------------------------------- */
+
+static void
+test_pilot_check_values (void)
+{
+  HydComp *comp = hyd_test_make_comp ("pilot_check_valve", NULL, NULL);
+  HydOrificeCoeffs c = default_coeffs ();
+  double q[3], out[2];
+  int io = output_index (comp, "opening");
+  double a_full = G_PI * 1e-4 / 4.0; /* default bore 10 mm */
+  double pc = par_value (comp, "cracking_pressure");
+  double range = par_value (comp, "opening_range");
+  double phi = par_value (comp, "pilot_ratio");
+
+  /* free flow A→B, fully open 3 bar above cracking: C_d·A·√(2Δp/ρ) by hand */
+  double pf[3] = { 4e5, 0.0, 0.0 };
+  hyd_test_eval (comp, 0.0, pf, NULL, q, NULL, out);
+  g_assert_cmpfloat (out[io], ==, 1.0);
+  g_assert_cmpfloat_with_epsilon (q[0] / (c.cd * a_full * sqrt (2.0 * 4e5 / c.rho)), 1.0, 1e-12);
+  g_assert_cmpfloat (q[1], ==, -q[0]);
+  g_assert_cmpfloat (q[2], ==, 0.0);
+  /* free flow starts at the cracking pressure */
+  double pcr[3] = { pc, 0.0, 0.0 };
+  hyd_test_eval (comp, 0.0, pcr, NULL, q, NULL, out);
+  g_assert_cmpfloat (q[0], ==, 0.0);
+  pcr[0] = pc + 1e3;
+  hyd_test_eval (comp, 0.0, pcr, NULL, q, NULL, out);
+  g_assert_cmpfloat (q[0], >, 0.0);
+
+  /* holding a load of 100 bar at B with A at tank: tight without a pilot,
+   * and a pilot below the A pressure does not help */
+  const double px_low[] = { 0.0, 2e6 };
+  for (guint i = 0; i < G_N_ELEMENTS (px_low); i++)
+    {
+      double ph[3] = { 0.0, 1e7, px_low[i] };
+      hyd_test_eval (comp, 0.0, ph, NULL, q, NULL, out);
+      g_assert_cmpfloat (q[0], ==, 0.0);
+      g_assert_cmpfloat (out[io], ==, 0.0);
+    }
+  double pa_high[3] = { 5e6, 1e7, 0.0 };
+  hyd_test_eval (comp, 0.0, pa_high, NULL, q, NULL, out);
+  g_assert_cmpfloat (q[0], ==, 0.0);
+
+  /* the pilot opens it at p_X = (p_B + cracking)/ratio = 33.67 bar ... */
+  double px_open = (1e7 + pc) / phi;
+  g_assert_cmpfloat_with_epsilon (px_open, 3.3666667e6, 1.0);
+  double pj[3] = { 0.0, 1e7, px_open * (1.0 - 1e-9) };
+  hyd_test_eval (comp, 0.0, pj, NULL, q, NULL, out);
+  g_assert_cmpfloat (q[0], ==, 0.0);
+  /* ... half open range/(2·ratio) above it, fully open range/ratio above it,
+   * then passing the load's flow back B→A through the full bore */
+  pj[2] = px_open + 0.5 * range / phi;
+  hyd_test_eval (comp, 0.0, pj, NULL, q, NULL, out);
+  g_assert_cmpfloat_with_epsilon (out[io], 0.5, 1e-9);
+  pj[2] = px_open + range / phi;
+  hyd_test_eval (comp, 0.0, pj, NULL, q, NULL, out);
+  g_assert_cmpfloat (out[io], ==, 1.0);
+  g_assert_cmpfloat_with_epsilon (q[0] / (-c.cd * a_full * sqrt (2.0 * 1e7 / c.rho)), 1.0, 1e-12);
+  g_assert_cmpfloat (q[2], ==, 0.0);
+  hyd_comp_free (comp);
+
+  /* a leakage bore leaks backwards even without a pilot */
+  comp = hyd_test_make_comp ("pilot_check_valve", NULL, "leakage_diameter", "1e-4", NULL);
+  double pl[3] = { 0.0, 1e7, 0.0 };
+  hyd_test_eval (comp, 0.0, pl, NULL, q, NULL, NULL);
+  g_assert_cmpfloat (q[0], <, 0.0);
+  hyd_comp_free (comp);
+}
+
+static void
+test_pilot_check_jacobian (void)
+{
+  const char *leaks[] = { "0", "2e-4" };
+  GRand *r = g_rand_new_with_seed (41);
+  guint failures = 0;
+
+  for (guint l = 0; l < G_N_ELEMENTS (leaks); l++)
+    {
+      HydComp *comp = hyd_test_make_comp ("pilot_check_valve", NULL, "leakage_diameter", leaks[l], NULL);
+      double pc = par_value (comp, "cracking_pressure");
+      double range = par_value (comp, "opening_range");
+      double phi = par_value (comp, "pilot_ratio");
+      for (guint i = 0; i < N_RANDOM; i++)
+        {
+          double pa = rand_pressure (r);
+          double pb = pa - rand_dp (r);
+          double px = rand_pressure (r);
+          double zt;
+          switch (i % 5)
+            {
+            case 0:  /* anywhere */
+              break;
+            case 1:  /* free flow through the opening range, no pilot */
+              pb = pa - pc - g_rand_double (r) * range;
+              px = pa - g_rand_double (r) * 1e6;
+              break;
+            case 2:  /* the pilot piston's soft_ramp blend (|p_X − p_A| < 0.005·range) */
+              px = pa + (g_rand_double_range (r, 1e-4, 0.9999) - 0.5) * HYD_SMOOTH_EPS * range;
+              break;
+            default: /* piloted open, z in the range or its open01 blends */
+              zt = i % 5 == 3 ? g_rand_double (r)
+                   : (g_rand_boolean (r) ? g_rand_double_range (r, 1e-4, 0.0098)
+                                          : g_rand_double_range (r, 0.9902, 0.9999));
+              pb = pa + g_rand_double_range (r, 1e5, 2e7);
+              px = pa + (pb - pa + pc + zt * range) / phi;
+              break;
+            }
+          double p[3] = { pa, pb, px };
+          failures += check_at (comp, 0.0, p, NULL, "leak=%s p=(%g, %g, %g)", leaks[l], pa, pb, px);
+        }
+      for (double dp = -50.0; dp <= 50.0; dp += 12.5)
+        {
+          double p[3] = { 1e5 + dp, 1e5, 0.0 };
+          failures += check_at (comp, 0.0, p, NULL, "leak=%s dp=%g", leaks[l], dp);
+        }
+      hyd_comp_free (comp);
+    }
+  g_assert_cmpuint (failures, ==, 0);
+  g_rand_free (r);
+}
+
+/* sequence valve ---------------------------------------------------------------- */
+
+static void
+test_sequence_values (void)
+{
+  HydComp *comp = hyd_test_make_comp ("sequence_valve", NULL, NULL);
+  HydOrificeCoeffs c = default_coeffs ();
+  double q[2], out[2];
+  int io = output_index (comp, "opening");
+  double a_full = G_PI * 36e-6 / 4.0; /* default bore 6 mm */
+  double pc = par_value (comp, "cracking_pressure");
+  double range = par_value (comp, "opening_range");
+
+  /* closed, exactly, until the inlet reaches the setting, however low the
+   * outlet: the first actuator (clamp) takes all the flow until then */
+  const double pps[] = { 0.0, 1e6, pc * (1.0 - 1e-9), pc };
+  for (guint i = 0; i < G_N_ELEMENTS (pps); i++)
+    {
+      double p[2] = { pps[i], 0.0 };
+      hyd_test_eval (comp, 0.0, p, NULL, q, NULL, out);
+      g_assert_cmpfloat (q[0], ==, 0.0);
+      g_assert_cmpfloat (out[io], ==, 0.0);
+    }
+  double pj[2] = { pc + 1e3, 0.0 };
+  hyd_test_eval (comp, 0.0, pj, NULL, q, NULL, out);
+  g_assert_cmpfloat (q[0], >, 0.0);
+
+  /* the opening follows p_P alone (drained to tank): half open at
+   * cracking + range/2 with the outlet at 0 or at 29 bar */
+  const double pas[] = { 0.0, 2.9e6 };
+  for (guint i = 0; i < G_N_ELEMENTS (pas); i++)
+    {
+      double p[2] = { pc + 0.5 * range, pas[i] };
+      hyd_test_eval (comp, 0.0, p, NULL, q, NULL, out);
+      g_assert_cmpfloat_with_epsilon (out[io], 0.5, 1e-12);
+    }
+  /* fully open at 35 bar, passing C_d·A·√(2Δp/ρ) to a work cylinder at 10 bar */
+  double pf[2] = { pc + range, 1e6 };
+  hyd_test_eval (comp, 0.0, pf, NULL, q, NULL, out);
+  g_assert_cmpfloat (out[io], ==, 1.0);
+  g_assert_cmpfloat_with_epsilon (q[0] / (c.cd * a_full * sqrt (2.0 * 2.5e6 / c.rho)), 1.0, 1e-12);
+  g_assert_cmpfloat (q[1], ==, -q[0]);
+  hyd_comp_free (comp);
+}
+
+static void
+test_sequence_jacobian (void)
+{
+  GRand *r = g_rand_new_with_seed (43);
+  guint failures = 0;
+  HydComp *comp = hyd_test_make_comp ("sequence_valve", NULL, NULL);
+  double pc = par_value (comp, "cracking_pressure");
+  double range = par_value (comp, "opening_range");
+
+  for (guint i = 0; i < N_RANDOM; i++)
+    {
+      double pp;
+      switch (i % 4)
+        {
+        case 0:  /* anywhere */
+          pp = rand_pressure (r);
+          break;
+        case 1:  /* the opening range */
+          pp = pc + g_rand_double (r) * range;
+          break;
+        case 2:  /* open01 blend near cracking */
+          pp = pc + g_rand_double_range (r, 1e-4, 0.0098) * range;
+          break;
+        default: /* open01 blend near full opening */
+          pp = pc + g_rand_double_range (r, 0.9902, 0.9999) * range;
+          break;
+        }
+      double p[2] = { pp, pp - rand_dp (r) };
+      failures += check_at (comp, 0.0, p, NULL, "p=(%g, %g)", p[0], p[1]);
+    }
+  /* the laminar branch around Δp = 0, open */
+  for (double dp = -50.0; dp <= 50.0; dp += 12.5)
+    {
+      double p[2] = { pc + range + dp, pc + range };
+      failures += check_at (comp, 0.0, p, NULL, "dp=%g", dp);
+    }
+  hyd_comp_free (comp);
+  g_assert_cmpuint (failures, ==, 0);
+  g_rand_free (r);
+}
+
+/* one-way flow control valve ------------------------------------------------------ */
+
+static void
+test_one_way_values (void)
+{
+  HydComp *comp = hyd_test_make_comp ("one_way_flow_control_valve", NULL, "opening", "0.5", NULL);
+  HydOrificeCoeffs c = default_coeffs ();
+  double q[2], out[2];
+  int io = output_index (comp, "check_opening");
+  double a_thr = 0.5 * G_PI * 16e-6 / 4.0; /* half of a 4 mm bore */
+  double a_chk = G_PI * 1e-4 / 4.0;        /* 10 mm check */
+  double v = sqrt (2.0 * 1e6 / c.rho);
+
+  /* throttled A→B at 10 bar: the throttle alone, C_d·A·√(2Δp/ρ) */
+  double pab[2] = { 1.1e6, 1e5 };
+  hyd_test_eval (comp, 0.0, pab, NULL, q, NULL, out);
+  g_assert_cmpfloat (out[io], ==, 0.0);
+  g_assert_cmpfloat_with_epsilon (q[0] / (c.cd * a_thr * v), 1.0, 1e-12);
+  g_assert_cmpfloat (q[1], ==, -q[0]);
+  /* free B→A at 10 bar: throttle and the fully open check together */
+  double pba[2] = { 1e5, 1.1e6 };
+  hyd_test_eval (comp, 0.0, pba, NULL, q, NULL, out);
+  g_assert_cmpfloat (out[io], ==, 1.0);
+  g_assert_cmpfloat_with_epsilon (q[0] / (-c.cd * (a_thr + a_chk) * v), 1.0, 1e-12);
+  /* the check starts to open at its cracking pressure, 0.5 bar B→A */
+  double pcr[2] = { 1e5, 1.5e5 };
+  hyd_test_eval (comp, 0.0, pcr, NULL, q, NULL, out);
+  g_assert_cmpfloat (out[io], ==, 0.0);
+  pcr[1] = 1.5e5 + 1e3;
+  hyd_test_eval (comp, 0.0, pcr, NULL, q, NULL, out);
+  g_assert_cmpfloat (out[io], >, 0.0);
+  hyd_comp_free (comp);
+
+  /* the needle shut: A→B closed exactly, B→A still free */
+  comp = hyd_test_make_comp ("one_way_flow_control_valve", NULL, "opening", "0", NULL);
+  hyd_test_eval (comp, 0.0, pab, NULL, q, NULL, out);
+  g_assert_cmpfloat (q[0], ==, 0.0);
+  hyd_test_eval (comp, 0.0, pba, NULL, q, NULL, out);
+  g_assert_cmpfloat_with_epsilon (q[0] / (-c.cd * a_chk * v), 1.0, 1e-12);
+  hyd_comp_free (comp);
+}
+
+static void
+test_one_way_jacobian (void)
+{
+  GRand *r = g_rand_new_with_seed (47);
+  guint failures = 0;
+  HydComp *comp = hyd_test_make_comp ("one_way_flow_control_valve", NULL, NULL);
+  double pc = par_value (comp, "cracking_pressure");
+  double range = par_value (comp, "opening_range");
+
+  hyd_test_set_param_rate (comp, "opening", -0.7);
+  for (guint i = 0; i < N_RANDOM; i++)
+    {
+      set_par (comp, "opening", i % 7 == 0 ? 0.0 : g_rand_double (r));
+      double dba;
+      switch (i % 4)
+        {
+        case 0:  /* anywhere */
+          dba = rand_dp (r);
+          break;
+        case 1:  /* the check's opening range */
+          dba = pc + g_rand_double (r) * range;
+          break;
+        case 2:  /* open01 blend near cracking */
+          dba = pc + g_rand_double_range (r, 1e-4, 0.0098) * range;
+          break;
+        default: /* open01 blend near full opening */
+          dba = pc + g_rand_double_range (r, 0.9902, 0.9999) * range;
+          break;
+        }
+      double pa = rand_pressure (r);
+      double p[2] = { pa, pa + dba };
+      failures += check_at (comp, 0.0, p, NULL, "opening=%g dp_BA=%g", comp->par[1], dba);
+    }
+  set_par (comp, "opening", 0.3);
+  for (double dp = -50.0; dp <= 50.0; dp += 12.5)
+    {
+      double p[2] = { 1e5 + dp, 1e5 };
+      failures += check_at (comp, 0.0, p, NULL, "dp=%g", dp);
+    }
+  hyd_comp_free (comp);
+  g_assert_cmpuint (failures, ==, 0);
+  g_rand_free (r);
+}
+
+/* shuttle valve ------------------------------------------------------------------- */
+
+static void
+test_shuttle_values (void)
+{
+  HydComp *comp = hyd_test_make_comp ("shuttle_valve", NULL, NULL);
+  HydOrificeCoeffs c = default_coeffs ();
+  double q[3], out[3];
+  int io = output_index (comp, "position");
+  double a = G_PI * 36e-6 / 4.0; /* default bore 6 mm */
+  double ps = par_value (comp, "switching_pressure");
+  double q1 = c.cd * a * sqrt (2.0 * 1e6 / c.rho); /* 10 bar across a full path */
+
+  /* A higher: A feeds C through the full bore, B exactly closed */
+  double pa[3] = { 1e7, 0.0, 9e6 };
+  hyd_test_eval (comp, 0.0, pa, NULL, q, NULL, out);
+  g_assert_cmpfloat (out[io], ==, 1.0);
+  g_assert_cmpfloat_with_epsilon (q[0] / q1, 1.0, 1e-12);
+  g_assert_cmpfloat (q[1], ==, 0.0);
+  g_assert_cmpfloat (q[2], ==, -q[0]);
+  /* B higher: the mirror image */
+  double pb[3] = { 0.0, 1e7, 9e6 };
+  hyd_test_eval (comp, 0.0, pb, NULL, q, NULL, out);
+  g_assert_cmpfloat (out[io], ==, 0.0);
+  g_assert_cmpfloat (q[0], ==, 0.0);
+  g_assert_cmpfloat_with_epsilon (q[1] / q1, 1.0, 1e-12);
+  /* equal: the ball in the middle, each path half open */
+  double pe[3] = { 1e7, 1e7, 9e6 };
+  hyd_test_eval (comp, 0.0, pe, NULL, q, NULL, out);
+  g_assert_cmpfloat_with_epsilon (out[io], 0.5, 1e-12);
+  g_assert_cmpfloat_with_epsilon (q[0] / (0.5 * q1), 1.0, 1e-12);
+  g_assert_cmpfloat (q[1], ==, q[0]);
+  g_assert_cmpfloat (q[2], ==, -2.0 * q[0]);
+  /* the ball seats exactly half the switching pressure away from the middle */
+  double psw[3] = { 1e7 + 0.5 * ps, 1e7, 9e6 };
+  hyd_test_eval (comp, 0.0, psw, NULL, q, NULL, out);
+  g_assert_cmpfloat (out[io], ==, 1.0);
+  g_assert_cmpfloat (q[1], ==, 0.0);
+  psw[0] = 1e7 + 0.45 * ps;
+  hyd_test_eval (comp, 0.0, psw, NULL, q, NULL, out);
+  g_assert_cmpfloat (out[io], <, 1.0);
+  g_assert_cmpfloat (q[1], >, 0.0);
+  hyd_comp_free (comp);
+}
+
+static void
+test_shuttle_jacobian (void)
+{
+  GRand *r = g_rand_new_with_seed (53);
+  guint failures = 0;
+  HydComp *comp = hyd_test_make_comp ("shuttle_valve", NULL, NULL);
+  double ps = par_value (comp, "switching_pressure");
+
+  for (guint i = 0; i < N_RANDOM; i++)
+    {
+      double pa = rand_pressure (r);
+      double dab;
+      switch (i % 4)
+        {
+        case 0:  /* anywhere */
+          dab = rand_dp (r);
+          break;
+        case 1:  /* the ball travelling */
+          dab = g_rand_double_range (r, -0.5, 0.5) * ps;
+          break;
+        default: /* open01 blends at either seat */
+          dab = (g_rand_boolean (r) ? 1.0 : -1.0)
+                * (0.5 - g_rand_double_range (r, 1e-4, 0.0098)) * ps;
+          break;
+        }
+      double p[3] = { pa, pa - dab, pa - (i % 8 < 4 ? rand_dp (r) : g_rand_double_range (r, -50, 50)) };
+      failures += check_at (comp, 0.0, p, NULL, "p=(%g, %g, %g)", p[0], p[1], p[2]);
+    }
+  hyd_comp_free (comp);
+  g_assert_cmpuint (failures, ==, 0);
+  g_rand_free (r);
+}
+
+/* counterbalance valve ------------------------------------------------------------ */
+
+static void
+test_counterbalance_values (void)
+{
+  HydComp *comp = hyd_test_make_comp ("counterbalance_valve", NULL, NULL);
+  HydOrificeCoeffs c = default_coeffs ();
+  double q[3], out[3];
+  int io = output_index (comp, "opening");
+  int ic = output_index (comp, "check_opening");
+  double a_rel = G_PI * 36e-6 / 4.0; /* 6 mm relief path */
+  double a_chk = G_PI * 1e-4 / 4.0;  /* 10 mm check */
+  double set = par_value (comp, "cracking_pressure");
+  double range = par_value (comp, "opening_range");
+  double phi = par_value (comp, "pilot_ratio");
+
+  /* free flow A→B (lifting) through the check only */
+  double pf[3] = { 4e5, 0.0, 0.0 };
+  hyd_test_eval (comp, 0.0, pf, NULL, q, NULL, out);
+  g_assert_cmpfloat (out[ic], ==, 1.0);
+  g_assert_cmpfloat (out[io], ==, 0.0);
+  g_assert_cmpfloat_with_epsilon (q[0] / (c.cd * a_chk * sqrt (2.0 * 4e5 / c.rho)), 1.0, 1e-12);
+  g_assert_cmpfloat (q[1], ==, -q[0]);
+  g_assert_cmpfloat (q[2], ==, 0.0);
+
+  /* holding 100 bar at B with A at tank and no pilot: tight */
+  double ph[3] = { 0.0, 1e7, 0.0 };
+  hyd_test_eval (comp, 0.0, ph, NULL, q, NULL, out);
+  g_assert_cmpfloat (q[0], ==, 0.0);
+  g_assert_cmpfloat (out[io], ==, 0.0);
+  g_assert_cmpfloat (out[ic], ==, 0.0);
+
+  /* lowering: the pilot opens it at p_X = (setting − p_B)/ratio = 6.67 bar,
+   * fully range/ratio above, passing the load's flow B→A */
+  double px_open = (set - 1e7) / phi;
+  g_assert_cmpfloat_with_epsilon (px_open, 6.6666667e5, 1.0);
+  ph[2] = px_open * (1.0 - 1e-9);
+  hyd_test_eval (comp, 0.0, ph, NULL, q, NULL, out);
+  g_assert_cmpfloat (q[0], ==, 0.0);
+  ph[2] = px_open + 0.5 * range / phi;
+  hyd_test_eval (comp, 0.0, ph, NULL, q, NULL, out);
+  g_assert_cmpfloat_with_epsilon (out[io], 0.5, 1e-9);
+  ph[2] = px_open + range / phi;
+  hyd_test_eval (comp, 0.0, ph, NULL, q, NULL, out);
+  g_assert_cmpfloat (out[io], ==, 1.0);
+  g_assert_cmpfloat_with_epsilon (q[0] / (-c.cd * a_rel * sqrt (2.0 * 1e7 / c.rho)), 1.0, 1e-12);
+  g_assert_cmpfloat (q[2], ==, 0.0);
+
+  /* back pressure at A adds (1 + ratio)·p_A: 5 bar at A needs 13.3 bar at X */
+  double pa = 5e5;
+  double px_back = (set - (1e7 - pa)) / phi + pa;
+  g_assert_cmpfloat_with_epsilon (px_back, 1.3333333e6, 1.0);
+  double pb[3] = { pa, 1e7, px_back + 0.5 * range / phi };
+  hyd_test_eval (comp, 0.0, pb, NULL, q, NULL, out);
+  g_assert_cmpfloat_with_epsilon (out[io], 0.5, 1e-9);
+
+  /* without a pilot it still relieves an overload above the setting */
+  double po[3] = { 0.0, set + range, 0.0 };
+  hyd_test_eval (comp, 0.0, po, NULL, q, NULL, out);
+  g_assert_cmpfloat (out[io], ==, 1.0);
+  g_assert_cmpfloat (q[0], <, 0.0);
+  hyd_comp_free (comp);
+}
+
+static void
+test_counterbalance_jacobian (void)
+{
+  GRand *r = g_rand_new_with_seed (59);
+  guint failures = 0;
+  HydComp *comp = hyd_test_make_comp ("counterbalance_valve", NULL, NULL);
+  double set = par_value (comp, "cracking_pressure");
+  double range = par_value (comp, "opening_range");
+  double phi = par_value (comp, "pilot_ratio");
+  double cpc = par_value (comp, "check_cracking_pressure");
+  double crange = par_value (comp, "check_opening_range");
+
+  for (guint i = 0; i < N_RANDOM; i++)
+    {
+      double pa = rand_pressure (r);
+      double pb = pa - rand_dp (r);
+      double px = rand_pressure (r);
+      double zt;
+      switch (i % 6)
+        {
+        case 0:  /* anywhere */
+          break;
+        case 1:  /* the check's range and its blends */
+          pb = pa - cpc - (g_rand_boolean (r) ? g_rand_double (r)
+                           : g_rand_double_range (r, 1e-4, 0.0098)) * crange;
+          break;
+        case 2:  /* the pilot piston's blend (|p_X − p_A| < 0.005·range) */
+          px = pa + (g_rand_double_range (r, 1e-4, 0.9999) - 0.5) * HYD_SMOOTH_EPS * range;
+          break;
+        default: /* piloted open, z in the range or its open01 blends */
+          zt = i % 6 == 3 ? g_rand_double (r)
+               : (i % 6 == 4 ? g_rand_double_range (r, 1e-4, 0.0098)
+                             : g_rand_double_range (r, 0.9902, 0.9999));
+          pa = g_rand_double_range (r, 0.0, 2e6);
+          pb = pa + g_rand_double_range (r, 1e6, set - 1e5);
+          px = pa + (set + zt * range - (pb - pa)) / phi;
+          break;
+        }
+      double p[3] = { pa, pb, px };
+      failures += check_at (comp, 0.0, p, NULL, "p=(%g, %g, %g)", pa, pb, px);
+    }
+  hyd_comp_free (comp);
+  g_assert_cmpuint (failures, ==, 0);
+  g_rand_free (r);
+}
+
+/* filter ---------------------------------------------------------------------------- */
+
+static void
+test_filter_values (void)
+{
+  HydComp *comp = hyd_test_make_comp ("filter", NULL, NULL);
+  double q[2], out[3];
+  int idp = output_index (comp, "dp");
+  int ind = output_index (comp, "indicator");
+  double qn = 100e-3 / 60.0;
+
+  /* the clean element drops 0.5 bar at 100 L/min, and half that at half the flow */
+  double p[2] = { 1e6 + 5e4, 1e6 };
+  hyd_test_eval (comp, 0.0, p, NULL, q, NULL, out);
+  g_assert_cmpfloat_with_epsilon (q[0] / qn, 1.0, 1e-12);
+  g_assert_cmpfloat (q[1], ==, -q[0]);
+  g_assert_cmpfloat_with_epsilon (out[idp], 5e4, 1e-6);
+  g_assert_cmpfloat (out[ind], ==, 0.0); /* no indicator unless set */
+  p[0] = 1e6 - 2.5e4;
+  hyd_test_eval (comp, 0.0, p, NULL, q, NULL, out);
+  g_assert_cmpfloat_with_epsilon (q[0] / (-0.5 * qn), 1.0, 1e-12);
+  hyd_comp_free (comp);
+
+  /* half clogged: the same flow needs twice the drop; the indicator at 2 bar */
+  comp = hyd_test_make_comp ("filter", NULL, "clogging", "0.5", "indicator_pressure", "2e5", NULL);
+  double pc[2] = { 1e5, 0.0 };
+  hyd_test_eval (comp, 0.0, pc, NULL, q, NULL, out);
+  g_assert_cmpfloat_with_epsilon (q[0] / qn, 1.0, 1e-12);
+  g_assert_cmpfloat (out[ind], ==, 0.0);
+  pc[0] = 2e5;
+  hyd_test_eval (comp, 0.0, pc, NULL, q, NULL, out);
+  g_assert_cmpfloat (out[ind], ==, 1.0);
+  g_assert_cmpfloat_with_epsilon (q[0] / (2.0 * qn), 1.0, 1e-12);
+  hyd_comp_free (comp);
+}
+
+static void
+test_filter_jacobian (void)
+{
+  GRand *r = g_rand_new_with_seed (61);
+  guint failures = 0;
+  HydComp *comp = hyd_test_make_comp ("filter", NULL, NULL);
+
+  hyd_test_set_param_rate (comp, "clogging", 0.05);
+  for (guint i = 0; i < N_RANDOM; i++)
+    {
+      set_par (comp, "clogging", g_rand_double_range (r, 0.0, 0.95));
+      double pb = rand_pressure (r);
+      double p[2] = { pb + rand_dp (r), pb };
+      failures += check_at (comp, 0.0, p, NULL, "clogging=%g p=(%g, %g)", comp->par[2], p[0], p[1]);
+    }
+  hyd_comp_free (comp);
   g_assert_cmpuint (failures, ==, 0);
   g_rand_free (r);
 }
@@ -1154,6 +1694,18 @@ main (int argc, char **argv)
   g_test_add_func ("/engine/components/throttle_valve/jacobian", test_throttle_jacobian);
   g_test_add_func ("/engine/components/check_valve/values", test_check_valve_values);
   g_test_add_func ("/engine/components/check_valve/jacobian", test_check_valve_jacobian);
+  g_test_add_func ("/engine/components/pilot_check_valve/values", test_pilot_check_values);
+  g_test_add_func ("/engine/components/pilot_check_valve/jacobian", test_pilot_check_jacobian);
+  g_test_add_func ("/engine/components/sequence_valve/values", test_sequence_values);
+  g_test_add_func ("/engine/components/sequence_valve/jacobian", test_sequence_jacobian);
+  g_test_add_func ("/engine/components/one_way_flow_control_valve/values", test_one_way_values);
+  g_test_add_func ("/engine/components/one_way_flow_control_valve/jacobian", test_one_way_jacobian);
+  g_test_add_func ("/engine/components/shuttle_valve/values", test_shuttle_values);
+  g_test_add_func ("/engine/components/shuttle_valve/jacobian", test_shuttle_jacobian);
+  g_test_add_func ("/engine/components/counterbalance_valve/values", test_counterbalance_values);
+  g_test_add_func ("/engine/components/counterbalance_valve/jacobian", test_counterbalance_jacobian);
+  g_test_add_func ("/engine/components/filter/values", test_filter_values);
+  g_test_add_func ("/engine/components/filter/jacobian", test_filter_jacobian);
   g_test_add_func ("/engine/components/relief_valve/steady", test_relief_steady);
   g_test_add_func ("/engine/components/relief_valve/jacobian-static", test_relief_jacobian_static);
   g_test_add_func ("/engine/components/relief_valve/jacobian-dynamic", test_relief_jacobian_dynamic);
