@@ -135,6 +135,8 @@ build_pattern (HydSystem *sys)
             add_pattern (pairs, sys->nodes[nn].state, sc->col[np + c->vstates[j]], n);
         }
     }
+  if (sys->has_domains)
+    hyd_sys_domains_pattern (sys, pairs);
   sort_pattern_keys ((guint64 *) pairs->data, pairs->len, n);
   sys->colptr = g_new0 (guint, n + 1);
   sys->rowind = g_new (guint, pairs->len + 1);
@@ -173,6 +175,14 @@ pattern_pos (const HydSystem *sys, guint row, int col)
         hi = mid;
     }
   return lo < sys->colptr[col + 1] && sys->rowind[lo] == row ? (int) lo : -1;
+}
+
+/* pattern_pos for the other files (the assembly of the domains' entries);
+ * build_positions keeps the static one, inlined in its loop. */
+int
+hyd_sys_pattern_pos (const HydSystem *sys, guint row, int col)
+{
+  return pattern_pos (sys, row, col);
 }
 
 /* For the sparse assembly, once: where every term of hyd_system_jacobian
@@ -567,6 +577,8 @@ setup_components (HydSystem *sys, GError **error)
       if (c->nnz == 0 && hyd_comp_n_local (c) > 0)
         hyd_comp_use_dense_pattern (c);
       hyd_sys_comp_alloc (&sys->comps[i]);
+      if (c->n_dstates > 0)
+        sys->any_domains = TRUE; /* hyd_sys_domains_setup has work */
     }
   GPtrArray *names = g_ptr_array_new ();
   for (guint i = 0; i < sys->n_comps; i++)
@@ -634,6 +646,7 @@ layout_states (HydSystem *sys, Build *b)
       sys->comps[i].state0 = n;
       n += sys->comps[i].comp->n_states;
     }
+  n = hyd_sys_domains_count_states (sys, n);
   sys->n = n;
   sys->state_units = g_new0 (HydUnit, n + 1);
   sys->y0 = g_new0 (double, n + 1);
@@ -669,7 +682,9 @@ layout_states (HydSystem *sys, Build *b)
         sc->p[X] = sc->port_node[X] >= 0 ? sys->nodes[sc->port_node[X]].p0 : 0.0;
       if (c->type->init_states)
         c->type->init_states (c, sc->p, sys->y0 + sc->state0);
-      sc->col = g_new (int, np + c->n_states + 1);
+      sc->col = g_new (int, hyd_comp_n_local (c) + 1);
+      for (guint k = np + c->n_states; k < hyd_comp_n_local (c); k++)
+        sc->col[k] = -1;
       for (guint X = 0; X < np; X++)
         {
           int nn = sc->port_node[X];
@@ -683,6 +698,8 @@ layout_states (HydSystem *sys, Build *b)
       for (guint k = 0; k < c->n_states; k++)
         sc->col[np + k] = (int) (sc->state0 + k);
     }
+  if (sys->has_domains)
+    hyd_sys_domains_layout (sys);
 }
 
 static gboolean
@@ -907,7 +924,7 @@ build_names (HydSystem *sys)
       const HydComp *c = sc->comp;
       for (guint k = 0; k < c->n_states; k++)
         sys->state_names[sc->state0 + k] = g_strconcat (c->id, ".", c->states[k].name, NULL);
-    }
+    }  hyd_sys_domains_names (sys);
 }
 
 void
@@ -979,6 +996,7 @@ build_variables (HydSystem *sys)
           g_hash_table_insert (sys->var_index, alias, GINT_TO_POINTER (idx));
         }
     }
+  hyd_sys_domains_variables (sys);
   sys->n_listed_vars = sys->vars->len;
 
   /* The node states of the cavitation-safe models ("<first port>.psi") are
@@ -1032,13 +1050,19 @@ hyd_system_compile (const HydCircuit *circuit, GError **error)
   ok = ok && build_connectivity (sys, &b, error);
   if (ok)
     build_nodes (sys, &b);
+  ok = ok && hyd_sys_build_domains (sys, circuit, b.parent, b.port_offset, b.conn_ends, error);
   ok = ok && apply_wire_settings (sys, &b, error)
        && find_boundaries (sys, &b, error)
        && setup_components (sys, error)
+       && hyd_sys_order_signals (sys, error)
        && component_initial_pressures (sys, &b, error);
   if (ok)
-    layout_states (sys, &b);
-  ok = ok && check_volumes (sys, error) && build_meters (sys, &b, error);
+    {
+      hyd_sys_domains_setup (sys);
+      layout_states (sys, &b);
+    }
+  ok = ok && check_volumes (sys, error) && hyd_sys_domains_check_storage (sys, error)
+       && build_meters (sys, &b, error);
   build_clear (&b);
   if (!ok)
     {

@@ -49,6 +49,8 @@ hyd_sys_eval_all (HydSystem *sys, double t, const double *y, double *f, gboolean
       nd->Q = 0.0;
       nd->Vdot = 0.0;
     }
+  if (sys->has_domains)
+    hyd_sys_domains_pre_eval (sys, t, y, want_jac);
 
   for (guint i = 0; i < sys->n_comps; i++)
     {
@@ -69,7 +71,9 @@ hyd_sys_eval_all (HydSystem *sys, double t, const double *y, double *f, gboolean
       memset (sc->out, 0, sizeof (double) * c->n_outputs);
       if (want_jac)
         memset (sc->jac, 0, sizeof (double) * c->nnz);
-      HydEvalIn in = { t, sc->p, y + sc->state0 };
+      if (sc->ext)
+        hyd_sys_domains_inputs (sys, sc);
+      HydEvalIn in = { t, sc->p, y + sc->state0, sc->pos, sc->d };
       HydEvalOut out = {
         sc->q, sc->xdot, want_jac ? sc->jac : NULL, sc->q_t, sc->x_t,
         sc->V, sc->dV, sc->d2V, sc->C, sc->dC, sc->out
@@ -94,6 +98,8 @@ hyd_sys_eval_all (HydSystem *sys, double t, const double *y, double *f, gboolean
           nd->Q += sc->q[X];
           nd->Vdot += rate;
         }
+      if (sc->ext)
+        hyd_sys_domains_accumulate (sys, sc);
     }
 
   int status = 0;
@@ -114,6 +120,8 @@ hyd_sys_eval_all (HydSystem *sys, double t, const double *y, double *f, gboolean
       if (f)
         f[nd->state] = nd->f;
     }
+  if (sys->n_mnodes > 0)
+    hyd_sys_domains_rhs (sys, f);
   if (f)
     for (guint i = 0; i < sys->n; i++)
       if (!isfinite (f[i]))
@@ -174,6 +182,92 @@ local_entry (const HydSystem *sys, const SysComp *sc, guint e)
   if (jc < c->type->n_ports && sc->port_node[jc] >= 0)
     v *= sys->nodes[sc->port_node[jc]].nf.dp;
   return v;
+}
+
+/* ---- the domains beyond hydraulics (docs/domains.md) ----
+ * A block's entries the hydraulic walk does not place: the rows of its
+ * mechanical ports (−∂F̂/∂z / m) and every entry in a signal input's
+ * column, spread by the chain rule over the columns its net depends on
+ * (∂r/∂y_j = ∂r/∂a · ∂s/∂y_j, and ∂s/∂t into ∂f/∂t). Positions are looked
+ * up (few entries; the hydraulic ones keep their precomputed ones). */
+
+static void
+ext_add (const HydSystem *sys, const JacSink *sink, guint row, int col, double v)
+{
+  if (col < 0 || v == 0.0)
+    return;
+  int pos = sink->sparse && (guint) col < sys->n ? hyd_sys_pattern_pos (sys, row, col) : 0;
+  g_assert (pos >= 0);
+  sink_add (sys, sink, row, col, pos, v);
+}
+
+static void
+ext_add_cols (const HydSystem *sys, const JacSink *sink, guint row, int col, double v)
+{
+  if (col >= 0)
+    ext_add (sys, sink, row, col, v);
+  else if (col <= HYD_SYS_SIGNAL_COL (0))
+    {
+      const SysSignal *net = &sys->signals[HYD_SYS_SIGNAL_NET (col)];
+      for (guint j = 0; j < net->n_cols; j++)
+        ext_add (sys, sink, row, net->cols[j], v * net->vals[j]);
+      if (sink->dfdt)
+        sink->dfdt[row] += v * net->s_t;
+    }
+}
+
+static void
+assemble_ext (const HydSystem *sys, const SysComp *sc, const JacSink *sink)
+{
+  const HydComp *c = sc->comp;
+  guint np = c->type->n_ports, nv = c->n_vstates;
+  for (guint e = 0; e < c->nnz; e++)
+    {
+      if (sc->jac[e] == 0.0)
+        continue;
+      double v = local_entry (sys, sc, e);
+      guint r = c->jrow[e];
+      int col = sc->col[c->jcol[e]];
+      gboolean sig = col <= HYD_SYS_SIGNAL_COL (0);
+      if (r < np)
+        {
+          int nn = sc->port_node[r];
+          if (sc->port_mnode && sc->port_mnode[r] >= 0)
+            {
+              const SysMechNode *mn = &sys->mnodes[sc->port_mnode[r]];
+              if (mn->state >= 0)
+                ext_add_cols (sys, sink, mn->state, col, -v / mn->m);
+            }
+          else if (sig && nn >= 0 && !sys->nodes[nn].boundary)
+            ext_add_cols (sys, sink, sys->nodes[nn].state, col, -v / sys->nodes[nn].C);
+          continue;
+        }
+      if (!sig)
+        continue;
+      guint k = r - np;
+      ext_add_cols (sys, sink, sc->state0 + k, col, v);
+      int jv = sc->vpos[k];
+      if (jv < 0)
+        continue;
+      for (guint X = 0; X < np; X++)
+        {
+          int nn = sc->port_node[X];
+          if (nn < 0 || sys->nodes[nn].boundary)
+            continue;
+          const SysNode *nd = &sys->nodes[nn];
+          double dv = sc->dV[X * nv + jv];
+          if (dv != 0.0)
+            ext_add_cols (sys, sink, nd->state, col, -nd->nf.phi * dv * v / nd->C);
+        }
+    }
+  if (sink->dfdt && sc->port_mnode)
+    for (guint X = 0; X < np; X++)
+      if (sc->port_mnode[X] >= 0)
+        {
+          const SysMechNode *mn = &sys->mnodes[sc->port_mnode[X]];
+          if (mn->state >= 0)
+            sink->dfdt[mn->state] -= sc->q_t[X] / mn->m;
+        }
 }
 
 /* Inlined into its two callers with sink.sparse a constant, so that each
@@ -267,7 +361,14 @@ assemble_jacobian (HydSystem *sys, double t, const double *y, JacSink sink)
                                 -nd->f * (dv * nd->nf.c) / nd->C);
             }
         }
+      if (sc->ext)
+        assemble_ext (sys, sc, &sink);
     }
+
+  /* ẋ = v of every mechanical node */
+  for (guint k = 0; k < sys->n_mnodes; k++)
+    if (sys->mnodes[k].state >= 0)
+      ext_add (sys, &sink, sys->mnodes[k].state + 1, sys->mnodes[k].state, 1.0);
 
   /* −(ψ̇_n·∂C_n/∂ψ_n + φ'·V̇_n)/C_n on the diagonal */
   for (guint b = 0; b < sys->n_nodes; b++)
@@ -359,6 +460,12 @@ hyd_system_get_default_variables (const HydSystem *sys)
           g_array_append_val (list, v);
         }
     }
+  for (guint k = 0; k < sys->n_mnodes; k++)
+    for (int s = 0; s < 2 && sys->mnodes[k].state >= 0; s++)
+      {
+        int v = hyd_system_find_variable (sys, sys->state_names[sys->mnodes[k].state + s]);
+        g_array_append_val (list, v);
+      }
   return list;
 }
 
@@ -472,6 +579,12 @@ hyd_system_eval_variables (HydSystem *sys, double t, const double *y,
           break;
         case VAR_STATE:
           values[k] = y[v->a];
+          break;
+        case VAR_SIGNAL:
+          values[k] = sys->signals[v->a].value;
+          break;
+        case VAR_DSTATE:
+          values[k] = sys->comps[v->a].d[v->b];
           break;
         case VAR_OUTPUT:
           {

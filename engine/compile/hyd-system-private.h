@@ -22,7 +22,14 @@ typedef enum {
   VAR_STATE,
   VAR_OUTPUT,
   VAR_NODE_VOID,
+  VAR_SIGNAL,     /* a signal net's value (a = net) */
+  VAR_DSTATE,     /* a discrete state (a = component, b = its index) */
 } VarKind;
+
+/* A signal input's entry in SysComp.col: a column ≤ −2 stands for its net,
+ * whose value's sensitivities the chain rule spreads (docs/domains.md). */
+#define HYD_SYS_SIGNAL_COL(net) (-2 - (int) (net))
+#define HYD_SYS_SIGNAL_NET(col) ((guint) (-2 - (col)))
 
 typedef struct {
   char *name;
@@ -44,6 +51,14 @@ typedef struct {
   double *q, *xdot, *jac, *q_t, *x_t, *V, *dV, *d2V, *C, *dC, *out;
   double *pflow;         /* [np] reported port flows */
   int meter;             /* index into meters or −1 */
+  /* Domains beyond hydraulics (hyd-system-domains.c); NULL / FALSE for a
+   * purely hydraulic component. */
+  int *port_mnode;       /* [np] mechanical node of each port or −1; NULL: none */
+  int *port_signal;      /* [np] signal net of each port or −1; NULL: none */
+  double *pos;           /* [np] positions of mechanical ports (n_pos > 0) */
+  double *d;             /* [n_dstates] discrete states */
+  double *s, *s_t, *ds;  /* signal outputs, ∂/∂t, dense ∂/∂z (blocks only) */
+  gboolean ext;          /* takes part in the extra steps of eval and assembly */
   /* Sparse assembly (build_positions): where each contribution lands in the
    * values of the system's CSC pattern, −1 where it does not. */
   int *jpos;             /* [nnz] entry e at (its row's global row, col[jcol[e]]) */
@@ -67,6 +82,30 @@ typedef struct {
   double void_volume;    /* V·(1 − φ), m³ */
   int diag_pos;          /* position of (state, state) in the CSC values */
 } SysNode;
+
+/* A translational or rotational node: states v, x (ω, φ) at state and
+ * state + 1; m·v̇ = −ΣF̂, ẋ = v. */
+typedef struct {
+  GArray *ports;         /* of guint: global port index */
+  HydDomain domain;
+  int state;             /* −1: a fixed point's node (no states) */
+  int bcomp, bparam;     /* the fixed point: component and its position parameter */
+  double v0, x0;         /* initial values */
+  /* scratch */
+  double v, x, m, F, f;
+} SysMechNode;
+
+/* A signal net: one output (driver) and its readers. */
+typedef struct {
+  GArray *ports;         /* of guint */
+  int driver;            /* global port of the output, or −1 */
+  gboolean used;         /* has an input */
+  int *cols;             /* [n_cols] state (≥ n: boundary) columns the value depends on */
+  guint n_cols;
+  /* scratch */
+  double value, s_t;
+  double *vals;          /* [n_cols] ∂value/∂y at cols */
+} SysSignal;
 
 typedef struct {
   guint comp;            /* component index */
@@ -114,6 +153,16 @@ struct _HydSystem {
   double *f_scratch;
   double *dfdt_scratch;
   double *bpdot;         /* [n_bnodes] */
+  /* domains beyond hydraulics (hyd-system-domains.c) */
+  guint n_mnodes;
+  SysMechNode *mnodes;
+  guint n_signals;
+  SysSignal *signals;
+  guint n_sig_order;
+  guint *sig_order;      /* components with read signal outputs, in dependency order */
+  guint n_dstates;
+  gboolean any_domains;  /* a port that is not hydraulic, a discrete state, or version ≥ 2 */
+  gboolean has_domains;  /* any of the above: eval takes the extra steps */
 };
 
 
@@ -140,5 +189,26 @@ void hyd_sys_add_var (HydSystem *sys, char *name, HydUnit unit, VarKind kind, in
 void hyd_sys_ensure_variables (const HydSystem *sys);
 void hyd_sys_ensure_names (const HydSystem *sys);
 void hyd_sys_comp_alloc (SysComp *sc);
+/* Position of (row, col) in the CSC values, or −1. */
+int hyd_sys_pattern_pos (const HydSystem *sys, guint row, int col);
+
+/* hyd-system-domains.c */
+gboolean hyd_sys_build_domains (HydSystem *sys, const HydCircuit *circuit, guint *parent,
+                                const guint *port_offset, const int *conn_ends, GError **error);
+gboolean hyd_sys_order_signals (HydSystem *sys, GError **error);
+void hyd_sys_domains_setup (HydSystem *sys);
+guint hyd_sys_domains_count_states (HydSystem *sys, guint n);
+void hyd_sys_domains_layout (HydSystem *sys);
+void hyd_sys_domains_names (HydSystem *sys);
+gboolean hyd_sys_domains_check_storage (HydSystem *sys, GError **error);
+void hyd_sys_domains_inputs (HydSystem *sys, SysComp *sc);
+void hyd_sys_domains_pre_eval (HydSystem *sys, double t, const double *y, gboolean want_jac);
+void hyd_sys_domains_accumulate (HydSystem *sys, SysComp *sc);
+void hyd_sys_domains_rhs (HydSystem *sys, double *f);
+int hyd_sys_domains_update (HydSystem *sys, double t, const double *y, const int *crossed);
+void hyd_sys_domains_reset (HydSystem *sys);
+void hyd_sys_domains_pattern (const HydSystem *sys, GArray *pairs);
+void hyd_sys_domains_variables (HydSystem *sys);
+void hyd_sys_domains_free (HydSystem *sys);
 
 G_END_DECLS

@@ -96,6 +96,14 @@ sys_comp_clear (SysComp *sc)
       hyd_profile_free (sc->prof[k]);
   g_free (sc->prof);
   g_free (sc->port_node);
+  if (sc->port_mnode || sc->port_signal || sc->d)
+    {
+      g_free (sc->port_mnode);
+      g_free (sc->port_signal);
+      g_free (sc->pos);
+      g_free (sc->d);
+      g_free (sc->s);
+    }
   g_free (sc->col);
   g_free (sc->p); /* the block of hyd_sys_comp_alloc: q … pflow, vpos too */
   g_free (sc->jpos);
@@ -159,6 +167,7 @@ hyd_system_free (HydSystem *sys)
   g_free (sys->f_scratch);
   g_free (sys->dfdt_scratch);
   g_free (sys->bpdot);
+  hyd_sys_domains_free (sys);
   g_free (sys);
 }
 
@@ -180,6 +189,25 @@ hyd_system_get_event_name (const HydSystem *sys, guint k)
 int
 hyd_system_events (HydSystem *sys, double t, const double *y, double *g)
 {
+  if (sys->has_domains)
+    {
+      /* signals, mechanical nodes and discrete states in what the events
+       * see: one whole evaluation */
+      hyd_sys_eval_all (sys, t, y, NULL, FALSE);
+      for (guint i = 0; i < sys->n_comps; i++)
+        {
+          SysComp *sc = &sys->comps[i];
+          HydComp *c = sc->comp;
+          if (c->type->events == NULL || c->n_events == 0)
+            continue;
+          HydEvalIn in = { t, sc->p, y + sc->state0, sc->pos, sc->d };
+          c->type->events (c, &in, g + sc->event0);
+        }
+      for (guint k = 0; k < sys->n_events; k++)
+        if (!isfinite (g[k]))
+          return 1;
+      return 0;
+    }
   for (guint b = 0; b < sys->n_nodes; b++)
     {
       SysNode *nd = &sys->nodes[b];
@@ -373,6 +401,12 @@ problem_events (double t, const double *y, double *g, gpointer user)
   return hyd_system_events (user, t, y, g);
 }
 
+static int
+problem_event_located (double t, const double *y, const int *crossed, gpointer user)
+{
+  return hyd_sys_domains_update (user, t, y, crossed);
+}
+
 static const char *
 problem_event_name (guint k, gpointer user)
 {
@@ -396,5 +430,13 @@ hyd_system_get_problem (HydSystem *sys, HydOdeProblem *problem)
   problem->n_events = sys->n_events;
   problem->events = problem_events;
   problem->event_name = problem_event_name;
+  if (sys->n_dstates > 0)
+    {
+      /* switching is the model: its events are always located, and each
+       * run starts from the compiled discrete states */
+      problem->event_located = problem_event_located;
+      problem->events_required = TRUE;
+      hyd_sys_domains_reset (sys);
+    }
 }
 

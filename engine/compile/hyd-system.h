@@ -100,7 +100,10 @@ guint hyd_system_get_n_events (const HydSystem *system);
 const char *hyd_system_get_event_name (const HydSystem *system, guint k);
 int hyd_system_events (HydSystem *system, double t, const double *y, double *g);
 
-/* A HydOdeProblem over this system (with its events). */
+/* A HydOdeProblem over this system (with its events). A system with
+ * discrete states (docs/domains.md) requires its events and updates them at
+ * each one (event_located); getting the problem resets them to their
+ * initial values, settled at t = 0: call it once per run. */
 void hyd_system_get_problem (HydSystem *system, HydOdeProblem *problem);
 
 /* Variables (circuit-format.md, Variable names): t, node pressures by any

@@ -11,7 +11,7 @@
 
 static const HydPortInfo pressure_gauge_ports[] = {
   { "P", HYD_DOMAIN_HYDRAULIC, FALSE, N_("measured pressure (takes no flow, adds no volume)") },
-  { "S", HYD_DOMAIN_SIGNAL, TRUE, N_("signal output: the measured pressure") },
+  { "S", HYD_DOMAIN_SIGNAL, TRUE, N_("signal output: the measured pressure"), HYD_PORT_OUTPUT },
 };
 
 static const HydVarInfo pressure_gauge_outputs[] = {
@@ -33,6 +33,15 @@ pressure_gauge_eval (const HydComp *comp, const HydEvalIn *in, HydEvalOut *out)
     out->out[0] = in->p[0];
 }
 
+/* S = p at P: ∂S/∂p_P = 1 */
+static void
+pressure_gauge_signals (const HydComp *comp, const HydEvalIn *in, double *s, double *ds, double *s_t)
+{
+  s[1] = in->p[0];
+  if (ds)
+    ds[1 * hyd_comp_n_local (comp) + 0] = 1.0;
+}
+
 const HydComponentType hyd_pressure_gauge_type = {
   .id = "pressure_gauge",
   .label = N_("Pressure gauge"),
@@ -48,6 +57,7 @@ const HydComponentType hyd_pressure_gauge_type = {
   .roles = HYD_ROLE_STORES_OIL,
   .setup = pressure_gauge_setup,
   .eval = pressure_gauge_eval,
+  .signals = pressure_gauge_signals,
 };
 
 /* ------------------------------------------------------------ flow_meter */

@@ -10,8 +10,10 @@ hyd_domain_name (HydDomain domain)
 {
   switch (domain)
     {
-    case HYD_DOMAIN_MECHANICAL: return N_("mechanical");
+    case HYD_DOMAIN_TRANSLATIONAL: return N_("translational");
+    case HYD_DOMAIN_ROTATIONAL: return N_("rotational");
     case HYD_DOMAIN_SIGNAL: return N_("signal");
+    case HYD_DOMAIN_ELECTRICAL: return N_("electrical");
     case HYD_DOMAIN_HYDRAULIC:
     default: return N_("hydraulic");
     }
@@ -100,6 +102,16 @@ hyd_comp_add_event (HydComp *comp, const char *name, const char *description)
 }
 
 void
+hyd_comp_add_discrete_state (HydComp *comp, const char *name, double initial, const char *description)
+{
+  guint cap = comp->dstates_cap;
+  append_var (&comp->dstates, &comp->n_dstates, &comp->dstates_cap, name, HYD_UNIT_NONE, description);
+  if (comp->dstates_cap != cap)
+    comp->d0 = g_renew (double, comp->d0, comp->dstates_cap);
+  comp->d0[comp->n_dstates - 1] = initial;
+}
+
+void
 hyd_comp_set_vstates (HydComp *comp, guint n, const guint *vstates)
 {
   g_free (comp->vstates);
@@ -119,9 +131,9 @@ typedef struct {
 static DensePattern dense_patterns[SHARED_DENSE_MAX + 1];
 
 static void
-fill_dense (guint nl, guint *rows, guint *cols)
+fill_dense (guint nr, guint nl, guint *rows, guint *cols)
 {
-  for (guint r = 0; r < nl; r++)
+  for (guint r = 0; r < nr; r++)
     for (guint c = 0; c < nl; c++)
       {
         rows[r * nl + c] = r;
@@ -144,12 +156,14 @@ clear_pattern (HydComp *comp)
 void
 hyd_comp_use_dense_pattern (HydComp *comp)
 {
-  guint nl = hyd_comp_n_local (comp);
+  /* rows: through values and state derivatives (np + ns); columns: every
+   * local variable, positions too (nl ≥ np + ns) */
+  guint nl = hyd_comp_n_local (comp), nr = comp->type->n_ports + comp->n_states;
 
   clear_pattern (comp);
-  comp->nnz = nl * nl;
+  comp->nnz = nr * nl;
   comp->dense_pattern = TRUE;
-  if (nl <= SHARED_DENSE_MAX)
+  if (nl <= SHARED_DENSE_MAX && nr == nl)
     {
       DensePattern *d = &dense_patterns[nl];
       if (g_once_init_enter (&d->once))
@@ -157,7 +171,7 @@ hyd_comp_use_dense_pattern (HydComp *comp)
           /* made once for the life of the process, like the catalogue */
           d->rows = g_new (guint, nl * nl + 1);
           d->cols = g_new (guint, nl * nl + 1);
-          fill_dense (nl, d->rows, d->cols);
+          fill_dense (nl, nl, d->rows, d->cols);
           g_once_init_leave (&d->once, 1);
         }
       comp->jrow = d->rows;
@@ -165,9 +179,9 @@ hyd_comp_use_dense_pattern (HydComp *comp)
       comp->pattern_shared = TRUE;
       return;
     }
-  comp->jrow = g_new (guint, comp->nnz);
-  comp->jcol = g_new (guint, comp->nnz);
-  fill_dense (nl, comp->jrow, comp->jcol);
+  comp->jrow = g_new (guint, comp->nnz + 1);
+  comp->jcol = g_new (guint, comp->nnz + 1);
+  fill_dense (nr, nl, comp->jrow, comp->jcol);
 }
 
 void
@@ -215,6 +229,9 @@ hyd_comp_new (const HydComponentType *type, const char *id, const HydFluid *flui
   comp->id = memcpy ((char *) (comp->own_compliance + nports), id, idlen);
   for (guint i = 0; i < type->n_params; i++)
     comp->par[i] = (type->params[i].flags & HYD_PARAM_OPTIONAL) ? NAN : type->params[i].def;
+  for (guint X = 0; X < type->n_ports; X++)
+    if (hyd_domain_is_mechanical (type->ports[X].domain))
+      comp->n_pos = type->n_ports;
   return comp;
 }
 
@@ -230,6 +247,8 @@ hyd_comp_free (HydComp *comp)
   g_free (comp->states);
   g_free (comp->outputs);
   g_free (comp->events);
+  g_free (comp->dstates);
+  g_free (comp->d0);
   g_free (comp->vstates);
   clear_pattern (comp);
   g_free (comp); /* par, par_dt, own_compliance and id with it */

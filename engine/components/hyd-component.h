@@ -8,13 +8,23 @@
  * unset optional parameter holds NAN), and the compiler refreshes par/par_dt
  * from the profiles before every evaluation.
  *
- * Local variables of an instance: z = [p_0 … p_{np−1}, x_0 … x_{ns−1}] (port
- * pressures, then its own states). Local equations: rows [q̂_0 … q̂_{np−1},
- * ẋ_0 … ẋ_{ns−1}]. `eval` returns the values and the analytic partial
+ * Ports have a domain (docs/domains.md): hydraulic, translational,
+ * rotational, signal or electrical. Local variables of an instance:
+ * z = [a_0 … a_{np−1}, x_0 … x_{ns−1}, s_0 … s_{np−1}]: the across value at
+ * each port (pressure; velocity; angular speed; a signal input's value; 0 at
+ * a signal output or an electrical port), its own states, and — only when the
+ * type has a mechanical port (comp->n_pos = np, else 0) — the position or
+ * angle at each port. Local equations: rows [q̂_0 … q̂_{np−1}, ẋ_0 … ẋ_{ns−1}]:
+ * the through value into the component at each physical port (flow; force;
+ * torque; 0 at signal and electrical ports), then the state derivatives.
+ * `eval` returns the values and the analytic partial
  * derivatives of every row with respect to every local variable (the local
  * Jacobian block, in the instance's sparsity pattern), with respect to time
  * (through profiles), plus the port volumes V_X(x) with ∂V/∂x and ∂²V/∂x², and
- * the port compliances C_X(p) with ∂C/∂p (circuit-format.md, Nodes). */
+ * the port storage C_X: compliance C_X(p) with ∂C/∂p (circuit-format.md,
+ * Nodes), or the mass (translational) or inertia (rotational) the component
+ * contributes to the node at X. Signal outputs are computed by `signals`,
+ * discrete states changed by `update` at events (docs/domains.md). */
 #pragma once
 
 #include <glib.h>
@@ -24,13 +34,32 @@
 
 G_BEGIN_DECLS
 
+/* The domain of a port (docs/domains.md). Values are stable: 0 and 2 are
+ * those of version 1 (its unused "mechanical" 1 is now translational). */
 typedef enum {
-  HYD_DOMAIN_HYDRAULIC,
-  HYD_DOMAIN_MECHANICAL,
-  HYD_DOMAIN_SIGNAL,
+  HYD_DOMAIN_HYDRAULIC = 0,     /* across p (Pa), through q (m³/s), storage compliance */
+  HYD_DOMAIN_TRANSLATIONAL = 1, /* across v (m/s) and x (m), through F (N), storage mass */
+  HYD_DOMAIN_SIGNAL = 2,        /* a value; directed, no storage */
+  HYD_DOMAIN_ROTATIONAL = 3,    /* across ω (rad/s) and φ (rad), through τ (N·m), storage inertia */
+  HYD_DOMAIN_ELECTRICAL = 4,    /* switching level, solved at events (issue 12) */
+  HYD_N_DOMAINS
 } HydDomain;
 
 const char *hyd_domain_name (HydDomain domain);
+
+/* TRUE for the domains whose nodes hold mechanical states (v, x or ω, φ). */
+static inline gboolean
+hyd_domain_is_mechanical (HydDomain domain)
+{
+  return domain == HYD_DOMAIN_TRANSLATIONAL || domain == HYD_DOMAIN_ROTATIONAL;
+}
+
+/* A signal port's direction; physical ports are HYD_PORT_BIDIRECTIONAL. */
+typedef enum {
+  HYD_PORT_BIDIRECTIONAL = 0,
+  HYD_PORT_OUTPUT,    /* a signal the component computes (`signals`) */
+  HYD_PORT_INPUT,     /* a signal the component reads (its a_X) */
+} HydPortDirection;
 
 typedef enum {
   HYD_CATEGORY_SOURCES,
@@ -73,6 +102,7 @@ typedef struct {
   HydDomain domain;
   gboolean optional;
   const char *description;
+  HydPortDirection direction; /* signal ports: output or input */
 } HydPortInfo;
 
 typedef enum {
@@ -105,18 +135,22 @@ typedef struct {
 typedef struct _HydComp HydComp;
 typedef struct _HydComponentType HydComponentType;
 
-/* Evaluation input: port pressures (0 for non-hydraulic ports) and states. */
+/* Evaluation input: across values at the ports (pressure, velocity,
+ * angular speed, signal input; 0 at signal outputs and electrical ports),
+ * states, positions of mechanical ports and discrete states. */
 typedef struct {
   double t;
-  const double *p; /* [n_ports] */
-  const double *x; /* [n_states] */
+  const double *p;   /* [n_ports] across values a_X */
+  const double *x;   /* [n_states] */
+  const double *pos; /* [n_ports] position / angle s_X when comp->n_pos > 0, else NULL */
+  const double *d;   /* [n_dstates] discrete states (NULL when none) */
 } HydEvalIn;
 
 /* Evaluation output. The compiler zeroes every array before calling eval, so
  * a component writes only what is non-zero. Arrays the caller does not need
  * are NULL (check before writing: jac, q_t/x_t, out may be NULL). */
 typedef struct {
-  double *q;      /* [np] through flows q̂_X (into the component) */
+  double *q;      /* [np] through values into the component: flow q̂_X, force, torque */
   double *xdot;   /* [ns] state derivatives */
   double *jac;    /* [nnz] ∂(q̂, ẋ)/∂(p, x), in the pattern order (or NULL) */
   double *q_t;    /* [np] ∂q̂/∂t through profiles (or NULL) */
@@ -124,8 +158,9 @@ typedef struct {
   double *V;      /* [np] port volumes V_X (m³) */
   double *dV;     /* [np·nvs] ∂V_X/∂x_{vs[j]}: row-major, X then j */
   double *d2V;    /* [np·nvs·nvs] ∂²V_X/∂x_{vs[j]}∂x_{vs[k]} */
-  double *C;      /* [np] port compliance C_X(p_X) (m³/Pa) */
-  double *dC;     /* [np] ∂C_X/∂p_X */
+  double *C;      /* [np] port storage: compliance C_X(p_X) (m³/Pa); mass (kg) at a
+                     translational port, inertia (kg·m²) at a rotational one */
+  double *dC;     /* [np] ∂C_X/∂p_X (hydraulic only; masses and inertias are constant) */
   double *out;    /* [n_outputs] derived outputs (or NULL) */
 } HydEvalOut;
 
@@ -192,6 +227,25 @@ struct _HydComponentType {
    * comp->n_events of them, declared in setup with hyd_comp_add_event. The
    * solver locates their sign changes and restarts there when events are on. */
   void (*events) (const HydComp *comp, const HydEvalIn *in, double *g);
+
+  /* Signal outputs (ports with direction HYD_PORT_OUTPUT), evaluated before
+   * `eval` in dependency order: s[X] = g_X(z, t) for each output port X,
+   * ds (or NULL) the dense rows ∂g_X/∂z, ds[X·nl + c] with nl =
+   * hyd_comp_n_local, and s_t[X] = ∂g_X/∂t (or NULL). Only output entries
+   * are read; the arrays are zeroed before the call. Required when the type
+   * has a signal output. */
+  void (*signals) (const HydComp *comp, const HydEvalIn *in, double *s, double *ds, double *s_t);
+  /* TRUE: the signal outputs do not depend on the signal inputs (an
+   * integrator, a lag), so the block breaks algebraic loops. */
+  gboolean signal_feedthrough_free;
+  /* At a located event (t, z where the crossing function has its new sign
+   * or is 0): set the discrete states d (comp->n_dstates, holding their
+   * values) for the new regime; return TRUE when one changed. crossed[k]
+   * (k < n_events) is +1 when its event function k went up through 0 at
+   * this event, −1 down, 0 not; crossed is NULL when no function of it
+   * crossed: the settling at t = 0 and the further rounds of the fixed-point
+   * iteration (docs/domains.md). Optional. */
+  gboolean (*update) (const HydComp *comp, const HydEvalIn *in, const int *crossed, double *d);
 };
 
 struct _HydComp {
@@ -219,6 +273,12 @@ struct _HydComp {
   guint n_events;           /* zero-crossing functions (type->events) */
   HydVarInfo *events;       /* [n_events] their names */
   guint events_cap;
+  guint n_pos;              /* np when the type has a mechanical port (position
+                               columns after the states), else 0 */
+  guint n_dstates;          /* discrete states (hyd_comp_add_discrete_state) */
+  HydVarInfo *dstates;      /* [n_dstates] */
+  double *d0;               /* [n_dstates] initial values */
+  guint dstates_cap;
 
   gpointer priv;
 };
@@ -236,9 +296,12 @@ void hyd_comp_add_state (HydComp *comp, const char *name, HydUnit unit, const ch
 void hyd_comp_set_outputs (HydComp *comp, guint n, const HydVarInfo *outputs);
 void hyd_comp_add_output (HydComp *comp, const char *name, HydUnit unit, const char *description);
 void hyd_comp_set_vstates (HydComp *comp, guint n, const guint *vstates);
+/* Declares a discrete state with its initial value (docs/domains.md). */
+void hyd_comp_add_discrete_state (HydComp *comp, const char *name, double initial, const char *description);
 /* Declares one event function (named for messages, e.g. "retracted end stop"). */
 void hyd_comp_add_event (HydComp *comp, const char *name, const char *description);
-/* Dense local pattern: entry (r, c) is jac[r·(np+ns) + c]. The default. */
+/* Dense local pattern: entry (r, c) is jac[r·nl + c], nl = hyd_comp_n_local,
+ * rows r < np + ns. The default. */
 void hyd_comp_use_dense_pattern (HydComp *comp);
 /* Sparse local pattern: nnz (row, col) pairs, copied. */
 void hyd_comp_set_pattern (HydComp *comp, guint nnz, const guint *rows, const guint *cols);
@@ -246,11 +309,19 @@ void hyd_comp_set_pattern (HydComp *comp, guint nnz, const guint *rows, const gu
 static inline guint
 hyd_comp_n_local (const HydComp *comp)
 {
-  return comp->type->n_ports + comp->n_states;
+  return comp->type->n_ports + comp->n_states + comp->n_pos;
+}
+
+/* Local column of the position (angle) at port X; only when n_pos > 0. */
+static inline guint
+hyd_comp_pos_col (const HydComp *comp, guint X)
+{
+  return comp->type->n_ports + comp->n_states + X;
 }
 
 /* Dense-pattern Jacobian element: row r (q̂ rows first, then ẋ), column c
- * (pressures first, then states). Only for dense patterns. */
+ * (across values first, then states, then positions). Only for dense
+ * patterns. */
 #define HYD_JAC(comp, out, r, c) \
   ((out)->jac[(r) * hyd_comp_n_local (comp) + (c)])
 

@@ -32,6 +32,9 @@ typedef enum {
   HYD_CIRCUIT_ERROR_FLOW_METER,     /* bypassed meter, or boundary on both sides */
   HYD_CIRCUIT_ERROR_SIMULATION,     /* bad fluid or simulation setting */
   HYD_CIRCUIT_ERROR_FILE,           /* not a regular file, or larger than HYD_CIRCUIT_MAX_FILE_SIZE */
+  HYD_CIRCUIT_ERROR_NO_STORAGE,     /* a mechanical node without mass or inertia */
+  HYD_CIRCUIT_ERROR_SIGNAL,         /* a signal net with two outputs, or inputs and no output */
+  HYD_CIRCUIT_ERROR_ALGEBRAIC_LOOP, /* signal blocks that depend on each other's outputs */
 } HydCircuitErrorCode;
 
 G_END_DECLS

@@ -304,6 +304,35 @@ check_connections (const HydCircuit *circuit, GError **error)
   return TRUE;
 }
 
+/* Version 2's keys of a connection or junction (hyd_circuit_get_initial_motion). */
+static const char *const motion_keys[] = { "initial_velocity", "initial_position" };
+
+gboolean
+hyd_circuit_get_initial_motion (const HydCircuit *circuit, JsonObject *extra, const char *key,
+                                double *value)
+{
+  if (circuit->version < 2 || extra == NULL)
+    return FALSE;
+  JsonNode *node = json_object_get_member (extra, key);
+  if (node == NULL || JSON_NODE_TYPE (node) != JSON_NODE_VALUE)
+    return FALSE;
+  GType t = json_node_get_value_type (node);
+  if (t != G_TYPE_INT64 && t != G_TYPE_DOUBLE)
+    return FALSE;
+  *value = json_node_get_double (node);
+  return isfinite (*value);
+}
+
+/* Absent, or a finite number (in a version ≥ 2 file). */
+static gboolean
+motion_key_ok (const HydCircuit *circuit, JsonObject *extra, const char *key)
+{
+  double v;
+  if (circuit->version < 2 || extra == NULL || !json_object_has_member (extra, key))
+    return TRUE;
+  return hyd_circuit_get_initial_motion (circuit, extra, key, &v);
+}
+
 static gboolean
 check_layout (const HydCircuit *circuit, GError **error)
 {
@@ -345,6 +374,13 @@ check_layout (const HydCircuit *circuit, GError **error)
                                     hcp_number_text (dia, buf), hcp_number_text (len, len_text), NULL);
           }
       }
+      for (guint m = 0; conn->extra && m < G_N_ELEMENTS (motion_keys); m++)
+        if (!motion_key_ok (circuit, conn->extra, motion_keys[m]))
+          {
+            hcp_where_connection (&where, i, conn, conn->from, conn->to);
+            return hcp_where_error (error, HYD_DIAGNOSTIC_PARAM_RANGE, &where,
+                                    N_("%s: \"%s\" must be a finite number"), motion_keys[m], NULL);
+          }
       if (conn->has_initial_pressure && !(conn->initial_pressure >= -HYD_P_ATM))
         {
           hcp_where_connection (&where, i, conn, conn->from, conn->to);
@@ -357,6 +393,14 @@ check_layout (const HydCircuit *circuit, GError **error)
     {
       HydCircuitJunction *j = g_ptr_array_index (circuit->junctions, i);
 
+      for (guint m = 0; j->extra && m < G_N_ELEMENTS (motion_keys); m++)
+        if (!motion_key_ok (circuit, j->extra, motion_keys[m]))
+          {
+            g_auto (HcpWhere) where = { 0 };
+            hcp_where_junction (&where, j->id);
+            return hcp_where_error (error, HYD_DIAGNOSTIC_PARAM_RANGE, &where,
+                                    N_("%s: \"%s\" must be a finite number"), motion_keys[m], NULL);
+          }
       if (j->has_initial_pressure && !(j->initial_pressure >= -HYD_P_ATM))
         {
           g_auto (HcpWhere) where = { 0 };

@@ -18,7 +18,9 @@
 G_BEGIN_DECLS
 
 #define HYD_CIRCUIT_FORMAT "bramah-circuit"
-#define HYD_CIRCUIT_VERSION 1
+/* The version this build writes and the newest it reads; 2 adds the
+ * initial motion of mechanical nodes (docs/circuit-format.md, Version 2). */
+#define HYD_CIRCUIT_VERSION 2
 
 
 /* The largest circuit file (and saved text) this reader accepts, in bytes.
@@ -206,6 +208,15 @@ gboolean hyd_circuit_component_set_param_from_string (HydCircuitComponent *compo
                                                       GError **error);
 
 /* Split "C1.A" into component and port; FALSE for a junction reference. */
+/* Format version 2: the initial velocity ("initial_velocity", m/s or
+ * rad/s) or position ("initial_position", m or rad) a connection or junction
+ * sets for its mechanical node, from the element's kept members (`extra`):
+ * TRUE and *value when present in a file of version ≥ 2 (checked to be a
+ * finite number by hyd_circuit_validate); FALSE otherwise — in a version 1
+ * file the keys are unknown keys and mean nothing. */
+gboolean hyd_circuit_get_initial_motion (const HydCircuit *circuit, JsonObject *extra, const char *key,
+                                         double *value);
+
 gboolean hyd_circuit_split_port_ref (const char *ref, char **component, char **port);
 
 /* As hyd_circuit_split_port_ref, without allocating: looks the component

@@ -80,6 +80,7 @@ struct _HydOdeDriver {
 
   double *fd_y, *fd_f;      /* finite-difference work */
   double *g_prev, *g_new, *g_try; /* event functions at the step ends / trial */
+  int *crossed;             /* event_located: which way each function crossed */
   double *y_event;          /* the state at a located event */
   double *y_out;            /* dense output sample */
 
@@ -1236,7 +1237,8 @@ interval_open (HydOdeStepper *s)
 
   if (m->reset != NULL)
     m->reset (d->ws, d, a, s->y, s->f0);
-  s->use_events = o->events && d->problem->n_events > 0 && d->problem->events != NULL;
+  s->use_events = (o->events || d->problem->events_required) && d->problem->n_events > 0
+                  && d->problem->events != NULL;
   if (s->use_events)
     {
       rc = eval_events (d, a, s->y, d->g_prev);
@@ -1536,6 +1538,22 @@ step (HydOdeStepper *s)
           s->t = t_ev;
           s->result.t = t_ev;
           memcpy (y, d->y_event, n * sizeof (double));
+          if (d->problem->event_located != NULL)
+            {
+              /* which functions crossed by t_ev, and which way */
+              int erc = eval_events (d, t_ev, y, d->g_try);
+              for (guint k = 0; k < d->problem->n_events; k++)
+                d->crossed[k] = crosses (d->g_prev[k], d->g_try[k]) ? (d->g_prev[k] < 0.0 ? 1 : -1) : 0;
+              if (erc == 0)
+                erc = d->problem->event_located (t_ev, y, d->crossed, d->problem->user);
+              if (erc != 0)
+                {
+                  d->last_cb = "event handler";
+                  d->last_rc = erc;
+                  d->fail_t = t_ev;
+                  return fail_callback (d, r, t_ev);
+                }
+            }
           s->dense_valid = TRUE;
           s->dense_t = t;
           s->dense_h = h;
@@ -1592,6 +1610,7 @@ stepper_free_arrays (HydOdeStepper *s)
   g_free (d->g_prev);
   g_free (d->g_new);
   g_free (d->g_try);
+  g_free (d->crossed);
   g_free (d->y_event);
   g_free (d->y_out);
   g_free (s->atol);
@@ -1646,6 +1665,7 @@ stepper_new (const HydOdeMethod *m, const HydOdeProblem *problem,
   d->g_prev = g_new0 (double, ne + 1);
   d->g_new = g_new0 (double, ne + 1);
   d->g_try = g_new0 (double, ne + 1);
+  d->crossed = g_new0 (int, ne + 1);
   d->y_event = g_new0 (double, n + 1);
   d->y_out = g_new (double, n);
 

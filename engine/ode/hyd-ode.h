@@ -53,6 +53,17 @@ typedef struct {
   guint n_events;
   int (*events) (double t, const double *y, double *g, gpointer user);
   const char *(*event_name) (guint k, gpointer user);
+  /* Optional: called at each located event, at its time (where the
+   * function that crossed has its new sign, or 0) with the state there,
+   * before the restart; crossed[k] is +1 for a function that went up
+   * through 0 since the step's start, −1 down, 0 for the others. The
+   * problem may change its discrete state (switching states,
+   * docs/domains.md), which holds from then on. Non-zero fails the run as
+   * a callback failure. */
+  int (*event_located) (double t, const double *y, const int *crossed, gpointer user);
+  /* TRUE: the events are part of the model (discrete states switch at
+   * them) and are located even when options.events is FALSE. */
+  gboolean events_required;
   /* Optional sparse Jacobian: the structural pattern in compressed-column
    * form (rows of column j are rowind[colptr[j] .. colptr[j + 1]), nnz =
    * colptr[n]; owned by the caller, fixed for the run) and the values of

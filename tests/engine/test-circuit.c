@@ -530,8 +530,8 @@ static const LoadErrorCase load_error_cases[] = {
     HYD_CIRCUIT_ERROR_FORMAT, { "\"version\" must be an integer" } },
   { "version-float", "{ \"format\": \"bramah-circuit\", \"version\": 1.5, \"components\": [], \"connections\": [] }",
     HYD_CIRCUIT_ERROR_FORMAT, { "\"version\" must be an integer", "1.5" } },
-  { "version-newer", "{ \"format\": \"bramah-circuit\", \"version\": 2, \"components\": [{ \"id\": \"X\", \"type\": \"warp_drive\" }], \"connections\": [] }",
-    HYD_CIRCUIT_ERROR_VERSION, { "file version 2 is newer than this Bramah reads (1)" } },
+  { "version-newer", "{ \"format\": \"bramah-circuit\", \"version\": 3, \"components\": [{ \"id\": \"X\", \"type\": \"warp_drive\" }], \"connections\": [] }",
+    HYD_CIRCUIT_ERROR_VERSION, { "file version 3 is newer than this Bramah reads (2)" } },
   { "version-zero", "{ \"format\": \"bramah-circuit\", \"version\": 0, \"components\": [], \"connections\": [] }",
     HYD_CIRCUIT_ERROR_FORMAT, { "\"version\"", "0" } },
   { "no-components", "{ \"format\": \"bramah-circuit\", \"version\": 1, \"connections\": [] }",
@@ -1043,11 +1043,12 @@ test_set_param (void)
  * Round trip
  * ------------------------------------------------------------------------- */
 
-/* Already canonical: load → save must give these exact bytes. */
+/* Already canonical, in the version this build writes: load → save must
+ * give these exact bytes. */
 static const char canonical_doc[] =
   "{\n"
   "  \"format\": \"bramah-circuit\",\n"
-  "  \"version\": 1,\n"
+  "  \"version\": 2,\n"
   "  \"title\": \"Meter-out speed control – Zylinder ä 😀\",\n"
   "  \"description\": \"Line one\\nLine two \\\"quoted\\\" \\\\ tab\\there \\u0001\",\n"
   "  \"fluid\": {\n"
@@ -1253,6 +1254,68 @@ save (const HydCircuit *circuit)
   return text;
 }
 
+/* A version 1 file loads unchanged and is saved in version 2: the same
+ * text but for the version line (format version 2 only adds keys). */
+static void
+test_roundtrip_version1 (void)
+{
+  g_autofree char *v1 = g_strdup (canonical_doc);
+  char *line = strstr (v1, "\"version\": 2,");
+  g_assert_nonnull (line);
+  line[strlen ("\"version\": ")] = '1';
+  g_autoptr(HydCircuit) circuit = load_ok (v1);
+  g_assert_cmpint (circuit->version, ==, 1);
+  g_autofree char *text = save (circuit);
+  g_assert_cmpstr (text, ==, canonical_doc);
+}
+
+/* Version 2's initial motion of a mechanical node: read from a version 2
+ * connection or junction, checked to be a finite number there; in a
+ * version 1 file the same keys are unknown keys, kept and meaning nothing. */
+static void
+test_initial_motion_keys (void)
+{
+#define MOTION_DOC(version, conn_extra, junction_extra) \
+  "{ \"format\": \"bramah-circuit\", \"version\": " version ", \"components\": [" \
+  "{ \"id\": \"T1\", \"type\": \"tank\" }, { \"id\": \"O1\", \"type\": \"orifice\" }]," \
+  " \"junctions\": [{ \"id\": \"J1\"" junction_extra " }]," \
+  " \"connections\": [{ \"from\": \"T1.T\", \"to\": \"J1\"" conn_extra " }," \
+  " { \"from\": \"J1\", \"to\": \"O1.A\" }, { \"from\": \"O1.B\", \"to\": \"J1\" }] }"
+  double v = 0.0;
+  {
+    g_autoptr(HydCircuit) c = load_ok (MOTION_DOC ("2", ", \"initial_velocity\": 1.5", ", \"initial_position\": -2"));
+    HydCircuitConnection *cn = g_ptr_array_index (c->connections, 0);
+    HydCircuitJunction *jn = g_ptr_array_index (c->junctions, 0);
+    g_assert_true (hyd_circuit_get_initial_motion (c, cn->extra, "initial_velocity", &v));
+    g_assert_cmpfloat (v, ==, 1.5);
+    g_assert_false (hyd_circuit_get_initial_motion (c, cn->extra, "initial_position", &v));
+    g_assert_true (hyd_circuit_get_initial_motion (c, jn->extra, "initial_position", &v));
+    g_assert_cmpfloat (v, ==, -2.0);
+  }
+  {
+    g_autoptr(HydCircuit) c = load_ok (MOTION_DOC ("1", ", \"initial_velocity\": \"fast\"", ""));
+    HydCircuitConnection *cn = g_ptr_array_index (c->connections, 0);
+    g_assert_false (hyd_circuit_get_initial_motion (c, cn->extra, "initial_velocity", &v));
+  }
+  {
+    g_autoptr(GError) error = NULL;
+    g_autoptr(HydCircuit) c = hyd_circuit_load_from_data (MOTION_DOC ("2", ", \"initial_velocity\": \"fast\"", ""),
+                                                          -1, "test.bramah", &error);
+    g_assert_null (c);
+    g_assert_error (error, HYD_CIRCUIT_ERROR, HYD_CIRCUIT_ERROR_PARAM_RANGE);
+    g_assert_nonnull (strstr (error->message, "connections[0]"));
+    g_assert_nonnull (strstr (error->message, "\"initial_velocity\" must be a finite number"));
+  }
+  {
+    g_autoptr(GError) error = NULL;
+    g_autoptr(HydCircuit) c = hyd_circuit_load_from_data (MOTION_DOC ("2", "", ", \"initial_position\": null"),
+                                                          -1, "test.bramah", &error);
+    g_assert_null (c);
+    g_assert_nonnull (strstr (error->message, "junction \"J1\": \"initial_position\""));
+  }
+#undef MOTION_DOC
+}
+
 static void
 test_roundtrip_canonical (void)
 {
@@ -1315,7 +1378,7 @@ test_roundtrip_loose_canonical_form (void)
   static const char expected[] =
     "{\n"
     "  \"format\": \"bramah-circuit\",\n"
-    "  \"version\": 1,\n"
+    "  \"version\": 2,\n"
     "  \"description\": \"\",\n"
     "  \"components\": [\n"
     "    {\n"
@@ -1375,7 +1438,7 @@ test_roundtrip_new_and_copy (void)
   g_autoptr(GError) error = NULL;
 
   g_assert_cmpstr (empty_text, ==,
-                   "{\n  \"format\": \"bramah-circuit\",\n  \"version\": 1,\n"
+                   "{\n  \"format\": \"bramah-circuit\",\n  \"version\": 2,\n"
                    "  \"components\": [],\n  \"connections\": []\n}\n");
   g_assert_cmpstr (copy_text, ==, canonical_doc);
   g_assert_true (hyd_circuit_validate (copy, &error));
@@ -1608,6 +1671,8 @@ main (int argc, char **argv)
   g_test_add_func ("/engine/circuit/params/set-from-string", test_set_param);
 
   g_test_add_func ("/engine/circuit/roundtrip/canonical", test_roundtrip_canonical);
+  g_test_add_func ("/engine/circuit/roundtrip/version1", test_roundtrip_version1);
+  g_test_add_func ("/engine/circuit/version2/initial-motion", test_initial_motion_keys);
   g_test_add_func ("/engine/circuit/roundtrip/fixed-point", test_roundtrip_fixed_point);
   g_test_add_func ("/engine/circuit/roundtrip/canonical-form", test_roundtrip_loose_canonical_form);
   g_test_add_func ("/engine/circuit/roundtrip/new-and-copy", test_roundtrip_new_and_copy);

@@ -74,7 +74,8 @@ test_parameters_and_names (void)
   g_assert_cmpstr (dcv->params[k].choices[3], ==, "float");
 
   g_assert_cmpstr (tr (hyd_category_name (HYD_CATEGORY_VALVES)), ==, "Ventile");
-  g_assert_cmpstr (tr (hyd_domain_name (HYD_DOMAIN_MECHANICAL)), ==, "mechanisch");
+  g_assert_cmpstr (tr (hyd_domain_name (HYD_DOMAIN_TRANSLATIONAL)), ==, "translatorisch");
+  g_assert_cmpstr (tr (hyd_domain_name (HYD_DOMAIN_ROTATIONAL)), ==, "rotatorisch");
   g_assert_cmpstr (tr (hyd_unit_name (HYD_UNIT_PRESSURE)), ==, "Druck");
   /* symbols are not translated */
   g_assert_cmpstr (hyd_unit_symbol (HYD_UNIT_PRESSURE), ==, "Pa");
@@ -124,7 +125,7 @@ test_catalogue_complete (void)
   hyd_fluid_init_default (&fluid);
   for (int c = HYD_CATEGORY_SOURCES; c <= HYD_CATEGORY_MEASUREMENT; c++)
     check_translated (untranslated, "category", hyd_category_name (c));
-  for (int d = HYD_DOMAIN_HYDRAULIC; d <= HYD_DOMAIN_SIGNAL; d++)
+  for (int d = HYD_DOMAIN_HYDRAULIC; d < HYD_N_DOMAINS; d++)
     check_translated (untranslated, "domain", hyd_domain_name (d));
   for (int u = 0; u < HYD_UNIT_N_KINDS; u++)
     check_translated (untranslated, "unit", hyd_unit_name (u));
