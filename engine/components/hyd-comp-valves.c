@@ -846,6 +846,8 @@ const HydComponentType hyd_counterbalance_valve_type = {
   .boundary_param = -1,
   .designator = "V",
   .roles = 0,
+  /* the load pressure it holds can be the highest in the circuit */
+  .scale_param = "cracking_pressure",
   .setup = cb_setup,
   .eval = cb_eval,
   .events = cb_events,

@@ -325,6 +325,15 @@ test_pressure_scale (void)
   g_assert_no_error (error);
   g_assert_cmpfloat (hyd_pressure_scale_max (none), ==, HYD_PRESSURE_SCALE_DEFAULT);
   g_assert_cmpfloat (hyd_pressure_scale_max (NULL), ==, HYD_PRESSURE_SCALE_DEFAULT);
+  /* a counterbalance valve's setting counts as a relief valve's does: 250
+   * bar over a 100 bar relief gives a top of 1.2·250 = 300 bar */
+  const char *cbv = "{ \"format\": \"bramah-circuit\", \"version\": 1, \"components\": ["
+                    "{ \"id\": \"RV1\", \"type\": \"relief_valve\", \"params\": { \"cracking_pressure\": 1e7 } },"
+                    "{ \"id\": \"CB1\", \"type\": \"counterbalance_valve\", \"params\": { \"cracking_pressure\": 2.5e7 } } ],"
+                    " \"connections\": [] }";
+  g_autoptr (HydCircuit) with_cbv = hyd_circuit_load_from_data (cbv, -1, "cbv.bramah", &error);
+  g_assert_no_error (error);
+  g_assert_cmpfloat_with_epsilon (hyd_pressure_scale_max (with_cbv), 300e5, 1);
 }
 
 /* The status line names cavitating nodes: by their void (litres) when the
