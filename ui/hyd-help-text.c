@@ -45,6 +45,7 @@ hyd_help_category_label (HydCategory category)
     case HYD_CATEGORY_ACTUATORS: return _("Actuators");
     case HYD_CATEGORY_STORAGE: return _("Storage and lines");
     case HYD_CATEGORY_MEASUREMENT: return _("Measurement");
+    case HYD_CATEGORY_MECHANICS: return _("Mechanics");
     default: return "";
     }
 }

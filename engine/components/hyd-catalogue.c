@@ -33,6 +33,11 @@ extern const HydComponentType hyd_line_type;
 extern const HydComponentType hyd_filter_type;
 extern const HydComponentType hyd_pressure_gauge_type;
 extern const HydComponentType hyd_flow_meter_type;
+extern const HydComponentType hyd_mass_type;
+extern const HydComponentType hyd_fixed_point_type;
+extern const HydComponentType hyd_spring_type;
+extern const HydComponentType hyd_damper_type;
+extern const HydComponentType hyd_force_source_type;
 
 static const HydComponentType *const catalogue[] = {
   &hyd_tank_type,
@@ -64,6 +69,11 @@ static const HydComponentType *const catalogue[] = {
   &hyd_filter_type,
   &hyd_pressure_gauge_type,
   &hyd_flow_meter_type,
+  &hyd_mass_type,
+  &hyd_fixed_point_type,
+  &hyd_spring_type,
+  &hyd_damper_type,
+  &hyd_force_source_type,
 };
 
 /* Looked up once per component of a circuit: an index, built once. */

@@ -30,6 +30,7 @@ hyd_category_name (HydCategory category)
     case HYD_CATEGORY_ACTUATORS: return N_("actuators");
     case HYD_CATEGORY_STORAGE: return N_("storage and lines");
     case HYD_CATEGORY_MEASUREMENT: return N_("measurement");
+    case HYD_CATEGORY_MECHANICS: return N_("mechanics");
     default: return N_("other");
     }
 }

@@ -68,6 +68,7 @@ typedef enum {
   HYD_CATEGORY_ACTUATORS,
   HYD_CATEGORY_STORAGE,   /* storage and lines */
   HYD_CATEGORY_MEASUREMENT,
+  HYD_CATEGORY_MECHANICS,  /* translational mechanics (docs/domains.md) */
 } HydCategory;
 
 const char *hyd_category_name (HydCategory category);
