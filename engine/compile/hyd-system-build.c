@@ -382,6 +382,16 @@ build_connectivity (HydSystem *sys, Build *b, GError **error)
         }
       b->conn_ends[2 * k] = ea;
       b->conn_ends[2 * k + 1] = eb;
+      for (int e = 0; e < 2; e++)
+        {
+          int end = e ? eb : ea;
+          if (end < (int) sys->n_ports_total)
+            {
+              guint ci = sys->port_comp[end], X = (guint) end - b->port_offset[ci];
+              if (X < 64)
+                sys->comps[ci].comp->connected |= G_GUINT64_CONSTANT (1) << X;
+            }
+        }
       hyd_sys_uf_union (b->parent, (guint) ea, (guint) eb);
     }
   /* a copy without the meters' internal joins, to find their sides */

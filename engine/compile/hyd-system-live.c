@@ -158,6 +158,7 @@ hyd_system_override_param (HydSystem *sys, double t, const char *comp_id, const 
     HydComp *scratch = hyd_comp_new (type, c->id, c->fluid);
     gboolean ok = TRUE;
     memcpy (scratch->par, c->par, type->n_params * sizeof (double));
+    scratch->connected = c->connected;
     scratch->par[k] = v;
     if (type->validate != NULL)
       ok = type->validate (scratch, error);

@@ -280,9 +280,21 @@ struct _HydComp {
   HydVarInfo *dstates;      /* [n_dstates] */
   double *d0;               /* [n_dstates] initial values */
   guint dstates_cap;
+  /* Bit X set when port X (X < 64) is an end of a connection in the
+   * circuit, filled by the compiler before `setup`: a type may change its
+   * model with it (an optional signal input that overrides a parameter, a
+   * mechanical port that takes over the body's motion). 0 outside a
+   * compiled circuit (the finite-difference harness sets it itself). */
+  guint64 connected;
 
   gpointer priv;
 };
+
+static inline gboolean
+hyd_comp_port_connected (const HydComp *comp, guint X)
+{
+  return X < 64 && (comp->connected >> X) & 1;
+}
 
 /* A fresh instance with default parameter values (the compiler fills par).
  * id, par, par_dt and own_compliance live in the instance's own block:
