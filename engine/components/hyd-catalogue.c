@@ -44,6 +44,14 @@ extern const HydComponentType hyd_signal_gain_type;
 extern const HydComponentType hyd_signal_sum_type;
 extern const HydComponentType hyd_signal_product_type;
 extern const HydComponentType hyd_signal_pid_type;
+extern const HydComponentType hyd_signal_ramp_type;
+extern const HydComponentType hyd_signal_sine_type;
+extern const HydComponentType hyd_signal_pulse_type;
+extern const HydComponentType hyd_signal_lookup_table_type;
+extern const HydComponentType hyd_signal_second_order_type;
+extern const HydComponentType hyd_signal_rate_limiter_type;
+extern const HydComponentType hyd_signal_hysteresis_type;
+extern const HydComponentType hyd_signal_switch_type;
 extern const HydComponentType hyd_signal_integrator_type;
 extern const HydComponentType hyd_signal_lag_type;
 extern const HydComponentType hyd_signal_saturation_type;
@@ -90,6 +98,14 @@ static const HydComponentType *const catalogue[] = {
   &hyd_signal_sum_type,
   &hyd_signal_product_type,
   &hyd_signal_pid_type,
+  &hyd_signal_ramp_type,
+  &hyd_signal_sine_type,
+  &hyd_signal_pulse_type,
+  &hyd_signal_lookup_table_type,
+  &hyd_signal_second_order_type,
+  &hyd_signal_rate_limiter_type,
+  &hyd_signal_hysteresis_type,
+  &hyd_signal_switch_type,
   &hyd_signal_integrator_type,
   &hyd_signal_lag_type,
   &hyd_signal_saturation_type,

@@ -789,3 +789,662 @@ const HydComponentType hyd_signal_pid_type = {
   .events = pid_events,
   .signals = pid_signals,
 };
+
+/* ----------------------------------------------------------------- ramp */
+
+enum { RAMP_SLOPE, RAMP_START, RAMP_INITIAL };
+
+static const HydParamInfo ramp_params[] = {
+  [RAMP_SLOPE] = { "slope", N_("Slope"), HYD_UNIT_NONE, 1.0, -INFINITY, INFINITY, HYD_PARAM_PROFILE, NULL,
+                   N_("the output's rise per second from the start time on") },
+  [RAMP_START] = { "start_time", N_("Start time"), HYD_UNIT_TIME, 0.0, 0.0, INFINITY, 0, NULL,
+                   N_("when the ramp starts") },
+  [RAMP_INITIAL] = { "initial", N_("Initial value"), HYD_UNIT_NONE, 0.0, -INFINITY, INFINITY,
+                     HYD_PARAM_PROFILE, NULL, N_("the output before the start time") },
+};
+
+static gboolean
+ramp_setup (HydComp *comp, GError **error)
+{
+  hyd_comp_add_discrete_state (comp, "started", 0.0, N_("1 from the start time on"));
+  hyd_comp_add_event (comp, "start", N_("the start time"));
+  hyd_comp_use_dense_pattern (comp);
+  return TRUE;
+}
+
+static void
+ramp_events (const HydComp *comp, const HydEvalIn *in, double *g)
+{
+  g[0] = in->t - comp->par[RAMP_START];
+}
+
+static gboolean
+ramp_update (const HydComp *comp, const HydEvalIn *in, const int *crossed, double *d)
+{
+  double on = (crossed && crossed[0] > 0) || in->t >= comp->par[RAMP_START] ? 1.0 : 0.0;
+  gboolean changed = on != d[0];
+  d[0] = on;
+  return changed;
+}
+
+static void
+ramp_signals (const HydComp *comp, const HydEvalIn *in, double *s, double *ds, double *s_t)
+{
+  const double *par = comp->par, *par_dt = comp->par_dt;
+  double on = in->d[0] > 0.5 ? 1.0 : 0.0, dt = in->t - par[RAMP_START];
+  s[0] = par[RAMP_INITIAL] + on * par[RAMP_SLOPE] * dt;
+  if (s_t)
+    s_t[0] = par_dt[RAMP_INITIAL] + on * (par[RAMP_SLOPE] + par_dt[RAMP_SLOPE] * dt);
+}
+
+const HydComponentType hyd_signal_ramp_type = {
+  .id = "ramp",
+  .label = N_("Ramp"),
+  .category = HYD_CATEGORY_SIGNALS,
+  .iso_symbol = N_("block diagram: a box with a ramp"),
+  .description =
+    N_("A ramp source: Y = initial value before the start time, initial + slope·(t − "
+       "start time) from it on. The start is a located event at which the solver "
+       "restarts."),
+  .ports = out_ports,
+  .n_ports = G_N_ELEMENTS (out_ports),
+  .params = ramp_params,
+  .n_params = G_N_ELEMENTS (ramp_params),
+  .boundary_param = -1,
+  .designator = "W",
+  .setup = ramp_setup,
+  .eval = nothing_eval,
+  .events = ramp_events,
+  .signals = ramp_signals,
+  .update = ramp_update,
+};
+
+/* ----------------------------------------------------------------- sine */
+
+enum { SINE_AMPLITUDE, SINE_FREQUENCY, SINE_PHASE, SINE_OFFSET };
+
+static const HydParamInfo sine_params[] = {
+  [SINE_AMPLITUDE] = { "amplitude", N_("Amplitude"), HYD_UNIT_NONE, 1.0, -INFINITY, INFINITY,
+                       HYD_PARAM_PROFILE, NULL, N_("the sine's amplitude A") },
+  [SINE_FREQUENCY] = { "frequency", N_("Frequency"), HYD_UNIT_FLOW_RATE_PER_S, 1.0, 0.0, INFINITY, 0, NULL,
+                       N_("f in Hz (periods per second)") },
+  [SINE_PHASE] = { "phase", N_("Phase"), HYD_UNIT_ANGLE, 0.0, -INFINITY, INFINITY, 0, NULL,
+                   N_("the phase φ at t = 0") },
+  [SINE_OFFSET] = { "offset", N_("Offset"), HYD_UNIT_NONE, 0.0, -INFINITY, INFINITY, HYD_PARAM_PROFILE, NULL,
+                    N_("the mean value the sine swings about") },
+};
+
+static void
+sine_signals (const HydComp *comp, const HydEvalIn *in, double *s, double *ds, double *s_t)
+{
+  const double *par = comp->par, *par_dt = comp->par_dt;
+  double w = 2 * G_PI * par[SINE_FREQUENCY], arg = w * in->t + par[SINE_PHASE];
+  s[0] = par[SINE_OFFSET] + par[SINE_AMPLITUDE] * sin (arg);
+  if (s_t)
+    s_t[0] = par_dt[SINE_OFFSET] + par_dt[SINE_AMPLITUDE] * sin (arg) + par[SINE_AMPLITUDE] * w * cos (arg);
+}
+
+const HydComponentType hyd_signal_sine_type = {
+  .id = "sine",
+  .label = N_("Sine"),
+  .category = HYD_CATEGORY_SIGNALS,
+  .iso_symbol = N_("block diagram: a box with a sine wave"),
+  .description = N_("A sine source: Y = offset + A·sin(2π·f·t + φ), f in Hz."),
+  .ports = out_ports,
+  .n_ports = G_N_ELEMENTS (out_ports),
+  .params = sine_params,
+  .n_params = G_N_ELEMENTS (sine_params),
+  .boundary_param = -1,
+  .designator = "W",
+  .setup = signal_setup,
+  .eval = nothing_eval,
+  .signals = sine_signals,
+};
+
+/* ---------------------------------------------------------------- pulse */
+
+enum { PULSE_AMPLITUDE, PULSE_PERIOD, PULSE_DUTY, PULSE_DELAY, PULSE_OFFSET };
+
+static const HydParamInfo pulse_params[] = {
+  [PULSE_AMPLITUDE] = { "amplitude", N_("Amplitude"), HYD_UNIT_NONE, 1.0, -INFINITY, INFINITY,
+                        HYD_PARAM_PROFILE, NULL, N_("the height of a pulse above the offset") },
+  [PULSE_PERIOD] = { "period", N_("Period"), HYD_UNIT_TIME, 1.0, 0.0, INFINITY, HYD_PARAM_MIN_EXCLUSIVE,
+                     NULL, N_("time from one rising edge to the next") },
+  [PULSE_DUTY] = { "duty", N_("Duty cycle"), HYD_UNIT_NONE, 0.5, 0.0, 1.0,
+                   HYD_PARAM_MIN_EXCLUSIVE | HYD_PARAM_MAX_EXCLUSIVE, NULL,
+                   N_("the fraction of each period the output is high") },
+  [PULSE_DELAY] = { "delay", N_("Delay"), HYD_UNIT_TIME, 0.0, 0.0, INFINITY, 0, NULL,
+                    N_("the first rising edge") },
+  [PULSE_OFFSET] = { "offset", N_("Offset"), HYD_UNIT_NONE, 0.0, -INFINITY, INFINITY, HYD_PARAM_PROFILE,
+                     NULL, N_("the output between pulses") },
+};
+
+/* Edge j (0, 1, 2, …): rising at delay + (j/2)·P for even j, falling
+ * duty·P later for odd j. d[0] counts the edges passed: high while odd. */
+static double
+pulse_edge (const HydComp *comp, double j)
+{
+  const double *par = comp->par;
+  double k = floor (j / 2);
+  return par[PULSE_DELAY] + k * par[PULSE_PERIOD] + (j - 2 * k) * par[PULSE_DUTY] * par[PULSE_PERIOD];
+}
+
+static double
+pulse_edges_passed (const HydComp *comp, double t)
+{
+  const double *par = comp->par;
+  if (t < par[PULSE_DELAY])
+    return 0.0;
+  double k = floor ((t - par[PULSE_DELAY]) / par[PULSE_PERIOD]);
+  /* rounding of the quotient: the edges themselves decide */
+  while (k > 0 && pulse_edge (comp, 2 * k) > t)
+    k--;
+  while (pulse_edge (comp, 2 * k + 2) <= t)
+    k++;
+  return 2 * k + (pulse_edge (comp, 2 * k + 1) <= t ? 2.0 : 1.0);
+}
+
+static gboolean
+pulse_setup (HydComp *comp, GError **error)
+{
+  hyd_comp_add_discrete_state (comp, "edges", 0.0, N_("the number of edges passed (odd: high)"));
+  hyd_comp_add_event (comp, "edge", N_("the next rising or falling edge"));
+  hyd_comp_use_dense_pattern (comp);
+  return TRUE;
+}
+
+static void
+pulse_events (const HydComp *comp, const HydEvalIn *in, double *g)
+{
+  g[0] = in->t - pulse_edge (comp, in->d[0]);
+}
+
+static gboolean
+pulse_update (const HydComp *comp, const HydEvalIn *in, const int *crossed, double *d)
+{
+  /* time only moves on: the count never goes back */
+  double n = MAX (pulse_edges_passed (comp, in->t), d[0]);
+  if (crossed && crossed[0] > 0)
+    n = MAX (n, d[0] + 1);
+  gboolean changed = n != d[0];
+  d[0] = n;
+  return changed;
+}
+
+static void
+pulse_signals (const HydComp *comp, const HydEvalIn *in, double *s, double *ds, double *s_t)
+{
+  gboolean high = fmod (in->d[0], 2.0) == 1.0;
+  s[0] = comp->par[PULSE_OFFSET] + (high ? comp->par[PULSE_AMPLITUDE] : 0.0);
+  if (s_t)
+    s_t[0] = comp->par_dt[PULSE_OFFSET] + (high ? comp->par_dt[PULSE_AMPLITUDE] : 0.0);
+}
+
+const HydComponentType hyd_signal_pulse_type = {
+  .id = "pulse",
+  .label = N_("Pulse"),
+  .category = HYD_CATEGORY_SIGNALS,
+  .iso_symbol = N_("block diagram: a box with a square wave"),
+  .description =
+    N_("A square wave (pulse train): Y = offset + amplitude for the first duty·period "
+       "of every period from the delay on, offset otherwise. Every edge is a located "
+       "event at which the solver restarts."),
+  .ports = out_ports,
+  .n_ports = G_N_ELEMENTS (out_ports),
+  .params = pulse_params,
+  .n_params = G_N_ELEMENTS (pulse_params),
+  .boundary_param = -1,
+  .designator = "W",
+  .setup = pulse_setup,
+  .eval = nothing_eval,
+  .events = pulse_events,
+  .signals = pulse_signals,
+  .update = pulse_update,
+};
+
+/* --------------------------------------------------------- lookup table */
+
+#define TABLE_MAX 6
+
+static const HydParamInfo table_params[] = {
+  { "u1", N_("Input 1"), HYD_UNIT_NONE, 0.0, -INFINITY, INFINITY, 0, NULL, N_("a point's input (increasing)") },
+  { "y1", N_("Output 1"), HYD_UNIT_NONE, 0.0, -INFINITY, INFINITY, 0, NULL, N_("the output at that input") },
+  { "u2", N_("Input 2"), HYD_UNIT_NONE, 1.0, -INFINITY, INFINITY, 0, NULL, N_("a point's input (increasing)") },
+  { "y2", N_("Output 2"), HYD_UNIT_NONE, 1.0, -INFINITY, INFINITY, 0, NULL, N_("the output at that input") },
+  { "u3", N_("Input 3"), HYD_UNIT_NONE, 0.0, -INFINITY, INFINITY, HYD_PARAM_OPTIONAL, NULL,
+    N_("a point's input (increasing)") },
+  { "y3", N_("Output 3"), HYD_UNIT_NONE, 0.0, -INFINITY, INFINITY, HYD_PARAM_OPTIONAL, NULL,
+    N_("the output at that input") },
+  { "u4", N_("Input 4"), HYD_UNIT_NONE, 0.0, -INFINITY, INFINITY, HYD_PARAM_OPTIONAL, NULL,
+    N_("a point's input (increasing)") },
+  { "y4", N_("Output 4"), HYD_UNIT_NONE, 0.0, -INFINITY, INFINITY, HYD_PARAM_OPTIONAL, NULL,
+    N_("the output at that input") },
+  { "u5", N_("Input 5"), HYD_UNIT_NONE, 0.0, -INFINITY, INFINITY, HYD_PARAM_OPTIONAL, NULL,
+    N_("a point's input (increasing)") },
+  { "y5", N_("Output 5"), HYD_UNIT_NONE, 0.0, -INFINITY, INFINITY, HYD_PARAM_OPTIONAL, NULL,
+    N_("the output at that input") },
+  { "u6", N_("Input 6"), HYD_UNIT_NONE, 0.0, -INFINITY, INFINITY, HYD_PARAM_OPTIONAL, NULL,
+    N_("a point's input (increasing)") },
+  { "y6", N_("Output 6"), HYD_UNIT_NONE, 0.0, -INFINITY, INFINITY, HYD_PARAM_OPTIONAL, NULL,
+    N_("the output at that input") },
+};
+
+/* The number of points given (pairs 1, 2 always; then while set). */
+static guint
+table_n_points (const HydComp *comp)
+{
+  guint n = 2;
+  while (n < TABLE_MAX && !isnan (comp->par[2 * n]))
+    n++;
+  return n;
+}
+
+static gboolean
+table_validate (const HydComp *comp, GError **error)
+{
+  const double *par = comp->par;
+  guint n = table_n_points (comp);
+  for (guint k = 2; k < TABLE_MAX; k++)
+    {
+      gboolean u_set = !isnan (par[2 * k]), y_set = !isnan (par[2 * k + 1]);
+      if (u_set != y_set || (k >= n && u_set))
+        {
+          g_set_error (error, HYD_CIRCUIT_ERROR, HYD_CIRCUIT_ERROR_PARAM_RANGE,
+                       "%s: table point %u needs both u%u and y%u, and the points before it", comp->id,
+                       k + 1, k + 1, k + 1);
+          return FALSE;
+        }
+    }
+  for (guint k = 1; k < n; k++)
+    if (!(par[2 * k] > par[2 * (k - 1)]))
+      {
+        g_set_error (error, HYD_CIRCUIT_ERROR, HYD_CIRCUIT_ERROR_PARAM_RANGE,
+                     "%s: parameter u%u = %g must be larger than u%u = %g (the inputs of a table "
+                     "increase)", comp->id, k + 1, par[2 * k], k, par[2 * (k - 1)]);
+        return FALSE;
+      }
+  return TRUE;
+}
+
+static gboolean
+table_setup (HydComp *comp, GError **error)
+{
+  static const char *const names[TABLE_MAX] = { "point 1", "point 2", "point 3", "point 4", "point 5", "point 6" };
+  for (guint k = 0; k < table_n_points (comp); k++)
+    hyd_comp_add_event (comp, names[k], N_("the input crosses a table point"));
+  hyd_comp_use_dense_pattern (comp);
+  return TRUE;
+}
+
+static void
+table_events (const HydComp *comp, const HydEvalIn *in, double *g)
+{
+  for (guint k = 0; k < comp->n_events; k++)
+    g[k] = in->p[IO_U] - comp->par[2 * k];
+}
+
+static void
+table_signals (const HydComp *comp, const HydEvalIn *in, double *s, double *ds, double *s_t)
+{
+  const double *par = comp->par;
+  guint n = table_n_points (comp);
+  double u = in->p[IO_U], slope = 0.0;
+  if (u <= par[0])
+    s[IO_Y] = par[1];
+  else if (u >= par[2 * (n - 1)])
+    s[IO_Y] = par[2 * (n - 1) + 1];
+  else
+    {
+      guint k = 1;
+      while (u > par[2 * k])
+        k++;
+      double u0 = par[2 * (k - 1)], y0 = par[2 * (k - 1) + 1];
+      slope = (par[2 * k + 1] - y0) / (par[2 * k] - u0);
+      s[IO_Y] = y0 + slope * (u - u0);
+    }
+  if (ds)
+    DS (comp, IO_Y, IO_U) = slope;
+}
+
+const HydComponentType hyd_signal_lookup_table_type = {
+  .id = "lookup_table",
+  .label = N_("Lookup table"),
+  .category = HYD_CATEGORY_SIGNALS,
+  .iso_symbol = N_("block diagram: a box with a piecewise-linear curve"),
+  .description =
+    N_("Y as a piecewise-linear function of U through 2 to 6 points (u1, y1) … (u6, y6), "
+       "the inputs increasing; held at the end values outside them. Every point is an "
+       "event at which the solver restarts."),
+  .ports = in_out_ports,
+  .n_ports = G_N_ELEMENTS (in_out_ports),
+  .params = table_params,
+  .n_params = G_N_ELEMENTS (table_params),
+  .boundary_param = -1,
+  .designator = "T",
+  .validate = table_validate,
+  .setup = table_setup,
+  .eval = nothing_eval,
+  .events = table_events,
+  .signals = table_signals,
+};
+
+/* --------------------------------------------------- second-order filter */
+
+enum { SO_GAIN, SO_OMEGA, SO_ZETA, SO_INITIAL };
+
+static const HydParamInfo so_params[] = {
+  [SO_GAIN] = { "gain", N_("Gain"), HYD_UNIT_NONE, 1.0, -INFINITY, INFINITY, HYD_PARAM_PROFILE, NULL,
+                N_("the static gain K") },
+  [SO_OMEGA] = { "natural_frequency", N_("Natural frequency"), HYD_UNIT_FREQUENCY, 10.0, 0.0, INFINITY,
+                 HYD_PARAM_MIN_EXCLUSIVE, NULL, N_("the natural frequency ω_n in rad/s") },
+  [SO_ZETA] = { "damping_ratio", N_("Damping ratio"), HYD_UNIT_NONE, 0.7, 0.0, INFINITY, 0, NULL,
+                N_("ζ: below 1 the step response overshoots") },
+  [SO_INITIAL] = { "initial", N_("Initial value"), HYD_UNIT_NONE, 0.0, -INFINITY, INFINITY, 0, NULL,
+                   N_("the output at t = 0 (at rest)") },
+};
+
+static const HydVarInfo so_states[] = {
+  { "y", HYD_UNIT_NONE, N_("the output") },
+  { "v", HYD_UNIT_NONE, N_("the output's rate of change (per second)") },
+};
+
+static gboolean
+so_setup (HydComp *comp, GError **error)
+{
+  hyd_comp_set_states (comp, G_N_ELEMENTS (so_states), so_states);
+  hyd_comp_use_dense_pattern (comp);
+  return TRUE;
+}
+
+static void
+so_init (const HydComp *comp, const double *p0, double *x0)
+{
+  x0[0] = comp->par[SO_INITIAL];
+  x0[1] = 0.0;
+}
+
+/* ÿ + 2ζω·ẏ + ω²·y = ω²·K·U */
+static void
+so_eval (const HydComp *comp, const HydEvalIn *in, HydEvalOut *out)
+{
+  double K = comp->par[SO_GAIN], w = comp->par[SO_OMEGA], z = comp->par[SO_ZETA];
+  out->xdot[0] = in->x[1];
+  out->xdot[1] = w * w * (K * in->p[IO_U] - in->x[0]) - 2 * z * w * in->x[1];
+  if (out->jac)
+    {
+      HYD_JAC (comp, out, 2, 3) = 1.0;
+      HYD_JAC (comp, out, 3, IO_U) = w * w * K;
+      HYD_JAC (comp, out, 3, 2) = -w * w;
+      HYD_JAC (comp, out, 3, 3) = -2 * z * w;
+    }
+  if (out->x_t)
+    out->x_t[1] = w * w * comp->par_dt[SO_GAIN] * in->p[IO_U];
+}
+
+const HydComponentType hyd_signal_second_order_type = {
+  .id = "second_order_filter",
+  .label = N_("Second-order filter"),
+  .category = HYD_CATEGORY_SIGNALS,
+  .iso_symbol = N_("block diagram: a box with ω²/(s² + 2ζωs + ω²)"),
+  .description =
+    N_("d²Y/dt² + 2ζω·dY/dt + ω²·Y = ω²·K·U, the transfer function "
+       "K·ω²/(s² + 2ζω·s + ω²): for ζ < 1 a step response overshoots by "
+       "e^(−ζπ/√(1−ζ²)) and rings at ω·√(1 − ζ²) (Ogata, Modern Control Engineering, "
+       "5th ed., 2010, §5-4). A valve spool, a sensor, a smoothing filter."),
+  .ports = in_out_ports,
+  .n_ports = G_N_ELEMENTS (in_out_ports),
+  .params = so_params,
+  .n_params = G_N_ELEMENTS (so_params),
+  .boundary_param = -1,
+  .designator = "G",
+  .setup = so_setup,
+  .init_states = so_init,
+  .eval = so_eval,
+  .signals = state_y_signals,
+  .signal_feedthrough_free = TRUE,
+};
+
+/* ---------------------------------------------------------- rate limiter */
+
+enum { RL_RISING, RL_FALLING, RL_TIME, RL_INITIAL };
+
+static const HydParamInfo rl_params[] = {
+  [RL_RISING] = { "rising_rate", N_("Rising rate"), HYD_UNIT_NONE, 1.0, 0.0, INFINITY, HYD_PARAM_MIN_EXCLUSIVE,
+                  NULL, N_("the fastest rise of the output, per second") },
+  [RL_FALLING] = { "falling_rate", N_("Falling rate"), HYD_UNIT_NONE, 1.0, 0.0, INFINITY,
+                   HYD_PARAM_MIN_EXCLUSIVE, NULL, N_("the fastest fall of the output, per second") },
+  [RL_TIME] = { "time_constant", N_("Tracking time constant"), HYD_UNIT_TIME, 1e-3, 0.0, INFINITY,
+                HYD_PARAM_MIN_EXCLUSIVE, NULL, N_("how closely the output follows an input within the rates") },
+  [RL_INITIAL] = { "initial", N_("Initial value"), HYD_UNIT_NONE, 0.0, -INFINITY, INFINITY, 0, NULL,
+                   N_("the output at t = 0") },
+};
+
+static gboolean
+rl_setup (HydComp *comp, GError **error)
+{
+  hyd_comp_set_states (comp, G_N_ELEMENTS (int_states), int_states);
+  hyd_comp_add_event (comp, "rising limit", N_("the output starts or stops rising at the rising rate"));
+  hyd_comp_add_event (comp, "falling limit", N_("the output starts or stops falling at the falling rate"));
+  hyd_comp_use_dense_pattern (comp);
+  return TRUE;
+}
+
+static void
+rl_init (const HydComp *comp, const double *p0, double *x0)
+{
+  x0[0] = comp->par[RL_INITIAL];
+}
+
+/* dY/dt = (U − Y)/T limited to [−falling, rising] */
+static void
+rl_eval (const HydComp *comp, const HydEvalIn *in, HydEvalOut *out)
+{
+  double T = comp->par[RL_TIME], r = (in->p[IO_U] - in->x[0]) / T;
+  double hi = comp->par[RL_RISING], lo = -comp->par[RL_FALLING];
+  out->xdot[0] = r > hi ? hi : r < lo ? lo : r;
+  if (out->jac && r <= hi && r >= lo)
+    {
+      HYD_JAC (comp, out, 2, IO_U) = 1.0 / T;
+      HYD_JAC (comp, out, 2, 2) = -1.0 / T;
+    }
+}
+
+static void
+rl_events (const HydComp *comp, const HydEvalIn *in, double *g)
+{
+  double r = (in->p[IO_U] - in->x[0]) / comp->par[RL_TIME];
+  g[0] = r - comp->par[RL_RISING];
+  g[1] = r + comp->par[RL_FALLING];
+}
+
+const HydComponentType hyd_signal_rate_limiter_type = {
+  .id = "rate_limiter",
+  .label = N_("Rate limiter"),
+  .category = HYD_CATEGORY_SIGNALS,
+  .iso_symbol = N_("block diagram: a box with a step rising at a limited slope"),
+  .description =
+    N_("The output follows the input, T·dY/dt = U − Y, but never rises faster than the "
+       "rising rate nor falls faster than the falling rate: after a step it moves at "
+       "the rate limit in a straight line, then settles within T. Where the limit "
+       "starts or stops to act is an event at which the solver restarts."),
+  .ports = in_out_ports,
+  .n_ports = G_N_ELEMENTS (in_out_ports),
+  .params = rl_params,
+  .n_params = G_N_ELEMENTS (rl_params),
+  .boundary_param = -1,
+  .designator = "L",
+  .setup = rl_setup,
+  .init_states = rl_init,
+  .eval = rl_eval,
+  .events = rl_events,
+  .signals = state_y_signals,
+  .signal_feedthrough_free = TRUE,
+};
+
+/* ------------------------------------------------------------ hysteresis */
+
+enum { HY_ON, HY_OFF, HY_HIGH, HY_LOW, HY_INITIAL };
+
+static const char *const hy_initial[] = { N_("low"), N_("high"), NULL };
+
+static const HydParamInfo hy_params[] = {
+  [HY_ON] = { "on_level", N_("Switch-on level"), HYD_UNIT_NONE, 0.5, -INFINITY, INFINITY, 0, NULL,
+              N_("the output switches high when the input rises to this level") },
+  [HY_OFF] = { "off_level", N_("Switch-off level"), HYD_UNIT_NONE, -0.5, -INFINITY, INFINITY, 0, NULL,
+               N_("the output switches low when the input falls to this level") },
+  [HY_HIGH] = { "high", N_("High output"), HYD_UNIT_NONE, 1.0, -INFINITY, INFINITY, HYD_PARAM_PROFILE, NULL,
+                N_("the output while switched on") },
+  [HY_LOW] = { "low", N_("Low output"), HYD_UNIT_NONE, 0.0, -INFINITY, INFINITY, HYD_PARAM_PROFILE, NULL,
+               N_("the output while switched off") },
+  [HY_INITIAL] = { "initial_state", N_("Initial state"), HYD_UNIT_NONE, 0, 0, 1, HYD_PARAM_ENUM, hy_initial,
+                   N_("the state at t = 0 when the input lies between the levels") },
+};
+
+static gboolean
+hy_validate (const HydComp *comp, GError **error)
+{
+  return require_below (comp, "off_level", comp->par[HY_OFF], "on_level", comp->par[HY_ON], error);
+}
+
+static gboolean
+hy_setup (HydComp *comp, GError **error)
+{
+  hyd_comp_add_discrete_state (comp, "on", comp->par[HY_INITIAL], N_("1 while switched on"));
+  hyd_comp_add_event (comp, "switch-on level", N_("the input crosses the switch-on level"));
+  hyd_comp_add_event (comp, "switch-off level", N_("the input crosses the switch-off level"));
+  hyd_comp_use_dense_pattern (comp);
+  return TRUE;
+}
+
+static void
+hy_events (const HydComp *comp, const HydEvalIn *in, double *g)
+{
+  g[0] = in->p[IO_U] - comp->par[HY_ON];
+  g[1] = in->p[IO_U] - comp->par[HY_OFF];
+}
+
+/* At a crossing its direction decides (the input equals the level there);
+ * otherwise the input strictly beyond a level. */
+static gboolean
+hy_update (const HydComp *comp, const HydEvalIn *in, const int *crossed, double *d)
+{
+  double u = in->p[IO_U], on = d[0];
+  if ((crossed && crossed[0] > 0) || u > comp->par[HY_ON])
+    on = 1.0;
+  else if ((crossed && crossed[1] < 0) || u < comp->par[HY_OFF])
+    on = 0.0;
+  gboolean changed = on != d[0];
+  d[0] = on;
+  return changed;
+}
+
+static void
+hy_signals (const HydComp *comp, const HydEvalIn *in, double *s, double *ds, double *s_t)
+{
+  int k = in->d[0] > 0.5 ? HY_HIGH : HY_LOW;
+  s[IO_Y] = comp->par[k];
+  if (s_t)
+    s_t[IO_Y] = comp->par_dt[k];
+}
+
+const HydComponentType hyd_signal_hysteresis_type = {
+  .id = "hysteresis",
+  .label = N_("Hysteresis"),
+  .category = HYD_CATEGORY_SIGNALS,
+  .iso_symbol = N_("block diagram: a box with a hysteresis loop"),
+  .description =
+    N_("A comparator with hysteresis (a two-point controller, a pressure switch): the "
+       "output switches to high when the input rises to the switch-on level and back to "
+       "low when it falls to the switch-off level; between them it keeps its state. The "
+       "state is a discrete state switched at located events (Cellier & Kofman, "
+       "Continuous System Simulation, 2006, on discontinuous systems)."),
+  .ports = in_out_ports,
+  .n_ports = G_N_ELEMENTS (in_out_ports),
+  .params = hy_params,
+  .n_params = G_N_ELEMENTS (hy_params),
+  .boundary_param = -1,
+  .designator = "B",
+  .validate = hy_validate,
+  .setup = hy_setup,
+  .eval = nothing_eval,
+  .events = hy_events,
+  .signals = hy_signals,
+  .update = hy_update,
+};
+
+/* ---------------------------------------------------------------- switch */
+
+enum { SW_U1, SW_C, SW_U2, SW_Y };
+
+static const HydPortInfo sw_ports[] = {
+  [SW_U1] = { "U1", HYD_DOMAIN_SIGNAL, FALSE, N_("passed while the control input is at or above the threshold"),
+              HYD_PORT_INPUT },
+  [SW_C] = { "C", HYD_DOMAIN_SIGNAL, FALSE, N_("control input"), HYD_PORT_INPUT },
+  [SW_U2] = { "U2", HYD_DOMAIN_SIGNAL, FALSE, N_("passed while the control input is below the threshold"),
+              HYD_PORT_INPUT },
+  [SW_Y] = { "Y", HYD_DOMAIN_SIGNAL, TRUE, N_("output signal"), HYD_PORT_OUTPUT },
+};
+
+static const HydParamInfo sw_params[] = {
+  { "threshold", N_("Threshold"), HYD_UNIT_NONE, 0.0, -INFINITY, INFINITY, 0, NULL,
+    N_("U1 passes while C ≥ threshold, U2 while C < threshold") },
+};
+
+static gboolean
+sw_setup (HydComp *comp, GError **error)
+{
+  hyd_comp_add_discrete_state (comp, "first", 1.0, N_("1 while U1 passes, 0 while U2 passes"));
+  hyd_comp_add_event (comp, "threshold", N_("the control input crosses the threshold"));
+  hyd_comp_use_dense_pattern (comp);
+  return TRUE;
+}
+
+static void
+sw_events (const HydComp *comp, const HydEvalIn *in, double *g)
+{
+  g[0] = in->p[SW_C] - comp->par[0];
+}
+
+static gboolean
+sw_update (const HydComp *comp, const HydEvalIn *in, const int *crossed, double *d)
+{
+  double c = in->p[SW_C], thr = comp->par[0], first = d[0];
+  if (crossed && crossed[0] != 0)
+    first = crossed[0] > 0 ? 1.0 : 0.0;
+  else if (c != thr)
+    first = c > thr ? 1.0 : 0.0;
+  gboolean changed = first != d[0];
+  d[0] = first;
+  return changed;
+}
+
+static void
+sw_signals (const HydComp *comp, const HydEvalIn *in, double *s, double *ds, double *s_t)
+{
+  guint X = in->d[0] > 0.5 ? SW_U1 : SW_U2;
+  s[SW_Y] = in->p[X];
+  if (ds)
+    DS (comp, SW_Y, X) = 1.0;
+}
+
+const HydComponentType hyd_signal_switch_type = {
+  .id = "signal_switch",
+  .label = N_("Switch"),
+  .category = HYD_CATEGORY_SIGNALS,
+  .iso_symbol = N_("block diagram: a box with a changeover switch"),
+  .description =
+    N_("Y = U1 while the control input C is at or above the threshold, U2 while it is "
+       "below. The changeover is a discrete state switched at the located event where C "
+       "crosses the threshold."),
+  .ports = sw_ports,
+  .n_ports = G_N_ELEMENTS (sw_ports),
+  .params = sw_params,
+  .n_params = G_N_ELEMENTS (sw_params),
+  .boundary_param = -1,
+  .designator = "X",
+  .setup = sw_setup,
+  .eval = nothing_eval,
+  .events = sw_events,
+  .signals = sw_signals,
+  .update = sw_update,
+};

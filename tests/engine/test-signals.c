@@ -218,6 +218,104 @@ test_partials_group1 (void)
   g_assert_cmpuint (misses, ==, 0);
 }
 
+static void
+test_partials_group2 (void)
+{
+  guint misses = 0;
+  double z1[1] = { 0 }, d0[1] = { 0 }, d1[1] = { 1 }, d3[1] = { 3 }, d4[1] = { 4 };
+
+  HydComp *c = hyd_test_make_comp ("ramp", NULL, "slope", "3", "start_time", "0.5", "initial", "1", NULL);
+  hyd_test_set_param_rate (c, "slope", 0.4);
+  hyd_test_set_param_rate (c, "initial", -0.2);
+  misses += check_block (c, 0.2, z1, d0, "ramp before");
+  misses += check_block (c, 0.9, z1, d1, "ramp after");
+  g_assert_cmpfloat (fabs (output_of (c, 0.9, z1, d1, 0) - 2.2), <, 1e-12);
+  hyd_comp_free (c);
+
+  c = hyd_test_make_comp ("sine", NULL, "amplitude", "2", "frequency", "1.5", "phase", "0.3", "offset", "0.5",
+                          NULL);
+  hyd_test_set_param_rate (c, "amplitude", 0.7);
+  hyd_test_set_param_rate (c, "offset", -0.1);
+  misses += check_block (c, 0.37, z1, NULL, "sine");
+  g_assert_cmpfloat (fabs (output_of (c, 0.37, z1, NULL, 0) - (0.5 + 2 * sin (3 * G_PI * 0.37 + 0.3))), <, 1e-12);
+  hyd_comp_free (c);
+
+  c = hyd_test_make_comp ("pulse", NULL, "amplitude", "2", "period", "0.4", "duty", "0.25", "delay", "0.1",
+                          "offset", "-1", NULL);
+  hyd_test_set_param_rate (c, "amplitude", 0.5);
+  misses += check_block (c, 0.55, z1, d3, "pulse high");
+  misses += check_block (c, 0.65, z1, d4, "pulse low");
+  g_assert_cmpfloat (fabs (output_of (c, 0.55, z1, d3, 0) - 1.0), <, 1e-12);
+  g_assert_cmpfloat (fabs (output_of (c, 0.65, z1, d4, 0) + 1.0), <, 1e-12);
+  {
+    /* edges at 0.1 (up), 0.2 (down), 0.5 (up), 0.6 (down), 0.9 …: the count
+     * at each time, and the event function's zero at the next edge */
+    double times[] = { 0.0, 0.1, 0.15, 0.2, 0.45, 0.5, 0.6, 0.95 }, counts[] = { 0, 1, 1, 2, 2, 3, 4, 5 };
+    for (guint i = 0; i < G_N_ELEMENTS (times); i++)
+      {
+        double d[1] = { 0 }, g[1];
+        HydEvalIn in = { .t = times[i], .p = z1, .d = d };
+        c->type->update (c, &in, NULL, d);
+        g_assert_cmpfloat (d[0], ==, counts[i]);
+        c->type->events (c, &in, g);
+        g_assert_cmpfloat (g[0], <, 0.0);
+      }
+  }
+  hyd_comp_free (c);
+
+  c = hyd_test_make_comp ("lookup_table", NULL, "u1", "-1", "y1", "2", "u2", "0", "y2", "0", "u3", "2", "y3", "1",
+                          NULL);
+  g_assert_cmpuint (c->n_events, ==, 3);
+  for (guint i = 0; i < 4; i++)
+    {
+      double u[4] = { -2, -0.5, 1.5, 3 }, want[4] = { 2, 1, 0.75, 1 };
+      double z[2] = { u[i], 0 };
+      misses += check_block (c, 0.3, z, NULL, "lookup_table");
+      g_assert_cmpfloat (fabs (output_of (c, 0.3, z, NULL, 1) - want[i]), <, 1e-12);
+    }
+  hyd_comp_free (c);
+
+  c = hyd_test_make_comp ("second_order_filter", NULL, "gain", "2", "natural_frequency", "10", "damping_ratio",
+                          "0.3", NULL);
+  hyd_test_set_param_rate (c, "gain", 0.3);
+  double z4[4] = { 0.8, 0, 0.4, -1.2 };
+  misses += check_block (c, 0.3, z4, NULL, "second_order_filter");
+  hyd_comp_free (c);
+
+  c = hyd_test_make_comp ("rate_limiter", NULL, "rising_rate", "2", "falling_rate", "0.5", "time_constant", "0.01",
+                          NULL);
+  for (guint i = 0; i < 3; i++)
+    {
+      double u[3] = { 1.0, 0.401, -1.0 }, want[3] = { 2.0, 0.1, -0.5 };
+      double z[3] = { u[i], 0, 0.4 };
+      Local L;
+      misses += check_block (c, 0.3, z, NULL, "rate_limiter");
+      eval_block (c, 0.3, z, NULL, &L);
+      g_assert_cmpfloat (fabs (L.xdot[0] - want[i]), <, 1e-9);
+    }
+  hyd_comp_free (c);
+
+  c = hyd_test_make_comp ("hysteresis", NULL, "on_level", "0.5", "off_level", "-0.5", "high", "3", "low", "-1",
+                          NULL);
+  hyd_test_set_param_rate (c, "high", 0.25);
+  double z2[2] = { 0.1, 0 };
+  misses += check_block (c, 0.3, z2, d1, "hysteresis on");
+  misses += check_block (c, 0.3, z2, d0, "hysteresis off");
+  g_assert_cmpfloat (fabs (output_of (c, 0.3, z2, d1, 1) - 3.0), <, 1e-12);
+  g_assert_cmpfloat (fabs (output_of (c, 0.3, z2, d0, 1) + 1.0), <, 1e-12);
+  hyd_comp_free (c);
+
+  c = hyd_test_make_comp ("signal_switch", NULL, "threshold", "0.2", NULL);
+  double zs[4] = { 1.5, 0.7, -2.5, 0 };
+  misses += check_block (c, 0.3, zs, d1, "switch U1");
+  misses += check_block (c, 0.3, zs, d0, "switch U2");
+  g_assert_cmpfloat (output_of (c, 0.3, zs, d1, 3), ==, 1.5);
+  g_assert_cmpfloat (output_of (c, 0.3, zs, d0, 3), ==, -2.5);
+  hyd_comp_free (c);
+
+  g_assert_cmpuint (misses, ==, 0);
+}
+
 /* ------------------------------------------------------------- circuits */
 
 #define HEAD "{\"format\": \"bramah-circuit\", \"version\": 2, "
@@ -535,6 +633,199 @@ test_sum_third_input (void)
   hyd_system_free (sys);
 }
 
+/* A step 0 → 1 at t = 0 into a second-order filter K = 2, ω = 10 rad/s,
+ * ζ = 0.3: y = K·(1 − e^(−ζωt)·(cos ω_d·t + ζ/√(1 − ζ²)·sin ω_d·t)),
+ * ω_d = ω·√(1 − ζ²) (Ogata 2010, §5-4, eq. 5-18). */
+static void
+test_second_order_step (void)
+{
+  HydSystem *sys = compile_ok (
+    HEAD "\"components\": ["
+    "{\"id\": \"W1\", \"type\": \"step\", \"params\": {\"time\": 0}},"
+    "{\"id\": \"G1\", \"type\": \"second_order_filter\", \"params\": {\"gain\": 2, \"natural_frequency\": 10,"
+    " \"damping_ratio\": 0.3}},"
+    "{\"id\": \"K1\", \"type\": \"gain\"}],"
+    "\"connections\": [{\"from\": \"W1.Y\", \"to\": \"G1.U\"}, {\"from\": \"G1.Y\", \"to\": \"K1.U\"}]}");
+  double y[2] = { 0.3, -0.7 };
+  check_jacobian (sys, 0.2, y);
+  const char *names[] = { "G1.Y" };
+  Rows r = run (sys, names, 1, 3.0, 0.005, TRUE);
+  double z = 0.3, w = 10, wd = w * sqrt (1 - z * z), worst = 0, peak = 0;
+  for (guint i = 0; i < N_ROWS (r); i++)
+    {
+      const double *row = ROW (r, i);
+      double t = row[0];
+      double exact = 2 * (1 - exp (-z * w * t) * (cos (wd * t) + z / sqrt (1 - z * z) * sin (wd * t)));
+      worst = MAX (worst, fabs (row[1] - exact));
+      peak = MAX (peak, row[1]);
+    }
+  double overshoot = peak / 2 - 1, exact_overshoot = exp (-z * G_PI / sqrt (1 - z * z));
+  g_test_message ("second-order step response (ζ = 0.3): worst |y − y_exact| = %.3g; overshoot %.5f "
+                  "(e^(−ζπ/√(1−ζ²)) = %.5f)", worst, overshoot, exact_overshoot);
+  g_assert_cmpfloat (worst, <, 1e-6);
+  g_assert_cmpfloat (fabs (overshoot - exact_overshoot), <, 1e-3);
+  g_array_unref (r.rows);
+  hyd_system_free (sys);
+}
+
+/* A step 1 → −1 at 2 s into a rate limiter (rising 2/s, falling 0.5/s,
+ * T = 0.01 s) from 0: y = 2t until the limit lets go at y = 1 − 2T
+ * (t1 = 0.49 s), then 1 − 2T·e^(−(t − t1)/T); from 2 s it falls at 0.5/s to
+ * −1 + 0.5T (t2 = 2 + (1 + 1 − 0.5T)/0.5), then −1 + 0.5T·e^(−(t − t2)/T). */
+static void
+test_rate_limiter (void)
+{
+  HydSystem *sys = compile_ok (
+    HEAD "\"components\": ["
+    "{\"id\": \"W1\", \"type\": \"step\", \"params\": {\"initial\": 1, \"final\": -1, \"time\": 2}},"
+    "{\"id\": \"L1\", \"type\": \"rate_limiter\", \"params\": {\"rising_rate\": 2, \"falling_rate\": 0.5,"
+    " \"time_constant\": 0.01}},"
+    "{\"id\": \"K1\", \"type\": \"gain\"}],"
+    "\"connections\": [{\"from\": \"W1.Y\", \"to\": \"L1.U\"}, {\"from\": \"L1.Y\", \"to\": \"K1.U\"}]}");
+  const char *names[] = { "L1.Y" };
+  Rows r = run (sys, names, 1, 7.0, 0.005, TRUE);
+  double T = 0.01, t1 = (1 - 2 * T) / 2, y2 = 1 - 2 * T * exp (-(2 - t1) / T);
+  double t2 = 2 + (y2 + 1 - 0.5 * T) / 0.5, worst = 0, slope_up = NAN, slope_down = NAN;
+  for (guint i = 0; i < N_ROWS (r); i++)
+    {
+      const double *row = ROW (r, i);
+      double t = row[0], exact;
+      if (t <= t1)
+        exact = 2 * t;
+      else if (t <= 2)
+        exact = 1 - 2 * T * exp (-(t - t1) / T);
+      else if (t <= t2)
+        exact = y2 - 0.5 * (t - 2);
+      else
+        exact = -1 + 0.5 * T * exp (-(t - t2) / T);
+      worst = MAX (worst, fabs (row[1] - exact));
+      if (fabs (t - 0.4) < 1e-9)
+        slope_up = (row[1] - ROW (r, i - 20)[1]) / 0.1;
+      if (fabs (t - 4.0) < 1e-9)
+        slope_down = (row[1] - ROW (r, i - 200)[1]) / 1.0;
+    }
+  g_test_message ("rate limiter: slope %.9f /s rising (limit 2), %.9f /s falling (limit −0.5); worst "
+                  "|y − y_exact| = %.3g", slope_up, slope_down, worst);
+  g_assert_cmpfloat (fabs (slope_up - 2.0), <, 1e-6);
+  g_assert_cmpfloat (fabs (slope_down + 0.5), <, 1e-6);
+  g_assert_cmpfloat (worst, <, 1e-6);
+  g_array_unref (r.rows);
+  hyd_system_free (sys);
+}
+
+/* A sine of 0.5 Hz (amplitude 1) into a hysteresis with levels ±0.5:
+ * on where sin(πt) rises to 0.5 (t = 1/6 + 2k), off where it falls to
+ * −0.5 (t = 7/6 + 2k); its output (high 3, low −1) integrated against the
+ * closed form shows where it switched, between rows too. */
+static void
+test_hysteresis (void)
+{
+  HydSystem *sys = compile_ok (
+    HEAD "\"components\": ["
+    "{\"id\": \"W1\", \"type\": \"sine\", \"params\": {\"amplitude\": 1, \"frequency\": 0.5}},"
+    "{\"id\": \"B1\", \"type\": \"hysteresis\", \"params\": {\"on_level\": 0.5, \"off_level\": -0.5,"
+    " \"high\": 3, \"low\": -1}},"
+    "{\"id\": \"I1\", \"type\": \"integrator\"}],"
+    "\"connections\": [{\"from\": \"W1.Y\", \"to\": \"B1.U\"}, {\"from\": \"B1.Y\", \"to\": \"I1.U\"}]}");
+  for (int events = 0; events < 2; events++)
+    {
+      const char *names[] = { "B1.Y", "I1.y" };
+      Rows r = run (sys, names, 2, 5.0, 0.001, events);
+      double worst = 0;
+      guint wrong = 0;
+      for (guint i = 0; i < N_ROWS (r); i++)
+        {
+          const double *row = ROW (r, i);
+          double t = row[0], ph = fmod (t, 2.0);
+          gboolean high = ph > 1.0 / 6 && ph <= 7.0 / 6;
+          if (row[1] != (high ? 3.0 : -1.0) && fabs (ph - 1.0 / 6) > 1e-9 && fabs (ph - 7.0 / 6) > 1e-9)
+            wrong++;
+          /* ∫: −1 per second while low, 3 while high */
+          double k = floor (t / 2.0), per_period = 3.0 * 1.0 - 1.0 * 1.0;
+          double in_period = ph <= 1.0 / 6 ? -ph : ph <= 7.0 / 6 ? -1.0 / 6 + 3 * (ph - 1.0 / 6)
+                                                               : -1.0 / 6 + 3.0 - (ph - 7.0 / 6);
+          worst = MAX (worst, fabs (row[2] - (k * per_period + in_period)));
+        }
+      g_test_message ("hysteresis (events %s): %u rows on the wrong side; worst |∫Y − exact| = %.3g "
+                      "(a switching time off by δ shows as 4δ)", events ? "on" : "off", wrong, worst);
+      g_assert_cmpuint (wrong, ==, 0);
+      g_assert_cmpfloat (worst, <, 4e-7);
+      g_array_unref (r.rows);
+    }
+  hyd_system_free (sys);
+}
+
+/* Sources and static blocks in one diagram, each integrated against its
+ * closed form (so a restart missed at a kink or an edge shows):
+ * ramp 1 + 3·(t − 0.5)⁺ → ∫ = t + 1.5·((t − 0.5)⁺)²;
+ * sine 0.5 + 2·sin(2π·1.5·t + 0.3) → ∫ = 0.5t + 2/(3π)·(cos 0.3 − cos(3πt + 0.3));
+ * pulse (2 on −1, period 0.4, duty 0.25, delay 0.1) → ∫ counted by edges;
+ * a table of the ramp; the switch passing the ramp while the sine is above 0.5. */
+static double
+pulse_integral (double t)
+{
+  double v = -t;
+  if (t > 0.1)
+    {
+      double k = floor ((t - 0.1) / 0.4), r = t - 0.1 - 0.4 * k;
+      v += 2 * (k * 0.1 + MIN (r, 0.1));
+    }
+  return v;
+}
+
+static void
+test_sources (void)
+{
+  HydSystem *sys = compile_ok (
+    HEAD "\"components\": ["
+    "{\"id\": \"W1\", \"type\": \"ramp\", \"params\": {\"slope\": 3, \"start_time\": 0.5, \"initial\": 1}},"
+    "{\"id\": \"W2\", \"type\": \"sine\", \"params\": {\"amplitude\": 2, \"frequency\": 1.5, \"phase\": 0.3,"
+    " \"offset\": 0.5}},"
+    "{\"id\": \"W3\", \"type\": \"pulse\", \"params\": {\"amplitude\": 2, \"period\": 0.4, \"duty\": 0.25,"
+    " \"delay\": 0.1, \"offset\": -1}},"
+    "{\"id\": \"T1\", \"type\": \"lookup_table\", \"params\": {\"u1\": 1, \"y1\": 0, \"u2\": 2, \"y2\": 4,"
+    " \"u3\": 4, \"y3\": 5}},"
+    "{\"id\": \"N1\", \"type\": \"product\"},"
+    "{\"id\": \"X1\", \"type\": \"signal_switch\", \"params\": {\"threshold\": 0.5}},"
+    "{\"id\": \"I1\", \"type\": \"integrator\"}, {\"id\": \"I2\", \"type\": \"integrator\"},"
+    "{\"id\": \"I3\", \"type\": \"integrator\"}, {\"id\": \"I4\", \"type\": \"integrator\"},"
+    "{\"id\": \"I5\", \"type\": \"integrator\"}],"
+    "\"connections\": [{\"from\": \"W1.Y\", \"to\": \"I1.U\"}, {\"from\": \"W2.Y\", \"to\": \"I2.U\"},"
+    "{\"from\": \"W3.Y\", \"to\": \"I3.U\"}, {\"from\": \"W1.Y\", \"to\": \"T1.U\"},"
+    "{\"from\": \"T1.Y\", \"to\": \"N1.U1\"}, {\"from\": \"W3.Y\", \"to\": \"N1.U2\"},"
+    "{\"from\": \"N1.Y\", \"to\": \"I4.U\"},"
+    "{\"from\": \"W1.Y\", \"to\": \"X1.U1\"}, {\"from\": \"W2.Y\", \"to\": \"X1.C\"},"
+    "{\"from\": \"W3.Y\", \"to\": \"X1.U2\"}, {\"from\": \"X1.Y\", \"to\": \"I5.U\"}]}");
+  const char *names[] = { "I1.y", "I2.y", "I3.y", "T1.Y", "N1.Y", "X1.Y" };
+  Rows r = run (sys, names, 6, 2.0, 0.001, FALSE);
+  double worst[6] = { 0 };
+  for (guint i = 0; i < N_ROWS (r); i++)
+    {
+      const double *row = ROW (r, i);
+      double t = row[0], late = MAX (t - 0.5, 0.0);
+      double ramp = 1 + 3 * late, sine = 0.5 + 2 * sin (3 * G_PI * t + 0.3);
+      double k = floor ((t - 0.1) / 0.4), ph = t - 0.1 - 0.4 * k;
+      /* a row on an edge shows the value before it */
+      gboolean on_edge = t >= 0.1 && (fabs (ph) < 1e-9 || fabs (ph - 0.4) < 1e-9 || fabs (ph - 0.1) < 1e-9);
+      double pulse = t > 0.1 && ph > 0 && ph <= 0.1 + 1e-12 ? 1.0 : -1.0;
+      double table = ramp <= 1 ? 0 : ramp <= 2 ? 4 * (ramp - 1) : ramp <= 4 ? 4 + 0.5 * (ramp - 2) : 5;
+      worst[0] = MAX (worst[0], fabs (row[1] - (t + 1.5 * late * late)));
+      worst[1] = MAX (worst[1], fabs (row[2] - (0.5 * t + 2 / (3 * G_PI) * (cos (0.3) - cos (3 * G_PI * t + 0.3)))));
+      worst[2] = MAX (worst[2], fabs (row[3] - pulse_integral (t)));
+      worst[3] = MAX (worst[3], fabs (row[4] - table));
+      if (!on_edge)
+        worst[4] = MAX (worst[4], fabs (row[5] - table * pulse));
+      if (!on_edge && fabs (sine - 0.5) > 1e-6)
+        worst[5] = MAX (worst[5], fabs (row[6] - (sine > 0.5 ? ramp : pulse)));
+    }
+  g_test_message ("sources: worst errors ∫ramp %.3g, ∫sine %.3g, ∫pulse %.3g, table %.3g, product %.3g, "
+                  "switch %.3g", worst[0], worst[1], worst[2], worst[3], worst[4], worst[5]);
+  for (guint k = 0; k < 6; k++)
+    g_assert_cmpfloat (worst[k], <, 1e-6);
+  g_array_unref (r.rows);
+  hyd_system_free (sys);
+}
+
 /* ------------------------------------------- feedback through hydraulics */
 
 /* s_flow: a flow source commanded by a signal (m³/s) into P. Issue 11's
@@ -614,7 +905,12 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   g_assert_true (hyd_catalogue_register_test_type (&s_flow));
   g_test_add_func ("/engine/signals/partials-1", test_partials_group1);
+  g_test_add_func ("/engine/signals/partials-2", test_partials_group2);
   g_test_add_func ("/engine/signals/lag-step", test_lag_step);
+  g_test_add_func ("/engine/signals/second-order-step", test_second_order_step);
+  g_test_add_func ("/engine/signals/rate-limiter", test_rate_limiter);
+  g_test_add_func ("/engine/signals/hysteresis", test_hysteresis);
+  g_test_add_func ("/engine/signals/sources", test_sources);
   g_test_add_func ("/engine/signals/integrator-limits", test_integrator_limits);
   g_test_add_func ("/engine/signals/pi-loop", test_pi_loop);
   g_test_add_func ("/engine/signals/pid-anti-windup", test_pid_anti_windup);

@@ -85,8 +85,9 @@ test_parameters_and_names (void)
 static gboolean
 same_in_german (const char *s)
 {
-  /* a sum block's signs ("+-", "++-") */
-  return strcmp (s, "Tank") == 0 || strspn (s, "+-") == strlen (s);
+  /* words German shares, and a sum block's signs ("+-", "++-") */
+  static const char *const same[] = { "Tank", "Amplitude", "Phase", "Offset", NULL };
+  return g_strv_contains (same, s) || strspn (s, "+-") == strlen (s);
 }
 
 static void
