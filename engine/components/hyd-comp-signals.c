@@ -42,6 +42,19 @@ corner (double u, double level)
   return isfinite (level) ? u - level : (level > 0 ? -1.0 : 1.0);
 }
 
+/* An optional limit left unset is no limit. */
+static double
+lower_limit (double v)
+{
+  return isnan (v) ? -INFINITY : v;
+}
+
+static double
+upper_limit (double v)
+{
+  return isnan (v) ? INFINITY : v;
+}
+
 static gboolean
 require_below (const HydComp *comp, const char *lo_name, double lo, const char *hi_name, double hi,
                GError **error)
@@ -430,10 +443,10 @@ enum { INT_INITIAL, INT_LOWER, INT_UPPER, INT_GAIN };
 static const HydParamInfo int_params[] = {
   [INT_INITIAL] = { "initial", N_("Initial value"), HYD_UNIT_NONE, 0.0, -INFINITY, INFINITY, 0, NULL,
                     N_("the output at t = 0") },
-  [INT_LOWER] = { "lower", N_("Lower limit"), HYD_UNIT_NONE, -INFINITY, -INFINITY, INFINITY, 0, NULL,
-                  N_("the output stops here while the input is negative (−inf: none)") },
-  [INT_UPPER] = { "upper", N_("Upper limit"), HYD_UNIT_NONE, INFINITY, -INFINITY, INFINITY, 0, NULL,
-                  N_("the output stops here while the input is positive (inf: none)") },
+  [INT_LOWER] = { "lower", N_("Lower limit"), HYD_UNIT_NONE, 0.0, -INFINITY, INFINITY, HYD_PARAM_OPTIONAL, NULL,
+                  N_("the output stops here while the input is negative (unset: no limit)") },
+  [INT_UPPER] = { "upper", N_("Upper limit"), HYD_UNIT_NONE, 0.0, -INFINITY, INFINITY, HYD_PARAM_OPTIONAL, NULL,
+                  N_("the output stops here while the input is positive (unset: no limit)") },
   [INT_GAIN] = { "gain", N_("Gain"), HYD_UNIT_NONE, 1.0, -INFINITY, INFINITY, HYD_PARAM_PROFILE, NULL,
                  N_("the factor k of dY/dt = k·U") },
 };
@@ -446,13 +459,14 @@ static gboolean
 int_validate (const HydComp *comp, GError **error)
 {
   const double *par = comp->par;
-  if (!require_below (comp, "lower", par[INT_LOWER], "upper", par[INT_UPPER], error))
+  double lo = lower_limit (par[INT_LOWER]), hi = upper_limit (par[INT_UPPER]);
+  if (!require_below (comp, "lower", lo, "upper", hi, error))
     return FALSE;
-  if (par[INT_INITIAL] < par[INT_LOWER] || par[INT_INITIAL] > par[INT_UPPER])
+  if (par[INT_INITIAL] < lo || par[INT_INITIAL] > hi)
     {
       g_set_error (error, HYD_CIRCUIT_ERROR, HYD_CIRCUIT_ERROR_PARAM_RANGE,
                    "%s: parameter initial = %g must lie within the limits [%g, %g]", comp->id,
-                   par[INT_INITIAL], par[INT_LOWER], par[INT_UPPER]);
+                   par[INT_INITIAL], lo, hi);
       return FALSE;
     }
   return TRUE;
@@ -494,7 +508,7 @@ int_eval (const HydComp *comp, const HydEvalIn *in, HydEvalOut *out)
 static void
 int_signals (const HydComp *comp, const HydEvalIn *in, double *s, double *ds, double *s_t)
 {
-  double y = in->x[0], lo = comp->par[INT_LOWER], hi = comp->par[INT_UPPER];
+  double y = in->x[0], lo = lower_limit (comp->par[INT_LOWER]), hi = upper_limit (comp->par[INT_UPPER]);
   /* the event is located just past the limit: show the limit */
   s[IO_Y] = y > hi ? hi : y < lo ? lo : y;
   if (ds)
@@ -505,8 +519,8 @@ static void
 int_events (const HydComp *comp, const HydEvalIn *in, double *g)
 {
   double rate = comp->par[INT_GAIN] * in->p[IO_U];
-  g[0] = corner (in->x[0], comp->par[INT_UPPER]);
-  g[1] = corner (in->x[0], comp->par[INT_LOWER]);
+  g[0] = corner (in->x[0], upper_limit (comp->par[INT_UPPER]));
+  g[1] = corner (in->x[0], lower_limit (comp->par[INT_LOWER]));
   g[2] = in->d[0] > 0 ? rate : in->d[0] < 0 ? -rate : 1.0;
 }
 
@@ -517,9 +531,9 @@ int_update (const HydComp *comp, const HydEvalIn *in, const int *crossed, double
   gboolean turned = crossed && crossed[2] < 0;
   if (held == 0.0)
     {
-      if (y >= comp->par[INT_UPPER] && rate > 0)
+      if (y >= upper_limit (comp->par[INT_UPPER]) && rate > 0)
         held = 1.0;
-      else if (y <= comp->par[INT_LOWER] && rate < 0)
+      else if (y <= lower_limit (comp->par[INT_LOWER]) && rate < 0)
         held = -1.0;
     }
   else if (held > 0 && (rate < 0 || turned))
@@ -644,10 +658,10 @@ static const HydParamInfo pid_params[] = {
                NULL, N_("K_d: output per unit of error rate") },
   [PID_TF] = { "derivative_filter", N_("Derivative filter time"), HYD_UNIT_TIME, 0.01, 0.0, INFINITY,
                HYD_PARAM_MIN_EXCLUSIVE, NULL, N_("T_f of the derivative term K_d·s/(1 + T_f·s)") },
-  [PID_LOWER] = { "lower", N_("Lower output limit"), HYD_UNIT_NONE, -INFINITY, -INFINITY, INFINITY, 0, NULL,
-                  N_("the smallest output (−inf: none)") },
-  [PID_UPPER] = { "upper", N_("Upper output limit"), HYD_UNIT_NONE, INFINITY, -INFINITY, INFINITY, 0, NULL,
-                  N_("the largest output (inf: none)") },
+  [PID_LOWER] = { "lower", N_("Lower output limit"), HYD_UNIT_NONE, 0.0, -INFINITY, INFINITY,
+                  HYD_PARAM_OPTIONAL, NULL, N_("the smallest output (unset: no limit)") },
+  [PID_UPPER] = { "upper", N_("Upper output limit"), HYD_UNIT_NONE, 0.0, -INFINITY, INFINITY,
+                  HYD_PARAM_OPTIONAL, NULL, N_("the largest output (unset: no limit)") },
   [PID_ANTI_WINDUP] = { "anti_windup", N_("Anti-windup"), HYD_UNIT_NONE, 0, 0, 1, HYD_PARAM_ENUM,
                         pid_anti_windup,
                         N_("back_calculation: the integral tracks the limited output; none: it winds up") },
@@ -674,7 +688,8 @@ static const HydPortInfo pid_ports[] = {
 static gboolean
 pid_validate (const HydComp *comp, GError **error)
 {
-  return require_below (comp, "lower", comp->par[PID_LOWER], "upper", comp->par[PID_UPPER], error);
+  return require_below (comp, "lower", lower_limit (comp->par[PID_LOWER]), "upper",
+                        upper_limit (comp->par[PID_UPPER]), error);
 }
 
 static gboolean
@@ -713,7 +728,7 @@ pid_compute (const HydComp *comp, const HydEvalIn *in, PidOut *o)
   o->dv[2] = 1.0;
   o->dv[3] = -kd;
   o->v_t = par_dt[PID_KP] * e + par_dt[PID_KD] / Tf * (e - f);
-  double lo = par[PID_LOWER], hi = par[PID_UPPER];
+  double lo = lower_limit (par[PID_LOWER]), hi = upper_limit (par[PID_UPPER]);
   o->u = o->v > hi ? hi : o->v < lo ? lo : o->v;
   o->du = o->v > hi || o->v < lo ? 0.0 : 1.0;
 }
@@ -759,8 +774,8 @@ pid_events (const HydComp *comp, const HydEvalIn *in, double *g)
 {
   PidOut o;
   pid_compute (comp, in, &o);
-  g[0] = corner (o.v, comp->par[PID_UPPER]);
-  g[1] = corner (o.v, comp->par[PID_LOWER]);
+  g[0] = corner (o.v, upper_limit (comp->par[PID_UPPER]));
+  g[1] = corner (o.v, lower_limit (comp->par[PID_LOWER]));
 }
 
 const HydComponentType hyd_signal_pid_type = {
