@@ -529,11 +529,14 @@ int_update (const HydComp *comp, const HydEvalIn *in, const int *crossed, double
 {
   double y = in->x[0], rate = comp->par[INT_GAIN] * in->p[IO_U], held = d[0];
   gboolean turned = crossed && crossed[2] < 0;
+  /* a root finder may stop a hair before the crossing: its direction counts */
+  gboolean at_upper = y >= upper_limit (comp->par[INT_UPPER]) || (crossed && crossed[0] > 0);
+  gboolean at_lower = y <= lower_limit (comp->par[INT_LOWER]) || (crossed && crossed[1] < 0);
   if (held == 0.0)
     {
-      if (y >= upper_limit (comp->par[INT_UPPER]) && rate > 0)
+      if (at_upper && rate > 0)
         held = 1.0;
-      else if (y <= lower_limit (comp->par[INT_LOWER]) && rate < 0)
+      else if (at_lower && rate < 0)
         held = -1.0;
     }
   else if (held > 0 && (rate < 0 || turned))
