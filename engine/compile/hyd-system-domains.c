@@ -124,6 +124,10 @@ hyd_sys_build_domains (HydSystem *sys, const HydCircuit *circuit, guint *parent,
         }
       if (hyd_domain_is_mechanical (pi->domain))
         {
+          /* an optional port left unwired (a cylinder's rod): no node, so
+           * no states and no mass needed; the type runs without it */
+          if (pi->optional && !hyd_comp_port_connected (sc->comp, sys->port_index[gp]) && root == gp)
+            continue;
           if (class_mnode[root] < 0)
             {
               SysMechNode mn = { 0 };
