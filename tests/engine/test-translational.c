@@ -424,6 +424,231 @@ test_rod_oil_column (void)
   hyd_system_free (sys);
 }
 
+/* ---------------------------------- travel limits, signal force, sensors */
+
+/* ∂S/∂z of a type's signal outputs against central differences (step 1e-7
+ * of the variable's scale), z = [a, pos] (no states); misses returned. */
+static guint
+check_signals (HydComp *comp, const double *a, const double *pos, const char *where)
+{
+  guint np = comp->type->n_ports, nl = hyd_comp_n_local (comp), misses = 0;
+  g_assert_cmpuint (comp->n_states, ==, 0);
+  double z[8], zz[8], s[4], ds[4 * 8], st[4], sp[4], sm[4], dsd[4 * 8], std[4];
+  g_assert_cmpuint (nl, <=, 8);
+  memcpy (z, a, sizeof (double) * np);
+  memcpy (z + np, pos, sizeof (double) * np);
+  memset (s, 0, sizeof s);
+  memset (ds, 0, sizeof ds);
+  memset (st, 0, sizeof st);
+  HydEvalIn in = { .t = 0.1, .p = z, .pos = z + np };
+  comp->type->signals (comp, &in, s, ds, st);
+  for (guint c = 0; c < nl; c++)
+    {
+      double h = 1e-7 * MAX (fabs (z[c]), 1e-3);
+      memcpy (zz, z, sizeof z);
+      HydEvalIn in2 = { .t = 0.1, .p = zz, .pos = zz + np };
+      zz[c] = z[c] + h;
+      memset (sp, 0, sizeof sp);
+      comp->type->signals (comp, &in2, sp, dsd, std);
+      zz[c] = z[c] - h;
+      memset (sm, 0, sizeof sm);
+      comp->type->signals (comp, &in2, sm, dsd, std);
+      for (guint X = 0; X < np; X++)
+        {
+          if (comp->type->ports[X].direction != HYD_PORT_OUTPUT)
+            continue;
+          double D = (sp[X] - sm[X]) / (2 * h), J = ds[X * nl + c];
+          if (fabs (J - D) > 1e-6 * MAX (fabs (D), 1.0))
+            {
+              g_test_message ("%s %s: ∂S_%u/∂z_%u = %.10g, finite differences %.10g", where,
+                              comp->type->id, X, c, J, D);
+              misses++;
+            }
+        }
+    }
+  return misses;
+}
+
+/* The partials of the mass's travel limits (in, at and beyond the 0.1 mm
+ * blend of each), of the force source's signal input, of the load cell,
+ * and the sensors' outputs. */
+static void
+test_mechanics_partials (void)
+{
+  guint failures = 0;
+  HydComp *m = hyd_test_make_comp ("mass", NULL, "mass", "3", "x_min", "-0.1", "x_max", "0.25",
+                                   "stop_stiffness", "2e8", "stop_damping", "3e5", NULL);
+  g_assert_cmpuint (m->n_events, ==, 2);
+  const double xs[] = { 0.0, -0.1 + 1e-6, -0.1 - 1e-6, -0.1 - 5e-5, -0.1 - 1e-4, -0.1 - 3e-4,
+                        0.25 - 1e-6, 0.25 + 2e-6, 0.25 + 7e-5, 0.25 + 1e-4, 0.25 + 2e-3 };
+  const double vs[] = { 0.0, 0.3, -0.02 };
+  for (guint i = 0; i < G_N_ELEMENTS (xs); i++)
+    for (guint j = 0; j < G_N_ELEMENTS (vs); j++)
+      {
+        double a[1] = { vs[j] }, pos[1] = { xs[i] };
+        g_autofree char *where = g_strdup_printf ("mass x=%g v=%g", xs[i], vs[j]);
+        failures += hyd_test_check_component_pos (m, 0.0, a, NULL, pos, where);
+      }
+  /* past x_max by 2 mm at rest: F̂ = k·(2e-3 − w/2) pushes it back */
+  double q[1], a0[1] = { 0.0 }, p0[1] = { 0.25 + 2e-3 };
+  HydComp *m_one = hyd_test_make_comp ("mass", NULL, "x_max", "0.25", NULL);
+  g_assert_cmpuint (m_one->n_events, ==, 1);
+  hyd_comp_free (m_one);
+  {
+    double xd[1], o[1];
+    (void) xd; (void) o;
+    double V[1] = { 0 }, dV[1] = { 0 }, d2V[1] = { 0 }, C[1] = { 0 }, dC[1] = { 0 };
+    HydEvalIn in = { .t = 0, .p = a0, .pos = p0 };
+    HydEvalOut out = { .q = q, .V = V, .dV = dV, .d2V = d2V, .C = C, .dC = dC };
+    q[0] = 0;
+    m->type->eval (m, &in, &out);
+    g_assert_cmpfloat (fabs (q[0] - 2e8 * (2e-3 - 0.5e-4)), <, 1e-6);
+    g_assert_cmpfloat (C[0], ==, 3.0);
+  }
+  hyd_comp_free (m);
+
+  HydComp *f = hyd_test_make_comp_wired ("force_source", NULL, 1u << 1, "force", "55", NULL);
+  double af[2] = { 0.4, -130.0 };
+  failures += hyd_test_check_component_pos (f, 0.0, af, NULL, NULL, "force_source wired");
+  hyd_comp_free (f);
+
+  HydComp *lc = hyd_test_make_comp ("force_sensor", NULL, "stiffness", "3e7", "damping", "2e3", NULL);
+  double alc[3] = { 0.2, -0.05, 0.0 }, plc[3] = { 0.1003, 0.1, 0.0 };
+  failures += hyd_test_check_component_pos (lc, 0.0, alc, NULL, plc, "force_sensor");
+  failures += check_signals (lc, alc, plc, "force_sensor");
+  hyd_comp_free (lc);
+  const char *sensors[] = { "position_sensor", "velocity_sensor" };
+  for (guint k = 0; k < G_N_ELEMENTS (sensors); k++)
+    {
+      HydComp *c = hyd_test_make_comp (sensors[k], NULL, NULL);
+      double as[2] = { -0.7, 0.0 }, ps[2] = { 0.33, 0.0 };
+      failures += hyd_test_check_component_pos (c, 0.0, as, NULL, ps, sensors[k]);
+      failures += check_signals (c, as, ps, sensors[k]);
+      hyd_comp_free (c);
+    }
+  g_assert_cmpuint (failures, ==, 0);
+}
+
+/* A 10 N force drives 2 kg from rest at 0 into a stop at x_max = 0.05 m:
+ * it arrives at t = √(2·x_max·m/F) = 0.1414 s (Newton), then rests
+ * pressed in by z = √(2·w·F/k) = 1.41 µm (the stop's quadratic blend,
+ * F = k·z²/(2w)). Bounds chosen before: contact within 2 ms of the sample
+ * (1 ms) time, no rebound below x_max − 1 µm after it, the rest position
+ * within 1e-9 m. */
+static void
+test_mass_stop (void)
+{
+  HydSystem *sys = compile_ok (
+    HEAD "\"components\": ["
+    "{\"id\": \"M1\", \"type\": \"mass\", \"params\": {\"mass\": 2, \"x_min\": -1, \"x_max\": 0.05}},"
+    "{\"id\": \"F1\", \"type\": \"force_source\", \"params\": {\"force\": 10}}],"
+    "\"connections\": [{\"from\": \"F1.A\", \"to\": \"M1.A\"}]}");
+  g_assert_cmpuint (hyd_system_get_n_events (sys), ==, 2);
+  const char *names[] = { "M1.A.x", "M1.A.v" };
+  Rows r = run (sys, names, 2, 1.0, 0.001, 1e-8);
+  double t_contact = NAN, lowest_after = INFINITY;
+  for (guint i = 1; i < N_ROWS (r); i++)
+    {
+      const double *row = ROW (r, i);
+      if (isnan (t_contact) && row[1] >= 0.05)
+        t_contact = row[0];
+      if (!isnan (t_contact))
+        lowest_after = MIN (lowest_after, row[1]);
+    }
+  double x_end = ROW (r, N_ROWS (r) - 1)[1], v_end = ROW (r, N_ROWS (r) - 1)[2];
+  double x_rest = 0.05 + sqrt (2 * 1e-4 * 10 / 1e9);
+  g_test_message ("mass into a stop: contact at %.4f s (Newton %.4f s), lowest after %.9g m, rests at "
+                  "%.12g m (F = k·z²/2w: %.12g m), v = %.3g m/s", t_contact, sqrt (2 * 0.05 * 2 / 10.0),
+                  lowest_after, x_end, x_rest, v_end);
+  g_assert_cmpfloat (fabs (t_contact - sqrt (2 * 0.05 * 2 / 10.0)), <, 2e-3);
+  g_assert_cmpfloat (lowest_after, >, 0.05 - 1e-6);
+  g_assert_cmpfloat (fabs (x_end - x_rest), <, 1e-9);
+  double y[2] = { 0.05 + 3e-5, 0.2 };
+  check_jacobian (sys, 0.5, y);
+  g_array_unref (r.rows);
+  hyd_system_free (sys);
+}
+
+/* Sensors in a loop: 2 kg on a spring 201 N/m and a damper 5 N·s/m to a
+ * wall, plus two force sources commanded by a position sensor (F = x, in N
+ * per m) and a velocity sensor (F = v): m·ẍ = −(k − 1)·x − (d − 1)·ẋ, so
+ * ω_n = 10 rad/s, ζ = 0.1; from x₀ = 0.1 m at rest
+ * x = x₀·e^(−ζω_n t)·(cos ω_d t + ζω_n/ω_d·sin ω_d t), ω_d = ω_n·√(1 − ζ²).
+ * The assembled Jacobian goes through both signals by the chain rule.
+ * Bound chosen before: 1e-6 m over 3 s. */
+static void
+test_sensor_feedback (void)
+{
+  HydSystem *sys = compile_ok (
+    HEAD "\"components\": ["
+    "{\"id\": \"M1\", \"type\": \"mass\", \"params\": {\"mass\": 2}},"
+    "{\"id\": \"K1\", \"type\": \"spring\", \"params\": {\"stiffness\": 201}},"
+    "{\"id\": \"D1\", \"type\": \"damper\", \"params\": {\"damping\": 5}},"
+    "{\"id\": \"X1\", \"type\": \"fixed_point\"},"
+    "{\"id\": \"BG1\", \"type\": \"position_sensor\"}, {\"id\": \"BS1\", \"type\": \"velocity_sensor\"},"
+    "{\"id\": \"F1\", \"type\": \"force_source\"}, {\"id\": \"F2\", \"type\": \"force_source\"}],"
+    "\"connections\": [{\"from\": \"M1.A\", \"to\": \"K1.B\", \"initial_position\": 0.1},"
+    "{\"from\": \"K1.A\", \"to\": \"X1.A\"}, {\"from\": \"M1.A\", \"to\": \"D1.A\"}, {\"from\": \"D1.B\", \"to\": \"X1.A\"},"
+    "{\"from\": \"M1.A\", \"to\": \"BG1.A\"}, {\"from\": \"M1.A\", \"to\": \"BS1.A\"},"
+    "{\"from\": \"M1.A\", \"to\": \"F1.A\"}, {\"from\": \"M1.A\", \"to\": \"F2.A\"},"
+    "{\"from\": \"BG1.S\", \"to\": \"F1.S\"}, {\"from\": \"BS1.S\", \"to\": \"F2.S\"}]}");
+  g_assert_cmpuint (hyd_system_get_n_states (sys), ==, 2);
+  double y[2] = { 0.3, -0.04 };
+  check_jacobian (sys, 0.0, y);
+  const char *names[] = { "M1.A.x", "BG1.S", "BS1.v" };
+  Rows r = run (sys, names, 3, 3.0, 0.005, 1e-9);
+  double zeta = 0.1, wn = 10.0, wd = wn * sqrt (1 - zeta * zeta), worst = 0, worst_s = 0;
+  for (guint i = 0; i < N_ROWS (r); i++)
+    {
+      const double *row = ROW (r, i);
+      double t = row[0];
+      double x = 0.1 * exp (-zeta * wn * t) * (cos (wd * t) + zeta * wn / wd * sin (wd * t));
+      worst = MAX (worst, fabs (row[1] - x));
+      worst_s = MAX (worst_s, fabs (row[2] - row[1]));
+    }
+  g_test_message ("position and velocity sensors commanding forces: worst |x − x_exact| = %.3g m "
+                  "(x₀ = 0.1 m, ζ = 0.1, ω_n = 10 rad/s); |S − x| ≤ %.3g", worst, worst_s);
+  g_assert_cmpfloat (worst, <, 1e-6);
+  g_assert_cmpfloat (worst_s, ==, 0.0);
+  g_array_unref (r.rows);
+  hyd_system_free (sys);
+}
+
+/* A load cell between a 1 kg body pushed by 100 N and a 4 kg body: once
+ * its own mode (√(k/μ) ≈ 1.1e4 rad/s, ζ ≈ 0.56) has died out, the whole
+ * accelerates at F/(m₁ + m₂) = 20 m/s² and the cell carries
+ * m₂·a = 80 N (compression). Bound chosen before: 1e-6 N from 0.05 s on. */
+static void
+test_load_cell (void)
+{
+  HydSystem *sys = compile_ok (
+    HEAD "\"components\": ["
+    "{\"id\": \"M1\", \"type\": \"mass\", \"params\": {\"mass\": 1}},"
+    "{\"id\": \"M2\", \"type\": \"mass\", \"params\": {\"mass\": 4}},"
+    "{\"id\": \"BW1\", \"type\": \"force_sensor\"},"
+    "{\"id\": \"F1\", \"type\": \"force_source\", \"params\": {\"force\": 100}}],"
+    "\"connections\": [{\"from\": \"F1.A\", \"to\": \"M1.A\"}, {\"from\": \"M1.A\", \"to\": \"BW1.A\"},"
+    "{\"from\": \"BW1.B\", \"to\": \"M2.A\"}]}");
+  double y[4] = { 0.3, 0.01, 0.29, 0.0099 };
+  check_jacobian (sys, 0.0, y);
+  const char *names[] = { "BW1.F", "M2.A.v" };
+  Rows r = run (sys, names, 2, 0.2, 0.001, 1e-9);
+  double worst = 0, worst_v = 0;
+  for (guint i = 0; i < N_ROWS (r); i++)
+    {
+      const double *row = ROW (r, i);
+      if (row[0] >= 0.05)
+        worst = MAX (worst, fabs (row[1] - 80.0));
+      worst_v = MAX (worst_v, fabs (row[2] - 20.0 * row[0]));
+    }
+  g_test_message ("load cell: |F − m₂·a| ≤ %.3g N after 0.05 s (80 N), |v − F·t/(m₁ + m₂)| ≤ %.3g m/s",
+                  worst, worst_v);
+  g_assert_cmpfloat (worst, <, 1e-6);
+  g_assert_cmpfloat (worst_v, <, 1e-3);
+  g_array_unref (r.rows);
+  hyd_system_free (sys);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -433,5 +658,9 @@ main (int argc, char **argv)
   g_test_add_func ("/engine/translational/rod-equivalence", test_rod_equivalence);
   g_test_add_func ("/engine/translational/rod-mass-spring", test_rod_mass_spring);
   g_test_add_func ("/engine/translational/rod-oil-column", test_rod_oil_column);
+  g_test_add_func ("/engine/translational/partials", test_mechanics_partials);
+  g_test_add_func ("/engine/translational/mass-stop", test_mass_stop);
+  g_test_add_func ("/engine/translational/sensor-feedback", test_sensor_feedback);
+  g_test_add_func ("/engine/translational/load-cell", test_load_cell);
   return g_test_run ();
 }
