@@ -1387,6 +1387,8 @@ const HydComponentType hyd_signal_hysteresis_type = {
   .eval = nothing_eval,
   .events = hy_events,
   .signals = hy_signals,
+  /* the output is the discrete state's: a loop through it is no algebraic loop */
+  .signal_feedthrough_free = TRUE,
   .update = hy_update,
 };
 

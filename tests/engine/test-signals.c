@@ -313,6 +313,7 @@ test_partials_group2 (void)
   c = hyd_test_make_comp ("hysteresis", NULL, "on_level", "0.5", "off_level", "-0.5", "high", "3", "low", "-1",
                           NULL);
   hyd_test_set_param_rate (c, "high", 0.25);
+  g_assert_true (c->type->signal_feedthrough_free);
   double z2[2] = { 0.1, 0 };
   misses += check_block (c, 0.3, z2, d1, "hysteresis on");
   misses += check_block (c, 0.3, z2, d0, "hysteresis off");
@@ -735,6 +736,19 @@ test_rate_limiter (void)
 static void
 test_hysteresis (void)
 {
+  {
+    /* its output depends on its state only: a loop through it is no
+     * algebraic loop (a relaxation oscillator: the sum of a ramp and the
+     * output crosses the levels by itself) */
+    HydSystem *loop = compile_ok (
+      HEAD "\"components\": ["
+      "{\"id\": \"W1\", \"type\": \"ramp\"},"
+      "{\"id\": \"S1\", \"type\": \"sum\", \"params\": {\"signs\": \"+-\"}},"
+      "{\"id\": \"B1\", \"type\": \"hysteresis\"}],"
+      "\"connections\": [{\"from\": \"W1.Y\", \"to\": \"S1.U1\"}, {\"from\": \"B1.Y\", \"to\": \"S1.U2\"},"
+      "{\"from\": \"S1.Y\", \"to\": \"B1.U\"}]}");
+    hyd_system_free (loop);
+  }
   HydSystem *sys = compile_ok (
     HEAD "\"components\": ["
     "{\"id\": \"W1\", \"type\": \"sine\", \"params\": {\"amplitude\": 1, \"frequency\": 0.5}},"
