@@ -650,7 +650,8 @@ const HydComponentType hyd_signal_lag_type = {
 
 enum { PID_KP, PID_KI, PID_KD, PID_TF, PID_LOWER, PID_UPPER, PID_ANTI_WINDUP, PID_TT, PID_INITIAL };
 
-static const char *const pid_anti_windup[] = { N_("back_calculation"), N_("none"), NULL };
+static const char *const pid_anti_windup[] = { N_("back_calculation"), N_("none"), N_("conditional"), NULL };
+enum { AW_BACK_CALCULATION, AW_NONE, AW_CONDITIONAL };
 
 static const HydParamInfo pid_params[] = {
   [PID_KP] = { "kp", N_("Proportional gain"), HYD_UNIT_NONE, 1.0, -INFINITY, INFINITY, HYD_PARAM_PROFILE,
@@ -665,9 +666,10 @@ static const HydParamInfo pid_params[] = {
                   HYD_PARAM_OPTIONAL, NULL, N_("the smallest output (unset: no limit)") },
   [PID_UPPER] = { "upper", N_("Upper output limit"), HYD_UNIT_NONE, 0.0, -INFINITY, INFINITY,
                   HYD_PARAM_OPTIONAL, NULL, N_("the largest output (unset: no limit)") },
-  [PID_ANTI_WINDUP] = { "anti_windup", N_("Anti-windup"), HYD_UNIT_NONE, 0, 0, 1, HYD_PARAM_ENUM,
+  [PID_ANTI_WINDUP] = { "anti_windup", N_("Anti-windup"), HYD_UNIT_NONE, 0, 0, 2, HYD_PARAM_ENUM,
                         pid_anti_windup,
-                        N_("back_calculation: the integral tracks the limited output; none: it winds up") },
+                        N_("back_calculation: the integral tracks the limited output; conditional: it stops "
+                           "while the output is limited and the error drives it further; none: it winds up") },
   [PID_TT] = { "tracking_time", N_("Tracking time"), HYD_UNIT_TIME, 1.0, 0.0, INFINITY,
                HYD_PARAM_MIN_EXCLUSIVE, NULL,
                N_("T_t of the back-calculation (about √(T_i·T_d), or T_i for a PI controller)") },
@@ -736,7 +738,10 @@ pid_compute (const HydComp *comp, const HydEvalIn *in, PidOut *o)
   o->du = o->v > hi || o->v < lo ? 0.0 : 1.0;
 }
 
-/* dI/dt = K_i·e + (u − v)/T_t (back-calculation), dF/dt = (e − f)/T_f. */
+/* dI/dt = K_i·e + (u − v)/T_t (back-calculation), or K_i·e except while
+ * the output is limited and K_i·e drives it further (conditional
+ * integration: 0 then; continuous where e = 0, a corner at the limits,
+ * which are events), dF/dt = (e − f)/T_f. */
 static void
 pid_eval (const HydComp *comp, const HydEvalIn *in, HydEvalOut *out)
 {
@@ -744,19 +749,25 @@ pid_eval (const HydComp *comp, const HydEvalIn *in, HydEvalOut *out)
   double e = in->p[PID_E], Tf = par[PID_TF];
   PidOut o;
   pid_compute (comp, in, &o);
-  double track = (int) par[PID_ANTI_WINDUP] == 0 ? 1.0 / par[PID_TT] : 0.0;
-  out->xdot[0] = par[PID_KI] * e + track * (o.u - o.v);
+  int aw = (int) par[PID_ANTI_WINDUP];
+  double track = aw == AW_BACK_CALCULATION ? 1.0 / par[PID_TT] : 0.0;
+  double ki_e = par[PID_KI] * e;
+  gboolean frozen = aw == AW_CONDITIONAL
+                    && ((o.v > upper_limit (par[PID_UPPER]) && ki_e > 0)
+                        || (o.v < lower_limit (par[PID_LOWER]) && ki_e < 0));
+  double ki = frozen ? 0.0 : par[PID_KI];
+  out->xdot[0] = ki * e + track * (o.u - o.v);
   out->xdot[1] = (e - in->x[1]) / Tf;
   if (out->jac)
     {
       for (guint c = 0; c < 4; c++)
         HYD_JAC (comp, out, 2, c) = track * (o.du - 1.0) * o.dv[c];
-      HYD_JAC (comp, out, 2, PID_E) += par[PID_KI];
+      HYD_JAC (comp, out, 2, PID_E) += ki;
       HYD_JAC (comp, out, 3, PID_E) = 1.0 / Tf;
       HYD_JAC (comp, out, 3, 3) = -1.0 / Tf;
     }
   if (out->x_t)
-    out->x_t[0] = comp->par_dt[PID_KI] * e + track * (o.du - 1.0) * o.v_t;
+    out->x_t[0] = (frozen ? 0.0 : comp->par_dt[PID_KI]) * e + track * (o.du - 1.0) * o.v_t;
 }
 
 static void
@@ -791,9 +802,10 @@ const HydComponentType hyd_signal_pid_type = {
        "dI/dt = K_i·e and the filtered derivative D = K_d·s/(1 + T_f·s)·e; the "
        "output is v limited to [lower, upper]. Anti-windup by back-calculation "
        "adds (u − v)/T_t to dI/dt, so the integral follows the limited output and "
-       "the controller leaves the limit as soon as the error turns (Åström & "
-       "Hägglund, Advanced PID Control, ISA 2006, §3.3 and §3.5). The gains have "
-       "live sliders while running."),
+       "the controller leaves the limit as soon as the error turns; conditional "
+       "integration stops the integral while the output is limited and the error "
+       "drives it further (Åström & Hägglund, Advanced PID Control, ISA 2006, §3.3 "
+       "and §3.5). The gains have live sliders while running."),
   .ports = pid_ports,
   .n_ports = G_N_ELEMENTS (pid_ports),
   .params = pid_params,

@@ -229,6 +229,19 @@ test_partials_group1 (void)
   misses += check_block (c, 0.3, zp, NULL, "pid saturated");
   g_assert_cmpfloat (fabs (output_of (c, 0.3, zp, NULL, 1) - (1.5)), <, 1e-12);
   hyd_comp_free (c);
+  c = hyd_test_make_comp ("pid", NULL, "kp", "2", "ki", "3", "kd", "0.1", "derivative_filter", "0.05",
+                          "lower", "-1", "upper", "1.5", "anti_windup", "conditional", NULL);
+  hyd_test_set_param_rate (c, "ki", -0.3);
+  double zc[4] = { 0.2, 0, 0.3, 0.1 };
+  misses += check_block (c, 0.3, zc, NULL, "pid conditional, linear");
+  zc[0] = 0.9; /* limited, the error driving it further: the integral stops */
+  misses += check_block (c, 0.3, zc, NULL, "pid conditional, frozen");
+  {
+    Local L;
+    eval_block (c, 0.3, zc, NULL, &L);
+    g_assert_cmpfloat (L.xdot[0], ==, 0.0);
+  }
+  hyd_comp_free (c);
 
   g_assert_cmpuint (misses, ==, 0);
 }
@@ -590,15 +603,17 @@ windup_run (const char *anti_windup, double *overshoot, double *settled)
  * equations (e = 1 − y, v = e + I, u = sat(v), İ = e + (u − v)/T_t or e,
  * ẏ = u; classical RK4, h = 1e-4 s, written apart from Bramah): the output
  * leaves the limit at 4.5005 s with back-calculation and 8.899 s without,
- * the overshoots are 0.069956 and 0.801492, and at 30 s the wound-up loop
+ * the overshoots are 0.069956 and 0.801492 (0.059685 with conditional
+ * integration), and at 30 s the wound-up loop
  * is still 3.2064e-4 short of the set-point (it settles at ζ = 0.5 from
  * its later start), the other within 2.5e-7. */
 static void
 test_pid_anti_windup (void)
 {
-  double over_bc, over_none, left_bc, left_none;
+  double over_bc, over_none, left_bc, left_none, over_ci, left_ci;
   double t_bc = windup_run ("back_calculation", &over_bc, &left_bc);
   double t_none = windup_run ("none", &over_none, &left_none);
+  double t_ci = windup_run ("conditional", &over_ci, &left_ci);
   g_test_message ("PI with output limits ±0.2: leaves the limit at %.3f s with back-calculation, "
                   "%.3f s without anti-windup; overshoot %.6f against %.6f; error at 30 s %.4g "
                   "against %.4g", t_bc, t_none, over_bc, over_none, left_bc, left_none);
@@ -613,6 +628,15 @@ test_pid_anti_windup (void)
   g_assert_cmpfloat (fabs (over_none - 0.801492), <, 1e-5);
   g_assert_cmpfloat (fabs (left_bc), <, 1e-6);
   g_assert_cmpfloat (fabs (left_none + 3.2064e-4), <, 1e-7);
+  /* conditional integration: the integral stays 0 while the output is
+   * limited (e > 0 all along), so v = e and the output leaves the limit
+   * when e = 1 − 0.2·t reaches 0.2: at 4 s exactly (the first sample
+   * below it, 4.001 s); overshoot 0.059685 by the same RK4 */
+  g_test_message ("conditional integration: leaves the limit at %.3f s (exact 4 s), overshoot %.6f, "
+                  "error at 30 s %.3g", t_ci, over_ci, left_ci);
+  g_assert_cmpfloat (fabs (t_ci - 4.0), <=, 1.5e-3);
+  g_assert_cmpfloat (fabs (over_ci - 0.059685), <, 1e-5);
+  g_assert_cmpfloat (fabs (left_ci), <, 1e-6);
 }
 
 /* A sum with two signs refuses a wired U3, naming the block and the port;
