@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "hyd-circuit.h"
+#include "hyd-diagnostic.h"
 #include "hyd-run.h"
 #include "hyd-system.h"
 
@@ -558,6 +559,47 @@ test_errors (void)
   g_assert_cmpint (hyd_system_find_variable (sys, "M1.A-S1.A.q"), <, 0);
 }
 
+/* The lint sees a hose as part of a line: a relief valve at the end of a
+ * hose from its pump is still on the pump's line (and rated below its 15
+ * L/min here), and a check valve at the end of a hose from a tank is still
+ * a make-up valve (with the 0.5 + 2 bar defaults it can never open fully). */
+static guint
+count_code (HydSystem *sys, HydDiagnosticCode code)
+{
+  GPtrArray *diags = hyd_system_get_diagnostics (sys);
+  guint n = 0;
+  for (guint k = 0; k < diags->len; k++)
+    n += ((HydDiagnostic *) g_ptr_array_index (diags, k))->code == code;
+  return n;
+}
+
+static void
+test_lint (void)
+{
+  const char *frictions[] = { "true", "false" };
+  for (guint k = 0; k < 2; k++)
+    {
+      g_autofree char *json = g_strdup_printf (
+        HEAD3 "\"components\": ["
+        "{\"id\": \"T1\", \"type\": \"tank\"}, {\"id\": \"PU1\", \"type\": \"fixed_pump\"},"
+        "{\"id\": \"RV1\", \"type\": \"relief_valve\", \"params\": {\"nominal_flow\": 1e-4}},"
+        "{\"id\": \"T2\", \"type\": \"tank\"}, {\"id\": \"T3\", \"type\": \"tank\"},"
+        "{\"id\": \"CV1\", \"type\": \"check_valve\"}, {\"id\": \"V1\", \"type\": \"volume\"},"
+        "{\"id\": \"O1\", \"type\": \"orifice\"}],"
+        "\"connections\": [{\"from\": \"T1.T\", \"to\": \"PU1.S\"},"
+        "{\"from\": \"PU1.P\", \"to\": \"RV1.P\", \"length\": 1, \"diameter\": 0.01, \"friction\": %s},"
+        "{\"from\": \"RV1.T\", \"to\": \"T2.T\"},"
+        "{\"from\": \"T3.T\", \"to\": \"CV1.A\", \"length\": 1, \"diameter\": 0.01, \"friction\": %s},"
+        "{\"from\": \"CV1.B\", \"to\": \"V1.P\"}, {\"from\": \"V1.P2\", \"to\": \"O1.A\"},"
+        "{\"from\": \"O1.B\", \"to\": \"T2.T\"}]}", frictions[k], frictions[k]);
+      g_autoptr (HydSystem) sys = compile_ok (json);
+      g_assert_cmpint (hyd_system_find_variable (sys, "PU1.P-RV1.P.q") >= 0, ==, k == 0);
+      g_assert_cmpuint (count_code (sys, HYD_DIAGNOSTIC_RELIEF_UNDERRATED), ==, 1);
+      g_assert_cmpuint (count_code (sys, HYD_DIAGNOSTIC_MAKEUP_VALVE), ==, 1);
+      g_assert_cmpuint (count_code (sys, HYD_DIAGNOSTIC_NO_RELIEF_PATH), ==, 0);
+    }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -570,5 +612,6 @@ main (int argc, char **argv)
   g_test_add_func ("/engine/hose/default-rule", test_default_rule);
   g_test_add_func ("/engine/hose/round-trip", test_round_trip);
   g_test_add_func ("/engine/hose/errors", test_errors);
+  g_test_add_func ("/engine/hose/lint", test_lint);
   return g_test_run ();
 }
