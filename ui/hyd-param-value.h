@@ -30,6 +30,11 @@ gboolean hyd_param_value_in_range (const HydParamInfo *info, double si);
 gboolean hyd_param_value_parse (const HydParamInfo *info, const char *text, double *si, char **message);
 /* Clamp to the range (for live sliders). */
 double hyd_param_value_clamp (const HydParamInfo *info, double si);
+/* The span of a slider for a value (SI): the parameter's range, or where
+ * it is open or far wider than anything useful a typical magnitude of the
+ * unit (200 bar, 100 L/min, 3000 rpm, 20 kN ...) or four times the value
+ * around it. */
+void hyd_param_value_slider_range (const HydParamInfo *info, double value, double *lo, double *hi);
 
 /* The value in force of a numeric parameter of a component as written
  * (number), its default when left out, or the profile's value just after
