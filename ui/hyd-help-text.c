@@ -148,6 +148,8 @@ hyd_help_param_rows (const HydComponentType *type)
         {
           if (info->flags & HYD_PARAM_OPTIONAL)
             row->default_text = g_strdup (_("unset"));
+          else if (hyd_param_value_may_be_unset (info))
+            row->default_text = g_strdup (_("no limit"));
           else if (info->flags & HYD_PARAM_FLUID_CD)
             {
               g_autofree char *cd = with_unit (info, DEFAULT_DISCHARGE_COEFFICIENT);

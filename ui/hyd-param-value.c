@@ -225,6 +225,15 @@ hyd_param_value_clamp (const HydParamInfo *info, double si)
 }
 
 gboolean
+hyd_param_value_may_be_unset (const HydParamInfo *info)
+{
+  g_return_val_if_fail (info != NULL, FALSE);
+  /* an optional parameter, or a limit whose default is no limit at all (a
+   * controller's output limits: ±∞, which no field can show or take) */
+  return (info->flags & HYD_PARAM_OPTIONAL) || (!(info->flags & HYD_PARAM_ENUM) && isinf (info->def));
+}
+
+gboolean
 hyd_param_value_get (const HydParamInfo *info, JsonNode *written, double fluid_cd, double *si)
 {
   g_return_val_if_fail (info != NULL, FALSE);
@@ -234,7 +243,7 @@ hyd_param_value_get (const HydParamInfo *info, JsonNode *written, double fluid_c
   double value;
   if (written == NULL)
     {
-      if (info->flags & HYD_PARAM_OPTIONAL)
+      if (hyd_param_value_may_be_unset (info))
         return FALSE;
       value = (info->flags & HYD_PARAM_FLUID_CD) ? fluid_cd : info->def;
     }

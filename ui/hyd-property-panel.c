@@ -177,9 +177,13 @@ entry_changed_cb (GtkEditable *editable, ParamRow *row)
   gtk_widget_set_sensitive (row->reset, !row->panel->running);
   const char *text = gtk_editable_get_text (editable);
   g_autofree char *message = NULL;
-  /* an empty entry over a profile keeps the profile */
+  /* an empty entry over a profile keeps the profile; over a parameter
+   * that may be unset (optional, no limit) it leaves it unset */
   if (*text == '\0' && written_value (row->panel, row->info) != NULL
       && JSON_NODE_HOLDS_OBJECT (written_value (row->panel, row->info)))
+    show_message (row, NULL);
+  else if (is_blank (text) && written_value (row->panel, row->info) == NULL
+           && hyd_param_value_may_be_unset (row->info))
     show_message (row, NULL);
   else if (!hyd_param_value_parse (row->info, text, NULL, &message))
     show_message (row, message);
@@ -195,6 +199,12 @@ commit_entry (ParamRow *row)
   JsonNode *written = written_value (self, row->info);
   if (*text == '\0' && written && JSON_NODE_HOLDS_OBJECT (written))
     return;
+  if (is_blank (text) && written == NULL && hyd_param_value_may_be_unset (row->info))
+    {
+      show_message (row, NULL);
+      row->typed = FALSE;
+      return;
+    }
 
   double si;
   g_autofree char *message = NULL;
@@ -374,7 +384,8 @@ sync_row (HydPropertyPanel *self, ParamRow *row)
           else
             {
               gtk_editable_set_text (GTK_EDITABLE (row->editor), "");
-              gtk_entry_set_placeholder_text (GTK_ENTRY (row->editor), _("unset"));
+              gtk_entry_set_placeholder_text (GTK_ENTRY (row->editor), (row->info->flags & HYD_PARAM_OPTIONAL)
+                                                                           ? _("unset") : _("no limit"));
             }
         }
     }
@@ -545,6 +556,8 @@ build_rows (HydPropertyPanel *self, const HydComponentType *type)
           def = g_strdup (info->choices ? _(info->choices[(guint) info->def]) : "");
         else if (info->flags & HYD_PARAM_OPTIONAL)
           def = g_strdup (_("unset"));
+        else if (hyd_param_value_may_be_unset (info))
+          def = g_strdup (_("no limit"));
         else
           {
             double d = (info->flags & HYD_PARAM_FLUID_CD) ? fluid_discharge_coefficient (self) : info->def;
@@ -942,7 +955,7 @@ hyd_property_panel_check_entries (HydPropertyPanel *self, gboolean commit, char 
       if (*text == '\0' && written && JSON_NODE_HOLDS_OBJECT (written))
         continue;
       /* an optional parameter left empty stays unset */
-      if (is_blank (text) && written == NULL && (row->info->flags & HYD_PARAM_OPTIONAL))
+      if (is_blank (text) && written == NULL && hyd_param_value_may_be_unset (row->info))
         continue;
       g_autofree char *why = NULL;
       if (!hyd_param_value_parse (row->info, text, NULL, &why))

@@ -1078,6 +1078,59 @@ test_live_page (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* A controller with its default output limits (±∞: no limit, which no
+ * field shows) runs from the window; the Live page lists the signal
+ * blocks' gains and set-points, found from the catalogue. */
+static void
+test_signal_loop_runs (void)
+{
+  static const char loop[] =
+    "{\"format\": \"bramah-circuit\", \"version\": 2, \"components\": ["
+    "{\"id\": \"W1\", \"type\": \"step\", \"position\": [60, 100], \"params\": {\"final\": 0.1, \"time\": 0.5}},"
+    "{\"id\": \"E1\", \"type\": \"sum\", \"position\": [170, 100], \"params\": {\"signs\": \"+-\"}},"
+    "{\"id\": \"K1\", \"type\": \"pid\", \"position\": [270, 100], \"params\": {\"kp\": 400, \"kd\": 40}},"
+    "{\"id\": \"F1\", \"type\": \"force_source\", \"position\": [400, 200]},"
+    "{\"id\": \"M1\", \"type\": \"mass\", \"position\": [480, 200], \"params\": {\"mass\": 2}},"
+    "{\"id\": \"S1\", \"type\": \"position_sensor\", \"position\": [600, 300]}],"
+    "\"connections\": [{\"from\": \"W1.Y\", \"to\": \"E1.U1\"}, {\"from\": \"E1.Y\", \"to\": \"K1.E\"},"
+    "{\"from\": \"K1.Y\", \"to\": \"F1.S\"}, {\"from\": \"F1.A\", \"to\": \"M1.A\"},"
+    "{\"from\": \"M1.A\", \"to\": \"S1.A\"}, {\"from\": \"S1.S\", \"to\": \"E1.U2\"}],"
+    "\"simulation\": {\"t_end\": 30}}";
+  g_autofree char *dir = g_dir_make_tmp ("bramah-loop-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "loop.bramah", NULL);
+  g_assert_true (g_file_set_contents (path, loop, -1, NULL));
+  HydWindow *window = hyd_window_new (NULL);
+  gtk_window_present (GTK_WINDOW (window));
+  g_autoptr (GFile) file = g_file_new_for_path (path);
+  g_assert_true (hyd_window_open_file (window, file));
+  iterate ();
+  HydSimulation *sim = hyd_window_get_simulation (window);
+
+  /* the controller shown: its limits' fields are empty and not red */
+  const char *ids[] = { "K1", NULL };
+  hyd_property_panel_set_selection (window->property_panel, ids);
+  iterate ();
+  GtkWidget *lower = hyd_property_panel_get_editor (window->property_panel, "lower");
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (lower)), ==, "");
+  g_assert_false (gtk_widget_has_css_class (lower, "error"));
+  hyd_property_panel_set_selection (window->property_panel, NULL);
+  iterate ();
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "sim.run", NULL));
+  iterate_until_started (window);
+  g_assert_true (hyd_simulation_get_active (sim));
+  HydLivePanel *live = HYD_LIVE_PANEL (hyd_window_get_live_panel (window));
+  g_assert_nonnull (hyd_live_panel_get_slider (live, "K1", "kp"));
+  g_assert_nonnull (hyd_live_panel_get_slider (live, "K1", "ki"));
+  g_assert_nonnull (hyd_live_panel_get_slider (live, "K1", "kd"));
+  g_assert_nonnull (hyd_live_panel_get_slider (live, "W1", "final"));
+  g_assert_null (hyd_live_panel_get_slider (live, "K1", "lower"));
+  stop_and_wait (window);
+  gtk_window_destroy (GTK_WINDOW (window));
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -1093,6 +1146,7 @@ main (int argc, char *argv[])
     }
   g_test_add_func ("/ui/window/open-and-run", test_open_and_run);
   g_test_add_func ("/ui/window/live-page", test_live_page);
+  g_test_add_func ("/ui/window/signal-loop-runs", test_signal_loop_runs);
   g_test_add_func ("/ui/window/variables-off-main-thread", test_variables_off_main_thread);
   g_test_add_func ("/ui/window/run-compiles-off-main-thread", test_run_compiles_off_main_thread);
   g_test_add_func ("/ui/window/software-gl", test_software_gl);
