@@ -41,6 +41,7 @@ extern const HydComponentType hyd_force_source_type;
 extern const HydComponentType hyd_position_sensor_type;
 extern const HydComponentType hyd_velocity_sensor_type;
 extern const HydComponentType hyd_force_sensor_type;
+extern const HydComponentType hyd_friction_type;
 
 static const HydComponentType *const catalogue[] = {
   &hyd_tank_type,
@@ -80,6 +81,7 @@ static const HydComponentType *const catalogue[] = {
   &hyd_position_sensor_type,
   &hyd_velocity_sensor_type,
   &hyd_force_sensor_type,
+  &hyd_friction_type,
 };
 
 /* Looked up once per component of a circuit: an index, built once. */
