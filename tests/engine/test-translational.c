@@ -757,6 +757,34 @@ test_friction_stribeck (void)
     }
 }
 
+/* Parameters that contradict each other are refused, naming the component
+ * and both parameters. */
+static void
+test_refusals (void)
+{
+  static const char *const cases[][3] = {
+    { "{\"id\": \"M1\", \"type\": \"mass\", \"params\": {\"x_min\": 0.2, \"x_max\": 0.1}}", "x_min", "x_max" },
+    { "{\"id\": \"R1\", \"type\": \"friction\", \"params\": {\"coulomb_friction\": 200, \"static_friction\": 150}}",
+      "static_friction", "coulomb_friction" },
+  };
+  for (guint k = 0; k < G_N_ELEMENTS (cases); k++)
+    {
+      g_autofree char *json = g_strdup_printf (HEAD "\"components\": [%s, {\"id\": \"X1\", \"type\": \"fixed_point\"},"
+                                               "{\"id\": \"M9\", \"type\": \"mass\"}, {\"id\": \"K9\", \"type\": \"spring\"}],"
+                                               "\"connections\": [{\"from\": \"X1.A\", \"to\": \"%s.A\"},"
+                                               "{\"from\": \"K9.A\", \"to\": \"X1.A\"}, {\"from\": \"K9.B\", \"to\": \"%s\"}]}",
+                                               cases[k][0], k == 0 ? "K9" : "R1", k == 0 ? "M1.A" : "R1.B");
+      g_autoptr (GError) error = NULL;
+      HydSystem *sys = compile_json (json, &error);
+      g_assert_null (sys);
+      g_assert_nonnull (error);
+      g_test_message ("%s", error->message);
+      g_assert_nonnull (strstr (error->message, k == 0 ? "M1" : "R1"));
+      g_assert_nonnull (strstr (error->message, cases[k][1]));
+      g_assert_nonnull (strstr (error->message, cases[k][2]));
+    }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -773,5 +801,6 @@ main (int argc, char **argv)
   g_test_add_func ("/engine/translational/friction-partials", test_friction_partials);
   g_test_add_func ("/engine/translational/friction-stiction", test_friction_stiction);
   g_test_add_func ("/engine/translational/friction-stribeck", test_friction_stribeck);
+  g_test_add_func ("/engine/translational/refusals", test_refusals);
   return g_test_run ();
 }
