@@ -174,10 +174,7 @@ hyd_sys_build_domains (HydSystem *sys, const HydCircuit *circuit, guint *parent,
       if (!mech && !sig)
         continue;
       if (mech)
-        {
-          sc->port_mnode = g_new (int, np + 1);
-          sc->ext = TRUE;
-        }
+        sc->port_mnode = g_new (int, np + 1);
       if (sig)
         sc->port_signal = g_new (int, np + 1);
       for (guint X = 0; X < np; X++)
@@ -187,6 +184,10 @@ hyd_sys_build_domains (HydSystem *sys, const HydCircuit *circuit, guint *parent,
             sc->port_mnode[X] = hyd_domain_is_mechanical (t->ports[X].domain) ? class_mnode[root] : -1;
           if (sc->port_signal)
             sc->port_signal[X] = t->ports[X].domain == HYD_DOMAIN_SIGNAL ? class_net[root] : -1;
+          /* the extra steps only for a component on a mechanical node (a
+           * cylinder with its rod unwired costs what it did) */
+          if (sc->port_mnode && sc->port_mnode[X] >= 0)
+            sc->ext = TRUE;
         }
     }
 
