@@ -266,19 +266,42 @@ test_rod_unwired (void)
   g_assert_cmpint (hyd_system_find_variable (sys, "C1.v"), >=, 0); /* the output */
   hyd_system_free (sys);
 
-  /* the initial velocity of a wired rod is its node's */
+  /* the rod's node starts where the piston does, at its velocity, unless
+   * a wire says otherwise */
+#define START_CIRCUIT(WIRE) \
+  HEAD "\"components\": [" \
+  "{\"id\": \"T1\", \"type\": \"tank\"}," \
+  "{\"id\": \"C1\", \"type\": \"cylinder_single\", \"params\": {\"initial_velocity\": 0.1, \"initial_position\": 0.05}}," \
+  "{\"id\": \"M1\", \"type\": \"mass\"}]," \
+  "\"connections\": [{\"from\": \"T1.T\", \"to\": \"C1.A\"}, {\"from\": \"C1.R\", \"to\": \"M1.A\"" WIRE "}]}"
+  sys = compile_ok (START_CIRCUIT (""));
+  const double *y0 = hyd_system_get_initial_state (sys);
+  g_assert_cmpfloat (y0[state_index (sys, "C1.R.v")], ==, 0.1);
+  g_assert_cmpfloat (y0[state_index (sys, "C1.R.x")], ==, 0.05);
+  g_assert_cmpfloat (y0[state_index (sys, "C1.x")], ==, 0.05);
+  hyd_system_free (sys);
+  sys = compile_ok (START_CIRCUIT (", \"initial_position\": 0.3"));
+  y0 = hyd_system_get_initial_state (sys);
+  g_assert_cmpfloat (y0[state_index (sys, "C1.R.v")], ==, 0.1);
+  g_assert_cmpfloat (y0[state_index (sys, "C1.R.x")], ==, 0.3);
+  g_assert_cmpfloat (y0[state_index (sys, "C1.x")], ==, 0.05);
+  hyd_system_free (sys);
+
+  /* two pistons on one rod node that start at different places */
   g_autoptr (GError) error = NULL;
   sys = compile_json (HEAD "\"components\": ["
-                      "{\"id\": \"T1\", \"type\": \"tank\"},"
-                      "{\"id\": \"C1\", \"type\": \"cylinder_single\", \"params\": {\"initial_velocity\": 0.1}},"
-                      "{\"id\": \"M1\", \"type\": \"mass\"}],"
-                      "\"connections\": [{\"from\": \"T1.T\", \"to\": \"C1.A\"}, {\"from\": \"C1.R\", \"to\": \"M1.A\"}]}",
+                      "{\"id\": \"T1\", \"type\": \"tank\"}, {\"id\": \"T2\", \"type\": \"tank\"},"
+                      "{\"id\": \"C1\", \"type\": \"cylinder_single\", \"params\": {\"initial_position\": 0.1}},"
+                      "{\"id\": \"C2\", \"type\": \"cylinder_single\", \"params\": {\"initial_position\": 0.2}}],"
+                      "\"connections\": [{\"from\": \"T1.T\", \"to\": \"C1.A\"}, {\"from\": \"T2.T\", \"to\": \"C2.A\"},"
+                      "{\"from\": \"C1.R\", \"to\": \"C2.R\"}]}",
                       &error);
   g_assert_null (sys);
   g_assert_nonnull (error);
   g_test_message ("%s", error->message);
   g_assert_nonnull (strstr (error->message, "C1"));
-  g_assert_nonnull (strstr (error->message, "initial_velocity"));
+  g_assert_nonnull (strstr (error->message, "C2"));
+  g_assert_nonnull (strstr (error->message, "initial_position"));
 }
 
 /* A version 1 cylinder of mass 100 kg against the same cylinder of 40 kg
