@@ -59,6 +59,7 @@ extern const HydComponentType hyd_signal_dead_zone_type;
 extern const HydComponentType hyd_position_sensor_type;
 extern const HydComponentType hyd_velocity_sensor_type;
 extern const HydComponentType hyd_force_sensor_type;
+extern const HydComponentType hyd_friction_type;
 
 static const HydComponentType *const catalogue[] = {
   &hyd_tank_type,
@@ -116,6 +117,7 @@ static const HydComponentType *const catalogue[] = {
   &hyd_position_sensor_type,
   &hyd_velocity_sensor_type,
   &hyd_force_sensor_type,
+  &hyd_friction_type,
 };
 
 /* Looked up once per component of a circuit: an index, built once. */
