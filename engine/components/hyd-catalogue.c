@@ -38,6 +38,7 @@ extern const HydComponentType hyd_fixed_point_type;
 extern const HydComponentType hyd_spring_type;
 extern const HydComponentType hyd_damper_type;
 extern const HydComponentType hyd_force_source_type;
+extern const HydComponentType hyd_cooler_type;
 
 static const HydComponentType *const catalogue[] = {
   &hyd_tank_type,
@@ -74,6 +75,7 @@ static const HydComponentType *const catalogue[] = {
   &hyd_spring_type,
   &hyd_damper_type,
   &hyd_force_source_type,
+  &hyd_cooler_type,
 };
 
 /* Looked up once per component of a circuit: an index, built once. */

@@ -4,7 +4,7 @@
  * relief_valve, pressure_reducing_valve, flow_control_valve; and the
  * extensions (docs/circuit-format.md, "Component types added by Bramah"):
  * pilot_check_valve, sequence_valve, one_way_flow_control_valve,
- * shuttle_valve, counterbalance_valve, filter.
+ * shuttle_valve, counterbalance_valve, filter, cooler.
  *
  * Every path is the shared two-regime orifice law hyd_orifice_flow
  * (Ellman–Piché; Esqué 2008, §3.2.4, eq. 3.7) of an open area A
@@ -933,6 +933,117 @@ const HydComponentType hyd_filter_type = {
   .roles = HYD_ROLE_CONDUIT,
   .setup = filter_setup,
   .eval = filter_eval,
+};
+
+/* ---------------------------------------------------------------------------
+ * cooler (extension, docs/circuit-format.md)
+ * ------------------------------------------------------------------------- */
+
+enum { CO_NOMINAL_FLOW, CO_DROP, CO_LAW, CO_HEAT, CO_NTU };
+
+static const char *const cooler_law_choices[] = { N_("laminar"), N_("turbulent"), NULL };
+
+static const HydParamInfo cooler_params[] = {
+  { "nominal_flow", N_("Nominal flow"), HYD_UNIT_FLOW, 100e-3 / 60.0 /* 100 L/min */, 0.0, INFINITY,
+    HYD_PARAM_MIN_EXCLUSIVE, NULL, N_("Rated oil flow of the cooler") },
+  { "nominal_pressure_drop", N_("Nominal pressure drop"), HYD_UNIT_PRESSURE, 1e5, 0.0, INFINITY,
+    HYD_PARAM_MIN_EXCLUSIVE, NULL, N_("Oil-side pressure drop at the nominal flow") },
+  { "pressure_drop_law", N_("Pressure-drop law"), HYD_UNIT_NONE, 0.0, 0.0, 1.0, HYD_PARAM_ENUM,
+    cooler_law_choices,
+    N_("laminar (drop ∝ flow, as a filter) or turbulent (the orifice law, drop ∝ flow²)") },
+  { "rated_heat_rejection", N_("Rated heat rejection"), HYD_UNIT_POWER, 0.0, 0.0, INFINITY, 0, NULL,
+    N_("Heat the cooler removes at the nominal flow and its rated inlet temperature difference") },
+  { "nominal_ntu", N_("Nominal NTU"), HYD_UNIT_NONE, 1.0, 0.0, INFINITY, HYD_PARAM_MIN_EXCLUSIVE, NULL,
+    N_("Number of transfer units UA/(ρ·c_p·q) of the oil side at the nominal flow") },
+};
+
+static const HydVarInfo cooler_outputs[] = {
+  { "q", HYD_UNIT_FLOW, N_("Flow through the cooler, positive from A to B") },
+  { "dp", HYD_UNIT_PRESSURE, N_("Pressure drop across the cooler, p_A − p_B") },
+  { "heat", HYD_UNIT_POWER, N_("Heat removed from the oil at the rated inlet temperature difference") },
+};
+
+static gboolean
+cooler_setup (HydComp *comp, GError **error)
+{
+  hyd_comp_set_outputs (comp, G_N_ELEMENTS (cooler_outputs), cooler_outputs);
+  hyd_comp_use_dense_pattern (comp);
+  return TRUE;
+}
+
+/* Heat removed at flow q: an exchanger whose coolant side does not warm up
+ * (C_r = 0) has the effectiveness ε = 1 − e^(−NTU) (Incropera & DeWitt,
+ * Fundamentals of Heat and Mass Transfer, 6th ed., 2007, §11.4, eq. 11.36a),
+ * NTU = UA/C_oil ∝ 1/|q|, and removes Q = ε·C_oil·ΔT_in with C_oil ∝ |q|.
+ * At the rated ΔT_in, relative to the nominal flow (r = |q|/q_nom):
+ * Q = Q_rated·r·(1 − e^(−NTU_nom/r))/(1 − e^(−NTU_nom)). */
+static double
+cooler_heat (const double *par, double q)
+{
+  double r = fabs (q) / par[CO_NOMINAL_FLOW];
+  double ntu = par[CO_NTU];
+  if (r <= 0.0 || par[CO_HEAT] <= 0.0)
+    return 0.0;
+  return par[CO_HEAT] * r * -expm1 (-ntu / r) / -expm1 (-ntu);
+}
+
+static void
+cooler_eval (const HydComp *comp, const HydEvalIn *in, HydEvalOut *out)
+{
+  const double *par = comp->par;
+  double dp = in->p[PORT_IN] - in->p[PORT_OUT];
+  double q, dq0, dq1;
+
+  if ((int) par[CO_LAW] == 1)
+    {
+      /* turbulent: the project's orifice law (Esqué 2008, eq. 3.7) with the
+       * area that passes nominal_flow at nominal_pressure_drop */
+      HydOrificeCoeffs c = hyd_fluid_orifice_coeffs (comp->fluid, 0.0);
+      double a = hyd_orifice_nominal_area (&c, par[CO_NOMINAL_FLOW], par[CO_DROP]);
+      double dqdp, dqda;
+      q = hyd_orifice_flow (&c, dp, a, &dqdp, &dqda);
+      dq0 = dqdp;
+      dq1 = -dqdp;
+    }
+  else
+    {
+      /* laminar: q = (nominal_flow/nominal_pressure_drop)·Δp_AB */
+      double g = par[CO_NOMINAL_FLOW] / par[CO_DROP];
+      q = g * dp;
+      dq0 = g;
+      dq1 = -g;
+    }
+  two_port_write (comp, out, q, dq0, dq1);
+  if (out->out)
+    {
+      out->out[0] = q;
+      out->out[1] = dp;
+      out->out[2] = cooler_heat (par, q);
+    }
+}
+
+const HydComponentType hyd_cooler_type = {
+  .id = "cooler",
+  .label = N_("Cooler"),
+  .category = HYD_CATEGORY_STORAGE,
+  .iso_symbol = N_("cooler (square standing on a corner with a line across the flow, its arrowheads pointing out: heat removed)"),
+  .description = N_("Oil cooler: its oil side drops nominal_pressure_drop at nominal_flow, "
+                    "laminar q_A = (nominal_flow/nominal_pressure_drop)·Δp_AB = −q_B (as a "
+                    "filter) or turbulent on the orifice law (Esqué eq. 3.7). The output heat "
+                    "is the heat removed at the rated inlet temperature difference: a coolant "
+                    "that does not warm up gives ε = 1 − e^(−NTU) (Incropera & DeWitt 2007, "
+                    "eq. 11.36a), so heat = rated_heat_rejection·r·(1 − e^(−NTU_nom/r))/"
+                    "(1 − e^(−NTU_nom)) with r = |q|/nominal_flow. The run is isothermal: the "
+                    "heat is reported, not fed back to the fluid."),
+  .ports = ab_ports,
+  .n_ports = G_N_ELEMENTS (ab_ports),
+  .params = cooler_params,
+  .n_params = G_N_ELEMENTS (cooler_params),
+  .boundary_param = -1,
+  .designator = "HE",
+  .roles = HYD_ROLE_CONDUIT,
+  .setup = cooler_setup,
+  .eval = cooler_eval,
 };
 
 /* ---------------------------------------------------------------------------
