@@ -39,6 +39,10 @@ extern const HydComponentType hyd_spring_type;
 extern const HydComponentType hyd_damper_type;
 extern const HydComponentType hyd_force_source_type;
 extern const HydComponentType hyd_cooler_type;
+extern const HydComponentType hyd_dcv_4_3_pilot_type;
+extern const HydComponentType hyd_dcv_4_2_pilot_type;
+extern const HydComponentType hyd_dcv_3_2_pilot_type;
+extern const HydComponentType hyd_dcv_2_2_pilot_type;
 
 static const HydComponentType *const catalogue[] = {
   &hyd_tank_type,
@@ -76,6 +80,10 @@ static const HydComponentType *const catalogue[] = {
   &hyd_damper_type,
   &hyd_force_source_type,
   &hyd_cooler_type,
+  &hyd_dcv_4_3_pilot_type,
+  &hyd_dcv_4_2_pilot_type,
+  &hyd_dcv_3_2_pilot_type,
+  &hyd_dcv_2_2_pilot_type,
 };
 
 /* Looked up once per component of a circuit: an index, built once. */

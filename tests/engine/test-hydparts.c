@@ -181,6 +181,138 @@ test_cooler_circuit (void)
   hyd_system_free (sys);
 }
 
+
+/* ========================================================= pilot-operated DCVs */
+
+static const char *const pilot_types[] = { "dcv_4_3_pilot", "dcv_4_2_pilot", "dcv_3_2_pilot",
+                                           "dcv_2_2_pilot" };
+
+static void
+test_pilot_jacobian (void)
+{
+  static const char *const taus[] = { "0", "0.02" };
+  GRand *r = g_rand_new_with_seed (1102);
+  guint failures = 0;
+  for (guint k = 0; k < G_N_ELEMENTS (pilot_types); k++)
+    for (guint j = 0; j < G_N_ELEMENTS (taus); j++)
+      {
+        HydComp *comp = hyd_test_make_comp (pilot_types[k], NULL, "spool_time_constant", taus[j],
+                                            "pilot_pressure", "5e5", "pilot_pressure_range", "2e5",
+                                            "leakage_fraction", "0.01", NULL);
+        guint np = comp->type->n_ports;
+        int X = hyd_component_type_find_port (comp->type, "X");
+        int Y = hyd_component_type_find_port (comp->type, "Y");
+        g_assert_cmpint (X, >=, 0);
+        g_assert_cmpuint (comp->n_events, ==, Y >= 0 ? 4 : 2);
+        for (guint i = 0; i < 60; i++)
+          {
+            double p[6], x[1];
+            for (guint q = 0; q < np; q++)
+              p[q] = g_rand_double_range (r, 0.0, 1e7);
+            /* pilots over the whole shifting range and its corners */
+            p[X] = g_rand_double_range (r, 4e5, 8e5);
+            if (i < 8)
+              p[X] = 5e5 + (i < 4 ? 1.0 : 2e5) + (i % 4) * 20.0 - 30.0;
+            if (Y >= 0)
+              p[Y] = g_rand_double_range (r, 4e5, 8e5);
+            x[0] = g_rand_double_range (r, Y >= 0 ? -1.0 : 0.0, 1.0);
+            g_autofree char *where = g_strdup_printf ("%s τ=%s p_X=%g", pilot_types[k], taus[j], p[X]);
+            failures += hyd_test_check_component (comp, 0.0, p, comp->n_states ? x : NULL, where);
+          }
+        hyd_comp_free (comp);
+      }
+  g_rand_free (r);
+  g_assert_cmpuint (failures, ==, 0);
+}
+
+/* The spool by hand: pilot setting 5 bar, range 2 bar. open01 is exactly 0
+ * below the setting, ½ at its middle (open01(½) = clamp01(½) = ½) and 1 from
+ * the top of the range on; Y pushes the other way. */
+static void
+test_pilot_spool (void)
+{
+  HydComp *comp = hyd_test_make_comp ("dcv_4_3_pilot", NULL, "pilot_pressure", "5e5",
+                                      "pilot_pressure_range", "2e5", NULL);
+  int ispool = output_index (comp, "spool"), ipa = output_index (comp, "q_PA");
+  int ipb = output_index (comp, "q_PB");
+  double q[6], out[8];
+  struct { double px, py, spool; } cases[] = {
+    { 0.0, 0.0, 0.0 }, { 4.99e5, 0.0, 0.0 }, { 6e5, 0.0, 0.5 }, { 7e5, 0.0, 1.0 },
+    { 20e5, 0.0, 1.0 }, { 0.0, 6e5, -0.5 }, { 0.0, 9e5, -1.0 }, { 8e5, 6e5, 0.5 }, { 9e5, 9e5, 0.0 },
+  };
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      /* P 100 bar, A 50 bar, B 50 bar, T 0 */
+      double p[6] = { 1e7, 0.0, 5e6, 5e6, cases[i].px, cases[i].py };
+      hyd_test_eval (comp, 0.0, p, NULL, q, NULL, out);
+      g_assert_cmpfloat (fabs (out[ispool] - cases[i].spool), <, 1e-12);
+      g_assert_cmpfloat (q[4], ==, 0.0); /* the pilots take no flow */
+      g_assert_cmpfloat (q[5], ==, 0.0);
+      if (cases[i].spool <= 0.0)
+        g_assert_cmpfloat (out[ipa], ==, 0.0);
+      if (cases[i].spool >= 0.0)
+        g_assert_cmpfloat (out[ipb], ==, 0.0);
+    }
+  /* fully shifted by X: P→A passes the nominal 40 L/min at the nominal 5 bar */
+  double p[6] = { 5e5, 0.0, 0.0, 0.0, 8e5, 0.0 };
+  hyd_test_eval (comp, 0.0, p, NULL, q, NULL, out);
+  g_assert_cmpfloat_with_epsilon (out[ipa] / (40e-3 / 60.0), 1.0, 1e-9);
+  hyd_comp_free (comp);
+}
+
+/* A pilot-operated 3/2 valve (setting 5 bar, range 2 bar) whose pilot X
+ * follows a ramp of 10 bar/s: the spool stays at rest until t = 0.5 s,
+ * is half over at 0.6 s and fully shifted from 0.7 s; the cylinder-side
+ * node A, fed through P→A from 50 bar, follows. The run locates the
+ * switching events. */
+static void
+test_pilot_circuit (void)
+{
+  HydSystem *sys = compile_ok (
+    HEAD "\"components\": ["
+    "{\"id\": \"PS1\", \"type\": \"pressure_source\", \"params\": {\"pressure\": 5e6}},"
+    "{\"id\": \"PX\", \"type\": \"pressure_source\", \"params\": {\"pressure\": "
+    "{\"ramp\": {\"points\": [[0, 0], [1, 1e6]]}}}},"
+    "{\"id\": \"V1\", \"type\": \"dcv_3_2_pilot\", \"params\": {\"pilot_pressure\": 5e5, "
+    "\"pilot_pressure_range\": 2e5}},"
+    "{\"id\": \"VOL\", \"type\": \"volume\", \"params\": {\"volume\": 1e-4}},"
+    "{\"id\": \"O1\", \"type\": \"orifice\", \"params\": {\"diameter\": 0.001}},"
+    "{\"id\": \"T1\", \"type\": \"tank\", \"params\": {}},"
+    "{\"id\": \"T2\", \"type\": \"tank\", \"params\": {}}],"
+    "\"connections\": [{\"from\": \"PS1.P\", \"to\": \"V1.P\"}, {\"from\": \"PX.P\", \"to\": \"V1.X\"},"
+    "{\"from\": \"V1.A\", \"to\": \"VOL.P\"}, {\"from\": \"VOL.P2\", \"to\": \"O1.A\"},"
+    "{\"from\": \"O1.B\", \"to\": \"T1.T\"}, {\"from\": \"V1.T\", \"to\": \"T2.T\"}]}");
+  const char *names[] = { "V1.spool", "V1.X.p", "VOL.P.p" };
+  Rows r = run (sys, names, 3, 1.0, 0.01);
+  gboolean seen_half = FALSE;
+  for (guint i = 0; i < N_ROWS (r); i++)
+    {
+      const double *row = ROW (r, i);
+      double t = row[0];
+      g_assert_cmpfloat (fabs (row[2] - 1e6 * t), <, 1e-3);
+      if (t <= 0.499)
+        {
+          g_assert_cmpfloat (row[1], ==, 0.0);
+          g_assert_cmpfloat (fabs (row[3]), <, 1.0); /* A open to tank only */
+        }
+      else if (t >= 0.701)
+        {
+          g_assert_cmpfloat (fabs (row[1] - 1.0), <, 1e-12);
+          /* P→A fully open (40 L/min at 5 bar) into the orifice: A well
+           * above half the supply */
+          g_assert_cmpfloat (row[3], >, 2.5e6);
+        }
+      else if (fabs (t - 0.6) < 1e-9)
+        {
+          g_assert_cmpfloat (fabs (row[1] - 0.5), <, 1e-6);
+          seen_half = TRUE;
+        }
+    }
+  g_assert_true (seen_half);
+  g_array_free (r.rows, TRUE);
+  hyd_system_free (sys);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -188,5 +320,8 @@ main (int argc, char **argv)
   g_test_add_func ("/engine/hydparts/cooler/values", test_cooler_values);
   g_test_add_func ("/engine/hydparts/cooler/jacobian", test_cooler_jacobian);
   g_test_add_func ("/engine/hydparts/cooler/circuit", test_cooler_circuit);
+  g_test_add_func ("/engine/hydparts/pilot-dcv/jacobian", test_pilot_jacobian);
+  g_test_add_func ("/engine/hydparts/pilot-dcv/spool", test_pilot_spool);
+  g_test_add_func ("/engine/hydparts/pilot-dcv/circuit", test_pilot_circuit);
   return g_test_run ();
 }
