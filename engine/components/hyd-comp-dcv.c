@@ -109,7 +109,8 @@ static const HydPortInfo dcv2_ports[] = {
   { "B", HYD_DOMAIN_HYDRAULIC, FALSE, N_("Outlet") },
 };
 
-static const char *const actuation_choices[] = { N_("lever"), N_("solenoid"), NULL };
+static const char *const actuation_choices[] = { N_("lever"), N_("solenoid"), N_("pushbutton"), N_("pedal"), NULL };
+static const char *const return_choices[] = { N_("spring"), N_("detent"), NULL };
 static const char *const centre_choices[] = { N_("closed"), N_("open"), N_("tandem"), N_("float"), NULL };
 
 #define DCV_FLOW_PARAMS \
@@ -119,12 +120,18 @@ static const char *const centre_choices[] = { N_("closed"), N_("open"), N_("tand
     HYD_PARAM_MIN_EXCLUSIVE, NULL, N_("Pressure drop at which a fully open path passes the nominal flow") }
 
 #define DCV_SPOOL_PARAMS \
-  { "actuation", N_("Actuation"), HYD_UNIT_NONE, 0.0, 0.0, 1.0, HYD_PARAM_ENUM, actuation_choices, \
-    N_("How the spool is operated (symbol and GUI handling only)") }, \
+  { "actuation", N_("Actuation"), HYD_UNIT_NONE, 0.0, 0.0, 3.0, HYD_PARAM_ENUM, actuation_choices, \
+    N_("How the spool is operated: lever, solenoid, pushbutton or pedal (symbol and GUI handling only)") }, \
   { "spool_time_constant", N_("Spool time constant"), HYD_UNIT_TIME, 0.0, 0.0, INFINITY, 0, NULL, \
     N_("First-order lag of the spool behind the command (0 = follows at once)") }, \
   { "leakage_fraction", N_("Leakage fraction"), HYD_UNIT_NONE, 0.0, 0.0, 1.0, \
     HYD_PARAM_MAX_EXCLUSIVE, NULL, N_("Area of a closed metering path as a fraction of the full area") }
+
+/* Appended after every other parameter of the operated valves, so that the
+ * indices above stay those of the spec. */
+#define DCV_RETURN_PARAM \
+  { "operator_return", N_("Operator return"), HYD_UNIT_NONE, 0.0, 0.0, 1.0, HYD_PARAM_ENUM, return_choices, \
+    N_("A lever, pushbutton or pedal springs back to the neutral command when released (spring) or stays where it is put (detent); symbol and GUI handling only") }
 
 static const HydParamInfo dcv_4_3_params[] = {
   DCV_FLOW_PARAMS,
@@ -133,6 +140,7 @@ static const HydParamInfo dcv_4_3_params[] = {
   DCV_SPOOL_PARAMS,
   { "centre", N_("Centre position"), HYD_UNIT_NONE, 0.0, 0.0, 3.0, HYD_PARAM_ENUM, centre_choices,
     N_("Paths of the centre position: closed, open (all ports), tandem (P–T) or float (A, B–T)") },
+  DCV_RETURN_PARAM,
 };
 
 static const HydParamInfo dcv_4_2_params[] = {
@@ -140,6 +148,7 @@ static const HydParamInfo dcv_4_2_params[] = {
   { "command", N_("Command"), HYD_UNIT_NONE, 0.0, 0.0, 1.0, HYD_PARAM_PROFILE, NULL,
     N_("Spool command: 0 connects P→B and A→T, 1 connects P→A and B→T") },
   DCV_SPOOL_PARAMS,
+  DCV_RETURN_PARAM,
 };
 
 static const HydParamInfo dcv_3_2_params[] = {
@@ -147,6 +156,7 @@ static const HydParamInfo dcv_3_2_params[] = {
   { "command", N_("Command"), HYD_UNIT_NONE, 0.0, 0.0, 1.0, HYD_PARAM_PROFILE, NULL,
     N_("Spool command: 0 connects A→T, 1 connects P→A") },
   DCV_SPOOL_PARAMS,
+  DCV_RETURN_PARAM,
 };
 
 static const HydParamInfo dcv_2_2_params[] = {
@@ -154,6 +164,7 @@ static const HydParamInfo dcv_2_2_params[] = {
   { "command", N_("Command"), HYD_UNIT_NONE, 0.0, 0.0, 1.0, HYD_PARAM_PROFILE, NULL,
     N_("Spool command: 0 closed, 1 open A→B") },
   DCV_SPOOL_PARAMS,
+  DCV_RETURN_PARAM,
 };
 
 /* Pilot-operated valves: the working ports of the solenoid valves, then X
@@ -528,7 +539,7 @@ const HydComponentType hyd_dcv_4_3_type = {
   .id = "dcv_4_3",
   .label = N_("4/3 directional valve"),
   .category = HYD_CATEGORY_VALVES,
-  .iso_symbol = N_("4/3 directional control valve (three envelopes, centre per `centre`, spring-centred, lever or solenoid operator)"),
+  .iso_symbol = N_("4/3 directional control valve (three envelopes, centre per `centre`, spring-centred or held by a detent; lever, solenoid, pushbutton or pedal operator)"),
   .description = N_("4/3 directional valve: f_PA = f_BT = open01(u), f_PB = f_AT = "
                     "open01(−u); centre contributions c(u) = open01(1 − 16u²) on "
                     "P–A, P–B, A–T, B–T (open), P–T (tandem), A–T and B–T (float), "
@@ -546,6 +557,7 @@ const HydComponentType hyd_dcv_4_3_type = {
   .roles = 0,
   .operation_param = "actuation",
   .command_param = "command",
+  .return_param = "operator_return",
   .setup = dcv_setup,
   .init_states = dcv_init_states,
   .eval = dcv_eval,
@@ -555,7 +567,7 @@ const HydComponentType hyd_dcv_4_2_type = {
   .id = "dcv_4_2",
   .label = N_("4/2 directional valve"),
   .category = HYD_CATEGORY_VALVES,
-  .iso_symbol = N_("4/2 directional control valve (two envelopes, spring return, lever or solenoid operator)"),
+  .iso_symbol = N_("4/2 directional control valve (two envelopes, spring return or detent; lever, solenoid, pushbutton or pedal operator)"),
   .description = N_("4/2 directional valve: f_PA = f_BT = open01(u), f_PB = f_AT = "
                     "open01(1 − u). "
                     "A_XY = a·(λ_XY + (1 − λ_XY)·Σ f_c(u)), a passing nominal_flow at "
@@ -571,6 +583,7 @@ const HydComponentType hyd_dcv_4_2_type = {
   .roles = 0,
   .operation_param = "actuation",
   .command_param = "command",
+  .return_param = "operator_return",
   .setup = dcv_setup,
   .init_states = dcv_init_states,
   .eval = dcv_eval,
@@ -580,7 +593,7 @@ const HydComponentType hyd_dcv_3_2_type = {
   .id = "dcv_3_2",
   .label = N_("3/2 directional valve"),
   .category = HYD_CATEGORY_VALVES,
-  .iso_symbol = N_("3/2 directional control valve (two envelopes, spring return, lever or solenoid operator)"),
+  .iso_symbol = N_("3/2 directional control valve (two envelopes, spring return or detent; lever, solenoid, pushbutton or pedal operator)"),
   .description = N_("3/2 directional valve: f_PA = open01(u), f_AT = open01(1 − u). "
                     "A_XY = a·(λ_XY + (1 − λ_XY)·Σ f_c(u)), a passing nominal_flow at "
                     "nominal_pressure_drop, λ = leakage_fraction on metering paths; each pair "
@@ -595,6 +608,7 @@ const HydComponentType hyd_dcv_3_2_type = {
   .roles = 0,
   .operation_param = "actuation",
   .command_param = "command",
+  .return_param = "operator_return",
   .setup = dcv_setup,
   .init_states = dcv_init_states,
   .eval = dcv_eval,
@@ -604,7 +618,7 @@ const HydComponentType hyd_dcv_2_2_type = {
   .id = "dcv_2_2",
   .label = N_("2/2 directional valve"),
   .category = HYD_CATEGORY_VALVES,
-  .iso_symbol = N_("2/2 directional control valve, normally closed (two envelopes, spring return, lever or solenoid operator)"),
+  .iso_symbol = N_("2/2 directional control valve, normally closed (two envelopes, spring return or detent; lever, solenoid, pushbutton or pedal operator)"),
   .description = N_("2/2 directional valve, normally closed: f_AB = open01(u). "
                     "A_XY = a·(λ_XY + (1 − λ_XY)·Σ f_c(u)), a passing nominal_flow at "
                     "nominal_pressure_drop, λ = leakage_fraction on metering paths; each pair "
@@ -619,6 +633,7 @@ const HydComponentType hyd_dcv_2_2_type = {
   .roles = 0,
   .operation_param = "actuation",
   .command_param = "command",
+  .return_param = "operator_return",
   .setup = dcv_setup,
   .init_states = dcv_init_states,
   .eval = dcv_eval,

@@ -313,6 +313,89 @@ test_pilot_circuit (void)
   hyd_system_free (sys);
 }
 
+/* ============================================================ operators */
+
+/* Every operated valve offers lever, solenoid, pushbutton and pedal, and a
+ * spring return (the default: the springs its symbol has always drawn) or a
+ * detent; the flow law does not see either (the command is the spool). */
+static void
+test_operators (void)
+{
+  static const char *const types[] = { "dcv_4_3", "dcv_4_2", "dcv_3_2", "dcv_2_2" };
+  static const struct { const char *choice; HydOperation op; gboolean manual; } ops[] = {
+    { "lever", HYD_OPERATION_LEVER, TRUE }, { "solenoid", HYD_OPERATION_SOLENOID, FALSE },
+    { "pushbutton", HYD_OPERATION_PUSHBUTTON, TRUE }, { "pedal", HYD_OPERATION_PEDAL, TRUE },
+  };
+  for (guint i = 0; i < G_N_ELEMENTS (types); i++)
+    {
+      const HydComponentType *type = hyd_catalogue_lookup (types[i]);
+      g_assert_nonnull (type);
+      g_assert_cmpstr (type->return_param, ==, "operator_return");
+      /* the default: a lever with spring return, as before */
+      g_assert_cmpint (hyd_component_type_get_operation (type, NULL), ==, HYD_OPERATION_LEVER);
+      g_assert_true (hyd_component_type_get_spring_return (type, NULL));
+      int ka = hyd_component_type_find_param (type, "actuation");
+      int kr = hyd_component_type_find_param (type, "operator_return");
+      g_assert_cmpint (kr, ==, (int) type->n_params - 1); /* appended: the spec's indices stay */
+      double values[16];
+      g_assert_cmpuint (type->n_params, <=, G_N_ELEMENTS (values));
+      for (guint k = 0; k < type->n_params; k++)
+        values[k] = type->params[k].def;
+      for (guint o = 0; o < G_N_ELEMENTS (ops); o++)
+        {
+          g_assert_cmpstr (type->params[ka].choices[o], ==, ops[o].choice);
+          values[ka] = o;
+          g_assert_cmpint (hyd_component_type_get_operation (type, values), ==, ops[o].op);
+          g_assert_cmpint (hyd_operation_is_manual (ops[o].op), ==, ops[o].manual);
+        }
+      values[kr] = 1;
+      g_assert_cmpstr (type->params[kr].choices[1], ==, "detent");
+      g_assert_false (hyd_component_type_get_spring_return (type, values));
+
+      /* the same flows with either return and any operator */
+      HydComp *a = hyd_test_make_comp (types[i], NULL, "command", "0.6", NULL);
+      HydComp *b = hyd_test_make_comp (types[i], NULL, "command", "0.6", "actuation", "pedal",
+                                       "operator_return", "detent", NULL);
+      double p[4] = { 1e7, 0.0, 3e6, 2e6 }, qa[4], qb[4];
+      hyd_test_eval (a, 0.0, p, NULL, qa, NULL, NULL);
+      hyd_test_eval (b, 0.0, p, NULL, qb, NULL, NULL);
+      for (guint X = 0; X < type->n_ports; X++)
+        g_assert_cmpfloat (qa[X], ==, qb[X]);
+      hyd_comp_free (a);
+      hyd_comp_free (b);
+    }
+  /* the pilot-operated valves have no manual operator */
+  for (guint k = 0; k < G_N_ELEMENTS (pilot_types); k++)
+    {
+      const HydComponentType *type = hyd_catalogue_lookup (pilot_types[k]);
+      g_assert_cmpint (hyd_component_type_get_operation (type, NULL), ==, HYD_OPERATION_NONE);
+      g_assert_false (hyd_component_type_get_spring_return (type, NULL));
+    }
+
+  /* a file names them; an unknown choice is refused with its parameter */
+  g_autoptr (GError) error = NULL;
+  g_autoptr (HydCircuit) circuit = hyd_circuit_load_from_data (
+    HEAD "\"components\": [{\"id\": \"V1\", \"type\": \"dcv_4_3\", \"params\": "
+    "{\"actuation\": \"pushbutton\", \"operator_return\": \"detent\"}}], \"connections\": []}", -1, "t.bramah", &error);
+  g_assert_no_error (error);
+  const HydCircuitComponent *v1 = hyd_circuit_find_component (circuit, "V1");
+  g_autoptr (HydComponentParams) params = hyd_circuit_component_get_params (v1, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (hyd_component_params_get_operation (params), ==, HYD_OPERATION_PUSHBUTTON);
+  g_assert_false (hyd_component_type_get_spring_return (params->type, params->values));
+  g_autoptr (HydCircuit) bad = hyd_circuit_load_from_data (
+    HEAD "\"components\": [{\"id\": \"V1\", \"type\": \"dcv_3_2\", \"params\": "
+    "{\"operator_return\": \"ratchet\"}}], \"connections\": []}", -1, "t.bramah", &error);
+  if (bad != NULL)
+    {
+      g_autoptr (HydComponentParams) bp = hyd_circuit_component_get_params (
+        hyd_circuit_find_component (bad, "V1"), NULL, &error);
+      g_assert_null (bp);
+    }
+  g_assert_nonnull (error);
+  g_assert_nonnull (strstr (error->message, "operator_return"));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -323,5 +406,6 @@ main (int argc, char **argv)
   g_test_add_func ("/engine/hydparts/pilot-dcv/jacobian", test_pilot_jacobian);
   g_test_add_func ("/engine/hydparts/pilot-dcv/spool", test_pilot_spool);
   g_test_add_func ("/engine/hydparts/pilot-dcv/circuit", test_pilot_circuit);
+  g_test_add_func ("/engine/hydparts/operators", test_operators);
   return g_test_run ();
 }
