@@ -43,6 +43,7 @@ extern const HydComponentType hyd_dcv_4_3_pilot_type;
 extern const HydComponentType hyd_dcv_4_2_pilot_type;
 extern const HydComponentType hyd_dcv_3_2_pilot_type;
 extern const HydComponentType hyd_dcv_2_2_pilot_type;
+extern const HydComponentType hyd_accumulator_safety_block_type;
 
 static const HydComponentType *const catalogue[] = {
   &hyd_tank_type,
@@ -84,6 +85,7 @@ static const HydComponentType *const catalogue[] = {
   &hyd_dcv_4_2_pilot_type,
   &hyd_dcv_3_2_pilot_type,
   &hyd_dcv_2_2_pilot_type,
+  &hyd_accumulator_safety_block_type,
 };
 
 /* Looked up once per component of a circuit: an index, built once. */

@@ -396,6 +396,119 @@ test_operators (void)
   g_assert_nonnull (strstr (error->message, "operator_return"));
 }
 
+/* ============================================== accumulator safety block */
+
+static void
+test_safety_block_values (void)
+{
+  HydComp *comp = hyd_test_make_comp ("accumulator_safety_block", NULL, NULL);
+  int ipa = output_index (comp, "q_PA"), irel = output_index (comp, "q_relief");
+  int idis = output_index (comp, "q_discharge");
+  double q[3], out[4];
+
+  /* shut-off open: 5 bar across passes the nominal 40 L/min; relief shut
+   * below 200 bar; discharge shut */
+  double p[3] = { 100e5, 95e5, 0.0 };
+  hyd_test_eval (comp, 0.0, p, NULL, q, NULL, out);
+  g_assert_cmpfloat_with_epsilon (out[ipa] / (40e-3 / 60.0), 1.0, 1e-9);
+  g_assert_cmpfloat (out[irel], ==, 0.0);
+  g_assert_cmpfloat (out[idis], ==, 0.0);
+  g_assert_cmpfloat (q[0] + q[1] + q[2], ==, 0.0);
+  /* the relief at cracking + override (z = 1) opens soft_ramp(1, 0.01) =
+   * 1 − 0.005 of its area, as relief_valve: 0.995 of its 20 L/min */
+  double pr[3] = { 210e5, 210e5, 0.0 };
+  hyd_test_eval (comp, 0.0, pr, NULL, q, NULL, out);
+  g_assert_cmpfloat_with_epsilon (out[irel] / (0.995 * 20e-3 / 60.0), 1.0, 1e-9);
+  g_assert_cmpfloat (out[ipa], ==, 0.0);
+  g_assert_cmpfloat_with_epsilon (q[2] / (-0.995 * 20e-3 / 60.0), 1.0, 1e-9);
+  hyd_comp_free (comp);
+
+  /* shut-off shut, discharge half open: nothing P–A; 5 bar A–T passes half
+   * of the discharge's 10 L/min (open01(½) = ½, turbulent: q ∝ area) */
+  comp = hyd_test_make_comp ("accumulator_safety_block", NULL, "shutoff_opening", "0",
+                             "discharge_opening", "0.5", NULL);
+  double pd[3] = { 150e5, 5e5, 0.0 };
+  hyd_test_eval (comp, 0.0, pd, NULL, q, NULL, out);
+  g_assert_cmpfloat (out[ipa], ==, 0.0);
+  g_assert_cmpfloat_with_epsilon (out[idis] / (5e-3 / 60.0), 1.0, 1e-9);
+  hyd_comp_free (comp);
+}
+
+static void
+test_safety_block_jacobian (void)
+{
+  GRand *r = g_rand_new_with_seed (1104);
+  guint failures = 0;
+  HydComp *comp = hyd_test_make_comp ("accumulator_safety_block", NULL, NULL);
+  hyd_test_set_param_rate (comp, "shutoff_opening", -0.7);
+  hyd_test_set_param_rate (comp, "discharge_opening", 0.4);
+  for (guint i = 0; i < 60; i++)
+    {
+      comp->par[2] = g_rand_double_range (r, 0.0, 1.0);
+      comp->par[3] = g_rand_double_range (r, 0.0, 1.0);
+      double pt = g_rand_double_range (r, 0.0, 2e5);
+      double pa = pt + (i < 10 ? 2e7 + ((int) i - 3) * 1e3 : g_rand_double_range (r, 0.0, 2.2e7));
+      double p[3] = { pa + g_rand_double_range (r, -5e5, 5e5), pa, pt };
+      g_autofree char *where = g_strdup_printf ("safety block p=(%g, %g, %g) open=(%g, %g)", p[0], p[1],
+                                                p[2], comp->par[2], comp->par[3]);
+      failures += hyd_test_check_component (comp, 0.0, p, NULL, where);
+    }
+  hyd_comp_free (comp);
+  g_rand_free (r);
+  g_assert_cmpuint (failures, ==, 0);
+}
+
+/* 10 L/min into the block's P with nothing else to take it: it fills the
+ * accumulator side until the relief passes it all. By hand (static relief,
+ * area soft_ramp(z, 0.01) = z − 0.005 of the area passing 20 L/min at
+ * 210 bar, turbulent): q/q_r = (z − 0.005)·√(Δp/210 bar) with Δp =
+ * 200 bar + z·10 bar; ½ = (z − 0.005)·√((200 + 10z)/210) gives, iterating
+ * z ← ½/√((200 + 10z)/210) + 0.005 from ½, z = 0.510926, Δp_AT =
+ * 205.1093 bar. Then
+ * the shut-off closes at 1 s (its P side now has its own relief) and the
+ * discharge opens at 1.5 s: the accumulator side falls to tank pressure. */
+static void
+test_safety_block_circuit (void)
+{
+  HydSystem *sys = compile_ok (
+    HEAD "\"components\": ["
+    "{\"id\": \"Q1\", \"type\": \"flow_source\", \"params\": {\"flow\": 1.6666666666666666e-4}},"
+    "{\"id\": \"VP\", \"type\": \"volume\", \"params\": {\"volume\": 1e-4}},"
+    "{\"id\": \"RV\", \"type\": \"relief_valve\", \"params\": {\"cracking_pressure\": 3e7}},"
+    "{\"id\": \"SB\", \"type\": \"accumulator_safety_block\", \"params\": {"
+    "\"shutoff_opening\": {\"step\": {\"times\": [1], \"values\": [1, 0]}},"
+    "\"discharge_opening\": {\"step\": {\"times\": [1.5], \"values\": [0, 1]}}}},"
+    "{\"id\": \"VA\", \"type\": \"volume\", \"params\": {\"volume\": 1e-4}},"
+    "{\"id\": \"T1\", \"type\": \"tank\", \"params\": {}},"
+    "{\"id\": \"T2\", \"type\": \"tank\", \"params\": {}}],"
+    "\"connections\": [{\"from\": \"Q1.P\", \"to\": \"VP.P\"}, {\"from\": \"VP.P2\", \"to\": \"SB.P\"},"
+    "{\"from\": \"VP.P3\", \"to\": \"RV.P\"}, {\"from\": \"RV.T\", \"to\": \"T2.T\"},"
+    "{\"from\": \"SB.A\", \"to\": \"VA.P\"}, {\"from\": \"SB.T\", \"to\": \"T1.T\"}]}");
+  const char *names[] = { "VA.P.p", "SB.q_relief", "SB.q_PA", "VP.P.p" };
+  Rows r = run (sys, names, 4, 2.5, 0.05);
+  gboolean seen = FALSE;
+  for (guint i = 0; i < N_ROWS (r); i++)
+    {
+      const double *row = ROW (r, i);
+      if (fabs (row[0] - 0.95) < 1e-9)
+        {
+          g_assert_cmpfloat_with_epsilon (row[1] / 205.1093e5, 1.0, 1e-5);
+          g_assert_cmpfloat_with_epsilon (row[2] / 1.6666666666666666e-4, 1.0, 1e-5);
+          seen = TRUE;
+        }
+      if (row[0] > 1.05 && row[0] < 1.45)
+        {
+          g_assert_cmpfloat (fabs (row[3]), <, 1e-12); /* shut: nothing passes */
+          g_assert_cmpfloat (row[4], >, 2.9e7);       /* the pump side on its own relief */
+        }
+    }
+  g_assert_true (seen);
+  const double *last = ROW (r, N_ROWS (r) - 1);
+  g_assert_cmpfloat (fabs (last[1]), <, 1e3); /* discharged to tank */
+  g_array_free (r.rows, TRUE);
+  hyd_system_free (sys);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -407,5 +520,8 @@ main (int argc, char **argv)
   g_test_add_func ("/engine/hydparts/pilot-dcv/spool", test_pilot_spool);
   g_test_add_func ("/engine/hydparts/pilot-dcv/circuit", test_pilot_circuit);
   g_test_add_func ("/engine/hydparts/operators", test_operators);
+  g_test_add_func ("/engine/hydparts/safety-block/values", test_safety_block_values);
+  g_test_add_func ("/engine/hydparts/safety-block/jacobian", test_safety_block_jacobian);
+  g_test_add_func ("/engine/hydparts/safety-block/circuit", test_safety_block_circuit);
   return g_test_run ();
 }
