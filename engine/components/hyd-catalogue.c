@@ -56,6 +56,9 @@ extern const HydComponentType hyd_signal_integrator_type;
 extern const HydComponentType hyd_signal_lag_type;
 extern const HydComponentType hyd_signal_saturation_type;
 extern const HydComponentType hyd_signal_dead_zone_type;
+extern const HydComponentType hyd_position_sensor_type;
+extern const HydComponentType hyd_velocity_sensor_type;
+extern const HydComponentType hyd_force_sensor_type;
 extern const HydComponentType hyd_cooler_type;
 extern const HydComponentType hyd_dcv_4_3_pilot_type;
 extern const HydComponentType hyd_dcv_4_2_pilot_type;
@@ -116,6 +119,9 @@ static const HydComponentType *const catalogue[] = {
   &hyd_signal_lag_type,
   &hyd_signal_saturation_type,
   &hyd_signal_dead_zone_type,
+  &hyd_position_sensor_type,
+  &hyd_velocity_sensor_type,
+  &hyd_force_sensor_type,
   &hyd_cooler_type,
   &hyd_dcv_4_3_pilot_type,
   &hyd_dcv_4_2_pilot_type,
