@@ -60,6 +60,12 @@ extern const HydComponentType hyd_position_sensor_type;
 extern const HydComponentType hyd_velocity_sensor_type;
 extern const HydComponentType hyd_force_sensor_type;
 extern const HydComponentType hyd_friction_type;
+extern const HydComponentType hyd_cooler_type;
+extern const HydComponentType hyd_dcv_4_3_pilot_type;
+extern const HydComponentType hyd_dcv_4_2_pilot_type;
+extern const HydComponentType hyd_dcv_3_2_pilot_type;
+extern const HydComponentType hyd_dcv_2_2_pilot_type;
+extern const HydComponentType hyd_accumulator_safety_block_type;
 
 static const HydComponentType *const catalogue[] = {
   &hyd_tank_type,
@@ -118,6 +124,12 @@ static const HydComponentType *const catalogue[] = {
   &hyd_velocity_sensor_type,
   &hyd_force_sensor_type,
   &hyd_friction_type,
+  &hyd_cooler_type,
+  &hyd_dcv_4_3_pilot_type,
+  &hyd_dcv_4_2_pilot_type,
+  &hyd_dcv_3_2_pilot_type,
+  &hyd_dcv_2_2_pilot_type,
+  &hyd_accumulator_safety_block_type,
 };
 
 /* Looked up once per component of a circuit: an index, built once. */
