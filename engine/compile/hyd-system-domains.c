@@ -78,6 +78,17 @@ apply_motion (HydSystem *sys, const HydCircuit *circuit, JsonObject *extra, int 
   return TRUE;
 }
 
+/* An optional mechanical port left unwired (a pump's shaft) is no node:
+ * the type runs as it did without it (across value 0, no column). An
+ * optional signal input left unwired is no net either (its value is 0;
+ * the type uses its parameter, hyd_comp_port_connected). */
+static gboolean
+unwired_optional_mech (const HydComp *c, guint X)
+{
+  const HydPortInfo *pi = &c->type->ports[X];
+  return hyd_domain_is_mechanical (pi->domain) && pi->optional && !hyd_comp_port_connected (c, X);
+}
+
 gboolean
 hyd_sys_build_domains (HydSystem *sys, const HydCircuit *circuit, guint *parent,
                        const guint *port_offset, const int *conn_ends, GError **error)
@@ -86,14 +97,21 @@ hyd_sys_build_domains (HydSystem *sys, const HydCircuit *circuit, guint *parent,
    * components mostly share theirs) and nothing else to do */
   gboolean any = circuit->version >= 2;
   const HydComponentType *last = NULL;
+  gboolean last_optional = FALSE; /* the type has an optional mechanical port */
   for (guint i = 0; i < sys->n_comps && !any; i++)
     {
-      const HydComponentType *t = sys->comps[i].comp->type;
-      if (t == last)
+      const HydComp *c = sys->comps[i].comp;
+      const HydComponentType *t = c->type;
+      if (t == last && !last_optional)
         continue;
       last = t;
+      last_optional = FALSE;
       for (guint X = 0; X < t->n_ports && !any; X++)
-        any = t->ports[X].domain != HYD_DOMAIN_HYDRAULIC;
+        {
+          last_optional = last_optional
+                          || (hyd_domain_is_mechanical (t->ports[X].domain) && t->ports[X].optional);
+          any = t->ports[X].domain != HYD_DOMAIN_HYDRAULIC && !unwired_optional_mech (c, X);
+        }
     }
   if (!any)
     return TRUE;
@@ -111,7 +129,10 @@ hyd_sys_build_domains (HydSystem *sys, const HydCircuit *circuit, guint *parent,
     {
       SysComp *sc = &sys->comps[sys->port_comp[gp]];
       const HydPortInfo *pi = &sc->comp->type->ports[sys->port_index[gp]];
-      if (pi->domain == HYD_DOMAIN_HYDRAULIC)
+      if (pi->domain == HYD_DOMAIN_HYDRAULIC
+          || unwired_optional_mech (sc->comp, sys->port_index[gp])
+          || (pi->direction == HYD_PORT_INPUT && pi->optional
+              && !hyd_comp_port_connected (sc->comp, sys->port_index[gp])))
         continue;
       guint root = hyd_sys_uf_find (parent, gp);
       if (pi->domain == HYD_DOMAIN_ELECTRICAL && root != gp)

@@ -38,6 +38,14 @@ extern const HydComponentType hyd_fixed_point_type;
 extern const HydComponentType hyd_spring_type;
 extern const HydComponentType hyd_damper_type;
 extern const HydComponentType hyd_force_source_type;
+extern const HydComponentType hyd_inertia_type;
+extern const HydComponentType hyd_fixed_frame_type;
+extern const HydComponentType hyd_torsion_spring_type;
+extern const HydComponentType hyd_rotational_damper_type;
+extern const HydComponentType hyd_torque_source_type;
+extern const HydComponentType hyd_speed_sensor_type;
+extern const HydComponentType hyd_torque_sensor_type;
+extern const HydComponentType hyd_electric_motor_type;
 
 static const HydComponentType *const catalogue[] = {
   &hyd_tank_type,
@@ -74,6 +82,14 @@ static const HydComponentType *const catalogue[] = {
   &hyd_spring_type,
   &hyd_damper_type,
   &hyd_force_source_type,
+  &hyd_inertia_type,
+  &hyd_fixed_frame_type,
+  &hyd_torsion_spring_type,
+  &hyd_rotational_damper_type,
+  &hyd_torque_source_type,
+  &hyd_speed_sensor_type,
+  &hyd_torque_sensor_type,
+  &hyd_electric_motor_type,
 };
 
 /* Looked up once per component of a circuit: an index, built once. */

@@ -172,7 +172,21 @@ hyd_test_check_component (HydComp *comp, double t, const double *p, const double
   /* analytic dense matrix from the pattern */
   double *J = g_new0 (double, nl * nl + 1);
   for (guint e = 0; e < comp->nnz; e++)
-    J[comp->jrow[e] * nl + comp->jcol[e]] += b0.jac[e];
+    {
+      /* a type with an (unwired) mechanical port has position columns
+       * after its states: this harness gives no positions, so they must
+       * hold nothing (the mechanics' own tests check them) */
+      if (comp->jcol[e] >= nl)
+        {
+          if (b0.jac[e] != 0.0)
+            {
+              g_test_message ("%s FAIL at %s: a position column has %g", comp->type->id, where, b0.jac[e]);
+              failures++;
+            }
+          continue;
+        }
+      J[comp->jrow[e] * nl + comp->jcol[e]] += b0.jac[e];
+    }
 
   double *rp = g_new (double, nl + 1), *rm = g_new (double, nl + 1);
   double *D1 = g_new (double, nl * nl + 1), *D2 = g_new (double, nl * nl + 1);

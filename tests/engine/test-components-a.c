@@ -266,7 +266,13 @@ test_metadata (void)
       for (guint k = 0; k < type->n_ports; k++)
         {
           g_assert_nonnull (type->ports[k].name);
-          g_assert_cmpint (type->ports[k].domain, ==, HYD_DOMAIN_HYDRAULIC);
+          /* hydraulic, but for the pumps' and the motor's optional shaft */
+          if (type->ports[k].domain != HYD_DOMAIN_HYDRAULIC)
+            {
+              g_assert_cmpint (type->ports[k].domain, ==, HYD_DOMAIN_ROTATIONAL);
+              g_assert_cmpstr (type->ports[k].name, ==, "shaft");
+              g_assert_true (type->ports[k].optional);
+            }
           g_assert_nonnull (type->ports[k].description);
         }
       for (guint k = 0; k < type->n_params; k++)
@@ -298,7 +304,9 @@ test_metadata (void)
         g_assert_cmpint (type->boundary_param, ==, -1);
 
       HydComp *comp = hyd_test_make_comp (my_types[i], NULL, NULL);
-      g_assert_cmpuint (comp->nnz, ==, hyd_comp_n_local (comp) * hyd_comp_n_local (comp));
+      /* dense: every row (ports, states) by every local column (a shaft
+       * port adds position columns) */
+      g_assert_cmpuint (comp->nnz, ==, (type->n_ports + comp->n_states) * hyd_comp_n_local (comp));
       hyd_comp_free (comp);
     }
 
