@@ -46,6 +46,7 @@ extern const HydComponentType hyd_torque_source_type;
 extern const HydComponentType hyd_speed_sensor_type;
 extern const HydComponentType hyd_torque_sensor_type;
 extern const HydComponentType hyd_electric_motor_type;
+extern const HydComponentType hyd_semi_rotary_actuator_type;
 
 static const HydComponentType *const catalogue[] = {
   &hyd_tank_type,
@@ -90,6 +91,7 @@ static const HydComponentType *const catalogue[] = {
   &hyd_speed_sensor_type,
   &hyd_torque_sensor_type,
   &hyd_electric_motor_type,
+  &hyd_semi_rotary_actuator_type,
 };
 
 /* Looked up once per component of a circuit: an index, built once. */

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* hyd-comp-rotational.c — rotational mechanics (docs/domains.md): inertia,
  * rotational damper, torsion spring, fixed frame, torque source or load,
- * speed and torque sensors and an electric motor drive. The ideal one-port
+ * speed and torque sensors, an electric motor drive and the hydraulic
+ * semi-rotary actuator. The ideal one-port
  * and two-port elements are those of Karnopp, Margolis & Rosenberg, *System
  * Dynamics*, 5th ed., 2012, ch. 3 (I-, C- and R-elements and the effort
  * source), in their rotational form.
@@ -13,6 +14,7 @@
 #include "hyd-component.h"
 #include "hyd-i18n.h"
 #include "hyd-error.h"
+#include "hyd-smooth.h"
 
 #include <math.h>
 
@@ -593,4 +595,206 @@ const HydComponentType hyd_electric_motor_type = {
   .validate = emotor_validate,
   .setup = emotor_setup,
   .eval = emotor_eval,
+};
+
+/* ------------------------------------------------- semi-rotary actuator */
+
+enum {
+  SR_DISPLACEMENT,
+  SR_SWIVEL_ANGLE,
+  SR_DEAD_VOLUME_A,
+  SR_DEAD_VOLUME_B,
+  SR_INERTIA,
+  SR_VISCOUS_FRICTION,
+  SR_LEAKAGE,
+  SR_STOP_STIFFNESS,
+  SR_STOP_DAMPING,
+  SR_INITIAL_ANGLE,
+  SR_N_PARAMS
+};
+enum { SR_A, SR_B, SR_SHAFT };
+
+/* Width of the end stops' contact blend (rad), as the cylinder's 0.1 mm. */
+#define SR_STOP_BLEND 1e-3
+
+static const HydPortInfo semi_rotary_ports[] = {
+  [SR_A] = { "A", HYD_DOMAIN_HYDRAULIC, FALSE, N_("chamber A: pressure here turns the shaft forward (+φ)") },
+  [SR_B] = { "B", HYD_DOMAIN_HYDRAULIC, FALSE, N_("chamber B: pressure here turns the shaft back") },
+  [SR_SHAFT] = { "shaft", HYD_DOMAIN_ROTATIONAL, FALSE, N_("output shaft (rotational)") },
+};
+
+static const HydParamInfo semi_rotary_params[SR_N_PARAMS] = {
+  [SR_DISPLACEMENT] = { "displacement", N_("Displacement"), HYD_UNIT_DISPLACEMENT, 2e-5, 0.0, INFINITY,
+                        HYD_PARAM_MIN_EXCLUSIVE, NULL,
+                        N_("volume swept per radian, the torque per pascal of Δp_AB (m³/rad = N·m/Pa)") },
+  [SR_SWIVEL_ANGLE] = { "swivel_angle", N_("Swivel angle"), HYD_UNIT_ANGLE, G_PI, 0.0, INFINITY,
+                        HYD_PARAM_MIN_EXCLUSIVE, NULL, N_("angle between the two end stops") },
+  [SR_DEAD_VOLUME_A] = { "dead_volume_a", N_("Dead volume A"), HYD_UNIT_VOLUME, 1e-5, 0.0, INFINITY,
+                         HYD_PARAM_MIN_EXCLUSIVE, NULL, N_("oil left in chamber A at its end stop") },
+  [SR_DEAD_VOLUME_B] = { "dead_volume_b", N_("Dead volume B"), HYD_UNIT_VOLUME, 1e-5, 0.0, INFINITY,
+                         HYD_PARAM_MIN_EXCLUSIVE, NULL, N_("oil left in chamber B at its end stop") },
+  [SR_INERTIA] = { "inertia", N_("Inertia"), HYD_UNIT_INERTIA, 0.005, 0.0, INFINITY, 0, NULL,
+                   N_("moment of inertia of vane and shaft, added to the shaft's node") },
+  [SR_VISCOUS_FRICTION] = { "viscous_friction", N_("Viscous friction"), HYD_UNIT_ROT_DAMPING, 0.1, 0.0, INFINITY,
+                            0, NULL, N_("friction torque per unit angular velocity") },
+  [SR_LEAKAGE] = { "leakage", N_("Leakage"), HYD_UNIT_LEAKAGE, 0.0, 0.0, INFINITY, 0, NULL,
+                   N_("laminar leakage coefficient across the vane, A to B") },
+  [SR_STOP_STIFFNESS] = { "end_stop_stiffness", N_("End-stop stiffness"), HYD_UNIT_ROT_STIFFNESS, 1e6, 0.0, INFINITY,
+                          0, NULL, N_("contact stiffness of the end stops") },
+  [SR_STOP_DAMPING] = { "end_stop_damping", N_("End-stop damping"), HYD_UNIT_ROT_DAMPING, 1e3, 0.0, INFINITY,
+                        0, NULL, N_("contact damping of the end stops") },
+  [SR_INITIAL_ANGLE] = { "initial_angle", N_("Initial angle"), HYD_UNIT_ANGLE, 0.0, 0.0, INFINITY, 0, NULL,
+                         N_("vane angle at t = 0, from the A end stop (0 … swivel angle)") },
+};
+
+static const HydVarInfo semi_rotary_states[] = {
+  { "theta", HYD_UNIT_ANGLE, N_("vane angle from the A end stop") },
+};
+
+static const HydVarInfo semi_rotary_outputs[] = {
+  { "torque", HYD_UNIT_TORQUE, N_("hydraulic torque D·(p_A − p_B)") },
+  { "power", HYD_UNIT_POWER, N_("shaft power of the hydraulic torque, D·(p_A − p_B)·ω") },
+};
+
+static gboolean
+semi_rotary_validate (const HydComp *comp, GError **error)
+{
+  double th0 = comp->par[SR_INITIAL_ANGLE], sw = comp->par[SR_SWIVEL_ANGLE];
+  if (th0 < 0.0 || th0 > sw)
+    {
+      g_set_error (error, HYD_CIRCUIT_ERROR, HYD_CIRCUIT_ERROR_PARAM_RANGE,
+                   "%s: parameter initial_angle = %g rad must lie in [0, swivel_angle] = [0, %g] rad",
+                   comp->id, th0, sw);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static gboolean
+semi_rotary_setup (HydComp *comp, GError **error)
+{
+  static const guint vstates[] = { 0 };
+  hyd_comp_set_states (comp, G_N_ELEMENTS (semi_rotary_states), semi_rotary_states);
+  hyd_comp_set_outputs (comp, G_N_ELEMENTS (semi_rotary_outputs), semi_rotary_outputs);
+  hyd_comp_set_vstates (comp, G_N_ELEMENTS (vstates), vstates);
+  hyd_comp_add_event (comp, "A end stop", N_("the vane reaches θ = 0"));
+  hyd_comp_add_event (comp, "B end stop", N_("the vane reaches θ = swivel angle"));
+  hyd_comp_use_dense_pattern (comp);
+  return TRUE;
+}
+
+static void
+semi_rotary_init_states (const HydComp *comp, const double *p0, double *x0)
+{
+  x0[0] = comp->par[SR_INITIAL_ANGLE];
+}
+
+static void
+semi_rotary_events (const HydComp *comp, const HydEvalIn *in, double *g)
+{
+  g[0] = in->x[0];
+  g[1] = comp->par[SR_SWIVEL_ANGLE] - in->x[0];
+}
+
+/* Chamber volume V = dead + D·g(ξ, δ), g = ξ + soft_ramp(−ξ, δ), δ =
+ * dead/D: exactly dead + D·ξ between the stops, never below dead/2 (the
+ * cylinder's chamber law with the area replaced by the displacement). */
+static double
+semi_rotary_chamber (double dead, double D, double xi, double *dV, double *d2V)
+{
+  double delta = dead / D;
+  double ds;
+  double s = hyd_soft_ramp (-xi, delta, &ds);
+  *dV = D * (1.0 - ds);
+  *d2V = D * hyd_soft_ramp_dd (-xi, delta);
+  return dead + D * (xi + s);
+}
+
+/* Local rows [q̂_A, q̂_B, τ̂_shaft, θ̇], columns [p_A, p_B, ω, θ, positions].
+ * θ̇ = ω (the vane turns with the shaft's node); the node takes
+ * τ̂ = −(D·Δp_AB − b·ω + τ_stop(θ, ω)), τ_stop = k·soft_ramp(−θ, w) −
+ * k·soft_ramp(θ − Θ, w) − c·ω·(open01(−θ/w) + open01((θ − Θ)/w)), the
+ * cylinder's stiff damped end stops; the chambers' volumes follow θ. */
+static void
+semi_rotary_eval (const HydComp *comp, const HydEvalIn *in, HydEvalOut *out)
+{
+  const double *par = comp->par;
+  const guint TH = 3;
+  double dp = in->p[SR_A] - in->p[SR_B];
+  double w = in->p[SR_SHAFT], th = in->x[0];
+  double D = par[SR_DISPLACEMENT], sw = par[SR_SWIVEL_ANGLE];
+  double b = par[SR_VISCOUS_FRICTION], leak = par[SR_LEAKAGE];
+  double k = par[SR_STOP_STIFFNESS], c = par[SR_STOP_DAMPING];
+  const double bw = SR_STOP_BLEND;
+  double d0, d1, o0, o1;
+  double r0 = hyd_soft_ramp (-th, bw, &d0);
+  double r1 = hyd_soft_ramp (th - sw, bw, &d1);
+  double a0 = hyd_open01 (-th / bw, HYD_SMOOTH_EPS, &o0);
+  double a1 = hyd_open01 ((th - sw) / bw, HYD_SMOOTH_EPS, &o1);
+  double tau_stop = k * (r0 - r1) - c * w * (a0 + a1);
+  double dts_dth = -k * d0 - k * d1 - c * w * (o1 - o0) / bw;
+  double dts_dw = -c * (a0 + a1);
+
+  out->q[SR_A] = leak * dp;
+  out->q[SR_B] = -leak * dp;
+  out->q[SR_SHAFT] = -(D * dp - b * w + tau_stop);
+  out->xdot[0] = w;
+  if (out->C)
+    out->C[SR_SHAFT] = par[SR_INERTIA];
+  if (out->jac)
+    {
+      HYD_JAC (comp, out, SR_A, SR_A) = leak;
+      HYD_JAC (comp, out, SR_A, SR_B) = -leak;
+      HYD_JAC (comp, out, SR_B, SR_A) = -leak;
+      HYD_JAC (comp, out, SR_B, SR_B) = leak;
+      HYD_JAC (comp, out, SR_SHAFT, SR_A) = -D;
+      HYD_JAC (comp, out, SR_SHAFT, SR_B) = D;
+      HYD_JAC (comp, out, SR_SHAFT, SR_SHAFT) = b - dts_dw;
+      HYD_JAC (comp, out, SR_SHAFT, TH) = -dts_dth;
+      HYD_JAC (comp, out, TH, SR_SHAFT) = 1.0;
+    }
+  if (out->V)
+    {
+      double dVa, d2Va, dVb, d2Vb;
+      out->V[SR_A] = semi_rotary_chamber (par[SR_DEAD_VOLUME_A], D, th, &dVa, &d2Va);
+      out->V[SR_B] = semi_rotary_chamber (par[SR_DEAD_VOLUME_B], D, sw - th, &dVb, &d2Vb);
+      out->dV[SR_A] = dVa;
+      out->dV[SR_B] = -dVb;
+      out->d2V[SR_A] = d2Va;
+      out->d2V[SR_B] = d2Vb;
+    }
+  if (out->out)
+    {
+      out->out[0] = D * dp;
+      out->out[1] = D * dp * w;
+    }
+}
+
+const HydComponentType hyd_semi_rotary_actuator_type = {
+  .id = "semi_rotary_actuator",
+  .label = N_("Semi-rotary actuator"),
+  .category = HYD_CATEGORY_ACTUATORS,
+  .iso_symbol = N_("ISO 1219-1 semi-rotary actuator (rotary drive with limited angle): a half circle with "
+                   "inward energy triangles and the output shaft"),
+  .description =
+    N_("A hydraulic rotary actuator with a limited swivel angle (a vane or rack-and-pinion "
+       "drive): pressure in A turns the shaft forward with the torque D·(p_A − p_B), D = "
+       "torque/Δp its displacement in m³/rad. The vane angle θ follows the shaft, dθ/dt = ω; "
+       "the chambers hold V_A = V_0A + D·θ and V_B = V_0B + D·(Θ − θ), so the oil they take "
+       "is D·ω; leakage across the vane q = leakage·(p_A − p_B). Its shaft node takes "
+       "D·Δp_AB − b·ω plus the torque of stiff damped end stops at θ = 0 and θ = Θ (as the "
+       "cylinder's, Esqué 2008, §3.2.5); the vane's inertia is added to the node. Wire a "
+       "load (an inertia, a spring, a torque) to the shaft."),
+  .ports = semi_rotary_ports,
+  .n_ports = G_N_ELEMENTS (semi_rotary_ports),
+  .params = semi_rotary_params,
+  .n_params = G_N_ELEMENTS (semi_rotary_params),
+  .boundary_param = -1,
+  .designator = "R",
+  .roles = HYD_ROLE_CHAMBERS,
+  .validate = semi_rotary_validate,
+  .setup = semi_rotary_setup,
+  .init_states = semi_rotary_init_states,
+  .eval = semi_rotary_eval,
+  .events = semi_rotary_events,
 };

@@ -658,6 +658,80 @@ test_motor_startup (void)
   hyd_system_free (sys);
 }
 
+/* A semi-rotary actuator (D = 2e-5 m³/rad, Θ = π) fed 50 bar at A, B to
+ * tank, turning 0.5 kg·m² (vane and load) without friction: θ = α·t²/2
+ * with α = D·Δp/J = 200 rad/s² until the B end stop at t = √(2Θ/α), where
+ * it rests where the stop's torque k·soft_ramp(θ − Θ, w) takes D·Δp = 100
+ * N·m: below k·w/2 = 500 N·m that is the ramp's quadratic part,
+ * k·δ²/(2w) = D·Δp, so θ = Θ + √(2·w·D·Δp/k) (w = 1e-3 rad, k = 1e6
+ * N·m/rad). Fed 1 L/min instead, against a damper of
+ * 10 N·m·s/rad: ω = Q/D, p_A = (d + b)·ω/D. */
+static void
+test_semi_rotary (void)
+{
+  HydSystem *sys = compile_ok (
+    HEAD "\"components\": ["
+    "{\"id\": \"R1\", \"type\": \"semi_rotary_actuator\", \"params\": {\"viscous_friction\": 0}},"
+    "{\"id\": \"J1\", \"type\": \"inertia\", \"params\": {\"inertia\": 0.495}},"
+    "{\"id\": \"B1\", \"type\": \"pressure_source\", \"params\": {\"pressure\": 5e6}},"
+    "{\"id\": \"T1\", \"type\": \"tank\", \"params\": {\"pressure\": 0}}],"
+    "\"connections\": [{\"from\": \"R1.shaft\", \"to\": \"J1.A\"},"
+    "{\"from\": \"B1.P\", \"to\": \"R1.A\"}, {\"from\": \"R1.B\", \"to\": \"T1.T\"}]}");
+  g_assert_cmpuint (hyd_system_get_n_states (sys), ==, 3);
+  /* θ, ω, φ: free, and pressed into the stop */
+  double y[3] = { 1.0, 20.0, 1.0 };
+  check_jacobian (sys, 0.1, y);
+  double yc[3] = { G_PI + 7e-4, -3.0, G_PI };
+  check_jacobian (sys, 0.1, yc);
+  const char *names[] = { "R1.theta", "R1.shaft.w", "R1.shaft.phi", "R1.torque" };
+  Rows r = run (sys, names, 4, 0.6, 0.001);
+  double alpha = 2e-5 * 5e6 / 0.5, t_hit = sqrt (2 * G_PI / alpha), worst = 0;
+  for (guint i = 0; i < N_ROWS (r); i++)
+    {
+      const double *row = ROW (r, i);
+      if (row[0] < t_hit - 0.002)
+        worst = MAX (worst, fabs (row[1] - alpha * row[0] * row[0] / 2));
+      g_assert_cmpfloat (fabs (row[1] - row[3]), <, 1e-9 + 1e-7 * fabs (row[1]));
+    }
+  double rest = G_PI + sqrt (2 * 1e-3 * 2e-5 * 5e6 / 1e6);
+  g_test_message ("semi-rotary: θ = α·t²/2 before the stop (t = %.4f s): worst error %.3g rad; rests at %.9g rad "
+                  "(by hand Θ + √(2·w·D·Δp/k) = %.9g), ω %.3g rad/s, torque %.6g N·m",
+                  t_hit, worst, LAST (r)[1], rest, LAST (r)[2], LAST (r)[4]);
+  g_assert_cmpfloat (worst, <, 1e-6);
+  g_assert_cmpfloat (fabs (LAST (r)[1] - rest), <, 1e-6);
+  g_assert_cmpfloat (fabs (LAST (r)[2]), <, 1e-4);
+  g_array_unref (r.rows);
+  hyd_system_free (sys);
+
+  sys = compile_ok (
+    HEAD "\"components\": ["
+    "{\"id\": \"R1\", \"type\": \"semi_rotary_actuator\", \"params\": {\"initial_angle\": 0.2}},"
+    "{\"id\": \"D1\", \"type\": \"rotational_damper\", \"params\": {\"damping\": 10}},"
+    "{\"id\": \"X1\", \"type\": \"fixed_frame\"},"
+    "{\"id\": \"Q1\", \"type\": \"flow_source\", \"params\": {\"flow\": 1.6666666666666667e-05}},"
+    "{\"id\": \"T1\", \"type\": \"tank\", \"params\": {\"pressure\": 0}}],"
+    "\"connections\": [{\"from\": \"R1.shaft\", \"to\": \"D1.A\"}, {\"from\": \"D1.B\", \"to\": \"X1.A\"},"
+    "{\"from\": \"Q1.P\", \"to\": \"R1.A\"}, {\"from\": \"R1.B\", \"to\": \"T1.T\"}]}");
+  g_assert_cmpuint (hyd_system_get_n_states (sys), ==, 4);
+  double y4[4];
+  for (guint i = 0; i < 4; i++)
+    {
+      const char *sn = hyd_system_get_state_name (sys, i);
+      y4[i] = g_str_has_suffix (sn, ".theta") ? 1.3 : g_str_has_suffix (sn, ".w") ? 0.6
+              : g_str_has_suffix (sn, ".phi") ? 1.1 : 4e5;
+    }
+  check_jacobian (sys, 0.3, y4);
+  const char *names2[] = { "R1.shaft.w", "R1.A.p", "R1.theta" };
+  r = run (sys, names2, 3, 2.0, 0.01);
+  double w = 1.6666666666666667e-05 / 2e-5, p = 10.1 * w / 2e-5;
+  g_test_message ("semi-rotary fed 1 L/min: ω(2 s) = %.9g rad/s (Q/D = %.9g), p_A = %.9g Pa (by hand %.9g), "
+                  "θ = %.6g rad", LAST (r)[1], w, LAST (r)[2], p, LAST (r)[3]);
+  g_assert_cmpfloat (fabs (LAST (r)[1] - w) / w, <, 1e-6);
+  g_assert_cmpfloat (fabs (LAST (r)[2] - p) / p, <, 1e-6);
+  g_array_unref (r.rows);
+  hyd_system_free (sys);
+}
+
 /* Nameplates that are no induction motor, a wired motor with an initial
  * speed of its own and a shaft without inertia are refused by name. */
 static void
@@ -724,6 +798,7 @@ main (int argc, char **argv)
   g_test_add_func ("/engine/rotational/pump-torque", test_pump_torque);
   g_test_add_func ("/engine/rotational/motor-power-balance", test_motor_power_balance);
   g_test_add_func ("/engine/rotational/motor-startup", test_motor_startup);
+  g_test_add_func ("/engine/rotational/semi-rotary", test_semi_rotary);
   g_test_add_func ("/engine/rotational/refusals", test_refusals);
   g_test_add_func ("/engine/rotational/unwired-shaft", test_unwired_shaft);
   return g_test_run ();
