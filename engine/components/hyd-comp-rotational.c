@@ -219,10 +219,12 @@ static const HydParamInfo torque_params[] = {
   [TQ_TORQUE] = { "torque", N_("Torque"), HYD_UNIT_TORQUE, 0.0, -INFINITY, INFINITY, HYD_PARAM_PROFILE, NULL,
                   N_("constant law: torque on the shaft, positive along +ω; linear and quadratic "
                      "laws: the load torque at the reference speed") },
-  [TQ_REF_SPEED] = { "reference_speed", N_("Reference speed"), HYD_UNIT_ANGULAR_VELOCITY, 100.0, 0.0, INFINITY,
+  [TQ_REF_SPEED] = { "reference_speed", N_("Reference speed"), HYD_UNIT_ANGULAR_VELOCITY,
+                     50.0 * G_PI /* 1500 rpm */, 0.0, INFINITY,
                      HYD_PARAM_MIN_EXCLUSIVE, NULL,
                      N_("speed at which a linear or quadratic load takes the given torque") },
-  [TQ_SMOOTHING] = { "smoothing_speed", N_("Smoothing speed"), HYD_UNIT_ANGULAR_VELOCITY, 0.1, 0.0, INFINITY,
+  [TQ_SMOOTHING] = { "smoothing_speed", N_("Smoothing speed"), HYD_UNIT_ANGULAR_VELOCITY,
+                     G_PI / 30.0 /* 1 rpm */, 0.0, INFINITY,
                      HYD_PARAM_MIN_EXCLUSIVE, NULL,
                      N_("quadratic law: |ω| is replaced by √(ω² + ω_ε²), smooth through standstill") },
 };
@@ -624,7 +626,8 @@ static const HydPortInfo semi_rotary_ports[] = {
 };
 
 static const HydParamInfo semi_rotary_params[SR_N_PARAMS] = {
-  [SR_DISPLACEMENT] = { "displacement", N_("Displacement"), HYD_UNIT_DISPLACEMENT, 2e-5, 0.0, INFINITY,
+  [SR_DISPLACEMENT] = { "displacement", N_("Displacement"), HYD_UNIT_DISPLACEMENT,
+                        1e-4 / (2.0 * G_PI) /* 100 cm³/rev: 159 N·m at 100 bar */, 0.0, INFINITY,
                         HYD_PARAM_MIN_EXCLUSIVE, NULL,
                         N_("volume swept per radian, the torque per pascal of Δp_AB (m³/rad = N·m/Pa)") },
   [SR_SWIVEL_ANGLE] = { "swivel_angle", N_("Swivel angle"), HYD_UNIT_ANGLE, G_PI, 0.0, INFINITY,

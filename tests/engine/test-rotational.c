@@ -433,10 +433,12 @@ test_speed_loads (void)
     HEAD "\"components\": ["
     "{\"id\": \"J1\", \"type\": \"inertia\", \"params\": {\"inertia\": 0.2}},"
     "{\"id\": \"T1\", \"type\": \"torque_source\", \"params\": {\"torque\": 20}},"
-    "{\"id\": \"L1\", \"type\": \"torque_source\", \"params\": {\"law\": \"linear\", \"torque\": 10}},"
+    "{\"id\": \"L1\", \"type\": \"torque_source\", \"params\": {\"law\": \"linear\", \"torque\": 10, "
+    "\"reference_speed\": 100}},"
     "{\"id\": \"J2\", \"type\": \"inertia\", \"params\": {\"inertia\": 0.2}},"
     "{\"id\": \"T2\", \"type\": \"torque_source\", \"params\": {\"torque\": 20}},"
-    "{\"id\": \"F1\", \"type\": \"torque_source\", \"params\": {\"law\": \"quadratic\", \"torque\": 50}}],"
+    "{\"id\": \"F1\", \"type\": \"torque_source\", \"params\": {\"law\": \"quadratic\", \"torque\": 50, "
+    "\"reference_speed\": 100, \"smoothing_speed\": 0.1}}],"
     "\"connections\": [{\"from\": \"J1.A\", \"to\": \"T1.A\"}, {\"from\": \"J1.A\", \"to\": \"L1.A\"},"
     "{\"from\": \"J2.A\", \"to\": \"T2.A\"}, {\"from\": \"J2.A\", \"to\": \"F1.A\"}]}");
   double y[4] = { 30.0, 1.0, -0.05, 2.0 };
@@ -671,7 +673,8 @@ test_semi_rotary (void)
 {
   HydSystem *sys = compile_ok (
     HEAD "\"components\": ["
-    "{\"id\": \"R1\", \"type\": \"semi_rotary_actuator\", \"params\": {\"viscous_friction\": 0}},"
+    "{\"id\": \"R1\", \"type\": \"semi_rotary_actuator\", \"params\": {\"displacement\": 2e-5, "
+    "\"viscous_friction\": 0}},"
     "{\"id\": \"J1\", \"type\": \"inertia\", \"params\": {\"inertia\": 0.495}},"
     "{\"id\": \"B1\", \"type\": \"pressure_source\", \"params\": {\"pressure\": 5e6}},"
     "{\"id\": \"T1\", \"type\": \"tank\", \"params\": {\"pressure\": 0}}],"
@@ -705,7 +708,8 @@ test_semi_rotary (void)
 
   sys = compile_ok (
     HEAD "\"components\": ["
-    "{\"id\": \"R1\", \"type\": \"semi_rotary_actuator\", \"params\": {\"initial_angle\": 0.2}},"
+    "{\"id\": \"R1\", \"type\": \"semi_rotary_actuator\", \"params\": {\"displacement\": 2e-5, "
+    "\"initial_angle\": 0.2}},"
     "{\"id\": \"D1\", \"type\": \"rotational_damper\", \"params\": {\"damping\": 10}},"
     "{\"id\": \"X1\", \"type\": \"fixed_frame\"},"
     "{\"id\": \"Q1\", \"type\": \"flow_source\", \"params\": {\"flow\": 1.6666666666666667e-05}},"
