@@ -78,10 +78,9 @@ apply_motion (HydSystem *sys, const HydCircuit *circuit, JsonObject *extra, int 
   return TRUE;
 }
 
-/* An optional mechanical port left unwired (a pump's shaft) is no node:
- * the type runs as it did without it (across value 0, no column). An
- * optional signal input left unwired is no net either (its value is 0;
- * the type uses its parameter, hyd_comp_port_connected). */
+/* An optional mechanical port left unwired (a pump's shaft, a cylinder's
+ * rod) makes no node (below): a circuit whose only such ports are unwired
+ * is hydraulic only and never enters this file again. */
 static gboolean
 unwired_optional_mech (const HydComp *c, guint X)
 {
@@ -129,10 +128,7 @@ hyd_sys_build_domains (HydSystem *sys, const HydCircuit *circuit, guint *parent,
     {
       SysComp *sc = &sys->comps[sys->port_comp[gp]];
       const HydPortInfo *pi = &sc->comp->type->ports[sys->port_index[gp]];
-      if (pi->domain == HYD_DOMAIN_HYDRAULIC
-          || unwired_optional_mech (sc->comp, sys->port_index[gp])
-          || (pi->direction == HYD_PORT_INPUT && pi->optional
-              && !hyd_comp_port_connected (sc->comp, sys->port_index[gp])))
+      if (pi->domain == HYD_DOMAIN_HYDRAULIC)
         continue;
       guint root = hyd_sys_uf_find (parent, gp);
       if (pi->domain == HYD_DOMAIN_ELECTRICAL && root != gp)
@@ -143,6 +139,11 @@ hyd_sys_build_domains (HydSystem *sys, const HydCircuit *circuit, guint *parent,
                              N_("port %s.%s: electrical networks are not simulated by this build"),
                              sc->comp->id, pi->name);
         }
+      /* an optional port left unwired (a cylinder's rod, a source's
+       * signal input): no node or net, so no states, no mass and no
+       * source needed; the type runs without it (its a_X is 0) */
+      if (pi->optional && root == gp && !hyd_comp_port_connected (sc->comp, sys->port_index[gp]))
+        continue;
       if (hyd_domain_is_mechanical (pi->domain))
         {
           if (class_mnode[root] < 0)
@@ -230,6 +231,13 @@ hyd_sys_build_domains (HydSystem *sys, const HydCircuit *circuit, guint *parent,
                                     "one source"), a, b);
             }
           net->driver = (int) gp;
+        }
+      if (first_input >= 0 && net->driver < 0 && net->ports->len == 1
+          && sys->comps[sys->port_comp[first_input]].comp->type->ports[sys->port_index[first_input]].optional)
+        {
+          /* an optional input left unwired reads 0 (a sum's third input) */
+          net->used = FALSE;
+          continue;
         }
       if (first_input >= 0 && net->driver < 0)
         {

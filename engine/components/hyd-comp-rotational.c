@@ -352,7 +352,7 @@ speed_sensor_signals (const HydComp *comp, const HydEvalIn *in, double *s, doubl
 const HydComponentType hyd_speed_sensor_type = {
   .id = "speed_sensor",
   .label = N_("Angular speed sensor"),
-  .category = HYD_CATEGORY_MECHANICS,
+  .category = HYD_CATEGORY_MEASUREMENT,
   .iso_symbol = N_("ISO 1219-1 tachometer: an instrument circle on the shaft, marked n"),
   .description =
     N_("An ideal tachometer: its signal output S is the angular speed ω of the shaft at "
@@ -443,7 +443,7 @@ torque_sensor_signals (const HydComp *comp, const HydEvalIn *in, double *s, doub
 const HydComponentType hyd_torque_sensor_type = {
   .id = "torque_sensor",
   .label = N_("Torque sensor"),
-  .category = HYD_CATEGORY_MECHANICS,
+  .category = HYD_CATEGORY_MEASUREMENT,
   .iso_symbol = N_("none in ISO 1219-1 (an instrument circle between two shaft ends, marked T)"),
   .description =
     N_("An in-line torque transducer between shaft ends A and B, modelled as what it "
