@@ -175,7 +175,7 @@ enum {
   PUMP_FRACTION,
 };
 
-enum { PUMP_S, PUMP_P, PUMP_SHAFT };
+enum { PUMP_S, PUMP_P, PUMP_SHAFT, PUMP_U };
 
 static const HydPortInfo pump_ports[] = {
   { "S", HYD_DOMAIN_HYDRAULIC, FALSE, N_("Suction") },
@@ -183,6 +183,17 @@ static const HydPortInfo pump_ports[] = {
   { "shaft", HYD_DOMAIN_ROTATIONAL, TRUE,
     N_("Drive shaft (rotational, optional): when wired, the pump turns at the shaft's speed "
        "and loads it with its torque; the speed parameter is then not used") },
+};
+
+static const HydPortInfo variable_pump_ports[] = {
+  { "S", HYD_DOMAIN_HYDRAULIC, FALSE, N_("Suction") },
+  { "P", HYD_DOMAIN_HYDRAULIC, FALSE, N_("Pressure (delivery)") },
+  { "shaft", HYD_DOMAIN_ROTATIONAL, TRUE,
+    N_("Drive shaft (rotational, optional): when wired, the pump turns at the shaft's speed "
+       "and loads it with its torque; the speed parameter is then not used") },
+  { "U", HYD_DOMAIN_SIGNAL, TRUE,
+    N_("Displacement command (signal, optional): when wired it replaces the fraction parameter; "
+       "limit it to [−1, 1] (a controller's output limits, a saturation)"), HYD_PORT_INPUT },
 };
 
 #define PUMP_COMMON_PARAMS \
@@ -226,8 +237,10 @@ pump_eval (const HydComp *comp, const HydEvalIn *in, HydEvalOut *out)
 {
   const double *par = comp->par;
   gboolean variable = comp->type->n_params > PUMP_FRACTION;
-  double frac = variable ? par[PUMP_FRACTION] : 1.0;
-  double frac_t = variable ? comp->par_dt[PUMP_FRACTION] : 0.0;
+  /* a wired command U sets the swash plate instead of the parameter */
+  gboolean commanded = variable && hyd_comp_port_connected (comp, PUMP_U);
+  double frac = commanded ? in->p[PUMP_U] : variable ? par[PUMP_FRACTION] : 1.0;
+  double frac_t = variable && !commanded ? comp->par_dt[PUMP_FRACTION] : 0.0;
   double D = frac * par[PUMP_DISPLACEMENT];
   /* a wired shaft sets the speed (its node's ω) and takes the torque */
   gboolean shaft = hyd_comp_port_connected (comp, PUMP_SHAFT);
@@ -258,6 +271,14 @@ pump_eval (const HydComp *comp, const HydEvalIn *in, HydEvalOut *out)
           HYD_JAC (comp, out, PUMP_S, PUMP_SHAFT) = D;
           HYD_JAC (comp, out, PUMP_SHAFT, PUMP_P) = D / eta;
           HYD_JAC (comp, out, PUMP_SHAFT, PUMP_S) = -D / eta;
+        }
+      if (commanded)
+        {
+          double disp = par[PUMP_DISPLACEMENT];
+          HYD_JAC (comp, out, PUMP_P, PUMP_U) = -disp * w;
+          HYD_JAC (comp, out, PUMP_S, PUMP_U) = disp * w;
+          if (shaft)
+            HYD_JAC (comp, out, PUMP_SHAFT, PUMP_U) = disp * dp / eta;
         }
     }
   if (out->q_t)
@@ -309,9 +330,10 @@ const HydComponentType hyd_variable_pump_type = {
                     "fraction·D, delivered flow q_d = D_eff·ω − leakage·Δp_PS, "
                     "q_P = −q_d, q_S = +q_d; shaft torque D_eff·Δp_PS/η_hm "
                     "(Esqué 2008, §3.2.2). Wire its shaft to a rotational node and it turns "
-                    "at that node's speed instead, loading it with its torque."),
-  .ports = pump_ports,
-  .n_ports = G_N_ELEMENTS (pump_ports),
+                    "at that node's speed instead, loading it with its torque; wire a signal to "
+                    "U and it sets the fraction (a speed or pressure controller's output)."),
+  .ports = variable_pump_ports,
+  .n_ports = G_N_ELEMENTS (variable_pump_ports),
   .params = variable_pump_params,
   .n_params = G_N_ELEMENTS (variable_pump_params),
   .boundary_param = -1,

@@ -266,8 +266,15 @@ test_metadata (void)
       for (guint k = 0; k < type->n_ports; k++)
         {
           g_assert_nonnull (type->ports[k].name);
-          /* hydraulic, but for the pumps' and the motor's optional shaft */
-          if (type->ports[k].domain != HYD_DOMAIN_HYDRAULIC)
+          /* hydraulic, but for the pumps' and the motor's optional shaft
+           * and the variable pump's optional command U */
+          if (type->ports[k].domain == HYD_DOMAIN_SIGNAL)
+            {
+              g_assert_cmpstr (type->ports[k].name, ==, "U");
+              g_assert_true (type->ports[k].optional);
+              g_assert_cmpint (type->ports[k].direction, ==, HYD_PORT_INPUT);
+            }
+          else if (type->ports[k].domain != HYD_DOMAIN_HYDRAULIC)
             {
               g_assert_cmpint (type->ports[k].domain, ==, HYD_DOMAIN_ROTATIONAL);
               g_assert_cmpstr (type->ports[k].name, ==, "shaft");

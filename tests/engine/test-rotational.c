@@ -218,6 +218,16 @@ test_shaft_partials (void)
       hyd_comp_free (p);
     }
   /* set up as the compiler does: the connected bits first */
+  /* the variable pump commanded through U, shaft wired */
+  HydComp *vp = hyd_test_make_comp ("variable_pump", NULL, "leakage", "1e-11", NULL);
+  vp->connected = 15;
+  double av[4] = { 1e5, 150e5, 140.0, 0.6 };
+  misses += hyd_test_check_component (vp, 0.2, av, NULL, "variable_pump commanded");
+  double qv[4];
+  hyd_test_eval (vp, 0.2, av, NULL, qv, NULL, NULL);
+  g_assert_cmpfloat (fabs (-qv[1] - (0.6 * 10e-6 / (2 * G_PI) * 140.0 - 1e-11 * 149e5)), <, 1e-15);
+  hyd_comp_free (vp);
+
   HydComp *m = hyd_comp_new (hyd_catalogue_lookup ("motor_fixed"), "M1", NULL);
   m->par[hyd_component_type_find_param (m->type, "leakage")] = 1e-12;
   m->par[hyd_component_type_find_param (m->type, "coulomb_friction")] = 2;
@@ -736,6 +746,49 @@ test_semi_rotary (void)
   hyd_system_free (sys);
 }
 
+/* The example hydrostatic-transmission-speed-control: a PI on the load's
+ * speed leaves no steady error (120 rad/s), and the pump's fraction,
+ * speed and the line pressure are those solved by hand in its notes
+ * (fan 17.508 N·m + friction 1.2 N·m over D: 58.774 bar; the induction
+ * motor at 155.2084 rad/s; fraction 0.89212). */
+static void
+test_transmission_example (void)
+{
+  g_autofree char *path = g_build_filename (HYD_TEST_DATA_DIR, "examples", "hydrostatic-transmission-speed-control.bramah",
+                                            NULL);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (HydCircuit) circuit = hyd_circuit_load_from_file (path, &error);
+  g_assert_no_error (error);
+  HydSystem *sys = hyd_system_compile (circuit, &error);
+  g_assert_no_error (error);
+  const char *names[] = { "M1.shaft.w", "E1.shaft.w", "P1.P.p", "K1.Y" };
+  Rows r = run (sys, names, 4, 10.0, 0.05);
+  const double *end = LAST (r);
+  double D = 3.183098861837907e-06, w = 120.0, wr = 50 * G_PI, eps = G_PI / 30;
+  double dp = (30 * w * sqrt (w * w + eps * eps) / (wr * wr) + 0.01 * w) / D;
+  double q = D * w + 1e-11 * dp;
+  /* the induction motor where Kloss's torque equals the pump's q·Δp/(η·ω_p) */
+  double ws = 50 * G_PI, sn = (ws - 1450 * G_PI / 30) / ws, sb = sn * (2.5 + sqrt (2.5 * 2.5 - 1));
+  double lo = 140, hi = ws - 1e-9;
+  for (int i = 0; i < 200; i++)
+    {
+      double m = (lo + hi) / 2, s = (ws - m) / ws;
+      if (2 * 125 * sb * s / (s * s + sb * sb) > q * dp / (0.9 * m))
+        lo = m;
+      else
+        hi = m;
+    }
+  double frac = q / (D * lo);
+  g_test_message ("transmission at 10 s: ω = %.9g rad/s (set-point 120), pump %.9g rad/s (by hand %.9g), "
+                  "%.7g Pa (by hand %.7g), fraction %.7g (by hand %.7g)", end[1], end[2], lo, end[3], dp, end[4], frac);
+  g_assert_cmpfloat (fabs (end[1] - 120.0), <, 1e-4);
+  g_assert_cmpfloat (fabs (end[2] - lo) / lo, <, 1e-6);
+  g_assert_cmpfloat (fabs (end[3] - dp) / dp, <, 1e-4);
+  g_assert_cmpfloat (fabs (end[4] - frac) / frac, <, 1e-5);
+  g_array_unref (r.rows);
+  hyd_system_free (sys);
+}
+
 /* Nameplates that are no induction motor, a wired motor with an initial
  * speed of its own and a shaft without inertia are refused by name. */
 static void
@@ -803,6 +856,7 @@ main (int argc, char **argv)
   g_test_add_func ("/engine/rotational/motor-power-balance", test_motor_power_balance);
   g_test_add_func ("/engine/rotational/motor-startup", test_motor_startup);
   g_test_add_func ("/engine/rotational/semi-rotary", test_semi_rotary);
+  g_test_add_func ("/engine/rotational/transmission-example", test_transmission_example);
   g_test_add_func ("/engine/rotational/refusals", test_refusals);
   g_test_add_func ("/engine/rotational/unwired-shaft", test_unwired_shaft);
   return g_test_run ();
