@@ -396,7 +396,8 @@ test_pump_values (void)
                                       "displacement", "2e-6", "speed", "100",
                                       "fraction", "0.5", "leakage", "1e-12",
                                       "hydromechanical_efficiency", "0.8", NULL);
-  double p[2] = { 1e5, 1.01e7 }, q[2], out[3];
+  /* ports S, P, the unwired shaft and command U */
+  double p[4] = { 1e5, 1.01e7, 0.0, 0.0 }, q[4], out[3];
 
   hyd_test_eval (comp, 0.0, p, NULL, q, NULL, out);
   double qd = 0.5 * 2e-6 * 100 - 1e-12 * 1e7;
@@ -424,7 +425,7 @@ test_pump_jacobian (gconstpointer data)
     hyd_test_set_param_rate (comp, "fraction", -2.0);
   for (guint i = 0; i < N_RANDOM; i++)
     {
-      double p[2] = { rand_pressure (r), rand_pressure (r) };
+      double p[4] = { rand_pressure (r), rand_pressure (r), 0.0, 0.0 };
       set_par (comp, "speed", g_rand_double_range (r, -300, 300));
       if (variable)
         set_par (comp, "fraction", g_rand_double_range (r, -1, 1));

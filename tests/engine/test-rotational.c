@@ -207,9 +207,9 @@ test_shaft_partials (void)
       p->connected = 7;
       if (i == 1)
         hyd_test_set_param_rate (p, "fraction", -0.4);
-      double a[3] = { 1e5, 150e5, 140.0 };
+      double a[4] = { 1e5, 150e5, 140.0, 0.0 };
       misses += hyd_test_check_component (p, 0.2, a, NULL, pumps[i]);
-      double q[3], out[3];
+      double q[4], out[3];
       hyd_test_eval (p, 0.2, a, NULL, q, NULL, out);
       double D = 10e-6 / (2 * G_PI);
       /* the shaft takes τ = D·Δp/η; the flow is D·ω − leakage·Δp */
