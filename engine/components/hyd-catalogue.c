@@ -59,6 +59,7 @@ extern const HydComponentType hyd_signal_dead_zone_type;
 extern const HydComponentType hyd_position_sensor_type;
 extern const HydComponentType hyd_velocity_sensor_type;
 extern const HydComponentType hyd_force_sensor_type;
+extern const HydComponentType hyd_friction_type;
 extern const HydComponentType hyd_inertia_type;
 extern const HydComponentType hyd_fixed_frame_type;
 extern const HydComponentType hyd_torsion_spring_type;
@@ -125,6 +126,7 @@ static const HydComponentType *const catalogue[] = {
   &hyd_position_sensor_type,
   &hyd_velocity_sensor_type,
   &hyd_force_sensor_type,
+  &hyd_friction_type,
   &hyd_inertia_type,
   &hyd_fixed_frame_type,
   &hyd_torsion_spring_type,
