@@ -118,6 +118,15 @@ main (int argc, char **argv)
   setlocale (LC_ALL, "");
   hyd_cli_init_i18n ();
   atexit (close_stdout);
+  /* A failed write inside stdio loses its errno before close_stdout sees
+   * the stream's error flag, so a listing longer than stdio's 4 KiB buffer
+   * (`components`) on a full disk said only "a write failed". With one
+   * large buffer the listings fail at the final flush, where the errno is
+   * kept; `simulate` keeps its own first errno (cli-util.c) whatever the
+   * buffer. A terminal keeps its line buffering. */
+  static char stdout_buffer[1 << 18]; /* glibc ignores the size without a buffer */
+  if (!isatty (STDOUT_FILENO))
+    setvbuf (stdout, stdout_buffer, _IOFBF, sizeof stdout_buffer);
   if (argc < 2)
     {
       print_main_help (stderr);

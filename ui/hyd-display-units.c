@@ -107,6 +107,8 @@ static const UnitAlias unit_aliases[] = {
   { HYD_UNIT_DAMPING, "kN·s/m", 1e-3 },
   { HYD_UNIT_ROT_DAMPING, "N*m*s/rad", 1.0 },
   { HYD_UNIT_ROT_DAMPING, "Nms/rad", 1.0 },
+  { HYD_UNIT_ROT_STIFFNESS, "N*m/rad", 1.0 },
+  { HYD_UNIT_ROT_STIFFNESS, "Nm/rad", 1.0 },
   { HYD_UNIT_TIME, "ms", 1e3 },
   { HYD_UNIT_TIME, "min", 1.0 / 60.0 },
   { HYD_UNIT_FREQUENCY, "Hz", 1.0 / RAD_PER_REV },
@@ -166,6 +168,7 @@ static const char *const quantity_names[HYD_UNIT_N_KINDS] = {
   [HYD_UNIT_DENSITY] = N_("Density"),
   [HYD_UNIT_VISCOSITY] = N_("Viscosity"),
   [HYD_UNIT_FLOW_RATE_PER_S] = N_("Rate"),
+  [HYD_UNIT_ROT_STIFFNESS] = N_("Torsional stiffness"),
 };
 
 const char *

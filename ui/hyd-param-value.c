@@ -90,6 +90,7 @@ plausible_limit_shown (HydUnit unit)
     case HYD_UNIT_DENSITY: return 1e5;            /* kg/m³ */
     case HYD_UNIT_VISCOSITY: return 1e6;          /* cSt */
     case HYD_UNIT_FLOW_RATE_PER_S: return 1e9;    /* 1/s */
+    case HYD_UNIT_ROT_STIFFNESS: return 1e10;     /* N·m/rad */
     case HYD_UNIT_NONE:
     default: return 1e12;
     }

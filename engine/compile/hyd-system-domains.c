@@ -78,6 +78,16 @@ apply_motion (HydSystem *sys, const HydCircuit *circuit, JsonObject *extra, int 
   return TRUE;
 }
 
+/* An optional mechanical port left unwired (a pump's shaft, a cylinder's
+ * rod) makes no node (below): a circuit whose only such ports are unwired
+ * is hydraulic only and never enters this file again. */
+static gboolean
+unwired_optional_mech (const HydComp *c, guint X)
+{
+  const HydPortInfo *pi = &c->type->ports[X];
+  return hyd_domain_is_mechanical (pi->domain) && pi->optional && !hyd_comp_port_connected (c, X);
+}
+
 /* The initial motion components ask for at their mechanical ports (a
  * cylinder's rod starts where its piston does), on nodes no wire or
  * junction has set; two different asks on one node are an error naming
@@ -134,14 +144,21 @@ hyd_sys_build_domains (HydSystem *sys, const HydCircuit *circuit, guint *parent,
    * components mostly share theirs) and nothing else to do */
   gboolean any = circuit->version >= 2;
   const HydComponentType *last = NULL;
+  gboolean last_optional = FALSE; /* the type has an optional mechanical port */
   for (guint i = 0; i < sys->n_comps && !any; i++)
     {
-      const HydComponentType *t = sys->comps[i].comp->type;
-      if (t == last)
+      const HydComp *c = sys->comps[i].comp;
+      const HydComponentType *t = c->type;
+      if (t == last && !last_optional)
         continue;
       last = t;
+      last_optional = FALSE;
       for (guint X = 0; X < t->n_ports && !any; X++)
-        any = t->ports[X].domain != HYD_DOMAIN_HYDRAULIC;
+        {
+          last_optional = last_optional
+                          || (hyd_domain_is_mechanical (t->ports[X].domain) && t->ports[X].optional);
+          any = t->ports[X].domain != HYD_DOMAIN_HYDRAULIC && !unwired_optional_mech (c, X);
+        }
     }
   if (!any)
     return TRUE;

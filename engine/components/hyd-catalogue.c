@@ -66,6 +66,15 @@ extern const HydComponentType hyd_dcv_4_2_pilot_type;
 extern const HydComponentType hyd_dcv_3_2_pilot_type;
 extern const HydComponentType hyd_dcv_2_2_pilot_type;
 extern const HydComponentType hyd_accumulator_safety_block_type;
+extern const HydComponentType hyd_inertia_type;
+extern const HydComponentType hyd_fixed_frame_type;
+extern const HydComponentType hyd_torsion_spring_type;
+extern const HydComponentType hyd_rotational_damper_type;
+extern const HydComponentType hyd_torque_source_type;
+extern const HydComponentType hyd_speed_sensor_type;
+extern const HydComponentType hyd_torque_sensor_type;
+extern const HydComponentType hyd_electric_motor_type;
+extern const HydComponentType hyd_semi_rotary_actuator_type;
 
 static const HydComponentType *const catalogue[] = {
   &hyd_tank_type,
@@ -130,6 +139,15 @@ static const HydComponentType *const catalogue[] = {
   &hyd_dcv_3_2_pilot_type,
   &hyd_dcv_2_2_pilot_type,
   &hyd_accumulator_safety_block_type,
+  &hyd_inertia_type,
+  &hyd_fixed_frame_type,
+  &hyd_torsion_spring_type,
+  &hyd_rotational_damper_type,
+  &hyd_torque_source_type,
+  &hyd_speed_sensor_type,
+  &hyd_torque_sensor_type,
+  &hyd_electric_motor_type,
+  &hyd_semi_rotary_actuator_type,
 };
 
 /* Looked up once per component of a circuit: an index, built once. */

@@ -663,7 +663,12 @@ enum {
 static const HydPortInfo motor_fixed_ports[] = {
   { "A", HYD_DOMAIN_HYDRAULIC, FALSE, N_("inlet for positive rotation") },
   { "B", HYD_DOMAIN_HYDRAULIC, FALSE, N_("outlet for positive rotation") },
+  { "shaft", HYD_DOMAIN_ROTATIONAL, TRUE,
+    N_("output shaft (rotational, optional): when wired, the motor turns with the shaft's node, "
+       "its inertia added to the node's") },
 };
+
+enum { MF_A, MF_B, MF_SHAFT };
 
 static const HydParamInfo motor_fixed_params[MF_N_PARAMS] = {
   [MF_DISPLACEMENT] = { "displacement", N_("Displacement"), HYD_UNIT_DISPLACEMENT,
@@ -699,6 +704,21 @@ static const HydVarInfo motor_fixed_outputs[] = {
 static gboolean
 motor_fixed_setup (HydComp *comp, GError **error)
 {
+  if (hyd_comp_port_connected (comp, MF_SHAFT))
+    {
+      /* the shaft's node owns the speed and angle: no states of its own */
+      if (comp->par[MF_INITIAL_SPEED] != 0.0)
+        {
+          g_set_error (error, HYD_CIRCUIT_ERROR, HYD_CIRCUIT_ERROR_PARAM_VALUE,
+                       "%s: parameter initial_speed = %g rad/s is not used when the shaft is wired: "
+                       "give the shaft's connection an initial_velocity instead",
+                       comp->id, comp->par[MF_INITIAL_SPEED]);
+          return FALSE;
+        }
+      hyd_comp_set_outputs (comp, G_N_ELEMENTS (motor_fixed_outputs), motor_fixed_outputs);
+      hyd_comp_use_dense_pattern (comp);
+      return TRUE;
+    }
   hyd_comp_set_states (comp, G_N_ELEMENTS (motor_fixed_states), motor_fixed_states);
   hyd_comp_set_outputs (comp, G_N_ELEMENTS (motor_fixed_outputs), motor_fixed_outputs);
   hyd_comp_use_dense_pattern (comp);
@@ -708,14 +728,66 @@ motor_fixed_setup (HydComp *comp, GError **error)
 static void
 motor_fixed_init_states (const HydComp *comp, const double *p0, double *x0)
 {
+  if (comp->n_states == 0)
+    return;
   x0[0] = 0.0;
   x0[1] = comp->par[MF_INITIAL_SPEED];
 }
 
-/* Local rows [q̂_A, q̂_B, θ̇, ẇ], columns [p_A, p_B, θ, w]. */
+/* With the shaft wired: local rows [q̂_A, q̂_B, τ̂_shaft], columns
+ * [p_A, p_B, ω_shaft]; the shaft's node obeys J_node·ω̇ = −Στ̂ with the
+ * motor's inertia in it, τ̂_shaft = −(D·Δp_AB − b·ω − T_C·tanh(ω/ω_ε) −
+ * T_load(t)): the same law as the motor's own inertia state below. */
+static void
+motor_fixed_shaft_eval (const HydComp *comp, const HydEvalIn *in, HydEvalOut *out)
+{
+  const double *par = comp->par;
+  double dp = in->p[MF_A] - in->p[MF_B];
+  double w = in->p[MF_SHAFT];
+  double D = par[MF_DISPLACEMENT];
+  double leak = par[MF_LEAKAGE];
+  double b = par[MF_VISCOUS_FRICTION];
+  double c = par[MF_COULOMB_FRICTION];
+  double q = D * w + leak * dp;
+  double dth;
+  double th = hyd_sgn_smooth (w, par[MF_FRICTION_SMOOTHING_VELOCITY], &dth);
+
+  out->q[MF_A] = q;
+  out->q[MF_B] = -q;
+  out->q[MF_SHAFT] = -(D * dp - b * w - c * th - par[MF_LOAD_TORQUE]);
+  if (out->C)
+    out->C[MF_SHAFT] = par[MF_INERTIA];
+  if (out->jac)
+    {
+      HYD_JAC (comp, out, MF_A, MF_A) = leak;
+      HYD_JAC (comp, out, MF_A, MF_B) = -leak;
+      HYD_JAC (comp, out, MF_A, MF_SHAFT) = D;
+      HYD_JAC (comp, out, MF_B, MF_A) = -leak;
+      HYD_JAC (comp, out, MF_B, MF_B) = leak;
+      HYD_JAC (comp, out, MF_B, MF_SHAFT) = -D;
+      HYD_JAC (comp, out, MF_SHAFT, MF_A) = -D;
+      HYD_JAC (comp, out, MF_SHAFT, MF_B) = D;
+      HYD_JAC (comp, out, MF_SHAFT, MF_SHAFT) = b + c * dth;
+    }
+  if (out->q_t)
+    out->q_t[MF_SHAFT] = comp->par_dt[MF_LOAD_TORQUE];
+  if (out->out)
+    {
+      out->out[0] = D * dp;
+      out->out[1] = D * dp * w;
+    }
+}
+
+/* Local rows [q̂_A, q̂_B, q̂_shaft (0), θ̇, ẇ], columns [p_A, p_B, ω_shaft
+ * (unwired: none), θ, w, positions]. */
 static void
 motor_fixed_eval (const HydComp *comp, const HydEvalIn *in, HydEvalOut *out)
 {
+  if (comp->n_states == 0)
+    {
+      motor_fixed_shaft_eval (comp, in, out);
+      return;
+    }
   const double *par = comp->par;
   double dp = in->p[0] - in->p[1];
   double w = in->x[1];
@@ -738,16 +810,18 @@ motor_fixed_eval (const HydComp *comp, const HydEvalIn *in, HydEvalOut *out)
 
   if (out->jac)
     {
-      HYD_JAC (comp, out, 0, 0) = leak;
-      HYD_JAC (comp, out, 0, 1) = -leak;
-      HYD_JAC (comp, out, 0, 3) = D;
-      HYD_JAC (comp, out, 1, 0) = -leak;
-      HYD_JAC (comp, out, 1, 1) = leak;
-      HYD_JAC (comp, out, 1, 3) = -D;
-      HYD_JAC (comp, out, 2, 3) = 1.0;
-      HYD_JAC (comp, out, 3, 0) = D / J;
-      HYD_JAC (comp, out, 3, 1) = -D / J;
-      HYD_JAC (comp, out, 3, 3) = -(b + c * dth) / J;
+      /* rows and columns of θ and w follow the three ports */
+      const guint TH = 3, W = 4;
+      HYD_JAC (comp, out, MF_A, MF_A) = leak;
+      HYD_JAC (comp, out, MF_A, MF_B) = -leak;
+      HYD_JAC (comp, out, MF_A, W) = D;
+      HYD_JAC (comp, out, MF_B, MF_A) = -leak;
+      HYD_JAC (comp, out, MF_B, MF_B) = leak;
+      HYD_JAC (comp, out, MF_B, W) = -D;
+      HYD_JAC (comp, out, TH, W) = 1.0;
+      HYD_JAC (comp, out, W, MF_A) = D / J;
+      HYD_JAC (comp, out, W, MF_B) = -D / J;
+      HYD_JAC (comp, out, W, W) = -(b + c * dth) / J;
     }
   if (out->x_t)
     out->x_t[1] = -comp->par_dt[MF_LOAD_TORQUE] / J;
@@ -768,7 +842,10 @@ const HydComponentType hyd_motor_fixed_type = {
     N_("Fixed-displacement hydraulic motor driving a rotary inertia. Flow "
        "q_A = −q_B = D·w + leakage·(p_A − p_B); shaft: J·ẇ = D·(p_A − p_B) − b·w "
        "− T_C·tanh(w/w_ε) − T_load(t), θ̇ = w: an ideal displacement machine with "
-       "laminar leakage and tanh-smoothed Coulomb friction (built like the cylinder of Esqué 2008, §3.2.5, which has no motor model)."),
+       "laminar leakage and tanh-smoothed Coulomb friction (built like the cylinder of Esqué 2008, §3.2.5, which has no motor model). "
+       "Wire its shaft to a rotational node and the node's speed is the motor's: its "
+       "inertia joins the node's, and the same torques act on the node (then give the "
+       "shaft's connection an initial_velocity instead of initial_speed)."),
   .ports = motor_fixed_ports,
   .n_ports = G_N_ELEMENTS (motor_fixed_ports),
   .params = motor_fixed_params,

@@ -175,11 +175,25 @@ enum {
   PUMP_FRACTION,
 };
 
-enum { PUMP_S, PUMP_P };
+enum { PUMP_S, PUMP_P, PUMP_SHAFT, PUMP_U };
 
 static const HydPortInfo pump_ports[] = {
   { "S", HYD_DOMAIN_HYDRAULIC, FALSE, N_("Suction") },
   { "P", HYD_DOMAIN_HYDRAULIC, FALSE, N_("Pressure (delivery)") },
+  { "shaft", HYD_DOMAIN_ROTATIONAL, TRUE,
+    N_("Drive shaft (rotational, optional): when wired, the pump turns at the shaft's speed "
+       "and loads it with its torque; the speed parameter is then not used") },
+};
+
+static const HydPortInfo variable_pump_ports[] = {
+  { "S", HYD_DOMAIN_HYDRAULIC, FALSE, N_("Suction") },
+  { "P", HYD_DOMAIN_HYDRAULIC, FALSE, N_("Pressure (delivery)") },
+  { "shaft", HYD_DOMAIN_ROTATIONAL, TRUE,
+    N_("Drive shaft (rotational, optional): when wired, the pump turns at the shaft's speed "
+       "and loads it with its torque; the speed parameter is then not used") },
+  { "U", HYD_DOMAIN_SIGNAL, TRUE,
+    N_("Displacement command (signal, optional): when wired it replaces the fraction parameter; "
+       "limit it to [−1, 1] (a controller's output limits, a saturation)"), HYD_PORT_INPUT },
 };
 
 #define PUMP_COMMON_PARAMS \
@@ -223,11 +237,17 @@ pump_eval (const HydComp *comp, const HydEvalIn *in, HydEvalOut *out)
 {
   const double *par = comp->par;
   gboolean variable = comp->type->n_params > PUMP_FRACTION;
-  double frac = variable ? par[PUMP_FRACTION] : 1.0;
-  double frac_t = variable ? comp->par_dt[PUMP_FRACTION] : 0.0;
+  /* a wired command U sets the swash plate instead of the parameter */
+  gboolean commanded = variable && hyd_comp_port_connected (comp, PUMP_U);
+  double frac = commanded ? in->p[PUMP_U] : variable ? par[PUMP_FRACTION] : 1.0;
+  double frac_t = variable && !commanded ? comp->par_dt[PUMP_FRACTION] : 0.0;
   double D = frac * par[PUMP_DISPLACEMENT];
-  double w = par[PUMP_SPEED];
+  /* a wired shaft sets the speed (its node's ω) and takes the torque */
+  gboolean shaft = hyd_comp_port_connected (comp, PUMP_SHAFT);
+  double w = shaft ? in->p[PUMP_SHAFT] : par[PUMP_SPEED];
+  double w_t = shaft ? 0.0 : comp->par_dt[PUMP_SPEED];
   double L = par[PUMP_LEAKAGE];
+  double eta = par[PUMP_EFFICIENCY];
   double dp = in->p[PUMP_P] - in->p[PUMP_S];
 
   /* components.md: q_d = D_eff·ω − leakage·Δp_PS, q_P = −q_d, q_S = +q_d
@@ -236,22 +256,42 @@ pump_eval (const HydComp *comp, const HydEvalIn *in, HydEvalOut *out)
 
   out->q[PUMP_P] = -qd;
   out->q[PUMP_S] = qd;
+  /* the shaft's node drives the pump against τ = D_eff·Δp_PS/η_hm */
+  if (shaft)
+    out->q[PUMP_SHAFT] = D * dp / eta;
   if (out->jac)
     {
       HYD_JAC (comp, out, PUMP_P, PUMP_P) = L;
       HYD_JAC (comp, out, PUMP_P, PUMP_S) = -L;
       HYD_JAC (comp, out, PUMP_S, PUMP_P) = -L;
       HYD_JAC (comp, out, PUMP_S, PUMP_S) = L;
+      if (shaft)
+        {
+          HYD_JAC (comp, out, PUMP_P, PUMP_SHAFT) = -D;
+          HYD_JAC (comp, out, PUMP_S, PUMP_SHAFT) = D;
+          HYD_JAC (comp, out, PUMP_SHAFT, PUMP_P) = D / eta;
+          HYD_JAC (comp, out, PUMP_SHAFT, PUMP_S) = -D / eta;
+        }
+      if (commanded)
+        {
+          double disp = par[PUMP_DISPLACEMENT];
+          HYD_JAC (comp, out, PUMP_P, PUMP_U) = -disp * w;
+          HYD_JAC (comp, out, PUMP_S, PUMP_U) = disp * w;
+          if (shaft)
+            HYD_JAC (comp, out, PUMP_SHAFT, PUMP_U) = disp * dp / eta;
+        }
     }
   if (out->q_t)
     {
-      double qd_t = par[PUMP_DISPLACEMENT] * (frac_t * w + frac * comp->par_dt[PUMP_SPEED]);
+      double qd_t = par[PUMP_DISPLACEMENT] * (frac_t * w + frac * w_t);
       out->q_t[PUMP_P] = -qd_t;
       out->q_t[PUMP_S] = qd_t;
+      if (shaft)
+        out->q_t[PUMP_SHAFT] = par[PUMP_DISPLACEMENT] * frac_t * dp / eta;
     }
   if (out->out)
     {
-      double torque = D * dp / par[PUMP_EFFICIENCY];
+      double torque = D * dp / eta;
       out->out[0] = qd;
       out->out[1] = torque;
       out->out[2] = torque * w;
@@ -265,7 +305,9 @@ const HydComponentType hyd_fixed_pump_type = {
   .iso_symbol = N_("fixed-displacement pump, one direction of flow, with prime mover (circle, filled triangle)"),
   .description = N_("Fixed-displacement pump driven at a set speed: delivered flow "
                     "q_d = D·ω − leakage·Δp_PS, q_P = −q_d, q_S = +q_d; shaft torque "
-                    "D·Δp_PS/η_hm (Esqué 2008, §3.2.2, ideal pump with laminar leakage)."),
+                    "D·Δp_PS/η_hm (Esqué 2008, §3.2.2, ideal pump with laminar leakage). "
+                    "Wire its shaft to a rotational node (an electric motor, an inertia) and it "
+                    "turns at that node's speed instead, loading it with its torque."),
   .ports = pump_ports,
   .n_ports = G_N_ELEMENTS (pump_ports),
   .params = fixed_pump_params,
@@ -287,9 +329,11 @@ const HydComponentType hyd_variable_pump_type = {
   .description = N_("Variable-displacement pump driven at a set speed: D_eff = "
                     "fraction·D, delivered flow q_d = D_eff·ω − leakage·Δp_PS, "
                     "q_P = −q_d, q_S = +q_d; shaft torque D_eff·Δp_PS/η_hm "
-                    "(Esqué 2008, §3.2.2)."),
-  .ports = pump_ports,
-  .n_ports = G_N_ELEMENTS (pump_ports),
+                    "(Esqué 2008, §3.2.2). Wire its shaft to a rotational node and it turns "
+                    "at that node's speed instead, loading it with its torque; wire a signal to "
+                    "U and it sets the fraction (a speed or pressure controller's output)."),
+  .ports = variable_pump_ports,
+  .n_ports = G_N_ELEMENTS (variable_pump_ports),
   .params = variable_pump_params,
   .n_params = G_N_ELEMENTS (variable_pump_params),
   .boundary_param = -1,

@@ -32,6 +32,7 @@ static const struct {
   [HYD_UNIT_DENSITY] = { "kg/m³", N_("density") },
   [HYD_UNIT_VISCOSITY] = { "m²/s", N_("viscosity") },
   [HYD_UNIT_FLOW_RATE_PER_S] = { "1/s", N_("rate") },
+  [HYD_UNIT_ROT_STIFFNESS] = { "N·m/rad", N_("rotary_stiffness") },
 };
 
 const char *
@@ -133,6 +134,7 @@ static const HydDisplayUnit display_units[HYD_UNIT_N_KINDS] = {
   [HYD_UNIT_DENSITY]          = { "kg/m³",      1.0,                   0.0, 4 },
   [HYD_UNIT_VISCOSITY]        = { "cSt",        1e6,                   0.0, 3 },
   [HYD_UNIT_FLOW_RATE_PER_S]  = { "1/s",        1.0,                   0.0, 3 },
+  [HYD_UNIT_ROT_STIFFNESS]    = { "N·m/rad",    1.0,                   0.0, 3 },
 };
 
 const HydDisplayUnit *

@@ -36,6 +36,7 @@ typedef enum {
   HYD_UNIT_DENSITY,          /* kg/m³ */
   HYD_UNIT_VISCOSITY,        /* m²/s (kinematic) */
   HYD_UNIT_FLOW_RATE_PER_S,  /* 1/s (generic rate) */
+  HYD_UNIT_ROT_STIFFNESS,    /* N·m/rad (torsional stiffness) */
   HYD_UNIT_N_KINDS
 } HydUnit;
 

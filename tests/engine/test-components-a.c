@@ -266,7 +266,20 @@ test_metadata (void)
       for (guint k = 0; k < type->n_ports; k++)
         {
           g_assert_nonnull (type->ports[k].name);
-          g_assert_cmpint (type->ports[k].domain, ==, HYD_DOMAIN_HYDRAULIC);
+          /* hydraulic, but for the pumps' and the motor's optional shaft
+           * and the variable pump's optional command U */
+          if (type->ports[k].domain == HYD_DOMAIN_SIGNAL)
+            {
+              g_assert_cmpstr (type->ports[k].name, ==, "U");
+              g_assert_true (type->ports[k].optional);
+              g_assert_cmpint (type->ports[k].direction, ==, HYD_PORT_INPUT);
+            }
+          else if (type->ports[k].domain != HYD_DOMAIN_HYDRAULIC)
+            {
+              g_assert_cmpint (type->ports[k].domain, ==, HYD_DOMAIN_ROTATIONAL);
+              g_assert_cmpstr (type->ports[k].name, ==, "shaft");
+              g_assert_true (type->ports[k].optional);
+            }
           g_assert_nonnull (type->ports[k].description);
         }
       for (guint k = 0; k < type->n_params; k++)
@@ -298,7 +311,9 @@ test_metadata (void)
         g_assert_cmpint (type->boundary_param, ==, -1);
 
       HydComp *comp = hyd_test_make_comp (my_types[i], NULL, NULL);
-      g_assert_cmpuint (comp->nnz, ==, hyd_comp_n_local (comp) * hyd_comp_n_local (comp));
+      /* dense: every row (ports, states) by every local column (a shaft
+       * port adds position columns) */
+      g_assert_cmpuint (comp->nnz, ==, (type->n_ports + comp->n_states) * hyd_comp_n_local (comp));
       hyd_comp_free (comp);
     }
 
@@ -381,7 +396,8 @@ test_pump_values (void)
                                       "displacement", "2e-6", "speed", "100",
                                       "fraction", "0.5", "leakage", "1e-12",
                                       "hydromechanical_efficiency", "0.8", NULL);
-  double p[2] = { 1e5, 1.01e7 }, q[2], out[3];
+  /* ports S, P, the unwired shaft and command U */
+  double p[4] = { 1e5, 1.01e7, 0.0, 0.0 }, q[4], out[3];
 
   hyd_test_eval (comp, 0.0, p, NULL, q, NULL, out);
   double qd = 0.5 * 2e-6 * 100 - 1e-12 * 1e7;
@@ -409,7 +425,7 @@ test_pump_jacobian (gconstpointer data)
     hyd_test_set_param_rate (comp, "fraction", -2.0);
   for (guint i = 0; i < N_RANDOM; i++)
     {
-      double p[2] = { rand_pressure (r), rand_pressure (r) };
+      double p[4] = { rand_pressure (r), rand_pressure (r), 0.0, 0.0 };
       set_par (comp, "speed", g_rand_double_range (r, -300, 300));
       if (variable)
         set_par (comp, "fraction", g_rand_double_range (r, -1, 1));

@@ -385,21 +385,22 @@ test_motor_fixed_jacobian (void)
 
   for (guint i = 0; i < N_RANDOM; i++)
     {
-      double p[2] = { uniform (rng, -5e4, 3e7), uniform (rng, -5e4, 3e7) };
+      /* the third port is the unwired shaft: ω 0 */
+      double p[3] = { uniform (rng, -5e4, 3e7), uniform (rng, -5e4, 3e7), 0.0 };
       double x[2] = { uniform (rng, -100, 100), uniform (rng, -300, 300) };
       failures += check_at (comp, 1.0, p, x, "random %u", i);
     }
   const double ws[] = { 0.0, 1e-3, -1e-3, 0.03, -0.03, 0.1, -0.1, 0.25, -0.25, 1.0 };
   for (guint i = 0; i < G_N_ELEMENTS (ws); i++)
     {
-      double p[2] = { 1e6, 2e5 };
+      double p[3] = { 1e6, 2e5, 0.0 };
       double x[2] = { 0.3, ws[i] };
       failures += check_at (comp, 1.0, p, x, "w=%g", ws[i]);
     }
 
   /* values: q_A = D·w + leak·Δp, torque, power; D is the default, 10 cm³/rev */
   const double disp = 10e-6 / (2.0 * G_PI);
-  double p[2] = { 1e7, 1e6 };
+  double p[3] = { 1e7, 1e6, 0.0 };
   double x[2] = { 0.0, 100.0 };
   Eval e;
   eval_full (comp, 0.0, p, x, &e);

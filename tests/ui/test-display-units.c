@@ -38,6 +38,7 @@ static const UnitCase unit_cases[] = {
   { HYD_UNIT_DENSITY, 870.0, 870.0, "kg/m³" },
   { HYD_UNIT_VISCOSITY, 46e-6, 46.0, "cSt" },
   { HYD_UNIT_FLOW_RATE_PER_S, 3.0, 3.0, "1/s" },
+  { HYD_UNIT_ROT_STIFFNESS, 1000.0, 1000.0, "N·m/rad" },
 };
 
 static void
