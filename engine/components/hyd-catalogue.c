@@ -38,6 +38,10 @@ extern const HydComponentType hyd_fixed_point_type;
 extern const HydComponentType hyd_spring_type;
 extern const HydComponentType hyd_damper_type;
 extern const HydComponentType hyd_force_source_type;
+/* signal-driven hydraulics and hydraulic sensors (issue 11) */
+extern const HydComponentType hyd_servo_valve_type;
+extern const HydComponentType hyd_pressure_transducer_type;
+extern const HydComponentType hyd_differential_pressure_transducer_type;
 
 static const HydComponentType *const catalogue[] = {
   &hyd_tank_type,
@@ -74,6 +78,10 @@ static const HydComponentType *const catalogue[] = {
   &hyd_spring_type,
   &hyd_damper_type,
   &hyd_force_source_type,
+  /* signal-driven hydraulics and hydraulic sensors (issue 11) */
+  &hyd_servo_valve_type,
+  &hyd_pressure_transducer_type,
+  &hyd_differential_pressure_transducer_type,
 };
 
 /* Looked up once per component of a circuit: an index, built once. */

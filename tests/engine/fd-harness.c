@@ -132,7 +132,8 @@ local_scale (HydComp *comp, guint j)
 {
   guint np = comp->type->n_ports;
   if (j < np)
-    return 1e5;
+    /* a signal's value has no pressure scale (a spool command is ~1e-3 m) */
+    return comp->type->ports[j].domain == HYD_DOMAIN_SIGNAL ? 1.0 : 1e5;
   return hyd_unit_fd_scale (comp->states[j - np].unit);
 }
 
