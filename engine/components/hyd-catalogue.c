@@ -40,6 +40,7 @@ extern const HydComponentType hyd_damper_type;
 extern const HydComponentType hyd_force_source_type;
 /* signal-driven hydraulics and hydraulic sensors (issue 11) */
 extern const HydComponentType hyd_servo_valve_type;
+extern const HydComponentType hyd_proportional_relief_valve_type;
 extern const HydComponentType hyd_pressure_transducer_type;
 extern const HydComponentType hyd_differential_pressure_transducer_type;
 
@@ -80,6 +81,7 @@ static const HydComponentType *const catalogue[] = {
   &hyd_force_source_type,
   /* signal-driven hydraulics and hydraulic sensors (issue 11) */
   &hyd_servo_valve_type,
+  &hyd_proportional_relief_valve_type,
   &hyd_pressure_transducer_type,
   &hyd_differential_pressure_transducer_type,
 };

@@ -268,3 +268,141 @@ const HydComponentType hyd_servo_valve_type = {
   .init_states = servo_init_states,
   .eval = servo_eval,
 };
+
+/* ---------------------------------------------------------------------------
+ * proportional_relief_valve
+ *
+ * A direct-acting relief valve P→T whose setting comes from a signal (a
+ * proportional solenoid pushing the poppet), or from `setting` when the
+ * input U is not wired: z = (Δp_PT − p_set)/override, A = soft_ramp(z,
+ * 0.01)·A_nom, q = orifice(Δp_PT, A) — the static law of `relief_valve`
+ * with a moving setting. A_nom passes nominal_flow at max_setting +
+ * override, so the valve's size does not change with its setting.
+ * ------------------------------------------------------------------------- */
+
+enum { PR_P, PR_T, PR_U };
+enum { PR_SETTING, PR_MAX_SETTING, PR_OVERRIDE, PR_NOMINAL_FLOW };
+
+static const HydPortInfo prop_relief_ports[] = {
+  { "P", HYD_DOMAIN_HYDRAULIC, FALSE, N_("Inlet (protected line)") },
+  { "T", HYD_DOMAIN_HYDRAULIC, FALSE, N_("Outlet to tank") },
+  { "U", HYD_DOMAIN_SIGNAL, TRUE,
+    N_("signal input: the setting in pascals (overrides `setting` when wired)"), HYD_PORT_INPUT },
+};
+
+static const HydParamInfo prop_relief_params[] = {
+  { "setting", N_("Setting"), HYD_UNIT_PRESSURE, 1e7, 0.0, INFINITY, HYD_PARAM_PROFILE, NULL,
+    N_("Δp_PT at which the valve starts to open, when the input U is not wired") },
+  { "max_setting", N_("Maximum setting"), HYD_UNIT_PRESSURE, 2e7, 0.0, INFINITY,
+    HYD_PARAM_MIN_EXCLUSIVE, NULL, N_("Rated (highest) setting: sizes the valve and the pressure scale") },
+  { "override_pressure", N_("Override pressure"), HYD_UNIT_PRESSURE, 1e6, 0.0, INFINITY,
+    HYD_PARAM_MIN_EXCLUSIVE, NULL, N_("Rise of Δp_PT above the setting that opens the valve to A_nom") },
+  { "nominal_flow", N_("Nominal flow"), HYD_UNIT_FLOW, 100e-3 / 60.0, 0.0, INFINITY,
+    HYD_PARAM_MIN_EXCLUSIVE, NULL, N_("Flow at max_setting + override pressure") },
+};
+
+static const HydVarInfo prop_relief_outputs[] = {
+  { "q", HYD_UNIT_FLOW, N_("Relieved flow P→T") },
+  { "opening", HYD_UNIT_NONE, N_("Opening A/A_nom") },
+  { "setting", HYD_UNIT_PRESSURE, N_("Setting in force") },
+};
+
+static gboolean
+prop_relief_setup (HydComp *comp, GError **error)
+{
+  hyd_comp_set_states (comp, 0, NULL);
+  hyd_comp_set_outputs (comp, G_N_ELEMENTS (prop_relief_outputs), prop_relief_outputs);
+  hyd_comp_add_event (comp, "cracking", N_("the valve starts to open or closes"));
+  hyd_comp_use_dense_pattern (comp);
+  return TRUE;
+}
+
+/* The setting in force, and its derivatives with respect to the input and
+ * to time. */
+static double
+prop_relief_setting (const HydComp *comp, const HydEvalIn *in, double *d_du, double *d_dt)
+{
+  if (hyd_comp_port_connected (comp, PR_U))
+    {
+      *d_du = 1.0;
+      *d_dt = 0.0;
+      return in->p[PR_U];
+    }
+  *d_du = 0.0;
+  *d_dt = comp->par_dt[PR_SETTING];
+  return comp->par[PR_SETTING];
+}
+
+static void
+prop_relief_events (const HydComp *comp, const HydEvalIn *in, double *g)
+{
+  double du, dt;
+  double set = prop_relief_setting (comp, in, &du, &dt);
+  g[0] = (in->p[PR_P] - in->p[PR_T] - set) / comp->par[PR_OVERRIDE];
+}
+
+static void
+prop_relief_eval (const HydComp *comp, const HydEvalIn *in, HydEvalOut *out)
+{
+  const double *par = comp->par;
+  HydOrificeCoeffs c = hyd_fluid_orifice_coeffs (comp->fluid, 0.0);
+  double po = par[PR_OVERRIDE];
+  double a_nom = hyd_orifice_nominal_area (&c, par[PR_NOMINAL_FLOW], par[PR_MAX_SETTING] + po);
+  double dset_du, dset_dt;
+  double set = prop_relief_setting (comp, in, &dset_du, &dset_dt);
+  double dp = in->p[PR_P] - in->p[PR_T];
+  double z = (dp - set) / po;
+  double dopen, dqdp, dqda;
+  double open = hyd_soft_ramp (z, HYD_SMOOTH_EPS, &dopen);
+  double q = hyd_orifice_flow (&c, dp, open * a_nom, &dqdp, &dqda);
+  /* ∂q/∂z through the area */
+  double dq_dz = dqda * a_nom * dopen;
+
+  out->q[PR_P] = q;
+  out->q[PR_T] = -q;
+  if (out->jac)
+    {
+      double dq_dpp = dqdp + dq_dz / po;
+      HYD_JAC (comp, out, PR_P, PR_P) = dq_dpp;
+      HYD_JAC (comp, out, PR_P, PR_T) = -dq_dpp;
+      HYD_JAC (comp, out, PR_T, PR_P) = -dq_dpp;
+      HYD_JAC (comp, out, PR_T, PR_T) = dq_dpp;
+      HYD_JAC (comp, out, PR_P, PR_U) = -dq_dz * dset_du / po;
+      HYD_JAC (comp, out, PR_T, PR_U) = dq_dz * dset_du / po;
+    }
+  if (out->q_t)
+    {
+      out->q_t[PR_P] = -dq_dz * dset_dt / po;
+      out->q_t[PR_T] = dq_dz * dset_dt / po;
+    }
+  if (out->out)
+    {
+      out->out[0] = q;
+      out->out[1] = open;
+      out->out[2] = set;
+    }
+}
+
+const HydComponentType hyd_proportional_relief_valve_type = {
+  .id = "proportional_relief_valve",
+  .label = N_("Proportional relief valve"),
+  .category = HYD_CATEGORY_VALVES,
+  .iso_symbol = N_("pressure relief valve, direct-acting, with a proportional solenoid instead of the adjustable spring"),
+  .description = N_("Direct-acting relief valve P→T whose setting p_set is the signal at U "
+                    "in pascals when wired, else `setting`: z = (Δp_PT − p_set)/override, "
+                    "A = soft_ramp(z, 0.01)·A_nom, q = orifice(Δp_PT, A), A_nom passing "
+                    "nominal_flow at max_setting + override (the static law of the relief "
+                    "valve with a moving setting)."),
+  .ports = prop_relief_ports,
+  .n_ports = G_N_ELEMENTS (prop_relief_ports),
+  .params = prop_relief_params,
+  .n_params = G_N_ELEMENTS (prop_relief_params),
+  .boundary_param = -1,
+  .designator = "RV",
+  .roles = HYD_ROLE_PRESSURE_LIMITER | HYD_ROLE_RELIEF_VALVE,
+  .rating_param = "nominal_flow",
+  .scale_param = "max_setting",
+  .setup = prop_relief_setup,
+  .eval = prop_relief_eval,
+  .events = prop_relief_events,
+};

@@ -10,6 +10,7 @@
  * laminar leakage, Q = V_p·n_D − C_L·Δp). */
 #include "hyd-component.h"
 #include "hyd-i18n.h"
+#include "hyd-smooth.h"
 
 /* ---------------------------------------------------------------------------
  * tank
@@ -194,6 +195,16 @@ static const HydPortInfo pump_ports[] = {
   { "hydromechanical_efficiency", N_("Hydromechanical efficiency"), HYD_UNIT_NONE, 1.0, 0.0, 1.0, \
     HYD_PARAM_MIN_EXCLUSIVE, NULL, N_("Ratio of ideal to actual shaft torque") }
 
+/* The variable pump's optional signal input U: when wired, its value is the
+ * displacement fraction (limited to ±1) instead of `fraction`. */
+static const HydPortInfo variable_pump_ports[] = {
+  { "S", HYD_DOMAIN_HYDRAULIC, FALSE, N_("Suction") },
+  { "P", HYD_DOMAIN_HYDRAULIC, FALSE, N_("Pressure (delivery)") },
+  { "U", HYD_DOMAIN_SIGNAL, TRUE,
+    N_("signal input: the displacement fraction, limited to ±1 (overrides `fraction` when wired)"),
+    HYD_PORT_INPUT },
+};
+
 static const HydParamInfo fixed_pump_params[] = {
   PUMP_COMMON_PARAMS,
 };
@@ -225,6 +236,16 @@ pump_eval (const HydComp *comp, const HydEvalIn *in, HydEvalOut *out)
   gboolean variable = comp->type->n_params > PUMP_FRACTION;
   double frac = variable ? par[PUMP_FRACTION] : 1.0;
   double frac_t = variable ? comp->par_dt[PUMP_FRACTION] : 0.0;
+  /* a wired signal input sets the fraction: 2·clamp01((u + 1)/2, 0.01) − 1,
+   * u itself inside ±0.99 */
+  int port_u = variable ? hyd_component_type_find_port (comp->type, "U") : -1;
+  gboolean wired = port_u >= 0 && hyd_comp_port_connected (comp, (guint) port_u);
+  double dfrac_du = 0.0;
+  if (wired)
+    {
+      frac = 2.0 * hyd_clamp01 (0.5 * (in->p[port_u] + 1.0), HYD_SMOOTH_EPS, &dfrac_du) - 1.0;
+      frac_t = 0.0;
+    }
   double D = frac * par[PUMP_DISPLACEMENT];
   double w = par[PUMP_SPEED];
   double L = par[PUMP_LEAKAGE];
@@ -242,6 +263,12 @@ pump_eval (const HydComp *comp, const HydEvalIn *in, HydEvalOut *out)
       HYD_JAC (comp, out, PUMP_P, PUMP_S) = -L;
       HYD_JAC (comp, out, PUMP_S, PUMP_P) = -L;
       HYD_JAC (comp, out, PUMP_S, PUMP_S) = L;
+      if (wired)
+        {
+          double dqd_du = par[PUMP_DISPLACEMENT] * dfrac_du * w;
+          HYD_JAC (comp, out, PUMP_P, port_u) = -dqd_du;
+          HYD_JAC (comp, out, PUMP_S, port_u) = dqd_du;
+        }
     }
   if (out->q_t)
     {
@@ -287,9 +314,10 @@ const HydComponentType hyd_variable_pump_type = {
   .description = N_("Variable-displacement pump driven at a set speed: D_eff = "
                     "fraction·D, delivered flow q_d = D_eff·ω − leakage·Δp_PS, "
                     "q_P = −q_d, q_S = +q_d; shaft torque D_eff·Δp_PS/η_hm "
-                    "(Esqué 2008, §3.2.2)."),
-  .ports = pump_ports,
-  .n_ports = G_N_ELEMENTS (pump_ports),
+                    "(Esqué 2008, §3.2.2). A signal wired to U sets the fraction "
+                    "instead (limited to ±1)."),
+  .ports = variable_pump_ports,
+  .n_ports = G_N_ELEMENTS (variable_pump_ports),
   .params = variable_pump_params,
   .n_params = G_N_ELEMENTS (variable_pump_params),
   .boundary_param = -1,

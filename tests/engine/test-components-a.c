@@ -266,7 +266,13 @@ test_metadata (void)
       for (guint k = 0; k < type->n_ports; k++)
         {
           g_assert_nonnull (type->ports[k].name);
-          g_assert_cmpint (type->ports[k].domain, ==, HYD_DOMAIN_HYDRAULIC);
+          /* hydraulic, or an optional signal input (variable_pump's U) */
+          if (type->ports[k].domain != HYD_DOMAIN_HYDRAULIC)
+            {
+              g_assert_cmpint (type->ports[k].domain, ==, HYD_DOMAIN_SIGNAL);
+              g_assert_cmpint (type->ports[k].direction, ==, HYD_PORT_INPUT);
+              g_assert_true (type->ports[k].optional);
+            }
           g_assert_nonnull (type->ports[k].description);
         }
       for (guint k = 0; k < type->n_params; k++)

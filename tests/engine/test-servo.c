@@ -467,6 +467,125 @@ test_transducer_loop (void)
   hyd_system_free (sys);
 }
 
+/* ------------------------------------- variable pump from a signal */
+
+static void
+test_pump_signal (void)
+{
+  guint misses = 0;
+  HydComp *pump = hyd_test_make_comp ("variable_pump", NULL, "leakage", "1e-12", "fraction", "0.6", NULL);
+  hyd_test_set_param_rate (pump, "fraction", 0.3);
+  double p[3] = { 0.0, 1e7, 0.25 }, q[3], xdot[1], out[3];
+  misses += hyd_test_check_component (pump, 0.1, p, NULL, "variable_pump, unwired");
+  /* unwired: the fraction parameter, as before the input existed */
+  double D = pump->par[0], w = pump->par[1];
+  hyd_test_eval (pump, 0.1, p, NULL, q, xdot, out);
+  g_assert_cmpfloat (fabs (out[0] - (0.6 * D * w - 1e-12 * 1e7)), <, 1e-18);
+  wire (pump, 1u << 2);
+  static const double us[] = { 0.25, -0.7, 0.995, 1.4 };
+  for (guint k = 0; k < G_N_ELEMENTS (us); k++)
+    {
+      p[2] = us[k];
+      misses += hyd_test_check_component (pump, 0.1, p, NULL, "variable_pump, wired");
+    }
+  p[2] = 0.25;
+  hyd_test_eval (pump, 0.1, p, NULL, q, xdot, out);
+  g_assert_cmpfloat (fabs (out[0] - (0.25 * D * w - 1e-12 * 1e7)), <, 1e-18);
+  p[2] = 1.4; /* limited to the full displacement */
+  hyd_test_eval (pump, 0.1, p, NULL, q, xdot, out);
+  g_assert_cmpfloat (fabs (out[0] - (D * w - 1e-12 * 1e7)), <, 1e-18);
+  hyd_comp_free (pump);
+  g_assert_cmpuint (misses, ==, 0);
+
+  /* in a circuit: a ramp signal sets the fraction; the delivered flow
+   * follows D·ω·u(t) (no leakage), and the Jacobian's chain rule holds */
+  HydSystem *sys = compile_ok (
+    HEAD "\"components\": ["
+    "{\"id\": \"T1\", \"type\": \"tank\"},"
+    "{\"id\": \"VP\", \"type\": \"volume\", \"params\": {\"volume\": 1e-3}},"
+    "{\"id\": \"RV1\", \"type\": \"relief_valve\", \"params\": {\"cracking_pressure\": 1e7}},"
+    "{\"id\": \"W1\", \"type\": \"t_source\", \"params\": {\"value\": {\"ramp\": {\"points\": [[0, 0.1], [1, 0.9]]}}}},"
+    "{\"id\": \"P1\", \"type\": \"variable_pump\", \"params\": {\"fraction\": 1}}],"
+    "\"connections\": [{\"from\": \"T1.T\", \"to\": \"P1.S\"}, {\"from\": \"P1.P\", \"to\": \"VP.P\"},"
+    "{\"from\": \"VP.P2\", \"to\": \"RV1.P\"}, {\"from\": \"RV1.T\", \"to\": \"T1.T\"},"
+    "{\"from\": \"W1.Y\", \"to\": \"P1.U\"}]}");
+  double y[1] = { 3e6 };
+  g_assert_cmpuint (hyd_system_get_n_states (sys), ==, 1);
+  check_jacobian (sys, 0.4, y);
+  const char *names[] = { "P1.flow" };
+  Rows r = run (sys, names, 1, 1.0, 0.01, 1e-8);
+  double worst = 0, Dw = 10e-6 / (2 * G_PI) * 50 * G_PI;
+  for (guint i = 0; i < N_ROWS (r); i++)
+    {
+      const double *row = ROW (r, i);
+      worst = MAX (worst, fabs (row[1] - Dw * (0.1 + 0.8 * row[0])));
+    }
+  g_test_message ("pump fraction from a ramp signal: worst |q − D·ω·u(t)| = %.3g m³/s", worst);
+  g_assert_cmpfloat (worst, <, 1e-12);
+  g_array_unref (r.rows);
+  hyd_system_free (sys);
+}
+
+/* ---------------------------------------- proportional relief valve */
+
+static void
+test_prop_relief (void)
+{
+  guint misses = 0;
+  HydComp *rv = hyd_test_make_comp ("proportional_relief_valve", NULL, NULL);
+  hyd_test_set_param_rate (rv, "setting", 2e6);
+  static const double dps[] = { 9e6, 1.03e7, 1.2e7 };
+  for (guint k = 0; k < G_N_ELEMENTS (dps); k++)
+    {
+      double p[3] = { dps[k] + 1e5, 1e5, 0.0 };
+      misses += hyd_test_check_component (rv, 0.1, p, NULL, "proportional_relief_valve, unwired");
+    }
+  wire (rv, 1u << 2);
+  for (guint k = 0; k < G_N_ELEMENTS (dps); k++)
+    {
+      double p[3] = { dps[k], 0.0, 8e6 };
+      misses += hyd_test_check_component (rv, 0.1, p, NULL, "proportional_relief_valve, wired");
+    }
+  hyd_comp_free (rv);
+  g_assert_cmpuint (misses, ==, 0);
+
+  /* a flow source of 60 L/min into a volume relieved by the valve
+   * set to 80 bar by a signal: the pressure settles where
+   * q_in = q_nom·(z − 0.005)·√(Δp/(p_max + p_o)), z = (Δp − p_set)/p_o
+   * (turbulent; soft_ramp(z, 0.01) = z − 0.005 for z ≥ 0.01) */
+  HydSystem *sys = compile_ok (
+    HEAD "\"components\": ["
+    "{\"id\": \"T1\", \"type\": \"tank\"},"
+    "{\"id\": \"Q1\", \"type\": \"flow_source\", \"params\": {\"flow\": 1e-3}},"
+    "{\"id\": \"VP\", \"type\": \"volume\", \"params\": {\"volume\": 1e-4}},"
+    "{\"id\": \"W1\", \"type\": \"t_source\", \"params\": {\"value\": 8e6}},"
+    "{\"id\": \"RV1\", \"type\": \"proportional_relief_valve\"}],"
+    "\"connections\": [{\"from\": \"Q1.P\", \"to\": \"VP.P\"},"
+    "{\"from\": \"VP.P2\", \"to\": \"RV1.P\"}, {\"from\": \"RV1.T\", \"to\": \"T1.T\"},"
+    "{\"from\": \"W1.Y\", \"to\": \"RV1.U\"}]}");
+  double y[1] = { 8.2e6 };
+  check_jacobian (sys, 0.0, y);
+  const char *names[] = { "VP.P.p" };
+  Rows r = run (sys, names, 1, 0.5, 0.01, 1e-8);
+  double qn = 100e-3 / 60.0, lo = 8e6, hi = 9e6;
+  for (int it = 0; it < 200; it++)
+    {
+      double mid = 0.5 * (lo + hi);
+      /* soft_ramp(z, 0.01) = z − 0.005 once open */
+      double qq = qn * ((mid - 8e6) / 1e6 - 0.005) * sqrt (mid / 2.1e7);
+      if (qq < 1e-3)
+        lo = mid;
+      else
+        hi = mid;
+    }
+  double p_end = ROW (r, N_ROWS (r) - 1)[1];
+  g_test_message ("proportional relief set to 80 bar by a signal, 60 L/min: p = %.6g Pa "
+                  "(the static law: %.6g Pa)", p_end, lo);
+  g_assert_cmpfloat (fabs (p_end - lo), <, 1e-4 * lo);
+  g_array_unref (r.rows);
+  hyd_system_free (sys);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -479,5 +598,7 @@ main (int argc, char **argv)
   g_test_add_func ("/engine/servo/saturation", test_servo_saturation);
   g_test_add_func ("/engine/servo/transducers", test_transducers);
   g_test_add_func ("/engine/servo/transducer-loop", test_transducer_loop);
+  g_test_add_func ("/engine/servo/pump-signal", test_pump_signal);
+  g_test_add_func ("/engine/servo/proportional-relief", test_prop_relief);
   return g_test_run ();
 }
