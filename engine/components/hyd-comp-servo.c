@@ -255,7 +255,7 @@ const HydComponentType hyd_servo_valve_type = {
                     "q_e = orifice(Δp_e, C_q·π·d·f_e·h_e) + leakage·Δp_e, turbulent "
                     "C_q·π·d·f_e·h_e·√(2Δp/ρ) (Merritt 1967, ch. 2: flow gain at null "
                     "K_q = C_q·w·√(p_s/ρ) critically centred, 2·C_q·w·√(p_s/ρ) and pressure "
-                    "gain 2·p_s/U underlapped by U)."),
+                    "gain 2·p_s/U underlapped by U; w = π·d)."),
   .ports = servo_ports,
   .n_ports = G_N_ELEMENTS (servo_ports),
   .params = servo_params,
