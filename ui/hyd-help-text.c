@@ -46,6 +46,7 @@ hyd_help_category_label (HydCategory category)
     case HYD_CATEGORY_STORAGE: return _("Storage and lines");
     case HYD_CATEGORY_MEASUREMENT: return _("Measurement");
     case HYD_CATEGORY_MECHANICS: return _("Mechanics");
+    case HYD_CATEGORY_SIGNALS: return _("Signals");
     default: return "";
     }
 }

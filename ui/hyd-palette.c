@@ -11,7 +11,7 @@
 #include "hyd-help-text.h"
 #include "hyd-ui-util.h"
 
-#define N_CATEGORIES (HYD_CATEGORY_MECHANICS + 1)
+#define N_CATEGORIES (HYD_CATEGORY_SIGNALS + 1)
 #define PREVIEW_WIDTH 52
 #define PREVIEW_HEIGHT 36
 #define PREVIEW_MAX_MODULE 7

@@ -38,6 +38,24 @@ extern const HydComponentType hyd_fixed_point_type;
 extern const HydComponentType hyd_spring_type;
 extern const HydComponentType hyd_damper_type;
 extern const HydComponentType hyd_force_source_type;
+extern const HydComponentType hyd_signal_constant_type;
+extern const HydComponentType hyd_signal_step_type;
+extern const HydComponentType hyd_signal_gain_type;
+extern const HydComponentType hyd_signal_sum_type;
+extern const HydComponentType hyd_signal_product_type;
+extern const HydComponentType hyd_signal_pid_type;
+extern const HydComponentType hyd_signal_ramp_type;
+extern const HydComponentType hyd_signal_sine_type;
+extern const HydComponentType hyd_signal_pulse_type;
+extern const HydComponentType hyd_signal_lookup_table_type;
+extern const HydComponentType hyd_signal_second_order_type;
+extern const HydComponentType hyd_signal_rate_limiter_type;
+extern const HydComponentType hyd_signal_hysteresis_type;
+extern const HydComponentType hyd_signal_switch_type;
+extern const HydComponentType hyd_signal_integrator_type;
+extern const HydComponentType hyd_signal_lag_type;
+extern const HydComponentType hyd_signal_saturation_type;
+extern const HydComponentType hyd_signal_dead_zone_type;
 /* signal-driven hydraulics and hydraulic sensors (issue 11) */
 extern const HydComponentType hyd_servo_valve_type;
 extern const HydComponentType hyd_proportional_relief_valve_type;
@@ -79,6 +97,24 @@ static const HydComponentType *const catalogue[] = {
   &hyd_spring_type,
   &hyd_damper_type,
   &hyd_force_source_type,
+  &hyd_signal_constant_type,
+  &hyd_signal_step_type,
+  &hyd_signal_gain_type,
+  &hyd_signal_sum_type,
+  &hyd_signal_product_type,
+  &hyd_signal_pid_type,
+  &hyd_signal_ramp_type,
+  &hyd_signal_sine_type,
+  &hyd_signal_pulse_type,
+  &hyd_signal_lookup_table_type,
+  &hyd_signal_second_order_type,
+  &hyd_signal_rate_limiter_type,
+  &hyd_signal_hysteresis_type,
+  &hyd_signal_switch_type,
+  &hyd_signal_integrator_type,
+  &hyd_signal_lag_type,
+  &hyd_signal_saturation_type,
+  &hyd_signal_dead_zone_type,
   /* signal-driven hydraulics and hydraulic sensors (issue 11) */
   &hyd_servo_valve_type,
   &hyd_proportional_relief_valve_type,

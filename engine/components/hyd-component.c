@@ -31,6 +31,7 @@ hyd_category_name (HydCategory category)
     case HYD_CATEGORY_STORAGE: return N_("storage and lines");
     case HYD_CATEGORY_MEASUREMENT: return N_("measurement");
     case HYD_CATEGORY_MECHANICS: return N_("mechanics");
+    case HYD_CATEGORY_SIGNALS: return N_("signals");
     default: return N_("other");
     }
 }

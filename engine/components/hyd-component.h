@@ -69,6 +69,7 @@ typedef enum {
   HYD_CATEGORY_STORAGE,   /* storage and lines */
   HYD_CATEGORY_MEASUREMENT,
   HYD_CATEGORY_MECHANICS,  /* translational mechanics (docs/domains.md) */
+  HYD_CATEGORY_SIGNALS,    /* signal blocks (docs/domains.md, "Signals") */
 } HydCategory;
 
 const char *hyd_category_name (HydCategory category);
