@@ -122,6 +122,11 @@ hyd_sys_build_domains (HydSystem *sys, const HydCircuit *circuit, guint *parent,
                              N_("port %s.%s: electrical networks are not simulated by this build"),
                              sc->comp->id, pi->name);
         }
+      /* an optional port left unwired (a cylinder's rod, a source's
+       * signal input): no node or net, so no states, no mass and no
+       * source needed; the type runs without it (its a_X is 0) */
+      if (pi->optional && root == gp && !hyd_comp_port_connected (sc->comp, sys->port_index[gp]))
+        continue;
       if (hyd_domain_is_mechanical (pi->domain))
         {
           if (class_mnode[root] < 0)

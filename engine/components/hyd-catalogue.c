@@ -56,6 +56,9 @@ extern const HydComponentType hyd_signal_integrator_type;
 extern const HydComponentType hyd_signal_lag_type;
 extern const HydComponentType hyd_signal_saturation_type;
 extern const HydComponentType hyd_signal_dead_zone_type;
+extern const HydComponentType hyd_position_sensor_type;
+extern const HydComponentType hyd_velocity_sensor_type;
+extern const HydComponentType hyd_force_sensor_type;
 /* signal-driven hydraulics and hydraulic sensors (issue 11) */
 extern const HydComponentType hyd_servo_valve_type;
 extern const HydComponentType hyd_proportional_relief_valve_type;
@@ -115,6 +118,9 @@ static const HydComponentType *const catalogue[] = {
   &hyd_signal_lag_type,
   &hyd_signal_saturation_type,
   &hyd_signal_dead_zone_type,
+  &hyd_position_sensor_type,
+  &hyd_velocity_sensor_type,
+  &hyd_force_sensor_type,
   /* signal-driven hydraulics and hydraulic sensors (issue 11) */
   &hyd_servo_valve_type,
   &hyd_proportional_relief_valve_type,

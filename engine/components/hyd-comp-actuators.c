@@ -7,7 +7,16 @@
  * volume-rate terms A·ẋ from ∂V/∂x, so its through flows are only the internal
  * leakage. Friction is Esqué's static Stribeck law (eq. 3.13, δ = 2) with the
  * sign smoothed by tanh; end stops are stiff soft-ramp springs with damping
- * faded in by open01. */
+ * faded in by open01.
+ *
+ * The rod is an optional translational port R (docs/domains.md, "A component
+ * that couples domains"). Unwired, the cylinder moves its own mass with its
+ * states x, v, as in version 1. Wired, the rod's node carries the motion: the
+ * piston position x stays the cylinder's own state with ẋ = v_R (the chamber
+ * volumes are functions of it), the cylinder returns the force its rod takes,
+ * F̂_R = −(p_A·A_A − p_B·A_B − F_f(v_R) − F_load + F_stop(x, v_R)), and puts
+ * its moving mass at R (C[R]). The end stops act through F̂_R on the node:
+ * the same stiff damped springs, of the piston's own x. */
 #include "hyd-component.h"
 #include "hyd-i18n.h"
 #include "hyd-error.h"
@@ -102,7 +111,100 @@ static const HydVarInfo cylinder_states[] = {
 static const HydVarInfo cylinder_outputs[] = {
   { "force", HYD_UNIT_FORCE, N_("hydraulic force on the piston, positive extending") },
   { "power", HYD_UNIT_POWER, N_("hydraulic power delivered to the piston (force·v)") },
+  { "v", HYD_UNIT_VELOCITY, N_("piston velocity, positive extending (the rod's node's velocity)") },
 };
+
+/* The net force on the piston and its partials: F = force − F_spring −
+ * F_f(v) − F_load(t) + F_stop(x, v), in the order of version 1's sum. */
+typedef struct {
+  double F, dF_dpA, dF_dpB, dF_dx, dF_dv, dF_dt;
+} CylinderNet;
+
+/* With R unwired: rows [q̂ …, ẋ, v̇] over columns [p …, x, v], the ports
+ * other than R (version 1's dense block, in its order). With R wired: rows
+ * [q̂ …, F̂_R, ẋ] over columns [p …, v_R, x]. Positions are not read. */
+static void
+cylinder_pattern (HydComp *comp, guint rod)
+{
+  guint np = comp->type->n_ports, ns = comp->n_states, n = np + ns;
+  gboolean wired = hyd_comp_port_connected (comp, rod);
+  g_autofree guint *rows = g_new (guint, n * n), *cols = g_new (guint, n * n);
+  guint nnz = 0;
+  for (guint r = 0; r < n; r++)
+    for (guint c = 0; c < n; c++)
+      if (wired || (r != rod && c != rod))
+        {
+          rows[nnz] = r;
+          cols[nnz] = c;
+          nnz++;
+        }
+  hyd_comp_set_pattern (comp, nnz, rows, cols);
+}
+
+/* The rows of the motion, given the net force: version 1's ẋ = v,
+ * v̇ = F/m with R unwired; ẋ = v_R and F̂_R = −F with the mass at R with
+ * it wired. pa, pb: the local columns of the pressures in F (pb = −1: none).
+ * Jd: the dense local block (rows np + ns, nl columns), scattered into
+ * out->jac by the pattern afterwards. */
+static void
+cylinder_motion (const HydComp *comp, guint rod, int pa, int pb, double m, const CylinderNet *net,
+                 double v, HydEvalOut *out, double *Jd)
+{
+  guint np = comp->type->n_ports, nl = hyd_comp_n_local (comp);
+  guint cx = np;  /* column (and row) of x */
+  if (!hyd_comp_port_connected (comp, rod))
+    {
+      guint cv = np + 1;
+      out->xdot[0] = v;
+      out->xdot[1] = net->F / m;
+      if (Jd)
+        {
+          Jd[cx * nl + cv] = 1.0;
+          Jd[cv * nl + pa] = net->dF_dpA / m;
+          if (pb >= 0)
+            Jd[cv * nl + pb] = net->dF_dpB / m;
+          Jd[cv * nl + cx] = net->dF_dx / m;
+          Jd[cv * nl + cv] = net->dF_dv / m;
+        }
+      if (out->x_t)
+        out->x_t[1] = net->dF_dt / m;
+      if (out->out)
+        out->out[1] = out->out[0] * v;
+      return;
+    }
+  out->xdot[0] = v;
+  out->q[rod] = -net->F;
+  if (out->C)
+    out->C[rod] = m;
+  if (Jd)
+    {
+      Jd[cx * nl + rod] = 1.0;
+      Jd[rod * nl + pa] = -net->dF_dpA;
+      if (pb >= 0)
+        Jd[rod * nl + pb] = -net->dF_dpB;
+      Jd[rod * nl + cx] = -net->dF_dx;
+      Jd[rod * nl + rod] = -net->dF_dv;
+    }
+  if (out->q_t)
+    out->q_t[rod] = -net->dF_dt;
+  if (out->out)
+    {
+      out->out[1] = out->out[0] * v;
+      out->out[2] = v;
+    }
+}
+
+static void
+cylinder_scatter (const HydComp *comp, const double *Jd, double *jac)
+{
+  guint nl = hyd_comp_n_local (comp);
+  for (guint e = 0; e < comp->nnz; e++)
+    jac[e] = Jd[comp->jrow[e] * nl + comp->jcol[e]];
+}
+
+#define ROD_PORT_DESCRIPTION \
+  N_("the rod (translational, optional): wired, the rod's node carries the piston's motion " \
+     "and loads attach to it; unwired, the cylinder moves its own mass")
 
 /* ------------------------------------------------------- cylinder_double */
 
@@ -130,7 +232,10 @@ enum {
 static const HydPortInfo cylinder_double_ports[] = {
   { "A", HYD_DOMAIN_HYDRAULIC, FALSE, N_("cap side (full bore): pressure here extends the rod") },
   { "B", HYD_DOMAIN_HYDRAULIC, FALSE, N_("rod side (annulus): pressure here retracts the rod") },
+  { "R", HYD_DOMAIN_TRANSLATIONAL, TRUE, ROD_PORT_DESCRIPTION },
 };
+
+enum { CD_PORT_R = 2 };
 
 #define PISTON_DIAMETER_PARAM \
   { "piston_diameter", N_("Piston diameter"), HYD_UNIT_LENGTH, 0.05, 0.0, INFINITY, \
@@ -201,17 +306,27 @@ cylinder_double_validate (const HydComp *comp, GError **error)
   return check_initial_position (comp, par[CD_INITIAL_POSITION], par[CD_STROKE], error);
 }
 
-/* Both cylinders: states x, v; volumes depend on x; end-stop events. */
+/* Both cylinders: states x, v (x alone with the rod wired: v is the rod's
+ * node's); volumes depend on x; end-stop events. */
 static gboolean
-cylinder_setup (HydComp *comp, GError **error)
+cylinder_setup (HydComp *comp, guint rod, int initial_velocity, GError **error)
 {
   static const guint vstates[] = { 0 };
-  hyd_comp_set_states (comp, G_N_ELEMENTS (cylinder_states), cylinder_states);
-  hyd_comp_set_outputs (comp, G_N_ELEMENTS (cylinder_outputs), cylinder_outputs);
+  gboolean wired = hyd_comp_port_connected (comp, rod);
+  if (wired && comp->par[initial_velocity] != 0.0)
+    {
+      g_set_error (error, HYD_CIRCUIT_ERROR, HYD_CIRCUIT_ERROR_PARAM_RANGE,
+                   "%s: parameter initial_velocity = %g m/s is the rod's node's when port R is "
+                   "connected: set initial_velocity on the rod's connection instead",
+                   comp->id, comp->par[initial_velocity]);
+      return FALSE;
+    }
+  hyd_comp_set_states (comp, wired ? 1 : G_N_ELEMENTS (cylinder_states), cylinder_states);
+  hyd_comp_set_outputs (comp, wired ? 3 : 2, cylinder_outputs);
   hyd_comp_set_vstates (comp, G_N_ELEMENTS (vstates), vstates);
   hyd_comp_add_event (comp, "retracted end stop", N_("the piston reaches x = 0"));
   hyd_comp_add_event (comp, "extended end stop", N_("the piston reaches x = stroke"));
-  hyd_comp_use_dense_pattern (comp);
+  cylinder_pattern (comp, rod);
   return TRUE;
 }
 
@@ -229,27 +344,39 @@ cylinder_double_events (const HydComp *comp, const HydEvalIn *in, double *g)
   cylinder_end_stop_events (in->x[0], comp->par[CD_STROKE], g);
 }
 
+static gboolean
+cylinder_double_setup (HydComp *comp, GError **error)
+{
+  return cylinder_setup (comp, CD_PORT_R, CD_INITIAL_VELOCITY, error);
+}
+
 static void
 cylinder_double_init_states (const HydComp *comp, const double *p0, double *x0)
 {
   x0[0] = comp->par[CD_INITIAL_POSITION];
-  x0[1] = comp->par[CD_INITIAL_VELOCITY];
+  if (comp->n_states > 1)
+    x0[1] = comp->par[CD_INITIAL_VELOCITY];
 }
 
-/* Local rows [q̂_A, q̂_B, ẋ, v̇], columns [p_A, p_B, x, v]. */
+/* Local rows [q̂_A, q̂_B, q̂_R, ẋ (, v̇)], columns [p_A, p_B, v_R, x (, v),
+ * s_A, s_B, s_R] (cylinder_pattern). */
 static void
 cylinder_double_eval (const HydComp *comp, const HydEvalIn *in, HydEvalOut *out)
 {
   const double *par = comp->par;
+  gboolean wired = hyd_comp_port_connected (comp, CD_PORT_R);
   double pA = in->p[0], pB = in->p[1];
-  double x = in->x[0], v = in->x[1];
+  double x = in->x[0], v = wired ? in->p[CD_PORT_R] : in->x[1];
   double dp = par[CD_PISTON_DIAMETER], dr = par[CD_ROD_DIAMETER];
   double area_a = G_PI * dp * dp / 4.0;
   double area_b = G_PI * (dp * dp - dr * dr) / 4.0;
   double m = par[CD_MASS];
   double leak = par[CD_LEAKAGE];
+  guint nl = hyd_comp_n_local (comp);
+  double Jd[5 * 9] = { 0 };
   CylinderMech mech;
   cylinder_double_mech (comp, &mech);
+  g_assert (nl <= 9);
 
   /* Internal leakage is the only through flow; A·ẋ comes from ∂V/∂x. */
   double q_leak = leak * (pA - pB);
@@ -262,23 +389,24 @@ cylinder_double_eval (const HydComp *comp, const HydEvalIn *in, HydEvalOut *out)
   double force = pA * area_a - pB * area_b;
 
   /* m·v̇ = p_A·A_A − p_B·A_B − F_f(v) − load(t) + F_stop(x, v), ẋ = v */
-  out->xdot[0] = v;
-  out->xdot[1] = (force - f_fric - par[CD_LOAD_FORCE] + f_stop) / m;
-
+  CylinderNet net = {
+    /* version 1's sum, in its order */
+    .F = force - f_fric - par[CD_LOAD_FORCE] + f_stop,
+    .dF_dpA = area_a, .dF_dpB = -area_b, .dF_dx = dFs_dx, .dF_dv = dFs_dv - dFf_dv,
+    .dF_dt = -comp->par_dt[CD_LOAD_FORCE],
+  };
+  if (out->out)
+    out->out[0] = force;
   if (out->jac)
     {
-      HYD_JAC (comp, out, 0, 0) = leak;
-      HYD_JAC (comp, out, 0, 1) = -leak;
-      HYD_JAC (comp, out, 1, 0) = -leak;
-      HYD_JAC (comp, out, 1, 1) = leak;
-      HYD_JAC (comp, out, 2, 3) = 1.0;
-      HYD_JAC (comp, out, 3, 0) = area_a / m;
-      HYD_JAC (comp, out, 3, 1) = -area_b / m;
-      HYD_JAC (comp, out, 3, 2) = dFs_dx / m;
-      HYD_JAC (comp, out, 3, 3) = (dFs_dv - dFf_dv) / m;
+      Jd[0 * nl + 0] = leak;
+      Jd[0 * nl + 1] = -leak;
+      Jd[1 * nl + 0] = -leak;
+      Jd[1 * nl + 1] = leak;
     }
-  if (out->x_t)
-    out->x_t[1] = -comp->par_dt[CD_LOAD_FORCE] / m;
+  cylinder_motion (comp, CD_PORT_R, 0, 1, m, &net, v, out, out->jac ? Jd : NULL);
+  if (out->jac)
+    cylinder_scatter (comp, Jd, out->jac);
 
   if (out->V)
     {
@@ -290,12 +418,6 @@ cylinder_double_eval (const HydComp *comp, const HydEvalIn *in, HydEvalOut *out)
       out->dV[1] = -dVb;
       out->d2V[0] = d2Va;
       out->d2V[1] = d2Vb;
-    }
-
-  if (out->out)
-    {
-      out->out[0] = force;
-      out->out[1] = force * v;
     }
 }
 
@@ -310,7 +432,10 @@ const HydComponentType hyd_cylinder_double_type = {
        "an end stop); internal leakage q = leakage·(p_A − p_B). Motion: "
        "m·v̇ = p_A·A_A − p_B·A_B − F_f(v) − F_load(t) + F_stop(x, v), with friction "
        "F_f = b·v + (F_C + (F_S − F_C)·exp(−(v/v_s)²))·tanh(v/v_ε) (Esqué 2008 "
-       "eq. 3.13) and stiff damped end stops at 0 and stroke."),
+       "eq. 3.13) and stiff damped end stops at 0 and stroke. Wire the rod R to a "
+       "mechanical circuit and its node carries the motion: dx/dt = v_R, the rod "
+       "force −F̂_R = p_A·A_A − p_B·A_B − F_f(v_R) − F_load + F_stop(x, v_R) acts on "
+       "the node and the moving mass m is added to it (a mass on R adds to m)."),
   .ports = cylinder_double_ports,
   .n_ports = G_N_ELEMENTS (cylinder_double_ports),
   .params = cylinder_double_params,
@@ -319,7 +444,7 @@ const HydComponentType hyd_cylinder_double_type = {
   .designator = "C",
   .roles = HYD_ROLE_CHAMBERS,
   .validate = cylinder_double_validate,
-  .setup = cylinder_setup,
+  .setup = cylinder_double_setup,
   .init_states = cylinder_double_init_states,
   .eval = cylinder_double_eval,
   .events = cylinder_double_events,
@@ -349,7 +474,10 @@ enum {
 
 static const HydPortInfo cylinder_single_ports[] = {
   { "A", HYD_DOMAIN_HYDRAULIC, FALSE, N_("cap side (full bore); the rod side is vented") },
+  { "R", HYD_DOMAIN_TRANSLATIONAL, TRUE, ROD_PORT_DESCRIPTION },
 };
+
+enum { CS_PORT_R = 1 };
 
 static const HydParamInfo cylinder_single_params[CS_N_PARAMS] = {
   [CS_PISTON_DIAMETER] = PISTON_DIAMETER_PARAM,
@@ -412,26 +540,38 @@ cylinder_single_events (const HydComp *comp, const HydEvalIn *in, double *g)
   cylinder_end_stop_events (in->x[0], comp->par[CS_STROKE], g);
 }
 
+static gboolean
+cylinder_single_setup (HydComp *comp, GError **error)
+{
+  return cylinder_setup (comp, CS_PORT_R, CS_INITIAL_VELOCITY, error);
+}
+
 static void
 cylinder_single_init_states (const HydComp *comp, const double *p0, double *x0)
 {
   x0[0] = comp->par[CS_INITIAL_POSITION];
-  x0[1] = comp->par[CS_INITIAL_VELOCITY];
+  if (comp->n_states > 1)
+    x0[1] = comp->par[CS_INITIAL_VELOCITY];
 }
 
-/* Local rows [q̂_A, ẋ, v̇], columns [p_A, x, v]. */
+/* Local rows [q̂_A, q̂_R, ẋ (, v̇)], columns [p_A, v_R, x (, v), s_A, s_R]
+ * (cylinder_pattern). */
 static void
 cylinder_single_eval (const HydComp *comp, const HydEvalIn *in, HydEvalOut *out)
 {
   const double *par = comp->par;
+  gboolean wired = hyd_comp_port_connected (comp, CS_PORT_R);
   double pA = in->p[0];
-  double x = in->x[0], v = in->x[1];
+  double x = in->x[0], v = wired ? in->p[CS_PORT_R] : in->x[1];
   double dp = par[CS_PISTON_DIAMETER];
   double area_a = G_PI * dp * dp / 4.0;
   double m = par[CS_MASS];
   double k_spring = par[CS_SPRING_STIFFNESS];
+  guint nl = hyd_comp_n_local (comp);
+  double Jd[4 * 6] = { 0 };
   CylinderMech mech;
   cylinder_single_mech (comp, &mech);
+  g_assert (nl <= 6);
 
   /* No through flow: the chamber's A·ẋ comes from ∂V/∂x. */
   double dFf_dv, dFs_dx, dFs_dv;
@@ -441,18 +581,16 @@ cylinder_single_eval (const HydComp *comp, const HydEvalIn *in, HydEvalOut *out)
   double f_spring = par[CS_SPRING_PRELOAD] + k_spring * x;
 
   /* m·v̇ = p_A·A_A − (preload + k·x) − F_f(v) − load(t) + F_stop(x, v) */
-  out->xdot[0] = v;
-  out->xdot[1] = (force - f_spring - f_fric - par[CS_LOAD_FORCE] + f_stop) / m;
-
+  CylinderNet net = {
+    .F = force - f_spring - f_fric - par[CS_LOAD_FORCE] + f_stop,
+    .dF_dpA = area_a, .dF_dx = dFs_dx - k_spring, .dF_dv = dFs_dv - dFf_dv,
+    .dF_dt = -comp->par_dt[CS_LOAD_FORCE],
+  };
+  if (out->out)
+    out->out[0] = force;
+  cylinder_motion (comp, CS_PORT_R, 0, -1, m, &net, v, out, out->jac ? Jd : NULL);
   if (out->jac)
-    {
-      HYD_JAC (comp, out, 1, 2) = 1.0;
-      HYD_JAC (comp, out, 2, 0) = area_a / m;
-      HYD_JAC (comp, out, 2, 1) = (dFs_dx - k_spring) / m;
-      HYD_JAC (comp, out, 2, 2) = (dFs_dv - dFf_dv) / m;
-    }
-  if (out->x_t)
-    out->x_t[1] = -comp->par_dt[CS_LOAD_FORCE] / m;
+    cylinder_scatter (comp, Jd, out->jac);
 
   if (out->V)
     {
@@ -460,12 +598,6 @@ cylinder_single_eval (const HydComp *comp, const HydEvalIn *in, HydEvalOut *out)
       out->V[0] = chamber_volume (par[CS_DEAD_VOLUME_A], area_a, x, &dVa, &d2Va);
       out->dV[0] = dVa;
       out->d2V[0] = d2Va;
-    }
-
-  if (out->out)
-    {
-      out->out[0] = force;
-      out->out[1] = force * v;
     }
 }
 
@@ -479,7 +611,9 @@ const HydComponentType hyd_cylinder_single_type = {
        "volume V_A = V_0A + A_A·x (softly floored at half the dead volume past the "
        "end stop). Motion: m·v̇ = p_A·A_A − (F_preload + k·x) − F_f(v) − F_load(t) "
        "+ F_stop(x, v), with friction F_f = b·v + (F_C + (F_S − F_C)·exp(−(v/v_s)²))·"
-       "tanh(v/v_ε) (Esqué 2008 eq. 3.13) and stiff damped end stops."),
+       "tanh(v/v_ε) (Esqué 2008 eq. 3.13) and stiff damped end stops. Wire the rod R "
+       "to a mechanical circuit and its node carries the motion: dx/dt = v_R, the "
+       "same force acts on the node and the moving mass m is added to it."),
   .ports = cylinder_single_ports,
   .n_ports = G_N_ELEMENTS (cylinder_single_ports),
   .params = cylinder_single_params,
@@ -488,7 +622,7 @@ const HydComponentType hyd_cylinder_single_type = {
   .designator = "C",
   .roles = HYD_ROLE_CHAMBERS,
   .validate = cylinder_single_validate,
-  .setup = cylinder_setup,
+  .setup = cylinder_single_setup,
   .init_states = cylinder_single_init_states,
   .eval = cylinder_single_eval,
   .events = cylinder_single_events,

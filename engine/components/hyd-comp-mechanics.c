@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* hyd-comp-mechanics.c — translational mechanics (docs/domains.md): mass,
  * fixed point, spring, damper and force source, the ideal one-port and
- * two-port elements of Karnopp, Margolis & Rosenberg, *System Dynamics*,
+ * two-port elements (a mass with optional travel limits, a force source
+ * with an optional signal input) of Karnopp, Margolis & Rosenberg, *System Dynamics*,
  * 5th ed., 2012, ch. 3 (I-, C- and R-elements and the effort source).
  *
  * A translational node owns its velocity v and position x as states and
@@ -9,9 +10,14 @@
  * exerts on it (positive into the component), and declares a mass at a
  * port in C[X]. */
 #include "hyd-component.h"
+#include "hyd-error.h"
 #include "hyd-i18n.h"
+#include "hyd-smooth.h"
 
 #include <math.h>
+
+/* Width of the stops' contact blend (m), as the cylinder's end stops. */
+#define STOP_BLEND 1e-4
 
 static gboolean
 mech_setup (HydComp *comp, GError **error)
@@ -31,17 +37,111 @@ static const HydPortInfo two_ports[] = {
 
 /* ------------------------------------------------------------------ mass */
 
+enum { MASS_MASS, MASS_X_MIN, MASS_X_MAX, MASS_STOP_STIFFNESS, MASS_STOP_DAMPING };
+
 static const HydParamInfo mass_params[] = {
-  { "mass", N_("Mass"), HYD_UNIT_MASS, 1.0, 0.0, INFINITY, HYD_PARAM_MIN_EXCLUSIVE, NULL,
-    N_("mass of the rigid body, added to its node") },
+  [MASS_MASS] = { "mass", N_("Mass"), HYD_UNIT_MASS, 1.0, 0.0, INFINITY, HYD_PARAM_MIN_EXCLUSIVE, NULL,
+                  N_("mass of the rigid body, added to its node") },
+  [MASS_X_MIN] = { "x_min", N_("Lower travel limit"), HYD_UNIT_POSITION, 0.0, -INFINITY, INFINITY,
+                   HYD_PARAM_OPTIONAL, NULL,
+                   N_("a stop below which the body does not go (unset: none)") },
+  [MASS_X_MAX] = { "x_max", N_("Upper travel limit"), HYD_UNIT_POSITION, 0.0, -INFINITY, INFINITY,
+                   HYD_PARAM_OPTIONAL, NULL,
+                   N_("a stop above which the body does not go (unset: none)") },
+  [MASS_STOP_STIFFNESS] = { "stop_stiffness", N_("Stop stiffness"), HYD_UNIT_STIFFNESS, 1e9, 0.0, INFINITY,
+                            HYD_PARAM_MIN_EXCLUSIVE, NULL,
+                            N_("contact stiffness of the travel limits (a steel stop)") },
+  [MASS_STOP_DAMPING] = { "stop_damping", N_("Stop damping"), HYD_UNIT_DAMPING, 1e6, 0.0, INFINITY, 0, NULL,
+                          N_("contact damping of the travel limits") },
 };
 
-/* The node does the physics: m·v̇ = −ΣF̂, ẋ = v (an I-element). */
+static gboolean
+mass_validate (const HydComp *comp, GError **error)
+{
+  const double *par = comp->par;
+  if (!isnan (par[MASS_X_MIN]) && !isnan (par[MASS_X_MAX]) && !(par[MASS_X_MIN] < par[MASS_X_MAX]))
+    {
+      g_set_error (error, HYD_CIRCUIT_ERROR, HYD_CIRCUIT_ERROR_PARAM_RANGE,
+                   "%s: parameter x_min = %g m must be smaller than x_max = %g m",
+                   comp->id, par[MASS_X_MIN], par[MASS_X_MAX]);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static gboolean
+mass_setup (HydComp *comp, GError **error)
+{
+  if (!isnan (comp->par[MASS_X_MIN]))
+    hyd_comp_add_event (comp, "lower travel limit", N_("the body reaches x_min"));
+  if (!isnan (comp->par[MASS_X_MAX]))
+    hyd_comp_add_event (comp, "upper travel limit", N_("the body reaches x_max"));
+  hyd_comp_use_dense_pattern (comp);
+  return TRUE;
+}
+
+/* The travel limits' force on the body, the cylinder's end-stop law
+ * (spec/components.md) at x_min and x_max (each only when set):
+ * F = k·soft_ramp(x_min − x, w) − k·soft_ramp(x − x_max, w)
+ *     − c·v·(open01((x_min − x)/w) + open01((x − x_max)/w)), w = 1e-4 m:
+ * a linear spring–damper contact (a Kelvin–Voigt element; Hunt & Crossley
+ * 1975, J. Appl. Mech. 42:440) whose damping fades in over the first
+ * 0.1 mm, so the stop does not pull the body back as it leaves. */
+static double
+travel_stop (const double *par, double x, double v, double *dF_dx, double *dF_dv)
+{
+  const double w = STOP_BLEND, k = par[MASS_STOP_STIFFNESS], c = par[MASS_STOP_DAMPING];
+  double F = 0.0;
+  *dF_dx = 0.0;
+  *dF_dv = 0.0;
+  if (!isnan (par[MASS_X_MIN]))
+    {
+      double d, o;
+      double r = hyd_soft_ramp (par[MASS_X_MIN] - x, w, &d);
+      double a = hyd_open01 ((par[MASS_X_MIN] - x) / w, HYD_SMOOTH_EPS, &o);
+      F += k * r - c * v * a;
+      *dF_dx += -k * d + c * v * o / w;
+      *dF_dv += -c * a;
+    }
+  if (!isnan (par[MASS_X_MAX]))
+    {
+      double d, o;
+      double r = hyd_soft_ramp (x - par[MASS_X_MAX], w, &d);
+      double a = hyd_open01 ((x - par[MASS_X_MAX]) / w, HYD_SMOOTH_EPS, &o);
+      F += -k * r - c * v * a;
+      *dF_dx += -k * d - c * v * o / w;
+      *dF_dv += -c * a;
+    }
+  return F;
+}
+
+/* The node does the physics: m·v̇ = −ΣF̂, ẋ = v (an I-element); the travel
+ * limits push it: F̂ = −F_stop(x, v). */
 static void
 mass_eval (const HydComp *comp, const HydEvalIn *in, HydEvalOut *out)
 {
   if (out->C)
-    out->C[0] = comp->par[0];
+    out->C[0] = comp->par[MASS_MASS];
+  if (comp->n_events == 0)
+    return;
+  double dx, dv;
+  out->q[0] = -travel_stop (comp->par, in->pos[0], in->p[0], &dx, &dv);
+  if (out->jac)
+    {
+      HYD_JAC (comp, out, 0, 0) = -dv;
+      HYD_JAC (comp, out, 0, hyd_comp_pos_col (comp, 0)) = -dx;
+    }
+}
+
+/* Contact starts where x leaves [x_min, x_max]. */
+static void
+mass_events (const HydComp *comp, const HydEvalIn *in, double *g)
+{
+  guint k = 0;
+  if (!isnan (comp->par[MASS_X_MIN]))
+    g[k++] = in->pos[0] - comp->par[MASS_X_MIN];
+  if (!isnan (comp->par[MASS_X_MAX]))
+    g[k++] = comp->par[MASS_X_MAX] - in->pos[0];
 }
 
 const HydComponentType hyd_mass_type = {
@@ -53,15 +153,25 @@ const HydComponentType hyd_mass_type = {
     N_("A rigid body of mass m on a translational node: the node's velocity and "
        "position follow m·dv/dt = ΣF, dx/dt = v, ΣF the forces of the other "
        "components on it (Newton's second law; an I-element in Karnopp, Margolis "
-       "& Rosenberg 2012, ch. 3). Every moving mechanical node needs a mass."),
+       "& Rosenberg 2012, ch. 3). Every moving mechanical node needs a mass. "
+       "Optional travel limits x_min, x_max are stiff damped stops, the "
+       "cylinder's end-stop law: F = k·(x_min − x) − c·v past x_min (and "
+       "likewise past x_max), the damping faded in over the first 0.1 mm "
+       "(a spring–damper contact, Hunt & Crossley 1975). The defaults, "
+       "k = 1e9 N/m and c = 1e6 N·s/m, are those of the cylinder's end stops: "
+       "a steel stop (E·A/L = 2.1e11 Pa · 1e-3 m² / 0.2 m ≈ 1e9 N/m), damped "
+       "beyond critical for bodies up to about 250 kg. Reaching a limit is "
+       "an event."),
   .ports = one_port,
   .n_ports = G_N_ELEMENTS (one_port),
   .params = mass_params,
   .n_params = G_N_ELEMENTS (mass_params),
   .boundary_param = -1,
   .designator = "M",
-  .setup = mech_setup,
+  .validate = mass_validate,
+  .setup = mass_setup,
   .eval = mass_eval,
+  .events = mass_events,
 };
 
 /* ----------------------------------------------------------- fixed point */
@@ -191,15 +301,31 @@ const HydComponentType hyd_damper_type = {
 
 /* ---------------------------------------------------------- force source */
 
-static const HydParamInfo force_params[] = {
-  { "force", N_("Force"), HYD_UNIT_FORCE, 0.0, -INFINITY, INFINITY, HYD_PARAM_PROFILE, NULL,
-    N_("force on the node, positive forward (along +x)") },
+static const HydPortInfo force_ports[] = {
+  { "A", HYD_DOMAIN_TRANSLATIONAL, FALSE, N_("the body's connection (translational)") },
+  { "S", HYD_DOMAIN_SIGNAL, TRUE, N_("signal input (optional): the force in N; wired, it replaces the parameter"),
+    HYD_PORT_INPUT },
 };
 
-/* It pushes its node forward with F: F̂ = −F (an effort source). */
+enum { FORCE_PORT_S = 1 };
+
+static const HydParamInfo force_params[] = {
+  { "force", N_("Force"), HYD_UNIT_FORCE, 0.0, -INFINITY, INFINITY, HYD_PARAM_PROFILE, NULL,
+    N_("force on the node, positive forward (along +x); unused while S is wired") },
+};
+
+/* It pushes its node forward with F: F̂ = −F (an effort source), F the
+ * parameter or, wired, the value at S. */
 static void
 force_eval (const HydComp *comp, const HydEvalIn *in, HydEvalOut *out)
 {
+  if (hyd_comp_port_connected (comp, FORCE_PORT_S))
+    {
+      out->q[0] = -in->p[FORCE_PORT_S];
+      if (out->jac)
+        HYD_JAC (comp, out, 0, FORCE_PORT_S) = -1.0;
+      return;
+    }
   out->q[0] = -comp->par[0];
   if (out->q_t)
     out->q_t[0] = -comp->par_dt[0];
@@ -213,10 +339,11 @@ const HydComponentType hyd_force_source_type = {
   .description =
     N_("A prescribed force F(t) on its node, positive forward (along +x), whatever "
        "the node's motion: an effort source (Karnopp, Margolis & Rosenberg 2012, "
-       "ch. 3). Give it a profile for a force that changes in time; a force on a "
-       "mass m alone from rest moves it x = F·t²/(2m)."),
-  .ports = one_port,
-  .n_ports = G_N_ELEMENTS (one_port),
+       "ch. 3). Give it a profile for a force that changes in time, or wire a "
+       "signal to S (in N) to command it; a force on a mass m alone from rest "
+       "moves it x = F·t²/(2m)."),
+  .ports = force_ports,
+  .n_ports = G_N_ELEMENTS (force_ports),
   .params = force_params,
   .n_params = G_N_ELEMENTS (force_params),
   .boundary_param = -1,

@@ -9,8 +9,30 @@
 
 static HydFluid default_fluid;
 
+static HydComp *make_comp_va (const char *type_id, const HydFluid *fluid, guint64 connected, va_list ap);
+
 HydComp *
 hyd_test_make_comp (const char *type_id, const HydFluid *fluid, ...)
+{
+  va_list ap;
+  va_start (ap, fluid);
+  HydComp *comp = make_comp_va (type_id, fluid, 0, ap);
+  va_end (ap);
+  return comp;
+}
+
+HydComp *
+hyd_test_make_comp_wired (const char *type_id, const HydFluid *fluid, guint64 connected, ...)
+{
+  va_list ap;
+  va_start (ap, connected);
+  HydComp *comp = make_comp_va (type_id, fluid, connected, ap);
+  va_end (ap);
+  return comp;
+}
+
+static HydComp *
+make_comp_va (const char *type_id, const HydFluid *fluid, guint64 connected, va_list ap)
 {
   const HydComponentType *type = hyd_catalogue_lookup (type_id);
   g_assert_nonnull (type);
@@ -20,11 +42,10 @@ hyd_test_make_comp (const char *type_id, const HydFluid *fluid, ...)
       fluid = &default_fluid;
     }
   HydComp *comp = hyd_comp_new (type, "X1", fluid);
+  comp->connected = connected;
   for (guint i = 0; i < type->n_params; i++)
     if (type->params[i].flags & HYD_PARAM_FLUID_CD)
       comp->par[i] = fluid->discharge_coefficient;
-  va_list ap;
-  va_start (ap, fluid);
   const char *name;
   while ((name = va_arg (ap, const char *)) != NULL)
     {
@@ -46,7 +67,6 @@ hyd_test_make_comp (const char *type_id, const HydFluid *fluid, ...)
       else
         comp->par[k] = g_ascii_strtod (value, NULL);
     }
-  va_end (ap);
   GError *error = NULL;
   if (type->validate && !type->validate (comp, &error))
     g_error ("validate %s: %s", type_id, error->message);
@@ -94,8 +114,9 @@ buffers_free (Buffers *b)
   g_free (b->V); g_free (b->dV); g_free (b->d2V); g_free (b->C); g_free (b->dC); g_free (b->out);
 }
 
+/* Positions of mechanical ports (z after p and x) when comp->n_pos > 0. */
 static void
-eval_into (HydComp *comp, double t, const double *p, const double *x, Buffers *b)
+eval_into_pos (HydComp *comp, double t, const double *p, const double *x, const double *pos, Buffers *b)
 {
   guint np = comp->type->n_ports, ns = comp->n_states, nv = comp->n_vstates;
   memset (b->q, 0, sizeof (double) * (np + 1));
@@ -109,9 +130,17 @@ eval_into (HydComp *comp, double t, const double *p, const double *x, Buffers *b
   memset (b->C, 0, sizeof (double) * (np + 1));
   memset (b->dC, 0, sizeof (double) * (np + 1));
   memset (b->out, 0, sizeof (double) * (comp->n_outputs + 1));
-  HydEvalIn in = { t, p, x };
+  double zeros[16] = { 0 };
+  g_assert (comp->n_pos <= G_N_ELEMENTS (zeros));
+  HydEvalIn in = { t, p, x, comp->n_pos ? (pos ? pos : zeros) : NULL };
   HydEvalOut out = { b->q, b->xdot, b->jac, b->q_t, b->x_t, b->V, b->dV, b->d2V, b->C, b->dC, b->out };
   comp->type->eval (comp, &in, &out);
+}
+
+static void
+eval_into (HydComp *comp, double t, const double *p, const double *x, Buffers *b)
+{
+  eval_into_pos (comp, t, p, x, NULL, b);
 }
 
 void
@@ -127,13 +156,21 @@ hyd_test_eval (HydComp *comp, double t, const double *p, const double *x,
   buffers_free (&b);
 }
 
+/* The scale of local variable j: a port's across value (pressure, velocity,
+ * angular speed, signal), a state, a position or angle. */
 static double
 local_scale (HydComp *comp, guint j)
 {
-  guint np = comp->type->n_ports;
-  if (j < np)
-    /* a signal's value has no pressure scale (a spool command is ~1e-3 m) */
-    return comp->type->ports[j].domain == HYD_DOMAIN_SIGNAL ? 1.0 : 1e5;
+  guint np = comp->type->n_ports, ns = comp->n_states;
+  if (j < np || j >= np + ns)
+    {
+      HydDomain d = comp->type->ports[j < np ? j : j - np - ns].domain;
+      if (d == HYD_DOMAIN_HYDRAULIC)
+        return 1e5;
+      if (d == HYD_DOMAIN_TRANSLATIONAL)
+        return 1e-3;
+      return 1.0;
+    }
   return hyd_unit_fd_scale (comp->states[j - np].unit);
 }
 
@@ -142,7 +179,7 @@ static void
 rows_at (HydComp *comp, double t, const double *z, Buffers *b, double *rows)
 {
   guint np = comp->type->n_ports, ns = comp->n_states;
-  eval_into (comp, t, z, z + np, b);
+  eval_into_pos (comp, t, z, z + np, z + np + ns, b);
   memcpy (rows, b->q, sizeof (double) * np);
   memcpy (rows + np, b->xdot, sizeof (double) * ns);
 }
@@ -159,7 +196,15 @@ guint
 hyd_test_check_component (HydComp *comp, double t, const double *p, const double *x,
                           const char *where)
 {
-  guint np = comp->type->n_ports, ns = comp->n_states, nl = np + ns, nv = comp->n_vstates;
+  return hyd_test_check_component_pos (comp, t, p, x, NULL, where);
+}
+
+guint
+hyd_test_check_component_pos (HydComp *comp, double t, const double *p, const double *x,
+                              const double *pos, const char *where)
+{
+  guint np = comp->type->n_ports, ns = comp->n_states, nv = comp->n_vstates;
+  guint nr = np + ns, nl = hyd_comp_n_local (comp);
   guint failures = 0;
   Buffers b0, bt;
   buffers_alloc (comp, &b0);
@@ -168,10 +213,12 @@ hyd_test_check_component (HydComp *comp, double t, const double *p, const double
   double *z = g_new (double, nl + 1);
   memcpy (z, p, sizeof (double) * np);
   if (ns) memcpy (z + np, x, sizeof (double) * ns);
-  eval_into (comp, t, z, z + np, &b0);
+  for (guint X = 0; X < comp->n_pos; X++)
+    z[nr + X] = pos ? pos[X] : 0.0;
+  eval_into_pos (comp, t, z, z + np, z + nr, &b0);
 
-  /* analytic dense matrix from the pattern */
-  double *J = g_new0 (double, nl * nl + 1);
+  /* analytic dense matrix (rows nr, columns nl) from the pattern */
+  double *J = g_new0 (double, nr * nl + 1);
   for (guint e = 0; e < comp->nnz; e++)
     J[comp->jrow[e] * nl + comp->jcol[e]] += b0.jac[e];
 
@@ -189,10 +236,10 @@ hyd_test_check_component (HydComp *comp, double t, const double *p, const double
         rows_at (comp, t, zz, &bt, rp);
         zz[j] = z[j] - h;
         rows_at (comp, t, zz, &bt, rm);
-        for (guint i = 0; i < nl; i++)
+        for (guint i = 0; i < nr; i++)
           (pass == 0 ? D1 : D2)[i * nl + j] = (rp[i] - rm[i]) / (2.0 * h);
       }
-  for (guint i = 0; i < nl; i++)
+  for (guint i = 0; i < nr; i++)
     {
       for (guint j = 0; j < nl; j++)
         {
@@ -216,7 +263,7 @@ hyd_test_check_component (HydComp *comp, double t, const double *p, const double
   {
     double ht[2] = { 1e-7 * MAX (fabs (t), 1.0), 1e-8 * MAX (fabs (t), 1.0) };
     double Dt[2][64];
-    guint nrows = MIN (nl, 64);
+    guint nrows = MIN (nr, 64);
     for (guint pass = 0; pass < 2; pass++)
       {
         shift_time (comp, ht[pass]);
@@ -227,7 +274,7 @@ hyd_test_check_component (HydComp *comp, double t, const double *p, const double
         for (guint i = 0; i < nrows; i++)
           Dt[pass][i] = (rp[i] - rm[i]) / (2.0 * ht[pass]);
       }
-    eval_into (comp, t, z, z + np, &b0);
+    eval_into_pos (comp, t, z, z + np, z + nr, &b0);
     for (guint i = 0; i < nrows; i++)
       {
         double a = i < np ? b0.q_t[i] : b0.x_t[i - np];
@@ -255,12 +302,12 @@ hyd_test_check_component (HydComp *comp, double t, const double *p, const double
           double h = 1e-7 * MAX (fabs (z[np + s]), local_scale (comp, np + s)) / (pass ? 10.0 : 1.0);
           memcpy (zz, z, sizeof (double) * nl);
           zz[np + s] += h;
-          eval_into (comp, t, zz, zz + np, &bt);
+          eval_into_pos (comp, t, zz, zz + np, zz + nr, &bt);
           double Vp[32], dVp[32 * 8];
           for (guint X = 0; X < np && X < 32; X++) Vp[X] = bt.V[X];
           for (guint e = 0; e < np * nv && e < 256; e++) dVp[e] = bt.dV[e];
           zz[np + s] -= 2.0 * h;
-          eval_into (comp, t, zz, zz + np, &bt);
+          eval_into_pos (comp, t, zz, zz + np, zz + nr, &bt);
           for (guint X = 0; X < np && X < 32; X++)
             {
               D[pass][X] = (Vp[X] - bt.V[X]) / (2.0 * h);
@@ -300,10 +347,10 @@ hyd_test_check_component (HydComp *comp, double t, const double *p, const double
           double h = 1e-7 * MAX (fabs (z[X]), 1e5) / (pass ? 10.0 : 1.0);
           memcpy (zz, z, sizeof (double) * nl);
           zz[X] += h;
-          eval_into (comp, t, zz, zz + np, &bt);
+          eval_into_pos (comp, t, zz, zz + np, zz + nr, &bt);
           double cp = bt.C[X];
           zz[X] -= 2.0 * h;
-          eval_into (comp, t, zz, zz + np, &bt);
+          eval_into_pos (comp, t, zz, zz + np, zz + nr, &bt);
           D[pass] = (cp - bt.C[X]) / (2.0 * h);
         }
       double err;

@@ -10,6 +10,10 @@
  * pairs (numbers or enum choices), NULL-terminated; validated and set up.
  * Aborts the test on error. fluid may be NULL (defaults). */
 HydComp *hyd_test_make_comp (const char *type_id, const HydFluid *fluid, ...) G_GNUC_NULL_TERMINATED;
+/* The same with the ports whose bits are set in `connected` wired (as the
+ * compiler tells setup, HydComp.connected). */
+HydComp *hyd_test_make_comp_wired (const char *type_id, const HydFluid *fluid, guint64 connected,
+                                   ...) G_GNUC_NULL_TERMINATED;
 /* Make parameter `name` vary in time at `rate` (per second) for the ∂/∂t check. */
 void hyd_test_set_param_rate (HydComp *comp, const char *name, double rate);
 /* Check ∂(q̂, ẋ)/∂(p, x), ∂/∂t, ∂V/∂x, ∂²V/∂x², ∂C/∂p at (t, p, x).
@@ -17,6 +21,11 @@ void hyd_test_set_param_rate (HydComp *comp, const char *name, double rate);
  * each failure is printed with g_test_message. `where` names the point. */
 guint hyd_test_check_component (HydComp *comp, double t, const double *p, const double *x,
                                 const char *where);
+/* The same with the positions (angles) of the ports of a type with a
+ * mechanical port (comp->n_pos of them; NULL: zeros): the local variables
+ * are z = [p, x, pos]. */
+guint hyd_test_check_component_pos (HydComp *comp, double t, const double *p, const double *x,
+                                    const double *pos, const char *where);
 /* Evaluate (values only) into freshly allocated arrays of the right size. */
 void hyd_test_eval (HydComp *comp, double t, const double *p, const double *x,
                     double *q, double *xdot, double *out);

@@ -167,7 +167,7 @@ test_cylinder_double_jacobian (void)
 
   for (guint i = 0; i < N_RANDOM; i++)
     {
-      double p[2] = { uniform (rng, -5e4, 3e7), uniform (rng, -5e4, 3e7) };
+      double p[3] = { uniform (rng, -5e4, 3e7), uniform (rng, -5e4, 3e7), 0.0 };
       double x[2] = { uniform (rng, -2e-4, stroke + 2e-4), uniform (rng, -0.5, 0.5) };
       failures += check_at (comp, 1.0, p, x, "random %u", i);
     }
@@ -177,7 +177,7 @@ test_cylinder_double_jacobian (void)
                         0.01, -0.01, 0.02, -0.02, 0.035, -0.035, 0.1 };
   for (guint i = 0; i < G_N_ELEMENTS (vs); i++)
     {
-      double p[2] = { 5e6, 2e6 };
+      double p[3] = { 5e6, 2e6, 0.0 };
       double x[2] = { 0.2, vs[i] };
       failures += check_at (comp, 0.5, p, x, "friction v=%g", vs[i]);
     }
@@ -192,7 +192,7 @@ test_cylinder_double_jacobian (void)
   for (guint i = 0; i < G_N_ELEMENTS (xs); i++)
     for (guint j = 0; j < G_N_ELEMENTS (vv); j++)
       {
-        double p[2] = { 8e6, 1e6 };
+        double p[3] = { 8e6, 1e6, 0.0 };
         double x[2] = { xs[i], vv[j] };
         failures += check_at (comp, 0.3, p, x, "end stop x=%g v=%g", xs[i], vv[j]);
       }
@@ -218,7 +218,7 @@ test_cylinder_double_values (void)
   g_assert_cmpint (i_power, >=, 0);
 
   /* static force balance: the load equal to the hydraulic force holds it */
-  double p[2] = { 1e7, 2e6 };
+  double p[3] = { 1e7, 2e6, 0.0 };
   double x[2] = { 0.25, 0.0 };
   double force = p[0] * area_a - p[1] * area_b;
   comp->par[k_load] = force;
@@ -336,7 +336,7 @@ test_cylinder_single_jacobian (void)
   g_assert_cmpuint (comp->n_vstates, ==, 1);
   for (guint i = 0; i < N_RANDOM; i++)
     {
-      double p[1] = { uniform (rng, -5e4, 2e7) };
+      double p[2] = { uniform (rng, -5e4, 2e7), 0.0 };
       double x[2] = { uniform (rng, -2e-4, stroke + 2e-4), uniform (rng, -0.5, 0.5) };
       failures += check_at (comp, 2.0, p, x, "random %u", i);
     }
@@ -346,7 +346,7 @@ test_cylinder_single_jacobian (void)
   for (guint i = 0; i < G_N_ELEMENTS (xs); i++)
     for (guint j = 0; j < G_N_ELEMENTS (vs); j++)
       {
-        double p[1] = { 3e6 };
+        double p[2] = { 3e6, 0.0 };
         double x[2] = { xs[i], vs[j] };
         failures += check_at (comp, 0.0, p, x, "x=%g v=%g", xs[i], vs[j]);
       }
@@ -354,7 +354,7 @@ test_cylinder_single_jacobian (void)
   /* spring balance at rest: p·A = preload + k·x */
   comp->par[hyd_component_type_find_param (comp->type, "load_force")] = 0.0;
   double area = G_PI * 0.05 * 0.05 / 4.0;
-  double p[1] = { (200.0 + 2000.0 * 0.1) / area };
+  double p[2] = { (200.0 + 2000.0 * 0.1) / area, 0.0 };
   double x[2] = { 0.1, 0.0 };
   Eval e;
   eval_full (comp, 0.0, p, x, &e);
