@@ -3,7 +3,9 @@
  * servo valve's partials against central differences (alone and in an
  * assembled circuit), its flow and pressure gains at null against Merritt
  * (1967, Hydraulic Control Systems, ch. 2), its spool's step response
- * against the closed form of the second-order lag; the sensors' signals. */
+ * against the closed form of the second-order lag; the sensors' signals;
+ * the proportional relief valve and the variable pump from a signal; the
+ * Position Servo example against Hopsan's published reference data. */
 #include <math.h>
 #include <string.h>
 
@@ -586,6 +588,131 @@ test_prop_relief (void)
   hyd_system_free (sys);
 }
 
+
+/* ------------------------------------------- the Position Servo example */
+
+/* Runs a circuit (JSON text) with its own settings and returns C1.x and
+ * V1.xv at its output interval. */
+static Rows
+run_text (const char *json)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (HydCircuit) circuit = hyd_circuit_load_from_data (json, -1, "position-servo.bramah", &error);
+  g_assert_no_error (error);
+  HydSystem *sys = hyd_system_compile (circuit, &error);
+  g_assert_no_error (error);
+  HydSimOptions sim;
+  g_assert_true (hyd_circuit_get_sim_options (circuit, &sim, NULL));
+  int vars[2] = { hyd_system_find_variable (sys, "C1.x"), hyd_system_find_variable (sys, "V1.xv") };
+  g_assert_cmpint (vars[0], >=, 0);
+  g_assert_cmpint (vars[1], >=, 0);
+  Rows r = { g_array_new (FALSE, FALSE, sizeof (double)), 0 };
+  HydRunSpec spec = { .sim = &sim, .vars = vars, .n_vars = 2, .sample = keep_row, .user = &r };
+  HydOdeResult res = { 0 };
+  if (hyd_run_execute (sys, &spec, &res, NULL) != HYD_ODE_SUCCESS)
+    g_error ("run failed: %s", res.message);
+  hyd_ode_result_clear (&res);
+  hyd_sim_options_clear (&sim);
+  hyd_system_free (sys);
+  return r;
+}
+
+typedef struct {
+  double mean, lo, hi, period;
+} Band;
+
+/* Mean, extremes and the mean period of the crossings of `ref` over [t0, t1]. */
+static Band
+band (Rows r, double t0, double t1, double ref)
+{
+  Band b = { 0, INFINITY, -INFINITY, NAN };
+  double sum = 0, first = NAN, last = NAN;
+  guint n = 0, crossings = 0;
+  for (guint i = 1; i < N_ROWS (r); i++)
+    {
+      const double *row = ROW (r, i), *prev = ROW (r, i - 1);
+      if (row[0] < t0 || row[0] > t1)
+        continue;
+      sum += row[1];
+      n++;
+      b.lo = MIN (b.lo, row[1]);
+      b.hi = MAX (b.hi, row[1]);
+      if ((prev[1] - ref) * (row[1] - ref) < 0)
+        {
+          if (crossings == 0)
+            first = row[0];
+          last = row[0];
+          crossings++;
+        }
+    }
+  b.mean = sum / n;
+  if (crossings > 1)
+    b.period = 2 * (last - first) / (crossings - 1);
+  return b;
+}
+
+static double
+first_time_above (Rows r, double t0, double level)
+{
+  for (guint i = 0; i < N_ROWS (r); i++)
+    if (ROW (r, i)[0] > t0 && ROW (r, i)[1] > level)
+      return ROW (r, i)[0];
+  return NAN;
+}
+
+/* data/examples/position-servo.bramah, Hopsan's "Position Servo" rebuilt.
+ * Checks: (1) the PI loop's zero steady-state error, as a mean — the load
+ * hunts about the set-point on its undamped oil column, as Hopsan's does —
+ * within 2 mm of 0.2 m over 0.3–1 s and of 0.7 m over 2.5–3 s; (2) against
+ * Hopsan's own reference data (its example-model validation "Position
+ * Servo.hvd", Hopsan 0.7): the times to 0.25 m (1.0318 s) and 0.65 m
+ * (1.0787 s) within 5 ms, the overshoot (0.8115 m) within 5 mm, the hunting
+ * band over 2.5–3 s (0.6887–0.7130 m) within 3 mm at each end and its
+ * period (43.3 ms, from the crossings of 0.7 m over 1.3–3 s) within 10 %;
+ * (3) damped by 3 kN·s/m of cylinder friction the hunting stops (band
+ * under 0.1 mm over 2.5–3 s) and the load rests within the overlap's dead
+ * band, ±x_o/k_p = ±3.8 mm, of 0.7 m. */
+static void
+test_position_servo (void)
+{
+  g_autofree char *path = g_build_filename (HYD_TEST_DATA_DIR, "examples", "position-servo.bramah", NULL);
+  g_autofree char *json = NULL;
+  g_assert_true (g_file_get_contents (path, &json, NULL, NULL));
+  Rows r = run_text (json);
+  Band low = band (r, 0.3, 1.0, 0.2), high = band (r, 2.5, 3.0, 0.7), cyc = band (r, 1.3, 3.0, 0.7);
+  double t25 = first_time_above (r, 1.0, 0.25), t65 = first_time_above (r, 1.0, 0.65);
+  double peak = -INFINITY;
+  for (guint i = 0; i < N_ROWS (r); i++)
+    peak = MAX (peak, ROW (r, i)[1]);
+  g_test_message ("position servo: mean %.5f m over 0.3–1 s (%.4f–%.4f), %.5f m over 2.5–3 s (%.4f–%.4f; "
+                  "Hopsan 0.7007, 0.6887–0.7130), period %.1f ms (Hopsan 43.3); 0.25 m at %.4f s (1.0318), "
+                  "0.65 m at %.4f s (1.0787), peak %.4f m (0.8115)",
+                  low.mean, low.lo, low.hi, high.mean, high.lo, high.hi, 1e3 * cyc.period, t25, t65, peak);
+  g_assert_cmpfloat (fabs (low.mean - 0.2), <, 2e-3);
+  g_assert_cmpfloat (fabs (high.mean - 0.7), <, 2e-3);
+  g_assert_cmpfloat (fabs (t25 - 1.0318), <, 5e-3);
+  g_assert_cmpfloat (fabs (t65 - 1.0787), <, 5e-3);
+  g_assert_cmpfloat (fabs (peak - 0.8115), <, 5e-3);
+  g_assert_cmpfloat (fabs (high.lo - 0.6887), <, 3e-3);
+  g_assert_cmpfloat (fabs (high.hi - 0.7130), <, 3e-3);
+  g_assert_cmpfloat (fabs (cyc.period - 0.0433), <, 0.1 * 0.0433);
+  g_array_unref (r.rows);
+
+  /* damped: the file with 3 kN·s/m of viscous friction in the cylinder */
+  g_autofree char *damped = NULL;
+  {
+    g_auto (GStrv) parts = g_strsplit (json, "\"viscous_friction\": 0,", 2);
+    g_assert_cmpuint (g_strv_length (parts), ==, 2);
+    damped = g_strjoin ("\"viscous_friction\": 3000,", parts[0], parts[1], NULL);
+  }
+  Rows d = run_text (damped);
+  Band still = band (d, 2.5, 3.0, 0.7);
+  g_test_message ("with 3 kN·s/m: %.5f m over 2.5–3 s (%.5f–%.5f)", still.mean, still.lo, still.hi);
+  g_assert_cmpfloat (still.hi - still.lo, <, 1e-4);
+  g_assert_cmpfloat (fabs (still.mean - 0.7), <, 1e-4 / 0.0264249);
+  g_array_unref (d.rows);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -600,5 +727,6 @@ main (int argc, char **argv)
   g_test_add_func ("/engine/servo/transducer-loop", test_transducer_loop);
   g_test_add_func ("/engine/servo/pump-signal", test_pump_signal);
   g_test_add_func ("/engine/servo/proportional-relief", test_prop_relief);
+  g_test_add_func ("/engine/servo/position-servo-example", test_position_servo);
   return g_test_run ();
 }
