@@ -66,7 +66,7 @@ static const HydPortInfo servo_ports[] = {
   { key, label, HYD_UNIT_LENGTH, 0.0, -INFINITY, INFINITY, 0, NULL, desc }
 
 static const HydParamInfo servo_params[] = {
-  { "command", N_("Command"), HYD_UNIT_POSITION, 0.0, -1.0, 1.0, HYD_PARAM_PROFILE, NULL,
+  { "command", N_("Command"), HYD_UNIT_POSITION, 0.0, -0.1, 0.1, HYD_PARAM_PROFILE, NULL,
     N_("Spool position command when the input U is not wired (> 0 opens P→A and B→T)") },
   { "discharge_coefficient", N_("Discharge coefficient"), HYD_UNIT_NONE, 0.67, 0.0, 1.0,
     HYD_PARAM_MIN_EXCLUSIVE | HYD_PARAM_FLUID_CD, NULL,
