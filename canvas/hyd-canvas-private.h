@@ -168,5 +168,9 @@ gboolean _hyd_canvas_key (HydCanvas *self, guint keyval, GdkModifierType state, 
 /* Place a component of `type_id` as a drop from the palette at (wx, wy). */
 gboolean _hyd_canvas_drop (HydCanvas *self, const char *type_id, double wx, double wy);
 HydCanvasView *_hyd_canvas_get_view (HydCanvas *self);
+/* What is painted over the static layer this frame, and painting it alone
+ * (tests: the wire being drawn). */
+void _hyd_canvas_fill_overlay (HydCanvas *self, HydCanvasOverlay *overlay);
+void _hyd_canvas_draw_overlay (HydCanvas *self, cairo_t *cr);
 
 G_END_DECLS

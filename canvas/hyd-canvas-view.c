@@ -342,6 +342,14 @@ stroke_polyline (cairo_t *cr, const double *p, guint n, double width, const HydR
   cairo_restore (cr);
 }
 
+/* A halo round a wire's whole stroke (a double line is wider). */
+static double
+wire_halo_width (const HydCanvasScene *scene, guint wire, double lw, double unit, const HydCanvasContent *content)
+{
+  HydWireStyle ws = hyd_schematic_wire_style (hyd_canvas_scene_wire_domain (scene, wire));
+  return hyd_schematic_wire_width (ws, lw, unit, FALSE) + 2 * content->style->halo_width * unit;
+}
+
 static gboolean
 rect_visible (const HydRect *v, const HydRect *r, double margin)
 {
@@ -483,7 +491,8 @@ draw_hover (cairo_t *cr, const HydCanvasContent *content, const HydCanvasScene *
           const HydCanvasSceneWire *w = hyd_canvas_scene_get_wire (scene, h->wire);
           if (w->points)
             stroke_polyline (cr, (const double *) w->points->data, w->points->len / 2,
-                             lw + 2 * content->style->halo_width * unit, &content->style->hover, FALSE, unit);
+                             wire_halo_width (scene, h->wire, lw, unit, content), &content->style->hover, FALSE,
+                             unit);
         }
       break;
     case HYD_CANVAS_HIT_PORT:
@@ -586,7 +595,8 @@ hyd_canvas_view_draw_overlay (HydCanvasView *view, cairo_t *cr, const HydCanvasC
           const HydCanvasSceneWire *w = hyd_canvas_scene_get_wire (scene, o->selected_wires[k]);
           if (w->points && rect_visible (&visible, &w->bounds, HYD_SYMBOL_MODULE))
             stroke_polyline (cr, (const double *) w->points->data, w->points->len / 2,
-                             lw + 2 * content->style->halo_width * unit, &content->style->selection, FALSE, unit);
+                             wire_halo_width (scene, o->selected_wires[k], lw, unit, content),
+                             &content->style->selection, FALSE, unit);
         }
       if (o->selection && g_hash_table_size (o->selection) > 0)
         {
@@ -617,13 +627,20 @@ hyd_canvas_view_draw_overlay (HydCanvasView *view, cairo_t *cr, const HydCanvasC
 
   if (o->wire && o->wire->len >= 4)
     {
-      const HydRgba *colour = o->wire_signal ? &content->style->signal : &content->style->line;
+      /* drawn as it will be: in the style of its domain */
+      HydWireStyle ws = hyd_schematic_wire_style (o->wire_domain);
+      const HydRgba *colour = ws == HYD_WIRE_SIGNAL ? &content->style->signal : &content->style->line;
       HydRgba halo = content->style->selection;
       halo.a = 0.25;
       const double *p = (const double *) o->wire->data;
       guint n = o->wire->len / 2;
-      stroke_polyline (cr, p, n, lw + 2 * content->style->halo_width * unit, &halo, FALSE, unit);
-      stroke_polyline (cr, p, n, lw, colour, o->wire_signal, unit);
+      stroke_polyline (cr, p, n, hyd_schematic_wire_width (ws, lw, unit, FALSE) + 2 * content->style->halo_width * unit,
+                       &halo, FALSE, unit);
+      hyd_schematic_stroke_wire (cr, content->style, p, n, ws, colour, lw, TRUE);
+      if (ws == HYD_WIRE_SIGNAL && o->wire_arrow > 0)
+        hyd_schematic_draw_signal_arrow (cr, p[2 * n - 2], p[2 * n - 1], p[2 * n - 4], p[2 * n - 3], colour);
+      else if (ws == HYD_WIRE_SIGNAL && o->wire_arrow < 0)
+        hyd_schematic_draw_signal_arrow (cr, p[0], p[1], p[2], p[3], colour);
       /* the free end */
       double ex = p[2 * n - 2], ey = p[2 * n - 1];
       cairo_user_to_device (cr, &ex, &ey);

@@ -65,8 +65,8 @@ typedef struct {
   HydRect band_rect;
   gboolean band_crossing;
   const GArray *wire;                       /* the wire being drawn, or NULL */
-  int wire_domain;                          /* its domain, −1 unknown */
-  gboolean wire_signal;
+  int wire_domain;                          /* its domain, −1 unknown: the style it is drawn in */
+  int wire_arrow;                           /* a signal's arrowhead: +1 at its free end, −1 at its start (an input) */
   gboolean port_markers;                    /* a marker on every port (while wiring) */
   HydSymbol *ghost;                         /* a part being placed, or NULL */
   HydSymbolPose ghost_pose;

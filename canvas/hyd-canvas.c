@@ -566,8 +566,24 @@ ghost_type (HydCanvas *self)
   return self->place_type && self->pointer_inside ? self->place_type : NULL;
 }
 
-static void
-fill_overlay (HydCanvas *self, HydCanvasOverlay *o)
+/* Whether the wire being drawn leaves a signal input: information flows
+ * toward its start, so the preview's arrowhead points there. */
+static gboolean
+wire_starts_at_input (HydCanvas *self)
+{
+  g_autofree char *id = NULL, *port = NULL;
+  if (self->wire_start_ref == NULL || self->scene == NULL
+      || !hyd_circuit_split_port_ref (self->wire_start_ref, &id, &port))
+    return FALSE;
+  const HydCanvasSceneComponent *c = hyd_canvas_scene_find_component (self->scene, id);
+  for (guint k = 0; c && c->type && k < c->type->n_ports; k++)
+    if (strcmp (c->type->ports[k].name, port) == 0)
+      return c->type->ports[k].direction == HYD_PORT_INPUT;
+  return FALSE;
+}
+
+void
+_hyd_canvas_fill_overlay (HydCanvas *self, HydCanvasOverlay *o)
 {
   memset (o, 0, sizeof *o);
   o->hover = self->hover;
@@ -586,7 +602,8 @@ fill_overlay (HydCanvas *self, HydCanvasOverlay *o)
     {
       o->wire = self->wire_preview;
       o->wire_domain = self->wire_domain;
-      o->wire_signal = self->wire_domain == HYD_DOMAIN_SIGNAL;
+      if (self->wire_domain == HYD_DOMAIN_SIGNAL)
+        o->wire_arrow = wire_starts_at_input (self) ? -1 : 1;
       o->port_markers = TRUE;
     }
   const char *type = ghost_type (self);
@@ -641,6 +658,16 @@ update_layer_texture (HydCanvas *self)
   self->texture_renders = self->view.n_layer_renders;
 }
 
+void
+_hyd_canvas_draw_overlay (HydCanvas *self, cairo_t *cr)
+{
+  HydCanvasContent content;
+  HydCanvasOverlay overlay;
+  fill_content (self, &content);
+  _hyd_canvas_fill_overlay (self, &overlay);
+  hyd_canvas_view_draw_overlay (&self->view, cr, &content, self->scene, &overlay);
+}
+
 static void
 hyd_canvas_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
 {
@@ -656,7 +683,7 @@ hyd_canvas_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
   HydCanvasContent content;
   HydCanvasOverlay overlay;
   fill_content (self, &content);
-  fill_overlay (self, &overlay);
+  _hyd_canvas_fill_overlay (self, &overlay);
   gint64 t0 = g_get_monotonic_time ();
   if (renderer_is_cairo (self))
     {

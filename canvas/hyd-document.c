@@ -1142,6 +1142,10 @@ hyd_document_split_connection (HydDocument *doc, guint connection, double x, dou
     }
   double share = (before + after) > 0 ? before / (before + after) : 0.5;
   double len = cn->has_length ? cn->length : 0.5;
+  /* the pieces get a length: in a version 3 circuit that would give a wire
+   * with a diameter but no length friction it did not have (hose friction,
+   * docs/circuit-format.md, Version 3) */
+  gboolean friction = hyd_circuit_connection_friction (doc->circuit, cn);
 
   hyd_document_begin_group (doc, "Add junction");
   char *jid = hyd_document_add_junction (doc, x, y);
@@ -1162,6 +1166,11 @@ hyd_document_split_connection (HydDocument *doc, guint connection, double x, dou
   a->length = len * share;
   b->length = len * (1.0 - share);
   a->has_length = b->has_length = TRUE;
+  if (!friction && hyd_circuit_connection_friction (doc->circuit, a))
+    {
+      a->has_friction = b->has_friction = TRUE;
+      a->friction = b->friction = FALSE;
+    }
   /* unknown keys stay with the first piece only */
   g_clear_pointer (&b->extra, json_object_unref);
   push_op (doc, "Add junction", ITEM_CONNECTION, connection, hyd_circuit_connection_copy (cn), a);

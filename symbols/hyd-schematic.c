@@ -320,6 +320,7 @@ typedef struct {
   GPtrArray *wires;          /* per connection: GArray of x, y pairs, or NULL */
   GArray *labels;            /* LabelBox per component, laid out on first use */
   HydRect clip;              /* what the cairo can show, canvas units; nothing outside is drawn */
+  GHashTable *net_domains;   /* net root → HydDomain + 1, built on first use (wire_domain) */
 } Schematic;
 
 static gboolean
@@ -434,6 +435,7 @@ schematic_init (Schematic *s, const HydCircuit *circuit, const HydSchematicOptio
 static void
 schematic_clear (Schematic *s)
 {
+  g_clear_pointer (&s->net_domains, g_hash_table_unref);
   nets_clear (&s->nets);
   g_clear_pointer (&s->labels, g_array_unref);
   g_clear_pointer (&s->components, g_hash_table_unref);
@@ -442,28 +444,227 @@ schematic_clear (Schematic *s)
   g_clear_pointer (&s->wires, g_ptr_array_unref);
 }
 
-/* Is the port the end of a signal line (design §1.3: dashed, its own colour)? */
-static gboolean
-ref_is_signal (Schematic *s, const char *ref)
+/* The catalogue's port a wire end names ("C.P"), or NULL (a junction, an
+ * unknown component or port). */
+static const HydPortInfo *
+ref_port_info (Schematic *s, const char *ref)
 {
   const char *dot = strchr (ref, '.');
   char id[64];
   if (dot == NULL || (gsize) (dot - ref) >= sizeof id)
-    return FALSE;
+    return NULL;
   memcpy (id, ref, dot - ref);
   id[dot - ref] = '\0';
   HydCircuitComponent *c = g_hash_table_lookup (s->components, id);
   const HydComponentType *t = c ? hyd_catalogue_lookup (c->type) : NULL;
   for (guint i = 0; t && i < t->n_ports; i++)
     if (strcmp (t->ports[i].name, dot + 1) == 0)
-      return t->ports[i].domain == HYD_DOMAIN_SIGNAL;
-  return FALSE;
+      return &t->ports[i];
+  return NULL;
+}
+
+/* The domain of each net with a port on it (root → domain + 1), built when
+ * a wire between two junctions first asks. */
+static void
+net_domains_build (Schematic *s)
+{
+  s->net_domains = g_hash_table_new (g_str_hash, g_str_equal);
+  for (guint i = 0; i < s->circuit->components->len; i++)
+    {
+      HydCircuitComponent *comp = g_ptr_array_index (s->circuit->components, i);
+      const HydComponentType *t = hyd_catalogue_lookup (comp->type);
+      for (guint k = 0; t && comp->id && k < t->n_ports; k++)
+        {
+          char key[128];
+          g_snprintf (key, sizeof key, "%s.%s", comp->id, t->ports[k].name);
+          if (!g_hash_table_contains (s->nets.parent, key))
+            continue;
+          /* the root is a key of the parent table: it lives as long as it */
+          g_hash_table_insert (s->net_domains, (gpointer) net_find (&s->nets, key),
+                               GINT_TO_POINTER ((int) t->ports[k].domain + 1));
+        }
+    }
+}
+
+/* The domain of a wire: that of a port at either end, else that of its net
+ * (a wire between two junctions); hydraulic when nothing tells. */
+static HydDomain
+wire_domain (Schematic *s, const HydCircuitConnection *c)
+{
+  const char *ends[] = { c->from, c->to };
+  for (guint k = 0; k < 2; k++)
+    {
+      const HydPortInfo *port = ends[k] ? ref_port_info (s, ends[k]) : NULL;
+      if (port)
+        return port->domain;
+    }
+  if (c->from == NULL || !g_hash_table_contains (s->nets.parent, c->from))
+    return HYD_DOMAIN_HYDRAULIC;
+  if (s->net_domains == NULL)
+    net_domains_build (s);
+  int d = GPOINTER_TO_INT (g_hash_table_lookup (s->net_domains, net_find (&s->nets, c->from)));
+  return d > 0 ? (HydDomain) (d - 1) : HYD_DOMAIN_HYDRAULIC;
 }
 
 static double
 device_unit (cairo_t *cr)
 {
   return hyd_symbol_device_scale (cr) * HYD_SYMBOL_MODULE;
+}
+
+HydWireStyle
+hyd_schematic_wire_style (int domain)
+{
+  if (domain == HYD_DOMAIN_SIGNAL)
+    return HYD_WIRE_SIGNAL;
+  if (domain == HYD_DOMAIN_TRANSLATIONAL || domain == HYD_DOMAIN_ROTATIONAL)
+    return HYD_WIRE_MECHANICAL;
+  return HYD_WIRE_WORKING;
+}
+
+double
+hyd_schematic_wire_width (HydWireStyle wire_style, double line_width, double unit, gboolean snap)
+{
+  switch (wire_style)
+    {
+    case HYD_WIRE_SIGNAL:
+      return MAX (1.0, line_width * 0.7);
+    case HYD_WIRE_MECHANICAL:
+      {
+        /* the two lines' centres 0.8 M apart (design §1.3); an even number
+         * of pixels keeps both sharp when snapped */
+        double gap = HYD_WIRE_DOUBLE_LINE_SPACING * unit;
+        if (snap)
+          gap = MAX (2.0, 2 * round (gap / 2));
+        return gap + line_width;
+      }
+    case HYD_WIRE_WORKING:
+    default:
+      return line_width;
+    }
+}
+
+/* Stroke the current path (device widths; the cairo's matrix is left
+ * alone) in a wire style. `round` gives round caps and joins (the canvas's
+ * wire being drawn), else butt or square caps and mitre joins. */
+static void
+stroke_wire_path (cairo_t *cr, const HydSymbolStyle *style, HydWireStyle wire_style, const HydRgba *colour,
+                  double line_width, double unit, gboolean snap, gboolean round)
+{
+  double w = hyd_schematic_wire_width (wire_style, line_width, unit, snap);
+  cairo_save (cr);
+  cairo_identity_matrix (cr);
+  cairo_set_line_join (cr, round ? CAIRO_LINE_JOIN_ROUND : CAIRO_LINE_JOIN_MITER);
+  switch (wire_style)
+    {
+    case HYD_WIRE_SIGNAL:
+      {
+        double d[] = { 0.6 * unit, 0.35 * unit };
+        cairo_set_dash (cr, d, 2, 0);
+        cairo_set_line_cap (cr, CAIRO_LINE_CAP_BUTT);
+        cairo_set_line_width (cr, w);
+        hyd_rgba_set_source (cr, colour);
+        cairo_stroke (cr);
+      }
+      break;
+    case HYD_WIRE_MECHANICAL:
+      /* a double line: the outer stroke in the line colour, its middle
+       * in the fill colour, as a rod or shaft is drawn (open ends) */
+      cairo_set_line_cap (cr, CAIRO_LINE_CAP_BUTT);
+      cairo_set_line_width (cr, w);
+      hyd_rgba_set_source (cr, colour);
+      cairo_stroke_preserve (cr);
+      cairo_set_line_width (cr, MAX (0.5, w - 2 * line_width));
+      hyd_rgba_set_source (cr, &style->fill);
+      cairo_stroke (cr);
+      break;
+    case HYD_WIRE_WORKING:
+    default:
+      /* square caps close the corner where a wire meets a port lead at a
+       * right angle */
+      cairo_set_line_cap (cr, round ? CAIRO_LINE_CAP_ROUND : CAIRO_LINE_CAP_SQUARE);
+      cairo_set_line_width (cr, w);
+      hyd_rgba_set_source (cr, colour);
+      cairo_stroke (cr);
+      break;
+    }
+  cairo_restore (cr);
+}
+
+void
+hyd_schematic_stroke_wire (cairo_t *cr, const HydSymbolStyle *style, const double *points, guint n_points,
+                           HydWireStyle wire_style, const HydRgba *colour, double line_width, gboolean round)
+{
+  g_return_if_fail (cr != NULL && style != NULL && colour != NULL);
+  if (n_points < 2)
+    return;
+  cairo_new_path (cr);
+  for (guint k = 0; k < n_points; k++)
+    {
+      if (k == 0)
+        cairo_move_to (cr, points[0], points[1]);
+      else
+        cairo_line_to (cr, points[2 * k], points[2 * k + 1]);
+    }
+  stroke_wire_path (cr, style, wire_style, colour, line_width, device_unit (cr), FALSE, round);
+}
+
+void
+hyd_schematic_draw_signal_arrow (cairo_t *cr, double tip_x, double tip_y, double from_x, double from_y,
+                                 const HydRgba *colour)
+{
+  g_return_if_fail (cr != NULL && colour != NULL);
+  double unit = device_unit (cr);
+  cairo_user_to_device (cr, &tip_x, &tip_y);
+  cairo_user_to_device (cr, &from_x, &from_y);
+  double dx = tip_x - from_x, dy = tip_y - from_y, len = hypot (dx, dy);
+  if (!(len > 0))
+    return;
+  dx /= len, dy /= len;
+  /* a valve's flow-path arrowhead (design §1.4): 1 M long, 0.5 M wide */
+  double l = HYD_WIRE_ARROW_LENGTH * unit, h = HYD_WIRE_ARROW_WIDTH * unit / 2;
+  double bx = tip_x - dx * l, by = tip_y - dy * l;
+  cairo_save (cr);
+  cairo_identity_matrix (cr);
+  cairo_new_path (cr);
+  cairo_move_to (cr, tip_x, tip_y);
+  cairo_line_to (cr, bx - dy * h, by + dx * h);
+  cairo_line_to (cr, bx + dy * h, by - dx * h);
+  cairo_close_path (cr);
+  hyd_rgba_set_source (cr, colour);
+  cairo_fill (cr);
+  cairo_restore (cr);
+}
+
+/* Where a signal wire enters an input, the arrowhead of a block diagram:
+ * its tip where the port's lead meets the symbol (the whole lead is the
+ * arrow), pointing in along the lead. */
+static void
+draw_input_arrow (cairo_t *cr, Schematic *s, const char *ref, const HydRgba *colour)
+{
+  const char *dot = strchr (ref, '.');
+  char id[64];
+  if (dot == NULL || (gsize) (dot - ref) >= sizeof id)
+    return;
+  memcpy (id, ref, dot - ref);
+  id[dot - ref] = '\0';
+  HydCircuitComponent *c = g_hash_table_lookup (s->components, id);
+  HydSymbol *sym = c && s->lib ? hyd_symbol_library_lookup (s->lib, c->type) : NULL;
+  const HydSymbolPort *port = sym ? hyd_symbol_find_port (sym, dot + 1) : NULL;
+  double x, y;
+  HydDirection dir;
+  HydSymbolPose pose;
+  if (port == NULL)
+    return;
+  hyd_symbol_pose_from_component (&pose, c);
+  if (!hyd_symbol_port_world_position (sym, &pose, port->name, &x, &y, &dir))
+    return;
+  int dx, dy;
+  hyd_direction_vector (dir, &dx, &dy);
+  double lead = MAX (port->lead, 0) * HYD_SYMBOL_MODULE;
+  double tip_x = x - dx * lead, tip_y = y - dy * lead;
+  hyd_schematic_draw_signal_arrow (cr, tip_x, tip_y, x + dx * HYD_SYMBOL_MODULE, y + dy * HYD_SYMBOL_MODULE,
+                                   colour);
 }
 
 static void
@@ -487,40 +688,42 @@ draw_wires (cairo_t *cr, Schematic *s)
       if (!visible (s, bx0 - HYD_SYMBOL_MODULE, by0 - HYD_SYMBOL_MODULE, bx1 + HYD_SYMBOL_MODULE,
                     by1 + HYD_SYMBOL_MODULE))
         continue;
-      gboolean signal = ref_is_signal (s, c->from) || ref_is_signal (s, c->to);
-      double w = signal ? MAX (1.0, lw * 0.7) : lw;
+      HydWireStyle ws = hyd_schematic_wire_style (wire_domain (s, c));
+      double w = hyd_schematic_wire_width (ws, lw, unit, snap);
+      /* a double line is snapped as its two lines are: on the pixel grid
+       * of its (odd or even) outer width */
       cairo_new_path (cr);
       const double *p = (const double *) pts->data;
       for (guint k = 0; k < pts->len / 2; k++)
         {
           double x = p[2 * k], y = p[2 * k + 1];
           if (snap)
-            _hyd_symbol_snap_point (cr, w, &x, &y);
+            _hyd_symbol_snap_point (cr, ws == HYD_WIRE_MECHANICAL ? lw : w, &x, &y);
           if (k == 0)
             cairo_move_to (cr, x, y);
           else
             cairo_line_to (cr, x, y);
         }
       HydRgba colour = s->style->line;
-      double pr = nets_pressure (&s->nets, c->from);
-      if (signal)
+      if (ws == HYD_WIRE_SIGNAL)
         colour = s->style->signal;
-      else if (!isnan (pr))
-        hyd_symbol_style_pressure_colour (s->style, pr, &colour);
-      cairo_save (cr);
-      cairo_identity_matrix (cr);
-      cairo_set_line_width (cr, w);
-      /* square caps close the corner where a wire meets a port lead at a right angle */
-      cairo_set_line_cap (cr, signal ? CAIRO_LINE_CAP_BUTT : CAIRO_LINE_CAP_SQUARE);
-      cairo_set_line_join (cr, CAIRO_LINE_JOIN_MITER);
-      if (signal)
+      else if (ws == HYD_WIRE_WORKING)
         {
-          double d[] = { 0.6 * unit, 0.35 * unit };
-          cairo_set_dash (cr, d, 2, 0);
+          double pr = nets_pressure (&s->nets, c->from);
+          if (!isnan (pr))
+            hyd_symbol_style_pressure_colour (s->style, pr, &colour);
         }
-      hyd_rgba_set_source (cr, &colour);
-      cairo_stroke (cr);
-      cairo_restore (cr);
+      stroke_wire_path (cr, s->style, ws, &colour, lw, unit, snap, FALSE);
+      if (ws == HYD_WIRE_SIGNAL)
+        {
+          const char *ends[] = { c->from, c->to };
+          for (guint k = 0; k < 2; k++)
+            {
+              const HydPortInfo *port = ref_port_info (s, ends[k]);
+              if (port && port->domain == HYD_DOMAIN_SIGNAL && port->direction == HYD_PORT_INPUT)
+                draw_input_arrow (cr, s, ends[k], &colour);
+            }
+        }
     }
 }
 

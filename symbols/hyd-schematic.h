@@ -69,6 +69,35 @@ void hyd_schematic_route (double x0, double y0, gboolean has_dir0, HydDirection 
 gboolean hyd_schematic_wire_points (const HydCircuit *circuit, HydSymbolLibrary *library,
                                     const HydCircuitConnection *connection, GArray *points);
 
+/* How a wire is drawn, by the domain of its node (design §1.3): a working
+ * line (hydraulic), a thin dashed line in the signal colour with an
+ * arrowhead where it enters an input (a block diagram's directed line), or
+ * a double line for a mechanical link (translational, rotational). */
+typedef enum {
+  HYD_WIRE_WORKING,
+  HYD_WIRE_SIGNAL,
+  HYD_WIRE_MECHANICAL,
+} HydWireStyle;
+
+#define HYD_WIRE_DOUBLE_LINE_SPACING 0.8 /* M between the centres of a double line's lines */
+#define HYD_WIRE_ARROW_LENGTH 1.0        /* M: a signal arrowhead, as a valve's flow-path arrow */
+#define HYD_WIRE_ARROW_WIDTH 0.5         /* M across its base */
+
+/* The style of a wire on a node of `domain` (a HydDomain). */
+HydWireStyle hyd_schematic_wire_style (int domain);
+/* Device width of the whole stroke of a wire whose working line is
+ * `line_width` device units wide at `unit` device units per M. */
+double hyd_schematic_wire_width (HydWireStyle wire_style, double line_width, double unit, gboolean snap);
+/* Stroke a polyline (user space, n_points x, y pairs) in a wire style and
+ * colour; `line_width` is the working line's width in device units.
+ * `round` gives round caps and joins (a wire being drawn). */
+void hyd_schematic_stroke_wire (cairo_t *cr, const HydSymbolStyle *style, const double *points, guint n_points,
+                                HydWireStyle wire_style, const HydRgba *colour, double line_width, gboolean round);
+/* A signal line's arrowhead with its tip at (tip_x, tip_y), pointing away
+ * from (from_x, from_y) (user space). */
+void hyd_schematic_draw_signal_arrow (cairo_t *cr, double tip_x, double tip_y, double from_x, double from_y,
+                                      const HydRgba *colour);
+
 /* Draw the circuit; the cairo's user space is the canvas (1 unit = 1 px at 100 %). */
 void hyd_schematic_render (cairo_t *cr, const HydCircuit *circuit, const HydSchematicOptions *options);
 /* Canvas-unit bounds of everything render draws (without the margin). */

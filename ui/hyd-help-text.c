@@ -51,6 +51,63 @@ hyd_help_category_label (HydCategory category)
     }
 }
 
+const char *
+hyd_help_category_title (HydCategory category)
+{
+  const char *label = hyd_help_category_label (category);
+  if (*label)
+    return label;
+  /* a category appended to HydCategory after this file was written: the
+   * engine's own name for it, translated, with a capital (interned, so it
+   * lives as long as the labels above) */
+  const char *name = _(hyd_category_name (category));
+  g_autofree char *first = g_utf8_strup (name, g_utf8_next_char (name) - name);
+  g_autofree char *title = g_strconcat (first, g_utf8_next_char (name), NULL);
+  return g_intern_string (title);
+}
+
+static int
+compare_categories (gconstpointer a, gconstpointer b)
+{
+  HydCategory x = *(const HydCategory *) a, y = *(const HydCategory *) b;
+  return x < y ? -1 : x > y;
+}
+
+GArray *
+hyd_help_categories (const HydComponentType *const *types, guint n_types)
+{
+  GArray *categories = g_array_new (FALSE, FALSE, sizeof (HydCategory));
+  for (guint i = 0; i < n_types; i++)
+    {
+      gboolean known = FALSE;
+      for (guint c = 0; c < categories->len && !known; c++)
+        known = g_array_index (categories, HydCategory, c) == types[i]->category;
+      if (!known)
+        g_array_append_val (categories, types[i]->category);
+    }
+  g_array_sort (categories, compare_categories);
+  return categories;
+}
+
+char *
+hyd_help_port_kind (const HydPortInfo *port)
+{
+  g_return_val_if_fail (port != NULL, NULL);
+  const char *domain = _(hyd_domain_name (port->domain));
+  switch (port->direction)
+    {
+    case HYD_PORT_INPUT:
+      /* translators: a port's domain and direction, e.g. "signal, input" */
+      return g_strdup_printf (_("%s, input"), domain);
+    case HYD_PORT_OUTPUT:
+      /* translators: a port's domain and direction, e.g. "signal, output" */
+      return g_strdup_printf (_("%s, output"), domain);
+    case HYD_PORT_BIDIRECTIONAL:
+    default:
+      return g_strdup (domain);
+    }
+}
+
 static char *
 with_unit (const HydParamInfo *info, double si)
 {
@@ -91,6 +148,8 @@ hyd_help_param_rows (const HydComponentType *type)
         {
           if (info->flags & HYD_PARAM_OPTIONAL)
             row->default_text = g_strdup (_("unset"));
+          else if (hyd_param_value_may_be_unset (info))
+            row->default_text = g_strdup (_("no limit"));
           else if (info->flags & HYD_PARAM_FLUID_CD)
             {
               g_autofree char *cd = with_unit (info, DEFAULT_DISCHARGE_COEFFICIENT);
@@ -119,7 +178,7 @@ hyd_help_dup_text (const HydComponentType *type)
 
   GString *s = g_string_new (NULL);
   g_string_append_printf (s, "%s (%s)\n", hyd_help_type_label (type), type->id);
-  g_string_append_printf (s, "%s: %s\n", _("Category"), hyd_help_category_label (type->category));
+  g_string_append_printf (s, "%s: %s\n", _("Category"), hyd_help_category_title (type->category));
   if (type->iso_symbol)
     g_string_append_printf (s, "%s: %s\n", _("ISO 1219 symbol"), _(type->iso_symbol));
   g_string_append_printf (s, "\n%s\n", type->description ? _(type->description) : "");
@@ -128,7 +187,8 @@ hyd_help_dup_text (const HydComponentType *type)
   for (guint i = 0; i < type->n_ports; i++)
     {
       const HydPortInfo *port = &type->ports[i];
-      g_string_append_printf (s, "  %s  %s  %s%s\n", port->name, _(hyd_domain_name (port->domain)),
+      g_autofree char *kind = hyd_help_port_kind (port);
+      g_string_append_printf (s, "  %s  %s  %s%s\n", port->name, kind,
                               port->description ? _(port->description) : "",
                               port->optional ? _(" (optional)") : "");
     }

@@ -26,6 +26,16 @@ void hyd_help_param_row_free (HydHelpParamRow *row);
 /* Translated catalogue texts of a type. */
 const char *hyd_help_type_label (const HydComponentType *type);
 const char *hyd_help_category_label (HydCategory category);
+/* The category's heading: its label, or for a category this file does not
+ * know yet (appended to HydCategory later) the engine's name, translated
+ * and capitalised ("Signals"), never empty. */
+const char *hyd_help_category_title (HydCategory category);
+/* The categories `types` use, each once, in HydCategory's order: the
+ * palette's sections, whatever categories the catalogue gains. */
+GArray *hyd_help_categories (const HydComponentType *const *types, guint n_types);
+/* A port's domain, and its direction when it has one: "hydraulic",
+ * "translational", "signal, input", "signal, output". Free it. */
+char *hyd_help_port_kind (const HydPortInfo *port);
 /* One row per parameter, in catalogue order. */
 GPtrArray *hyd_help_param_rows (const HydComponentType *type);
 /* The whole page as plain text (for the tests, and "Copy"). */

@@ -112,8 +112,8 @@ fill_page (HydHelpWindow *self, const HydComponentType *type)
   gtk_label_set_text (self->title_label, hyd_help_type_label (type));
   g_autofree char *subtitle
       = type->iso_symbol ? g_strdup_printf ("%s · %s · %s", type->id,
-                                            hyd_help_category_label (type->category), _ (type->iso_symbol))
-                         : g_strdup_printf ("%s · %s", type->id, hyd_help_category_label (type->category));
+                                            hyd_help_category_title (type->category), _ (type->iso_symbol))
+                         : g_strdup_printf ("%s · %s", type->id, hyd_help_category_title (type->category));
   gtk_label_set_text (self->subtitle_label, subtitle);
   gtk_label_set_text (self->description_label, type->description ? _(type->description) : "");
   gtk_widget_queue_draw (GTK_WIDGET (self->symbol_area));
@@ -125,7 +125,8 @@ fill_page (HydHelpWindow *self, const HydComponentType *type)
       g_autofree char *desc = g_strdup_printf ("%s%s", port->description ? _(port->description) : "",
                                                port->optional ? _(" (optional)") : "");
       gtk_grid_attach (self->ports_grid, cell (port->name, FALSE, "help-key"), 0, i, 1, 1);
-      gtk_grid_attach (self->ports_grid, cell (_ (hyd_domain_name (port->domain)), FALSE, "dim-label"), 1, i,
+      g_autofree char *kind = hyd_help_port_kind (port);
+      gtk_grid_attach (self->ports_grid, cell (kind, FALSE, "dim-label"), 1, i,
                        1, 1);
       gtk_grid_attach (self->ports_grid, cell (desc, TRUE, NULL), 2, i, 1, 1);
     }
@@ -193,7 +194,7 @@ filter_func (GtkListBoxRow *row, gpointer user_data)
   if (type == NULL)
     return FALSE;
   g_autofree char *label = g_utf8_casefold (hyd_help_type_label (type), -1);
-  g_autofree char *category = g_utf8_casefold (hyd_help_category_label (type->category), -1);
+  g_autofree char *category = g_utf8_casefold (hyd_help_category_title (type->category), -1);
   return strstr (label, needle) || strstr (type->id, needle) || strstr (category, needle);
 }
 
@@ -214,6 +215,22 @@ search_changed_cb (HydHelpWindow *self, GtkSearchEntry *entry)
   gtk_list_box_invalidate_headers (self->type_list);
 }
 
+/* By category (types of a category appended later come together, under
+ * one heading), then in catalogue order; the fluid page last. */
+static int
+sort_func (GtkListBoxRow *a, GtkListBoxRow *b, gpointer user_data)
+{
+  const char *ia = g_object_get_data (G_OBJECT (a), "hyd-type-id"), *ib = g_object_get_data (G_OBJECT (b), "hyd-type-id");
+  if (is_fluid_page (ia) || is_fluid_page (ib))
+    return is_fluid_page (ia) - is_fluid_page (ib);
+  const HydComponentType *ta = hyd_catalogue_lookup (ia), *tb = hyd_catalogue_lookup (ib);
+  if (ta && tb && ta->category != tb->category)
+    return ta->category < tb->category ? -1 : 1;
+  guint oa = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (a), "hyd-order"));
+  guint ob = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (b), "hyd-order"));
+  return oa < ob ? -1 : oa > ob;
+}
+
 static void
 header_func (GtkListBoxRow *row, GtkListBoxRow *before, gpointer user_data)
 {
@@ -229,7 +246,7 @@ header_func (GtkListBoxRow *row, GtkListBoxRow *before, gpointer user_data)
     }
   else if (type && (prev == NULL || prev->category != type->category))
     {
-      GtkWidget *header = gtk_label_new (hyd_help_category_label (type->category));
+      GtkWidget *header = gtk_label_new (hyd_help_category_title (type->category));
       gtk_label_set_xalign (GTK_LABEL (header), 0);
       gtk_widget_add_css_class (header, "palette-heading");
       gtk_list_box_row_set_header (row, header);
@@ -307,6 +324,7 @@ hyd_help_window_init (HydHelpWindow *self)
   gtk_drawing_area_set_draw_func (self->symbol_area, symbol_draw, self, NULL);
   gtk_list_box_set_filter_func (self->type_list, filter_func, self, NULL);
   gtk_list_box_set_header_func (self->type_list, header_func, self, NULL);
+  gtk_list_box_set_sort_func (self->type_list, sort_func, NULL, NULL);
   gtk_search_entry_set_key_capture_widget (self->search_entry, GTK_WIDGET (self));
 
   guint n_types;
@@ -322,6 +340,7 @@ hyd_help_window_init (HydHelpWindow *self)
       GtkWidget *row = gtk_list_box_row_new ();
       gtk_list_box_row_set_child (GTK_LIST_BOX_ROW (row), box);
       g_object_set_data_full (G_OBJECT (row), "hyd-type-id", g_strdup (types[i]->id), g_free);
+      g_object_set_data (G_OBJECT (row), "hyd-order", GUINT_TO_POINTER (i + 1));
       gtk_list_box_append (self->type_list, row);
     }
 

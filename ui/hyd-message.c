@@ -113,6 +113,7 @@ static const struct {
   { "oil_volume", N_("Oil volume") },
   { "void", N_("Void") },
   { "psi", N_("Pseudo-pressure") },
+  { "Re", N_("Reynolds number") },
 };
 
 static gboolean
@@ -134,7 +135,8 @@ hyd_message_variable_label (const char *name, HydUnit unit)
   g_autofree char *comp = g_strndup (name, (gsize) (dot - name));
   const char *var = dot + 1;
   g_autofree char *where = NULL;
-  const char *dot2 = strchr (var, '.');
+  /* the last dot: a hose's variables, "<from>-<to>.q", have dots in where */
+  const char *dot2 = strrchr (var, '.');
   if (dot2 != NULL)
     {
       /* <comp>.<port>.<p|q|void|psi>: the port is where */

@@ -11,7 +11,6 @@
 #include "hyd-help-text.h"
 #include "hyd-ui-util.h"
 
-#define N_CATEGORIES (HYD_CATEGORY_SIGNALS + 1)
 #define PREVIEW_WIDTH 52
 #define PREVIEW_HEIGHT 36
 #define PREVIEW_MAX_MODULE 7
@@ -31,9 +30,12 @@ struct _HydPalette
   GtkWidget *entry_menu_popover;
   char *context_type_id;
 
-  /* Borrowed: per category, its heading and list */
-  GtkWidget *headings[N_CATEGORIES];
-  GtkListBox *lists[N_CATEGORIES];
+  /* The categories the catalogue uses, in the enum's order (values
+   * appended to HydCategory later come last, with no change here), and
+   * per category its heading and list (borrowed) */
+  GArray *categories;        /* of HydCategory */
+  GPtrArray *headings;
+  GPtrArray *lists;
 };
 
 G_DEFINE_FINAL_TYPE (HydPalette, hyd_palette, GTK_TYPE_WIDGET)
@@ -59,7 +61,7 @@ type_matches (HydPalette *self, const HydComponentType *type)
     return TRUE;
   g_autofree char *needle = g_utf8_casefold (text, -1);
   g_autofree char *label = g_utf8_casefold (hyd_help_type_label (type), -1);
-  g_autofree char *category = g_utf8_casefold (hyd_help_category_label (type->category), -1);
+  g_autofree char *category = g_utf8_casefold (hyd_help_category_title (type->category), -1);
   g_autofree char *english = g_utf8_casefold (type->label, -1);
   return strstr (label, needle) || strstr (english, needle) || strstr (type->id, needle)
          || strstr (category, needle);
@@ -79,15 +81,15 @@ search_changed_cb (HydPalette *self, GtkSearchEntry *entry)
   guint total = 0;
   guint n_types;
   const HydComponentType *const *types = hyd_catalogue_list (&n_types);
-  for (guint c = 0; c < N_CATEGORIES; c++)
+  for (guint c = 0; c < self->categories->len; c++)
     {
       guint matches = 0;
       for (guint i = 0; i < n_types; i++)
-        if (types[i]->category == (HydCategory) c && type_matches (self, types[i]))
+        if (types[i]->category == g_array_index (self->categories, HydCategory, c) && type_matches (self, types[i]))
           matches++;
-      gtk_list_box_invalidate_filter (self->lists[c]);
-      gtk_widget_set_visible (self->headings[c], matches > 0);
-      gtk_widget_set_visible (GTK_WIDGET (self->lists[c]), matches > 0);
+      gtk_list_box_invalidate_filter (g_ptr_array_index (self->lists, c));
+      gtk_widget_set_visible (g_ptr_array_index (self->headings, c), matches > 0);
+      gtk_widget_set_visible (g_ptr_array_index (self->lists, c), matches > 0);
       total += matches;
     }
   gtk_widget_set_visible (self->empty_label, total == 0);
@@ -217,6 +219,9 @@ hyd_palette_finalize (GObject *object)
 {
   HydPalette *self = HYD_PALETTE (object);
   g_clear_pointer (&self->context_type_id, g_free);
+  g_clear_pointer (&self->categories, g_array_unref);
+  g_clear_pointer (&self->headings, g_ptr_array_unref);
+  g_clear_pointer (&self->lists, g_ptr_array_unref);
   G_OBJECT_CLASS (hyd_palette_parent_class)->finalize (object);
 }
 
@@ -279,13 +284,19 @@ hyd_palette_init (HydPalette *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
 
-  for (guint c = 0; c < N_CATEGORIES; c++)
+  guint n_types;
+  const HydComponentType *const *types = hyd_catalogue_list (&n_types);
+  self->categories = hyd_help_categories (types, n_types);
+  self->headings = g_ptr_array_new ();
+  self->lists = g_ptr_array_new ();
+
+  for (guint c = 0; c < self->categories->len; c++)
     {
-      GtkWidget *heading = gtk_label_new (hyd_help_category_label (c));
+      GtkWidget *heading = gtk_label_new (hyd_help_category_title (g_array_index (self->categories, HydCategory, c)));
       gtk_label_set_xalign (GTK_LABEL (heading), 0);
       gtk_widget_add_css_class (heading, "palette-heading");
       gtk_box_append (self->categories_box, heading);
-      self->headings[c] = heading;
+      g_ptr_array_add (self->headings, heading);
 
       GtkWidget *list = gtk_list_box_new ();
       gtk_list_box_set_selection_mode (GTK_LIST_BOX (list), GTK_SELECTION_NONE);
@@ -294,14 +305,13 @@ hyd_palette_init (HydPalette *self)
       gtk_widget_add_css_class (list, "palette-list");
       g_signal_connect (list, "row-activated", G_CALLBACK (row_activated_cb), self);
       gtk_box_append (self->categories_box, list);
-      self->lists[c] = GTK_LIST_BOX (list);
+      g_ptr_array_add (self->lists, list);
     }
 
-  guint n_types;
-  const HydComponentType *const *types = hyd_catalogue_list (&n_types);
   for (guint i = 0; i < n_types; i++)
-    if ((guint) types[i]->category < N_CATEGORIES)
-      gtk_list_box_append (self->lists[types[i]->category], create_row (self, types[i]));
+    for (guint c = 0; c < self->categories->len; c++)
+      if (g_array_index (self->categories, HydCategory, c) == types[i]->category)
+        gtk_list_box_append (g_ptr_array_index (self->lists, c), create_row (self, types[i]));
 
   self->entry_menu_popover = gtk_popover_menu_new_from_model (self->entry_menu);
   gtk_popover_set_has_arrow (GTK_POPOVER (self->entry_menu_popover), FALSE);
@@ -327,8 +337,8 @@ hyd_palette_dup_visible_types (HydPalette *self)
 {
   g_return_val_if_fail (HYD_IS_PALETTE (self), NULL);
   g_autoptr (GStrvBuilder) builder = g_strv_builder_new ();
-  for (guint c = 0; c < N_CATEGORIES; c++)
-    for (GtkWidget *row = gtk_widget_get_first_child (GTK_WIDGET (self->lists[c]));
+  for (guint c = 0; c < self->lists->len; c++)
+    for (GtkWidget *row = gtk_widget_get_first_child (g_ptr_array_index (self->lists, c));
          row != NULL;
          row = gtk_widget_get_next_sibling (row))
       {
@@ -344,8 +354,8 @@ GtkWidget *
 hyd_palette_get_entry (HydPalette *self, const char *type_id)
 {
   g_return_val_if_fail (HYD_IS_PALETTE (self), NULL);
-  for (guint c = 0; c < N_CATEGORIES; c++)
-    for (GtkWidget *row = gtk_widget_get_first_child (GTK_WIDGET (self->lists[c]));
+  for (guint c = 0; c < self->lists->len; c++)
+    for (GtkWidget *row = gtk_widget_get_first_child (g_ptr_array_index (self->lists, c));
          row != NULL;
          row = gtk_widget_get_next_sibling (row))
       if (g_strcmp0 (row_type_id (row), type_id) == 0)
@@ -357,6 +367,6 @@ void
 hyd_palette_set_sensitive_entries (HydPalette *self, gboolean sensitive)
 {
   g_return_if_fail (HYD_IS_PALETTE (self));
-  for (guint c = 0; c < N_CATEGORIES; c++)
-    gtk_widget_set_sensitive (GTK_WIDGET (self->lists[c]), sensitive);
+  for (guint c = 0; c < self->lists->len; c++)
+    gtk_widget_set_sensitive (g_ptr_array_index (self->lists, c), sensitive);
 }

@@ -225,6 +225,15 @@ hyd_param_value_clamp (const HydParamInfo *info, double si)
 }
 
 gboolean
+hyd_param_value_may_be_unset (const HydParamInfo *info)
+{
+  g_return_val_if_fail (info != NULL, FALSE);
+  /* an optional parameter, or a limit whose default is no limit at all (a
+   * controller's output limits: ±∞, which no field can show or take) */
+  return (info->flags & HYD_PARAM_OPTIONAL) || (!(info->flags & HYD_PARAM_ENUM) && isinf (info->def));
+}
+
+gboolean
 hyd_param_value_get (const HydParamInfo *info, JsonNode *written, double fluid_cd, double *si)
 {
   g_return_val_if_fail (info != NULL, FALSE);
@@ -234,7 +243,7 @@ hyd_param_value_get (const HydParamInfo *info, JsonNode *written, double fluid_c
   double value;
   if (written == NULL)
     {
-      if (info->flags & HYD_PARAM_OPTIONAL)
+      if (hyd_param_value_may_be_unset (info))
         return FALSE;
       value = (info->flags & HYD_PARAM_FLUID_CD) ? fluid_cd : info->def;
     }
@@ -280,4 +289,37 @@ hyd_param_value_describe_profile (JsonNode *written)
     default:
       return NULL;
     }
+}
+
+/* A typical magnitude per unit kind: the span of a slider when the range
+ * itself is open or far wider than anything useful. */
+static double
+slider_span (HydUnit unit)
+{
+  switch (unit)
+    {
+    case HYD_UNIT_PRESSURE: return 2e7;           /* 200 bar */
+    case HYD_UNIT_FLOW: return 1.6667e-3;         /* 100 L/min */
+    case HYD_UNIT_ANGULAR_VELOCITY: return 314.16; /* 3000 rpm */
+    case HYD_UNIT_FORCE: return 2e4;              /* 20 kN */
+    case HYD_UNIT_TORQUE: return 100;
+    default: return 1;
+    }
+}
+
+void
+hyd_param_value_slider_range (const HydParamInfo *info, double value, double *lo, double *hi)
+{
+  double span = MAX (slider_span (info->unit), 4 * fabs (value));
+  *lo = isfinite (info->min) ? info->min : -span;
+  *hi = isfinite (info->max) ? info->max : span;
+  if (*hi - *lo > 4 * span)
+    {
+      /* a range such as a pressure source's −1 … 10 000 bar: keep the part
+       * around the value */
+      *lo = MAX (*lo, MIN (value, 0) - (value < 0 ? span : 0));
+      *hi = MIN (*hi, MAX (value, 0) + span);
+    }
+  if (!(*hi > *lo))
+    *hi = *lo + 1;
 }

@@ -30,10 +30,20 @@ gboolean hyd_param_value_in_range (const HydParamInfo *info, double si);
 gboolean hyd_param_value_parse (const HydParamInfo *info, const char *text, double *si, char **message);
 /* Clamp to the range (for live sliders). */
 double hyd_param_value_clamp (const HydParamInfo *info, double si);
+/* The span of a slider for a value (SI): the parameter's range, or where
+ * it is open or far wider than anything useful a typical magnitude of the
+ * unit (200 bar, 100 L/min, 3000 rpm, 20 kN ...) or four times the value
+ * around it. */
+void hyd_param_value_slider_range (const HydParamInfo *info, double value, double *lo, double *hi);
 
+/* Whether leaving the parameter out of the file is a state of its own that
+ * no number shows: an optional parameter (unset), or one whose default is
+ * ±∞ (no limit). Its field is then empty, and an empty field is fine. */
+gboolean hyd_param_value_may_be_unset (const HydParamInfo *info);
 /* The value in force of a numeric parameter of a component as written
  * (number), its default when left out, or the profile's value just after
- * t = 0. FALSE for an unset optional parameter or an enum. `fluid_cd` is the
+ * t = 0. FALSE for an enum, and for a parameter left out that may be unset
+ * (hyd_param_value_may_be_unset: optional, or no limit by default). `fluid_cd` is the
  * fluid's discharge coefficient for HYD_PARAM_FLUID_CD defaults. */
 gboolean hyd_param_value_get (const HydParamInfo *info, JsonNode *written, double fluid_cd, double *si);
 /* A short description of a profile object ("step, 4 changes"), or NULL

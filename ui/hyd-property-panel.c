@@ -177,9 +177,13 @@ entry_changed_cb (GtkEditable *editable, ParamRow *row)
   gtk_widget_set_sensitive (row->reset, !row->panel->running);
   const char *text = gtk_editable_get_text (editable);
   g_autofree char *message = NULL;
-  /* an empty entry over a profile keeps the profile */
+  /* an empty entry over a profile keeps the profile; over a parameter
+   * that may be unset (optional, no limit) it leaves it unset */
   if (*text == '\0' && written_value (row->panel, row->info) != NULL
       && JSON_NODE_HOLDS_OBJECT (written_value (row->panel, row->info)))
+    show_message (row, NULL);
+  else if (is_blank (text) && written_value (row->panel, row->info) == NULL
+           && hyd_param_value_may_be_unset (row->info))
     show_message (row, NULL);
   else if (!hyd_param_value_parse (row->info, text, NULL, &message))
     show_message (row, message);
@@ -195,6 +199,12 @@ commit_entry (ParamRow *row)
   JsonNode *written = written_value (self, row->info);
   if (*text == '\0' && written && JSON_NODE_HOLDS_OBJECT (written))
     return;
+  if (is_blank (text) && written == NULL && hyd_param_value_may_be_unset (row->info))
+    {
+      show_message (row, NULL);
+      row->typed = FALSE;
+      return;
+    }
 
   double si;
   g_autofree char *message = NULL;
@@ -271,39 +281,6 @@ reset_clicked_cb (GtkButton *button, ParamRow *row)
 
 /* ---- sliders ---- */
 
-/* A typical magnitude per unit kind: the span of a slider when the range
- * itself is open or far wider than anything useful. */
-static double
-slider_span (HydUnit unit)
-{
-  switch (unit)
-    {
-    case HYD_UNIT_PRESSURE: return 2e7;           /* 200 bar */
-    case HYD_UNIT_FLOW: return 1.6667e-3;         /* 100 L/min */
-    case HYD_UNIT_ANGULAR_VELOCITY: return 314.16; /* 3000 rpm */
-    case HYD_UNIT_FORCE: return 2e4;              /* 20 kN */
-    case HYD_UNIT_TORQUE: return 100;
-    default: return 1;
-    }
-}
-
-static void
-slider_range (const HydParamInfo *info, double value, double *lo, double *hi)
-{
-  double span = MAX (slider_span (info->unit), 4 * fabs (value));
-  *lo = isfinite (info->min) ? info->min : -span;
-  *hi = isfinite (info->max) ? info->max : span;
-  if (*hi - *lo > 4 * span)
-    {
-      /* a range such as a pressure source's −1 … 10 000 bar: keep the part
-       * around the value */
-      *lo = MAX (*lo, MIN (value, 0) - (value < 0 ? span : 0));
-      *hi = MIN (*hi, MAX (value, 0) + span);
-    }
-  if (!(*hi > *lo))
-    *hi = *lo + 1;
-}
-
 static gboolean
 scale_edit_timeout_cb (gpointer data)
 {
@@ -360,42 +337,6 @@ scale_value_changed_cb (GtkRange *range, ParamRow *row)
   row->scale_edit_source = g_timeout_add (SLIDER_EDIT_DELAY_MS, scale_edit_timeout_cb, row);
 }
 
-static char *
-scale_format_cb (GtkScale *scale, double value, gpointer user_data)
-{
-  const ParamRow *row = user_data;
-  g_autofree char *number = hyd_param_value_format (row->info, value);
-  const char *unit = hyd_param_value_unit (row->info);
-  return *unit ? g_strdup_printf ("%s %s", number, unit) : g_steal_pointer (&number);
-}
-
-/* The parameter an operated valve's lever or solenoid sets. */
-static gboolean
-is_valve_command (const char *type_id, const HydParamInfo *info)
-{
-  const HydComponentType *type = hyd_catalogue_lookup (type_id);
-  return type != NULL && type->command_param != NULL && g_strcmp0 (info->name, type->command_param) == 0;
-}
-
-/* A command from −1 to 1 is a three-position valve's (P→B, centre, P→A);
- * from 0 to 1 a two-position valve's. */
-static void
-add_lever_marks (GtkScale *scale, const HydParamInfo *info)
-{
-  if (info->min < 0)
-    {
-      /* translators: positions of a 4/3 valve's lever */
-      gtk_scale_add_mark (scale, -1, GTK_POS_BOTTOM, _("P→B"));
-      gtk_scale_add_mark (scale, 0, GTK_POS_BOTTOM, _("centre"));
-      gtk_scale_add_mark (scale, 1, GTK_POS_BOTTOM, _("P→A"));
-    }
-  else
-    {
-      gtk_scale_add_mark (scale, 0, GTK_POS_BOTTOM, _("rest"));
-      gtk_scale_add_mark (scale, 1, GTK_POS_BOTTOM, _("actuated"));
-    }
-}
-
 /* ---- building and syncing the rows ---- */
 
 static void
@@ -443,7 +384,8 @@ sync_row (HydPropertyPanel *self, ParamRow *row)
           else
             {
               gtk_editable_set_text (GTK_EDITABLE (row->editor), "");
-              gtk_entry_set_placeholder_text (GTK_ENTRY (row->editor), _("unset"));
+              gtk_entry_set_placeholder_text (GTK_ENTRY (row->editor), (row->info->flags & HYD_PARAM_OPTIONAL)
+                                                                           ? _("unset") : _("no limit"));
             }
         }
     }
@@ -459,7 +401,7 @@ sync_row (HydPropertyPanel *self, ParamRow *row)
       if (!row->range_set || value < gtk_adjustment_get_lower (adj) || value > gtk_adjustment_get_upper (adj))
         {
           double lo, hi;
-          slider_range (row->info, value, &lo, &hi);
+          hyd_param_value_slider_range (row->info, value, &lo, &hi);
           gtk_range_set_range (GTK_RANGE (row->scale), lo, hi);
           row->range_set = TRUE;
         }
@@ -482,7 +424,7 @@ sync_live_slider (HydPropertyPanel *self, ParamRow *row)
   double lo = gtk_adjustment_get_lower (adj), hi = gtk_adjustment_get_upper (adj);
   if (value < lo || value > hi)
     {
-      slider_range (row->info, value, &lo, &hi);
+      hyd_param_value_slider_range (row->info, value, &lo, &hi);
       gtk_range_set_range (GTK_RANGE (row->scale), lo, hi);
     }
   gboolean was = self->updating;
@@ -614,6 +556,8 @@ build_rows (HydPropertyPanel *self, const HydComponentType *type)
           def = g_strdup (info->choices ? _(info->choices[(guint) info->def]) : "");
         else if (info->flags & HYD_PARAM_OPTIONAL)
           def = g_strdup (_("unset"));
+        else if (hyd_param_value_may_be_unset (info))
+          def = g_strdup (_("no limit"));
         else
           {
             double d = (info->flags & HYD_PARAM_FLUID_CD) ? fluid_discharge_coefficient (self) : info->def;
@@ -642,18 +586,8 @@ build_rows (HydPropertyPanel *self, const HydComponentType *type)
 
       if (info->flags & HYD_PARAM_PROFILE)
         {
-          row->scale = gtk_scale_new (GTK_ORIENTATION_HORIZONTAL, NULL);
-          gtk_scale_set_draw_value (GTK_SCALE (row->scale), TRUE);
-          gtk_scale_set_value_pos (GTK_SCALE (row->scale), GTK_POS_RIGHT);
-          gtk_scale_set_format_value_func (GTK_SCALE (row->scale), scale_format_cb, row, NULL);
-          gtk_widget_set_hexpand (row->scale, TRUE);
+          row->scale = hyd_ui_param_scale_new (type, info);
           gtk_widget_set_tooltip_markup (row->scale, escaped_tooltip);
-          if (is_valve_command (type->id, info))
-            {
-              gtk_widget_add_css_class (row->scale, "lever");
-              gtk_range_set_range (GTK_RANGE (row->scale), info->min, info->max);
-              add_lever_marks (GTK_SCALE (row->scale), info);
-            }
           gtk_widget_add_css_class (row->scale, "live-slider");
           g_signal_connect (row->scale, "value-changed", G_CALLBACK (scale_value_changed_cb), row);
           gtk_grid_attach (self->params_grid, row->scale, 0, y, 4, 1);
@@ -1021,7 +955,7 @@ hyd_property_panel_check_entries (HydPropertyPanel *self, gboolean commit, char 
       if (*text == '\0' && written && JSON_NODE_HOLDS_OBJECT (written))
         continue;
       /* an optional parameter left empty stays unset */
-      if (is_blank (text) && written == NULL && (row->info->flags & HYD_PARAM_OPTIONAL))
+      if (is_blank (text) && written == NULL && hyd_param_value_may_be_unset (row->info))
         continue;
       g_autofree char *why = NULL;
       if (!hyd_param_value_parse (row->info, text, NULL, &why))

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "hyd-symbol.h"
+#include "hyd-param-value.h"
 
 void
 hyd_ui_symbol_style_for_widget (GtkWidget *widget, HydSymbolStyle *style)
@@ -169,4 +170,54 @@ hyd_ui_choose_renderer (GdkDisplay *display, char **gl_renderer)
   g_debug ("software OpenGL (%s): drawing with cairo", copy);
   g_setenv ("GSK_RENDERER", "cairo", TRUE);
   return "cairo";
+}
+
+/* ---- live sliders ---- */
+
+static char *
+param_scale_format_cb (GtkScale *scale, double value, gpointer user_data)
+{
+  const HydParamInfo *info = user_data;
+  g_autofree char *number = hyd_param_value_format (info, value);
+  const char *unit = hyd_param_value_unit (info);
+  return *unit ? g_strdup_printf ("%s %s", number, unit) : g_steal_pointer (&number);
+}
+
+/* A command from −1 to 1 is a three-position valve's (P→B, centre, P→A);
+ * from 0 to 1 a two-position valve's. */
+static void
+add_lever_marks (GtkScale *scale, const HydParamInfo *info)
+{
+  if (info->min < 0)
+    {
+      /* translators: positions of a 4/3 valve's lever */
+      gtk_scale_add_mark (scale, -1, GTK_POS_BOTTOM, _("P→B"));
+      gtk_scale_add_mark (scale, 0, GTK_POS_BOTTOM, _("centre"));
+      gtk_scale_add_mark (scale, 1, GTK_POS_BOTTOM, _("P→A"));
+    }
+  else
+    {
+      gtk_scale_add_mark (scale, 0, GTK_POS_BOTTOM, _("rest"));
+      gtk_scale_add_mark (scale, 1, GTK_POS_BOTTOM, _("actuated"));
+    }
+}
+
+GtkWidget *
+hyd_ui_param_scale_new (const HydComponentType *type, const HydParamInfo *info)
+{
+  g_return_val_if_fail (type != NULL && info != NULL, NULL);
+  GtkWidget *scale = gtk_scale_new (GTK_ORIENTATION_HORIZONTAL, NULL);
+  gtk_scale_set_draw_value (GTK_SCALE (scale), TRUE);
+  gtk_scale_set_value_pos (GTK_SCALE (scale), GTK_POS_RIGHT);
+  /* the catalogue's tables are static: the info outlives the widget */
+  gtk_scale_set_format_value_func (GTK_SCALE (scale), param_scale_format_cb, (gpointer) info, NULL);
+  gtk_widget_set_hexpand (scale, TRUE);
+  if (type->command_param != NULL && g_strcmp0 (info->name, type->command_param) == 0)
+    {
+      /* the parameter an operated valve's lever or solenoid sets */
+      gtk_widget_add_css_class (scale, "lever");
+      gtk_range_set_range (GTK_RANGE (scale), info->min, info->max);
+      add_lever_marks (GTK_SCALE (scale), info);
+    }
+  return scale;
 }

@@ -5,6 +5,7 @@
 
 #include <gtk/gtk.h>
 #include "hyd-symbol-render.h"
+#include "hyd-component.h"
 
 G_BEGIN_DECLS
 
@@ -15,6 +16,11 @@ void hyd_ui_draw_symbol_preview (GtkWidget *widget, cairo_t *cr, const char *typ
                                  int height, double max_module);
 /* A GtkDrawingArea showing the symbol of a type. */
 GtkWidget *hyd_ui_symbol_preview_new (const char *type_id, int width, int height, double max_module);
+
+/* A slider for a parameter of a type (a profile parameter, live while a
+ * run goes): its value drawn beside it in display units; a valve's command
+ * a lever over the command's range, its positions marked. */
+GtkWidget *hyd_ui_param_scale_new (const HydComponentType *type, const HydParamInfo *info);
 
 /* The application's settings (org.bramah.Bramah), or NULL when the schema
  * is neither installed nor in the build tree: the window then starts with

@@ -7,6 +7,7 @@
 
 #include "hyd-window.h"
 #include "hyd-canvas.h"
+#include "hyd-live-panel.h"
 #include "hyd-palette.h"
 #include "hyd-plot-panes.h"
 #include "hyd-property-panel.h"
@@ -51,6 +52,9 @@ struct _HydWindow
   GtkDrawingArea *legend_area;
   HydPalette *palette;
   HydPropertyPanel *property_panel;
+  GtkStack *side_stack;      /* "properties" and "live" */
+  GtkWidget *side_switcher;
+  HydLivePanel *live_panel;
   HydSimBar *sim_bar;
   HydPlotPanes *plot_panes;
   GtkInscription *status_label;
@@ -98,6 +102,7 @@ struct _HydWindow
   guint autosave_writing : 1; /* a write is under way in a worker thread */
   guint autosave_again : 1;   /* edits came while it was: write again when done */
   guint autosave_failed : 1;  /* the last write failed (the user was told) */
+  guint live_shown_by_run : 1; /* the run turned to the Live page: its end turns back */
 };
 
 /* hyd-window.c */

@@ -284,6 +284,33 @@ update_status (HydWindow *self, gboolean force)
   g_autofree char *text = g_strdup_printf ("%s  %.0f %%", what, 100 * CLAMP (fraction, 0, 1));
   hyd_sim_bar_set_progress (self->sim_bar, fraction, text);
   hyd_property_panel_refresh_live (self->property_panel);
+  hyd_live_panel_refresh (self->live_panel);
+}
+
+/* The Live page lists the run's sliders while a run is going. A run
+ * started with no component shown turns to it (with one shown, the
+ * property panel keeps its sliders, as before); its end turns back. */
+static void
+apply_live_panel (HydWindow *self, gboolean active)
+{
+  gboolean was = hyd_live_panel_get_running (self->live_panel);
+  if (active && !was)
+    {
+      hyd_live_panel_set_run (self->live_panel, hyd_document_get_circuit (self->document));
+      if (hyd_property_panel_get_component (self->property_panel) == NULL
+          && hyd_live_panel_get_n_sliders (self->live_panel) > 0)
+        {
+          gtk_stack_set_visible_child_name (self->side_stack, "live");
+          self->live_shown_by_run = TRUE;
+        }
+    }
+  else if (!active && was)
+    {
+      hyd_live_panel_set_run (self->live_panel, NULL);
+      if (self->live_shown_by_run && g_strcmp0 (gtk_stack_get_visible_child_name (self->side_stack), "live") == 0)
+        gtk_stack_set_visible_child_name (self->side_stack, "properties");
+      self->live_shown_by_run = FALSE;
+    }
 }
 
 static void
@@ -296,6 +323,7 @@ apply_state (HydWindow *self)
   gtk_widget_set_visible (self->running_banner, active);
 
   hyd_property_panel_set_running (self->property_panel, active);
+  apply_live_panel (self, active);
   hyd_sim_bar_set_running (self->sim_bar, active);
   hyd_palette_set_sensitive_entries (self->palette, !active);
   HydTraceStore *store = hyd_simulation_get_store (self->simulation);
@@ -699,6 +727,7 @@ operate_lever (HydWindow *self, const HydCircuitComponent *comp)
   next = CLAMP (next, info->min, info->max);
   _hyd_window_live_change (self, comp->id, command, next);
   hyd_property_panel_show_live_value (self->property_panel, comp->id, command, next);
+  hyd_live_panel_show_value (self->live_panel, comp->id, command, next);
 }
 
 static void
@@ -920,6 +949,7 @@ _hyd_window_sim_init (HydWindow *self)
   g_signal_connect_swapped (self->simulation, "finished", G_CALLBACK (simulation_finished_cb), self);
 
   hyd_property_panel_set_live_lookup (self->property_panel, panel_live_lookup_cb, self);
+  hyd_live_panel_set_lookup (self->live_panel, panel_live_lookup_cb, self);
   g_signal_connect_object (self->sim_bar, "notify::real-time-factor", G_CALLBACK (speed_changed_cb), self,
                            G_CONNECT_SWAPPED);
   g_signal_connect_object (self->sim_bar, "notify::keep-ghost", G_CALLBACK (ghost_changed_cb), self,

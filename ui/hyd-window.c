@@ -481,6 +481,12 @@ panel_live_change_cb (HydWindow *self, const char *component, const char *param,
 }
 
 static void
+live_panel_change_cb (HydWindow *self, const char *component, const char *param, double value)
+{
+  _hyd_window_live_change (self, component, param, value);
+}
+
+static void
 plots_changed_cb (HydWindow *self, HydPlotPanes *panes)
 {
   self->plots_dirty = TRUE;
@@ -585,6 +591,27 @@ describe_geometry (HydWindow *self)
       if (slider)
         append_widget (s, what, slider);
     }
+
+  for (guint i = 0; i < hyd_live_panel_get_n_sliders (self->live_panel); i++)
+    {
+      GtkWidget *slider = NULL;
+      const char *name = hyd_live_panel_get_slider_name (self->live_panel, i, &slider);
+      g_autofree char *what = g_strdup_printf ("live-slider %s", name);
+      append_widget (s, what, slider);
+    }
+  {
+    /* the page buttons, in order: properties, live */
+    guint k = 0;
+    for (GtkWidget *b = gtk_widget_get_first_child (self->side_switcher); b; b = gtk_widget_get_next_sibling (b))
+      {
+        int x, y;
+        if (gtk_widget_get_mapped (b)
+            && to_surface (b, gtk_widget_get_width (b) / 2.0, gtk_widget_get_height (b) / 2.0, &x, &y))
+          g_string_append_printf (s, "side-tab %s %d %d\n", k == 0 ? "properties" : "live", x, y);
+        k++;
+      }
+    g_string_append_printf (s, "side-page %s\n", gtk_stack_get_visible_child_name (self->side_stack));
+  }
 
   g_auto (GStrv) visible = hyd_palette_dup_visible_types (self->palette);
   for (guint i = 0; visible && visible[i]; i++)
@@ -877,6 +904,7 @@ hyd_window_class_init (HydWindowClass *klass)
   g_type_ensure (HYD_TYPE_CANVAS);
   g_type_ensure (HYD_TYPE_PALETTE);
   g_type_ensure (HYD_TYPE_PROPERTY_PANEL);
+  g_type_ensure (HYD_TYPE_LIVE_PANEL);
   g_type_ensure (HYD_TYPE_SIM_BAR);
   g_type_ensure (HYD_TYPE_PLOT_PANES);
 
@@ -896,6 +924,9 @@ hyd_window_class_init (HydWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, HydWindow, legend_area);
   gtk_widget_class_bind_template_child (widget_class, HydWindow, palette);
   gtk_widget_class_bind_template_child (widget_class, HydWindow, property_panel);
+  gtk_widget_class_bind_template_child (widget_class, HydWindow, side_stack);
+  gtk_widget_class_bind_template_child (widget_class, HydWindow, side_switcher);
+  gtk_widget_class_bind_template_child (widget_class, HydWindow, live_panel);
   gtk_widget_class_bind_template_child (widget_class, HydWindow, sim_bar);
   gtk_widget_class_bind_template_child (widget_class, HydWindow, plot_panes);
   gtk_widget_class_bind_template_child (widget_class, HydWindow, status_label);
@@ -907,6 +938,7 @@ hyd_window_class_init (HydWindowClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, canvas_probe_cb);
   gtk_widget_class_bind_template_callback (widget_class, canvas_component_activated_cb);
   gtk_widget_class_bind_template_callback (widget_class, panel_live_change_cb);
+  gtk_widget_class_bind_template_callback (widget_class, live_panel_change_cb);
   gtk_widget_class_bind_template_callback (widget_class, plots_changed_cb);
   gtk_widget_class_bind_template_callback (widget_class, plot_export_requested_cb);
 
@@ -985,6 +1017,13 @@ hyd_window_get_simulation (HydWindow *self)
 {
   g_return_val_if_fail (HYD_IS_WINDOW (self), NULL);
   return self->simulation;
+}
+
+GtkWidget *
+hyd_window_get_live_panel (HydWindow *self)
+{
+  g_return_val_if_fail (HYD_IS_WINDOW (self), NULL);
+  return GTK_WIDGET (self->live_panel);
 }
 
 gboolean

@@ -22,6 +22,8 @@ gboolean hyd_window_is_pristine (HydWindow *self);
 HydDocument *hyd_window_get_document (HydWindow *self);
 /* The window's live run (for tests and scripting). */
 HydSimulation *hyd_window_get_simulation (HydWindow *self);
+/* The Live page: every live slider of the circuit during a run (tests). */
+GtkWidget *hyd_window_get_live_panel (HydWindow *self);
 /* The component type whose help F1 opens: the selected component's (the
  * first of a selection), else the type being placed, else NULL. Free it. */
 char *hyd_window_get_help_topic (HydWindow *self);

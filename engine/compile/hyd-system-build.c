@@ -249,6 +249,8 @@ typedef struct {
   guint *parent;          /* union-find over items, internal joins included */
   guint *parent_nometer;  /* the same without the flow meters' joins */
   int *conn_ends;         /* [2 · connections] the item at each end */
+  int *conn_hose;         /* [connections] the component that is its hose, or −1 */
+  guint n_circuit_comps;  /* the circuit's components; hoses come after them */
   int *class_node;        /* [n_items] node of an item's class, or −1 */
   int *p0_level;          /* per node: 0 none, 1 asked by a component, 2 on a wire */
   double sim_p0;          /* simulation.initial_pressure */
@@ -261,10 +263,13 @@ build_clear (Build *b)
   g_free (b->parent);
   g_free (b->parent_nometer);
   g_free (b->conn_ends);
+  g_free (b->conn_hose);
   g_free (b->class_node);
   g_free (b->p0_level);
 }
 
+/* The volume a wire adds to its node; a hose's (b->conn_hose) is at its
+ * ends instead, as its component's port volumes. */
 static double
 wire_volume (const HydCircuitConnection *cn)
 {
@@ -302,6 +307,7 @@ build_components (HydSystem *sys, Build *b, GError **error)
         sc->prof[type->boundary_param] = hyd_profile_new_constant (sc->comp->par[type->boundary_param]);
       b->port_offset[i + 1] = b->port_offset[i] + type->n_ports;
     }
+  b->n_circuit_comps = sys->n_comps;
   sys->n_ports_total = b->port_offset[sys->n_comps];
   sys->port_comp = g_new (guint, sys->n_ports_total + 1);
   sys->port_index = g_new (guint, sys->n_ports_total + 1);
@@ -346,6 +352,130 @@ collect_breakpoints (HydSystem *sys)
   hyd_sys_refresh_params (sys, 0.0);
 }
 
+/* The circuit's component and junction ids → index + 1, for resolve_ref.
+ * A duplicated id (refused by validation) resolves as the scans this
+ * replaces did: the last component, the first junction. */
+static void
+index_ends (const HydSystem *sys, const Build *b, GHashTable *comp_ids, GHashTable *junction_ids)
+{
+  for (guint i = 0; i < b->n_circuit_comps; i++)
+    g_hash_table_insert (comp_ids, (gpointer) sys->comps[i].comp->id, GUINT_TO_POINTER (i + 1));
+  for (guint j = 0; j < b->circuit->junctions->len; j++)
+    {
+      HydCircuitJunction *jn = g_ptr_array_index (b->circuit->junctions, j);
+      if (!g_hash_table_contains (junction_ids, jn->id))
+        g_hash_table_insert (junction_ids, jn->id, GUINT_TO_POINTER (j + 1));
+    }
+}
+
+/* Connections with friction (format version 3, hyd_circuit_connection_friction)
+ * become hoses: instances of hyd_sys_hose_type appended after the circuit's
+ * components, joined to the connection's ends in build_connectivity. Only
+ * a hydraulic connection has friction: asked for on another domain it is
+ * an error, and the default rule passes such a connection by. */
+static gboolean
+build_hoses (HydSystem *sys, Build *b, GError **error)
+{
+  const HydCircuit *circuit = b->circuit;
+  guint nconn = circuit->connections->len;
+  b->conn_hose = g_new (int, nconn + 1);
+  for (guint k = 0; k < nconn; k++)
+    b->conn_hose[k] = -1;
+  if (circuit->version < HYD_CIRCUIT_VERSION_FRICTION)
+    return TRUE;
+  gboolean any = FALSE;
+  for (guint k = 0; k < nconn && !any; k++)
+    any = hyd_circuit_connection_friction (circuit, g_ptr_array_index (circuit->connections, k));
+  if (!any)
+    return TRUE;
+
+  /* the domain of each connection: that of the ports its net joins */
+  guint n_items = sys->n_ports_total + circuit->junctions->len;
+  g_autofree guint *parent = g_new (guint, n_items + 1);
+  g_autofree int *domain = g_new (int, n_items + 1);
+  g_autofree int *ends = g_new (int, 2 * nconn + 1);
+  for (guint v = 0; v < n_items; v++)
+    {
+      parent[v] = v;
+      domain[v] = -1;
+    }
+  g_autoptr (GHashTable) comp_ids = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr (GHashTable) junction_ids = g_hash_table_new (g_str_hash, g_str_equal);
+  index_ends (sys, b, comp_ids, junction_ids);
+  for (guint k = 0; k < nconn; k++)
+    {
+      HydCircuitConnection *cn = g_ptr_array_index (circuit->connections, k);
+      ends[2 * k] = resolve_ref (sys, comp_ids, junction_ids, b->port_offset, cn->from);
+      ends[2 * k + 1] = resolve_ref (sys, comp_ids, junction_ids, b->port_offset, cn->to);
+      /* an unknown end is build_connectivity's to report */
+      if (ends[2 * k] >= 0 && ends[2 * k + 1] >= 0)
+        hyd_sys_uf_union (parent, (guint) ends[2 * k], (guint) ends[2 * k + 1]);
+    }
+  for (guint gp = 0; gp < sys->n_ports_total; gp++)
+    {
+      guint root = hyd_sys_uf_find (parent, gp);
+      if (domain[root] < 0)
+        domain[root] = sys->comps[sys->port_comp[gp]].comp->type->ports[sys->port_index[gp]].domain;
+    }
+
+  guint n0 = sys->n_comps, nh = 0;
+  for (guint k = 0; k < nconn; k++)
+    {
+      HydCircuitConnection *cn = g_ptr_array_index (circuit->connections, k);
+      if (ends[2 * k] < 0 || ends[2 * k + 1] < 0 || !hyd_circuit_connection_friction (circuit, cn))
+        continue;
+      int d = domain[hyd_sys_uf_find (parent, (guint) ends[2 * k])];
+      if (d != HYD_DOMAIN_HYDRAULIC)
+        {
+          if (!cn->has_friction || d < 0)
+            continue;
+          g_autofree char *number = g_strdup_printf ("%u", k);
+          /* the domain's name is translated with the sentence */
+          HydDiagnostic *dg = hyd_diagnostic_new (HYD_DIAGNOSTIC_DOMAIN, HYD_SEVERITY_ERROR,
+                                                  N_("connections[%s] (from \"%s\" to \"%s\"): "
+                                                     "\"friction\" is the pressure loss of a hydraulic "
+                                                     "hose, but this connection joins %s ports; "
+                                                     "remove the key"),
+                                                  number, cn->from, cn->to, hyd_domain_name (d), NULL);
+          hyd_diagnostic_set_phrase (dg, 3, hyd_domain_name (d), NULL);
+          hyd_diagnostic_set_connection (dg, cn->from, cn->to);
+          return hyd_diagnostic_set_error (error, dg);
+        }
+      b->conn_hose[k] = (int) (n0 + nh++);
+    }
+  if (nh == 0)
+    return TRUE;
+
+  sys->comps = g_renew (SysComp, sys->comps, n0 + nh);
+  memset (sys->comps + n0, 0, sizeof (SysComp) * nh);
+  b->port_offset = g_renew (guint, b->port_offset, n0 + nh + 1);
+  for (guint k = 0; k < nconn; k++)
+    {
+      int i = b->conn_hose[k];
+      if (i < 0)
+        continue;
+      HydCircuitConnection *cn = g_ptr_array_index (circuit->connections, k);
+      SysComp *sc = &sys->comps[i];
+      sc->comp = hyd_sys_hose_new (&sys->fluid, cn->from, cn->to, k,
+                                   cn->has_length ? cn->length : 0.5,
+                                   cn->has_diameter ? cn->diameter : 0.01);
+      sc->prof = g_new0 (HydProfile *, 1);
+      sc->meter = -1;
+      b->port_offset[i + 1] = b->port_offset[i] + hyd_sys_hose_type.n_ports;
+    }
+  sys->n_comps = n0 + nh;
+  sys->n_ports_total = b->port_offset[sys->n_comps];
+  sys->port_comp = g_renew (guint, sys->port_comp, sys->n_ports_total + 1);
+  sys->port_index = g_renew (guint, sys->port_index, sys->n_ports_total + 1);
+  for (guint i = n0; i < sys->n_comps; i++)
+    for (guint X = 0; X < hyd_sys_hose_type.n_ports; X++)
+      {
+        sys->port_comp[b->port_offset[i] + X] = i;
+        sys->port_index[b->port_offset[i] + X] = X;
+      }
+  return TRUE;
+}
+
 /* Union-find over ports and junctions; every required port must be wired. */
 static gboolean
 build_connectivity (HydSystem *sys, Build *b, GError **error)
@@ -356,18 +486,9 @@ build_connectivity (HydSystem *sys, Build *b, GError **error)
   for (guint k = 0; k < b->n_items; k++)
     b->parent[k] = k;
   b->conn_ends = g_new (int, 2 * circuit->connections->len + 1);
-  /* a duplicated id (refused by validation) resolves as the scans this
-   * replaces did: the last component, the first junction */
   g_autoptr (GHashTable) comp_ids = g_hash_table_new (g_str_hash, g_str_equal);
   g_autoptr (GHashTable) junction_ids = g_hash_table_new (g_str_hash, g_str_equal);
-  for (guint i = 0; i < sys->n_comps; i++)
-    g_hash_table_insert (comp_ids, (gpointer) sys->comps[i].comp->id, GUINT_TO_POINTER (i + 1));
-  for (guint j = 0; j < circuit->junctions->len; j++)
-    {
-      HydCircuitJunction *jn = g_ptr_array_index (circuit->junctions, j);
-      if (!g_hash_table_contains (junction_ids, jn->id))
-        g_hash_table_insert (junction_ids, jn->id, GUINT_TO_POINTER (j + 1));
-    }
+  index_ends (sys, b, comp_ids, junction_ids);
   for (guint k = 0; k < circuit->connections->len; k++)
     {
       HydCircuitConnection *cn = g_ptr_array_index (circuit->connections, k);
@@ -392,7 +513,16 @@ build_connectivity (HydSystem *sys, Build *b, GError **error)
                 sys->comps[ci].comp->connected |= G_GUINT64_CONSTANT (1) << X;
             }
         }
-      hyd_sys_uf_union (b->parent, (guint) ea, (guint) eb);
+      int h = b->conn_hose[k];
+      if (h >= 0)
+        {
+          /* a hose: each end joins its own port of the hose */
+          hyd_sys_uf_union (b->parent, (guint) ea, b->port_offset[h]);
+          hyd_sys_uf_union (b->parent, (guint) eb, b->port_offset[h] + 1);
+          sys->comps[h].comp->connected = 3;
+        }
+      else
+        hyd_sys_uf_union (b->parent, (guint) ea, (guint) eb);
     }
   /* a copy without the meters' internal joins, to find their sides */
   b->parent_nometer = g_memdup2 (b->parent, sizeof (guint) * (b->n_items + 1));
@@ -424,18 +554,40 @@ build_nodes (HydSystem *sys, Build *b)
   for (guint k = 0; k < b->n_items; k++)
     b->class_node[k] = -1;
   GArray *nodes = g_array_new (FALSE, TRUE, sizeof (SysNode));
+  /* A hose's end is named after the connection's end (hyd_sys_port_name):
+   * at a component's port that port already lists it, at a junction the
+   * first hose end there stands for the junction. */
+  g_autofree guint8 *unlisted = g_new0 (guint8, sys->n_ports_total + 1);
+  {
+    g_autofree guint8 *junction_listed = g_new0 (guint8, b->circuit->junctions->len + 1);
+    for (guint i = b->n_circuit_comps; i < sys->n_comps; i++)
+      {
+        const HydSysHose *h = sys->comps[i].comp->priv;
+        for (guint X = 0; X < 2; X++)
+          {
+            int end = b->conn_ends[2 * h->connection + X];
+            guint gp = b->port_offset[i] + X;
+            if (end < (int) sys->n_ports_total)
+              unlisted[gp] = 1;
+            else if (junction_listed[end - (int) sys->n_ports_total])
+              unlisted[gp] = 1;
+            else
+              junction_listed[end - (int) sys->n_ports_total] = 1;
+          }
+      }
+  }
   /* each node's port list made at its final size: count first */
   g_autofree guint *class_size = g_new0 (guint, b->n_items + 1);
   for (guint gp = 0; gp < sys->n_ports_total; gp++)
     {
       const HydComponentType *t = sys->comps[sys->port_comp[gp]].comp->type;
-      if (t->ports[sys->port_index[gp]].domain == HYD_DOMAIN_HYDRAULIC)
+      if (t->ports[sys->port_index[gp]].domain == HYD_DOMAIN_HYDRAULIC && !unlisted[gp])
         class_size[hyd_sys_uf_find (b->parent, gp)]++;
     }
   for (guint gp = 0; gp < sys->n_ports_total; gp++)
     {
       const HydComponentType *t = sys->comps[sys->port_comp[gp]].comp->type;
-      if (t->ports[sys->port_index[gp]].domain != HYD_DOMAIN_HYDRAULIC)
+      if (t->ports[sys->port_index[gp]].domain != HYD_DOMAIN_HYDRAULIC || unlisted[gp])
         continue;
       guint root = hyd_sys_uf_find (b->parent, gp);
       if (b->class_node[root] < 0)
@@ -502,6 +654,17 @@ apply_wire_settings (HydSystem *sys, Build *b, GError **error)
       int nn = b->class_node[hyd_sys_uf_find (b->parent, (guint) b->conn_ends[2 * k])];
       if (nn < 0)
         continue;
+      if (b->conn_hose[k] >= 0)
+        {
+          /* a hose: its volume is at its ends (the hose's port volumes); its
+           * initial pressure is that of both end nodes */
+          int nb = b->class_node[hyd_sys_uf_find (b->parent, (guint) b->conn_ends[2 * k + 1])];
+          if (cn->has_initial_pressure
+              && !(set_wire_p0 (sys, b, nn, cn->initial_pressure, cn, NULL, error)
+                   && (nb < 0 || set_wire_p0 (sys, b, nb, cn->initial_pressure, cn, NULL, error))))
+            return FALSE;
+          continue;
+        }
       sys->nodes[nn].wire_volume += wire_volume (cn);
       if (cn->has_initial_pressure)
         {
@@ -878,6 +1041,8 @@ build_meters (HydSystem *sys, Build *b, GError **error)
         }
       for (guint k = 0; k < circuit->connections->len; k++)
         {
+          if (b->conn_hose[k] >= 0)
+            continue; /* a hose's volume is its ports', counted with the side */
           guint r = hyd_sys_uf_find (b->parent_nometer, (guint) b->conn_ends[2 * k]);
           if (r == ra)
             wv[0] += wire_volume (g_ptr_array_index (circuit->connections, k));
@@ -958,6 +1123,23 @@ build_variables (HydSystem *sys)
     {
       SysComp *sc = &sys->comps[i];
       HydComp *c = sc->comp;
+      if (hyd_sys_comp_is_hose (c))
+        {
+          /* "<from>-<to>.q", ".dp", ".Re"; a junction at an end names the
+           * pressure of the node there ("J1.p") */
+          const HydSysHose *h = c->priv;
+          for (guint X = 0; X < 2; X++)
+            {
+              const char *end = X == 0 ? h->from : h->to;
+              if (strchr (end, '.') == NULL && sc->port_node[X] >= 0)
+                hyd_sys_add_var (sys, g_strconcat (end, ".p", NULL), HYD_UNIT_PRESSURE, VAR_NODE_P,
+                                 sc->port_node[X], 0);
+            }
+          for (guint k = 0; k < c->n_outputs; k++)
+            hyd_sys_add_var (sys, g_strconcat (c->id, ".", c->outputs[k].name, NULL), c->outputs[k].unit,
+                             VAR_OUTPUT, (int) i, (int) k);
+          continue;
+        }
       for (guint X = 0; X < c->type->n_ports; X++)
         {
           if (sc->port_node[X] < 0)
@@ -1054,7 +1236,7 @@ hyd_system_compile (const HydCircuit *circuit, GError **error)
       b.sim_p0 = opts.initial_pressure;
       hyd_sim_options_clear (&opts);
     }
-  ok = ok && build_components (sys, &b, error);
+  ok = ok && build_components (sys, &b, error) && build_hoses (sys, &b, error);
   if (ok)
     collect_breakpoints (sys);
   ok = ok && build_connectivity (sys, &b, error);

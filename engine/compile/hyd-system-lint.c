@@ -113,6 +113,33 @@ param_value (const SysComp *sc, const char *name)
   return k >= 0 ? sc->comp->par[k] : NAN;
 }
 
+/* The nodes joined to node n by hoses (connections with friction, appended
+ * after the circuit's components): one line for the lint, whose rules are
+ * about what sits on a pump's or a tank's line (n itself included; the
+ * caller frees the array). */
+static gboolean *
+hose_group (const HydSystem *sys, int n)
+{
+  gboolean *in = g_new0 (gboolean, sys->n_nodes + 1);
+  if (n < 0)
+    return in;
+  in[n] = TRUE;
+  for (gboolean grew = TRUE; grew;)
+    {
+      grew = FALSE;
+      for (guint i = sys->n_comps; i-- > 0 && hyd_sys_comp_is_hose (sys->comps[i].comp);)
+        {
+          const int *pn = sys->comps[i].port_node;
+          if (pn[0] >= 0 && pn[1] >= 0 && in[pn[0]] != in[pn[1]])
+            {
+              in[pn[0]] = in[pn[1]] = TRUE;
+              grew = TRUE;
+            }
+        }
+    }
+  return in;
+}
+
 /* The tank whose boundary node n is, or NULL. */
 static const HydComp *
 node_tank (const HydSystem *sys, int n)
@@ -137,9 +164,19 @@ static void
 lint_makeup_check_valve (HydSystem *sys, const SysComp *sc)
 {
   const HydComp *tank = node_tank (sys, sc->port_node[0]);
+  int tank_node = sc->port_node[0];
+  /* the tank may be at the other end of a hose (looked for only in a
+   * circuit with hoses: a scan of the nodes per check valve) */
+  if (tank == NULL && sys->n_comps > 0 && hyd_sys_comp_is_hose (sys->comps[sys->n_comps - 1].comp))
+    {
+      g_autofree gboolean *line = hose_group (sys, sc->port_node[0]);
+      for (guint b = 0; b < sys->n_nodes && tank == NULL; b++)
+        if (line[b] && (tank = node_tank (sys, (int) b)) != NULL)
+          tank_node = (int) b;
+    }
   if (tank == NULL)
     return;
-  const HydProfile *bp = sys->nodes[sc->port_node[0]].bprof;
+  const HydProfile *bp = sys->nodes[tank_node].bprof;
   double lo = 0.0, hi = 0.0;
   if (bp != NULL)
     hyd_profile_get_range (bp, &lo, &hi);
@@ -182,10 +219,13 @@ lint_relief_rating (HydSystem *sys, const SysComp *pump)
     q_pump *= param_max_abs (pump, type->delivery_params[k]);
   double q_rated = 0.0;
   g_autoptr (GString) ids = g_string_new (NULL);
+  /* a hose between the pump and its relief valve keeps it on the pump's line */
+  g_autofree gboolean *line = hose_group (sys, node);
   for (guint j = 0; j < sys->n_comps; j++)
     {
       const SysComp *sc = &sys->comps[j];
-      if (!(sc->comp->type->roles & HYD_ROLE_RELIEF_VALVE) || sc->port_node[0] != node)
+      if (!(sc->comp->type->roles & HYD_ROLE_RELIEF_VALVE) || sc->port_node[0] < 0
+          || !line[sc->port_node[0]])
         continue;
       q_rated += param_value (sc, sc->comp->type->rating_param);
       g_string_append_printf (ids, "%s%s", ids->len ? ", " : "", sc->comp->id);

@@ -192,6 +192,35 @@ void hyd_sys_comp_alloc (SysComp *sc);
 /* Position of (row, col) in the CSC values, or −1. */
 int hyd_sys_pattern_pos (const HydSystem *sys, guint row, int col);
 
+/* hyd-system-hose.c: the friction of a hose (docs/circuit-format.md,
+ * Version 3). A connection with friction is compiled as an instance of
+ * hyd_sys_hose_type (not in the catalogue) between two nodes, appended
+ * after the circuit's components; its id is "<from>-<to>" and its ports A
+ * and B are named after the connection's ends (hyd_sys_port_name). */
+typedef struct {
+  double length, diameter;  /* m */
+  double volume;            /* π·d²·L/4, half at each end */
+  char *from, *to;          /* the connection's ends ("C1.A" or a junction id) */
+  guint connection;         /* its index in the circuit's connections */
+} HydSysHose;
+extern const HydComponentType hyd_sys_hose_type;
+HydComp *hyd_sys_hose_new (const HydFluid *fluid, const char *from, const char *to, guint connection,
+                           double length, double diameter);
+/* The quasi-static flow (m³/s, positive for dp > 0) through a hose of
+ * `length` and `diameter` (m) under the pressure drop dp (Pa), for a fluid
+ * of `density` (kg/m³) and kinematic viscosity nu (m²/s); *dq_ddp its
+ * derivative, *reynolds the Reynolds number (either may be NULL). */
+double hyd_hose_flow (double length, double diameter, double density, double nu, double dp,
+                      double *dq_ddp, double *reynolds);
+/* The Darcy friction factor the hose law uses at Reynolds number re > 0. */
+double hyd_hose_friction_factor (double re);
+
+static inline gboolean
+hyd_sys_comp_is_hose (const HydComp *comp)
+{
+  return comp->type == &hyd_sys_hose_type;
+}
+
 /* hyd-system-domains.c */
 gboolean hyd_sys_build_domains (HydSystem *sys, const HydCircuit *circuit, guint *parent,
                                 const guint *port_offset, const int *conn_ends, GError **error);

@@ -44,6 +44,12 @@ char *
 hyd_sys_port_name (const HydSystem *sys, guint gp)
 {
   const HydComp *c = sys->comps[sys->port_comp[gp]].comp;
+  /* a hose's ends are those of its connection ("C1.A", or "J1") */
+  if (hyd_sys_comp_is_hose (c))
+    {
+      const HydSysHose *h = c->priv;
+      return g_strdup (sys->port_index[gp] == 0 ? h->from : h->to);
+    }
   return g_strconcat (c->id, ".", c->type->ports[sys->port_index[gp]].name, NULL);
 }
 

@@ -12,6 +12,7 @@
 
 typedef struct {
   const HydJsonDoc *doc;
+  int version;   /* the file's, read first: what a key means may depend on it */
 } Reader;
 
 /* A value for "got %s" in a message (made only for a message). */
@@ -290,6 +291,19 @@ read_connection_member (const Reader *r, HydCircuitConnection *c, HydJsonRef mem
     return c->has_diameter = read_number (r, member, where, key, &c->diameter, error);
   if (strcmp (key, "initial_pressure") == 0)
     return c->has_initial_pressure = read_number (r, member, where, key, &c->initial_pressure, error);
+  if (strcmp (key, "friction") == 0 && r->version >= HYD_CIRCUIT_VERSION_FRICTION)
+    {
+      HydJsonKind kind = hyd_json_doc_kind (r->doc, member);
+      if (kind != HYD_JSON_TRUE && kind != HYD_JSON_FALSE)
+        {
+          g_autofree char *got = error ? describe (r, member) : NULL;
+          return hcp_where_error (error, HYD_DIAGNOSTIC_FORMAT, where,
+                                  N_("%s: \"friction\" must be true or false (got %s)"), got, NULL);
+        }
+      c->has_friction = TRUE;
+      c->friction = kind == HYD_JSON_TRUE;
+      return TRUE;
+    }
   keep_extra (r, &c->extra, member);
   return TRUE;
 }
@@ -412,7 +426,7 @@ read_list (const Reader *r, HydJsonRef v, const char *key, ReadItemFunc read_ite
 }
 
 static gboolean
-read_document (const Reader *r, HydCircuit *circuit, GError **error)
+read_document (Reader *r, HydCircuit *circuit, GError **error)
 {
   static const char *const required[] = { "components", "connections" };
   const HydJsonDoc *doc = r->doc;
@@ -463,6 +477,7 @@ read_document (const Reader *r, HydCircuit *circuit, GError **error)
                              got, NULL);
     }
   circuit->version = (int) version;
+  r->version = (int) version;
 
   for (guint i = 0; i < G_N_ELEMENTS (required); i++)
     if (hyd_json_doc_member (doc, 0, required[i]) == 0)
@@ -558,7 +573,7 @@ hyd_circuit_load_from_data (const char *data, gssize length, const char *filenam
 
   circuit = hyd_circuit_new ();
   {
-    Reader r = { doc };
+    Reader r = { .doc = doc, .version = 0 };
     if (!read_document (&r, circuit, error))
       return NULL;
   }

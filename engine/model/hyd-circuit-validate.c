@@ -333,6 +333,17 @@ motion_key_ok (const HydCircuit *circuit, JsonObject *extra, const char *key)
   return hyd_circuit_get_initial_motion (circuit, extra, key, &v);
 }
 
+gboolean
+hyd_circuit_connection_friction (const HydCircuit *circuit, const HydCircuitConnection *conn)
+{
+  if (circuit->version < HYD_CIRCUIT_VERSION_FRICTION)
+    return FALSE;
+  if (conn->has_friction)
+    return conn->friction;
+  /* a connection that says how long and how wide it is describes a hose */
+  return conn->has_length && conn->length > 0 && conn->has_diameter;
+}
+
 static gboolean
 check_layout (const HydCircuit *circuit, GError **error)
 {
@@ -374,6 +385,17 @@ check_layout (const HydCircuit *circuit, GError **error)
                                     hcp_number_text (dia, buf), hcp_number_text (len, len_text), NULL);
           }
       }
+      /* a hose of no length has no friction to give */
+      if (circuit->version >= HYD_CIRCUIT_VERSION_FRICTION && conn->has_friction && conn->friction
+          && conn->has_length && conn->length == 0)
+        {
+          hcp_where_connection (&where, i, conn, conn->from, conn->to);
+          return hcp_where_error (error, HYD_DIAGNOSTIC_PARAM_VALUE, &where,
+                                  N_("%s: \"friction\" is true but \"length\" is 0: a hose of "
+                                     "no length has no pressure loss (give its length, or "
+                                     "\"friction\": false)"),
+                                  NULL);
+        }
       for (guint m = 0; conn->extra && m < G_N_ELEMENTS (motion_keys); m++)
         if (!motion_key_ok (circuit, conn->extra, motion_keys[m]))
           {

@@ -72,11 +72,31 @@ junction_to_json (const HydCircuitJunction *j)
   return hcp_new_object_node (object);
 }
 
+/* What a connection's "friction" is written as, into *value: the key as
+ * read in a file of version ≥ 3. A document of an older version is written
+ * in the current version with its meaning kept: "friction": false where the
+ * current version's default would turn friction on (a connection that
+ * gives its length and diameter), and where the old file had a "friction"
+ * key (an unknown key there, which meant nothing). FALSE: not written. */
+static gboolean
+connection_friction_key (int version, const HydCircuitConnection *c, gboolean *value)
+{
+  if (version >= HYD_CIRCUIT_VERSION_FRICTION)
+    {
+      *value = c->friction;
+      return c->has_friction;
+    }
+  *value = FALSE;
+  return (c->has_length && c->length > 0 && c->has_diameter)
+         || (c->extra != NULL && json_object_has_member (c->extra, "friction"));
+}
+
 static JsonNode *
-connection_to_json (const HydCircuitConnection *c)
+connection_to_json (const HydCircuitConnection *c, int version)
 {
   static const char *const keys[] = { "from", "to", "route", "length", "diameter",
-                                      "initial_pressure", NULL };
+                                      "initial_pressure", "friction", NULL };
+  gboolean friction;
   JsonObject *object = json_object_new ();
 
   json_object_set_string_member (object, "from", c->from ? c->from : "");
@@ -95,6 +115,8 @@ connection_to_json (const HydCircuitConnection *c)
     json_object_set_double_member (object, "diameter", c->diameter);
   if (c->has_initial_pressure)
     json_object_set_double_member (object, "initial_pressure", c->initial_pressure);
+  if (connection_friction_key (version, c, &friction))
+    json_object_set_boolean_member (object, "friction", friction);
   add_extras (object, c->extra, keys);
   return hcp_new_object_node (object);
 }
@@ -159,8 +181,13 @@ hyd_circuit_to_data (const HydCircuit *circuit, gsize *length)
   if (circuit->junctions->len > 0)
     json_object_set_array_member (object, "junctions",
                                   list_to_json (circuit->junctions, (ItemToJsonFunc) junction_to_json));
-  json_object_set_array_member (object, "connections",
-                                list_to_json (circuit->connections, (ItemToJsonFunc) connection_to_json));
+  {
+    JsonArray *connections = json_array_sized_new (circuit->connections->len);
+    for (guint i = 0; i < circuit->connections->len; i++)
+      json_array_add_element (connections, connection_to_json (g_ptr_array_index (circuit->connections, i),
+                                                               circuit->version));
+    json_object_set_array_member (object, "connections", connections);
+  }
   if (circuit->plots != NULL)
     json_object_set_array_member (object, "plots",
                                   list_to_json (circuit->plots, (ItemToJsonFunc) plot_to_json));

@@ -19,8 +19,13 @@ G_BEGIN_DECLS
 
 #define HYD_CIRCUIT_FORMAT "bramah-circuit"
 /* The version this build writes and the newest it reads; 2 adds the
- * initial motion of mechanical nodes (docs/circuit-format.md, Version 2). */
-#define HYD_CIRCUIT_VERSION 2
+ * initial motion of mechanical nodes (docs/circuit-format.md, Version 2),
+ * 3 the friction of hoses (Version 3). */
+#define HYD_CIRCUIT_VERSION 3
+/* The first version in which a connection's "friction" key is read and a
+ * connection that gives its length and diameter has hose friction by
+ * default. */
+#define HYD_CIRCUIT_VERSION_FRICTION 3
 
 
 /* The largest circuit file (and saved text) this reader accepts, in bytes.
@@ -61,6 +66,11 @@ typedef struct {
   double diameter;        /* m, default 0.01 */
   gboolean has_initial_pressure;
   double initial_pressure;
+  /* "friction" (version ≥ 3; in older files the key is an unknown key, in
+   * extra): TRUE/FALSE turns the hose's pressure loss on or off; unset, the
+   * default rule applies (hyd_circuit_connection_friction). */
+  gboolean has_friction;
+  gboolean friction;
   JsonObject *extra;      /* unknown keys, NULL when there are none */
 } HydCircuitConnection;
 
@@ -218,6 +228,15 @@ gboolean hyd_circuit_get_initial_motion (const HydCircuit *circuit, JsonObject *
                                          double *value);
 
 gboolean hyd_circuit_split_port_ref (const char *ref, char **component, char **port);
+
+/* Format version 3: whether a connection has hose friction (a
+ * laminar/turbulent pressure loss over its length, docs/circuit-format.md,
+ * Version 3): its "friction" key when given; otherwise on when the
+ * connection gives both "length" (> 0) and "diameter", off when it gives
+ * neither or only one of them (a wire that stands for a volume only).
+ * Always FALSE in a file of version 1 or 2, whose results stay as they
+ * were. Whether the connection is hydraulic is the compiler's to judge. */
+gboolean hyd_circuit_connection_friction (const HydCircuit *circuit, const HydCircuitConnection *conn);
 
 /* As hyd_circuit_split_port_ref, without allocating: looks the component
  * part of "C1.A" up in ids (a table keyed by component id) into *value

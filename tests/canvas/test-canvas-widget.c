@@ -475,6 +475,83 @@ test_view (Fixture *f, gconstpointer data)
   hyd_canvas_set_document (f->canvas, f->doc);
 }
 
+static guint32
+surface_pixel (cairo_surface_t *s, int x, int y)
+{
+  cairo_surface_flush (s);
+  return *(const guint32 *) (cairo_image_surface_get_data (s) + y * cairo_image_surface_get_stride (s) + 4 * x);
+}
+
+/* The wire being drawn is drawn as it will be (design §1.3): out of a
+ * mechanical port a double line (two lines with the fill between them),
+ * out of a signal output a dashed line whose free end is an arrowhead. */
+static void
+test_wire_preview_style (Fixture *f, gconstpointer data)
+{
+  g_autofree char *k = hyd_document_add_component (f->doc, "spring", 200, 200);
+  g_autofree char *g = hyd_document_add_component (f->doc, "pressure_gauge", 200, 400);
+  double bx, by;
+  port_position (f, "K1.B", &bx, &by);
+  hyd_canvas_set_tool (f->canvas, HYD_CANVAS_TOOL_WIRE);
+  click (f, bx, by, 0);
+  double wx, wy;
+  hyd_canvas_doc_to_widget (f->canvas, bx + 100, by, &wx, &wy);
+  _hyd_canvas_pointer_motion (f->canvas, wx, wy, 0);
+  HydCanvasOverlay o;
+  _hyd_canvas_fill_overlay (f->canvas, &o);
+  g_assert_nonnull (o.wire);
+  g_assert_cmpint (o.wire_domain, ==, HYD_DOMAIN_TRANSLATIONAL);
+  g_assert_cmpint (o.wire_arrow, ==, 0);
+
+  int w = gtk_widget_get_width (GTK_WIDGET (f->canvas)), h = gtk_widget_get_height (GTK_WIDGET (f->canvas));
+  cairo_surface_t *s = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, w, h);
+  cairo_t *cr = cairo_create (s);
+  _hyd_canvas_draw_overlay (f->canvas, cr);
+  cairo_destroy (cr);
+  /* at 100 %: the lines 4 px either side of the axis, opaque; the middle
+   * another colour (the fill) */
+  int x = (int) (bx + 50), y = (int) by;
+  guint32 mid = surface_pixel (s, x, y);
+  g_assert_cmpuint (mid >> 24, ==, 0xff);
+  for (int side = -1; side <= 1; side += 2)
+    {
+      gboolean line = FALSE;
+      for (int d = 2; d <= 6; d++)
+        {
+          guint32 v = surface_pixel (s, x, y + side * d);
+          int diff = ABS ((int) (v & 0xff) - (int) (mid & 0xff));
+          line |= (v >> 24) >= 0xcc && diff > 100;
+        }
+      g_assert_true (line);
+    }
+  cairo_surface_destroy (s);
+  gtk_widget_activate_action (GTK_WIDGET (f->canvas), "canvas.cancel", NULL);
+
+  /* from the gauge's signal output: the arrowhead at the free end */
+  double sx, sy;
+  port_position (f, "G1.S", &sx, &sy);
+  hyd_canvas_set_tool (f->canvas, HYD_CANVAS_TOOL_WIRE);
+  click (f, sx, sy, 0);
+  hyd_canvas_doc_to_widget (f->canvas, sx + 100, sy, &wx, &wy);
+  _hyd_canvas_pointer_motion (f->canvas, wx, wy, 0);
+  _hyd_canvas_fill_overlay (f->canvas, &o);
+  g_assert_nonnull (o.wire);
+  g_assert_cmpint (o.wire_domain, ==, HYD_DOMAIN_SIGNAL);
+  g_assert_cmpint (o.wire_arrow, ==, 1);
+  s = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, w, h);
+  cr = cairo_create (s);
+  _hyd_canvas_draw_overlay (f->canvas, cr);
+  cairo_destroy (cr);
+  /* 9 px behind the tip, 1 to 2 px off the axis: inside the arrowhead
+   * (0.5 M wide at its base, 1 M long), not on the thin dashed line (only
+   * the faint halo there) */
+  g_assert_cmpuint (surface_pixel (s, (int) (sx + 91), (int) sy + 1) >> 24, >, 200);
+  g_assert_cmpuint (surface_pixel (s, (int) (sx + 50), (int) sy + 1) >> 24, <, 100);
+  cairo_surface_destroy (s);
+  gtk_widget_activate_action (GTK_WIDGET (f->canvas), "canvas.cancel", NULL);
+  render (f);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -489,6 +566,8 @@ main (int argc, char **argv)
   g_test_add ("/canvas/widget/rotate-action", Fixture, NULL, fixture_setup, test_rotate_action, fixture_teardown);
   g_test_add ("/canvas/widget/place", Fixture, NULL, fixture_setup, test_place_click, fixture_teardown);
   g_test_add ("/canvas/widget/wire", Fixture, NULL, fixture_setup, test_wire_by_drag_and_clicks, fixture_teardown);
+  g_test_add ("/canvas/widget/wire-preview-style", Fixture, NULL, fixture_setup, test_wire_preview_style,
+              fixture_teardown);
   g_test_add ("/canvas/widget/move-band-keys", Fixture, NULL, fixture_setup, test_move_and_band, fixture_teardown);
   g_test_add ("/canvas/widget/clipboard", Fixture, NULL, fixture_setup, test_clipboard_and_duplicate,
               fixture_teardown);

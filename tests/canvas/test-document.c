@@ -348,6 +348,36 @@ test_split_lengths (void)
   g_object_unref (doc);
 }
 
+/* Splitting a wire keeps its hose friction (format version 3): a hose stays
+ * two hoses with friction; a wire with a diameter but no length (a volume
+ * only) stays without, although its pieces now have lengths. */
+static void
+test_split_friction (void)
+{
+  static const char json[] =
+    "{\"format\": \"bramah-circuit\", \"version\": 3, \"components\": ["
+    "{\"id\": \"V1\", \"type\": \"volume\"}, {\"id\": \"V2\", \"type\": \"volume\"},"
+    "{\"id\": \"V3\", \"type\": \"volume\"}],"
+    "\"connections\": [{\"from\": \"V1.P\", \"to\": \"V2.P\", \"diameter\": 0.012},"
+    "{\"from\": \"V2.P2\", \"to\": \"V3.P\", \"length\": 2, \"diameter\": 0.012}]}";
+  GError *error = NULL;
+  HydCircuit *circuit = hyd_circuit_load_from_data (json, -1, NULL, &error);
+  g_assert_no_error (error);
+  HydDocument *doc = hyd_document_new_for_circuit (circuit);
+  g_free (hyd_document_split_connection (doc, 0, 10, 10));
+  g_free (hyd_document_split_connection (doc, 1, 10, 10));
+  const HydCircuit *c = hyd_document_get_circuit (doc);
+  g_assert_cmpuint (c->connections->len, ==, 4);
+  for (guint k = 0; k < 4; k++)
+    {
+      HydCircuitConnection *cn = g_ptr_array_index (c->connections, k);
+      gboolean hose = strcmp (cn->from, "V2.P2") == 0 || strcmp (cn->to, "V3.P") == 0;
+      g_assert_true (cn->has_length);
+      g_assert_cmpint (hyd_circuit_connection_friction (c, cn), ==, hose);
+    }
+  g_object_unref (doc);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -358,5 +388,6 @@ main (int argc, char **argv)
   g_test_add_func ("/canvas/document/rejected-edits", test_rejected_edits);
   g_test_add_func ("/canvas/document/copy-paste", test_copy_paste);
   g_test_add_func ("/canvas/document/split-wire-lengths", test_split_lengths);
+  g_test_add_func ("/canvas/document/split-wire-friction", test_split_friction);
   return g_test_run ();
 }

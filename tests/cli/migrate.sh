@@ -25,14 +25,15 @@ for f in "$examples"/*.bramah; do
   "$cli" migrate "$f" -o "$out" >"$dir/out" 2>"$dir/err"
   st=$?
   [ "$st" -eq 0 ] || { fail "$b: migrate exited $st: $(cat "$dir/err")"; continue; }
-  # a version 2 example (mechanics, signals) stays version 2
-  grep -qF "$f (version 1) → $out (version 2)" "$dir/out" \
-    || grep -qF "$f (version 2) → $out (version 2)" "$dir/out" || fail "$b: migrate said: $(cat "$dir/out")"
+  # a version 2 example (mechanics, signals) is migrated to version 3 as well
+  grep -qF "$f (version 1) → $out (version 3)" "$dir/out" \
+    || grep -qF "$f (version 2) → $out (version 3)" "$dir/out" || fail "$b: migrate said: $(cat "$dir/out")"
   [ -s "$dir/err" ] && fail "$b: migrate wrote to stderr: $(cat "$dir/err")"
-  grep -q '"version": 2,' "$out" || fail "$b: no \"version\": 2 in the migrated file"
-  # nothing but the version line changes in what the writer writes
-  "$cli" migrate "$out" -o "$dir/v2.bramah" >/dev/null 2>&1
-  cmp -s "$out" "$dir/v2.bramah" || fail "$b: migrating version 2 changed it"
+  grep -q '"version": 3,' "$out" || fail "$b: no \"version\": 3 in the migrated file"
+  # a connection with a length and a diameter keeps the version 1 meaning
+  # (no hose friction) by "friction": false; the run below compares
+  "$cli" migrate "$out" -o "$dir/v3.bramah" >/dev/null 2>&1
+  cmp -s "$out" "$dir/v3.bramah" || fail "$b: migrating version 3 changed it"
   "$cli" check "$out" >/dev/null 2>"$dir/err" || fail "$b: the migrated file does not check: $(cat "$dir/err")"
   # the same run: every line of the summary after the title
   "$cli" simulate --summary "$f" 2>&1 | tail -n +2 >"$dir/a"
@@ -44,6 +45,12 @@ for f in "$examples"/*.bramah; do
   n=$((n + 1))
 done
 [ "$n" -ge 10 ] || fail "only $n examples migrated"
+# Burton's circuit gives 21 hoses their length and diameter: version 3 would
+# give them friction; the migrated file says "friction": false for each
+if [ -e "$dir/burton-two-actuator.bramah" ]; then
+  k=$(grep -c '"friction": false' "$dir/burton-two-actuator.bramah")
+  [ "$k" -eq 21 ] || fail "burton-two-actuator: $k connections with \"friction\": false, not 21"
+fi
 
 # in place, and through a symbolic link (the link stays, its target is replaced)
 ex=$(ls "$examples"/*.bramah | head -n 1)
@@ -71,7 +78,7 @@ echo old >"$dir/refuse/out.bramah"
 "$cli" migrate "$dir/del.bramah" -o "$dir/refuse/out.bramah" >"$dir/out" 2>"$dir/err"
 st=$?
 [ "$st" -eq 1 ] || fail "unloadable text: exit $st, not 1"
-grep -qF "cannot migrate: in version 2 the circuit would not load back" "$dir/err" \
+grep -qF "cannot migrate: in version 3 the circuit would not load back" "$dir/err" \
   || fail "unloadable text: message: $(head -c 400 "$dir/err")"
 grep -qF "$dir/refuse/out.bramah was not written" "$dir/err" || fail "unloadable text: OUT not named: $(head -c 400 "$dir/err")"
 [ "$(cat "$dir/refuse/out.bramah")" = old ] || fail "unloadable text: OUT was changed"
@@ -82,7 +89,7 @@ grep -qF "$dir/refuse/out.bramah was not written" "$dir/err" || fail "unloadable
 # initial_velocity is not a number does not load (exit 1, nothing written)
 printf '{ "format": "bramah-circuit", "version": 2, "components": [{ "id": "T1", "type": "tank" }, { "id": "O1", "type": "orifice" }],\n  "connections": [{ "from": "T1.T", "to": "O1.A", "initial_velocity": 1.5 }, { "from": "O1.B", "to": "T1.T" }] }\n' >"$dir/v2.bramah"
 "$cli" migrate "$dir/v2.bramah" -o "$dir/v2-out.bramah" >"$dir/out" 2>"$dir/err" || fail "v2: $(cat "$dir/err")"
-grep -qF "(version 2) → $dir/v2-out.bramah (version 2)" "$dir/out" || fail "v2: migrate said: $(cat "$dir/out")"
+grep -qF "(version 2) → $dir/v2-out.bramah (version 3)" "$dir/out" || fail "v2: migrate said: $(cat "$dir/out")"
 grep -q '"initial_velocity": 1.5' "$dir/v2-out.bramah" || fail "v2: initial_velocity not kept"
 "$cli" check "$dir/v2-out.bramah" >"$dir/out" 2>&1 || fail "v2: the migrated file does not check: $(cat "$dir/out")"
 grep -qF 'initial_velocity' "$dir/out" || fail "v2: no warning for initial_velocity on a hydraulic node: $(cat "$dir/out")"

@@ -530,8 +530,8 @@ static const LoadErrorCase load_error_cases[] = {
     HYD_CIRCUIT_ERROR_FORMAT, { "\"version\" must be an integer" } },
   { "version-float", "{ \"format\": \"bramah-circuit\", \"version\": 1.5, \"components\": [], \"connections\": [] }",
     HYD_CIRCUIT_ERROR_FORMAT, { "\"version\" must be an integer", "1.5" } },
-  { "version-newer", "{ \"format\": \"bramah-circuit\", \"version\": 3, \"components\": [{ \"id\": \"X\", \"type\": \"warp_drive\" }], \"connections\": [] }",
-    HYD_CIRCUIT_ERROR_VERSION, { "file version 3 is newer than this Bramah reads (2)" } },
+  { "version-newer", "{ \"format\": \"bramah-circuit\", \"version\": 4, \"components\": [{ \"id\": \"X\", \"type\": \"warp_drive\" }], \"connections\": [] }",
+    HYD_CIRCUIT_ERROR_VERSION, { "file version 4 is newer than this Bramah reads (3)" } },
   { "version-zero", "{ \"format\": \"bramah-circuit\", \"version\": 0, \"components\": [], \"connections\": [] }",
     HYD_CIRCUIT_ERROR_FORMAT, { "\"version\"", "0" } },
   { "no-components", "{ \"format\": \"bramah-circuit\", \"version\": 1, \"connections\": [] }",
@@ -1048,7 +1048,7 @@ test_set_param (void)
 static const char canonical_doc[] =
   "{\n"
   "  \"format\": \"bramah-circuit\",\n"
-  "  \"version\": 2,\n"
+  "  \"version\": 3,\n"
   "  \"title\": \"Meter-out speed control – Zylinder ä 😀\",\n"
   "  \"description\": \"Line one\\nLine two \\\"quoted\\\" \\\\ tab\\there \\u0001\",\n"
   "  \"fluid\": {\n"
@@ -1157,6 +1157,7 @@ static const char canonical_doc[] =
   "      \"route\": [[300, 120], [300, 200]],\n"
   "      \"length\": 0.5,\n"
   "      \"diameter\": 0.01,\n"
+  "      \"friction\": false,\n"
   "      \"x-colour\": \"red\"\n"
   "    },\n"
   "    {\n"
@@ -1185,7 +1186,8 @@ static const char canonical_doc[] =
   "    {\n"
   "      \"from\": \"V1.A\",\n"
   "      \"to\": \"C1.A\",\n"
-  "      \"length\": 1.25\n"
+  "      \"length\": 1.25,\n"
+  "      \"friction\": true\n"
   "    },\n"
   "    {\n"
   "      \"from\": \"V1.B\",\n"
@@ -1254,19 +1256,34 @@ save (const HydCircuit *circuit)
   return text;
 }
 
-/* A version 1 file loads unchanged and is saved in version 2: the same
- * text but for the version line (format version 2 only adds keys). */
+/* A version 1 (or 2) file loads unchanged and is saved in version 3 with
+ * its meaning: the same text but for the version line and "friction". In
+ * the old file "friction" is an unknown key and hoses have none, so every
+ * connection that version 3 would give friction by default (length and
+ * diameter given) or that had the key is written "friction": false. */
 static void
 test_roundtrip_version1 (void)
 {
-  g_autofree char *v1 = g_strdup (canonical_doc);
-  char *line = strstr (v1, "\"version\": 2,");
-  g_assert_nonnull (line);
-  line[strlen ("\"version\": ")] = '1';
-  g_autoptr(HydCircuit) circuit = load_ok (v1);
-  g_assert_cmpint (circuit->version, ==, 1);
-  g_autofree char *text = save (circuit);
-  g_assert_cmpstr (text, ==, canonical_doc);
+  for (char v = '1'; v <= '2'; v++)
+    {
+      g_autofree char *old = g_strdup (canonical_doc);
+      char *line = strstr (old, "\"version\": 3,");
+      g_assert_nonnull (line);
+      line[strlen ("\"version\": ")] = v;
+      g_autoptr(HydCircuit) circuit = load_ok (old);
+      g_assert_cmpint (circuit->version, ==, v - '0');
+      /* an unknown key there, kept where it was */
+      HydCircuitConnection *cn = g_ptr_array_index (circuit->connections, 6);
+      g_assert_false (cn->has_friction);
+      g_assert_true (json_object_get_boolean_member (cn->extra, "friction"));
+      g_assert_false (hyd_circuit_connection_friction (circuit, cn));
+      g_assert_false (hyd_circuit_connection_friction (circuit, g_ptr_array_index (circuit->connections, 0)));
+      g_autofree char *text = save (circuit);
+      g_autoptr (GString) expected = g_string_new (canonical_doc);
+      g_assert_cmpuint (g_string_replace (expected, "\"length\": 1.25,\n      \"friction\": true",
+                                          "\"length\": 1.25,\n      \"friction\": false", 0), ==, 1);
+      g_assert_cmpstr (text, ==, expected->str);
+    }
 }
 
 /* Version 2's initial motion of a mechanical node: read from a version 2
@@ -1378,7 +1395,7 @@ test_roundtrip_loose_canonical_form (void)
   static const char expected[] =
     "{\n"
     "  \"format\": \"bramah-circuit\",\n"
-    "  \"version\": 2,\n"
+    "  \"version\": 3,\n"
     "  \"description\": \"\",\n"
     "  \"components\": [\n"
     "    {\n"
@@ -1403,6 +1420,7 @@ test_roundtrip_loose_canonical_form (void)
     "      \"to\": \"O1.A\",\n"
     "      \"length\": 0.5,\n"
     "      \"diameter\": 0.01,\n"
+    "      \"friction\": false,\n"
     "      \"x\": 1\n"
     "    },\n"
     "    {\n"
@@ -1438,7 +1456,7 @@ test_roundtrip_new_and_copy (void)
   g_autoptr(GError) error = NULL;
 
   g_assert_cmpstr (empty_text, ==,
-                   "{\n  \"format\": \"bramah-circuit\",\n  \"version\": 2,\n"
+                   "{\n  \"format\": \"bramah-circuit\",\n  \"version\": 3,\n"
                    "  \"components\": [],\n  \"connections\": []\n}\n");
   g_assert_cmpstr (copy_text, ==, canonical_doc);
   g_assert_true (hyd_circuit_validate (copy, &error));

@@ -2,6 +2,7 @@
 /* test-schematic.c — whole circuits: export to SVG, PDF and PNG gives
  * non-empty valid files; junction dots; pressure colours; bad paths. */
 #include "hyd-schematic.h"
+#include "hyd-catalogue.h"
 #include "symbol-cases.h"
 
 #include <glib/gstdio.h>
@@ -293,6 +294,121 @@ test_pressure_colour_ramp (void)
   g_assert_cmpfloat (unknown.r, ==, st.line.r);
 }
 
+/* A block with one signal input, for this test only (the catalogue of this
+ * build may have none). */
+static const HydPortInfo sink_ports[] = { { "U", HYD_DOMAIN_SIGNAL, FALSE, "in", HYD_PORT_INPUT } };
+static const HydComponentType sink_type = {
+  .id = "test_signal_sink", .label = "signal sink", .ports = sink_ports, .n_ports = 1, .boundary_param = -1,
+};
+
+static const char sink_symbol[] =
+  "{ \"format\": \"bramah-symbol\", \"version\": 1, \"type\": \"test_signal_sink\","
+  "  \"ports\": [ { \"name\": \"U\", \"at\": [-1, 1], \"dir\": \"left\", \"signal\": true } ],"
+  "  \"elements\": [ { \"type\": \"rect\", \"at\": [0, 0], \"size\": [4, 2] } ] }";
+
+static HydSymbolLibrary *
+library_with_sink (void)
+{
+  static HydSymbolLibrary *lib = NULL;
+  if (lib)
+    return lib;
+  g_assert_true (hyd_catalogue_register_test_type (&sink_type));
+  g_autofree char *dir = g_dir_make_tmp ("bramah-sink-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "test_signal_sink.sym", NULL);
+  g_assert_true (g_file_set_contents (path, sink_symbol, -1, NULL));
+  lib = hyd_symbol_library_new ();
+  GError *error = NULL;
+  g_assert_true (hyd_symbol_library_add_directory (lib, HYD_SYMBOLS_DATA_DIR, &error));
+  g_assert_true (hyd_symbol_library_add_directory (lib, dir, &error));
+  g_assert_no_error (error);
+  g_unlink (path);
+  g_rmdir (dir);
+  return lib;
+}
+
+/* Render at `scale` px per unit on a 320 × 320-unit page. */
+static cairo_surface_t *
+render_scaled (const HydCircuit *c, HydSchematicOptions *opts, double scale)
+{
+  cairo_surface_t *s = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, (int) (320 * scale), (int) (320 * scale));
+  cairo_t *cr = cairo_create (s);
+  cairo_scale (cr, scale, scale);
+  opts->flags |= HYD_SCHEMATIC_BACKGROUND;
+  hyd_schematic_render (cr, c, opts);
+  cairo_destroy (cr);
+  return s;
+}
+
+static gboolean
+is_dark (guint32 v)
+{
+  return ((v >> 16) & 0xff) < 100 && ((v >> 8) & 0xff) < 100 && (v & 0xff) < 100;
+}
+
+static gboolean
+is_light (guint32 v)
+{
+  return ((v >> 16) & 0xff) > 200 && ((v >> 8) & 0xff) > 200 && (v & 0xff) > 200;
+}
+
+/* Lines by domain (design §1.3): a mechanical link is a double line (two
+ * lines 0.8 M apart, nothing between them); a signal line ends in an
+ * arrowhead where it enters an input, and has none at its output. */
+static void
+test_wire_styles_by_domain (void)
+{
+  HydSymbolLibrary *lib = library_with_sink ();
+  GError *error = NULL;
+  g_autoptr (HydCircuit) c = hyd_circuit_load_from_data (
+      "{\"format\": \"bramah-circuit\", \"version\": 2, \"components\": ["
+      "{\"id\": \"X1\", \"type\": \"fixed_point\", \"position\": [100, 200]},"
+      "{\"id\": \"K1\", \"type\": \"spring\", \"position\": [150, 100]},"
+      "{\"id\": \"M1\", \"type\": \"mass\", \"position\": [250, 100]},"
+      "{\"id\": \"G1\", \"type\": \"pressure_gauge\", \"position\": [100, 270]},"
+      "{\"id\": \"Y1\", \"type\": \"test_signal_sink\", \"position\": [200, 260]}],"
+      "\"connections\": [{\"from\": \"K1.B\", \"to\": \"M1.A\"}, {\"from\": \"X1.A\", \"to\": \"K1.A\"},"
+      "{\"from\": \"G1.S\", \"to\": \"Y1.U\"}]}",
+      -1, "wires.bramah", &error);
+  g_assert_no_error (error);
+  HydSchematicOptions opts;
+  options_for_tests (&opts);
+  opts.library = lib;
+  opts.flags = 0;
+
+  /* K1.B (200, 110) → M1.A (240, 110), at 1 px per unit: the two lines
+   * 4 px above and below the axis, the fill between them */
+  cairo_surface_t *s = render_scaled (c, &opts, 1.0);
+  if (g_getenv ("BRAMAH_TEST_DUMP"))
+    {
+      cairo_surface_t *big = render_scaled (c, &opts, 3.0);
+      cairo_surface_write_to_png (big, g_getenv ("BRAMAH_TEST_DUMP"));
+      cairo_surface_destroy (big);
+    }
+  for (int x = 210; x <= 230; x += 10)
+    {
+      g_assert_true (is_light (pixel_at (s, x, 110)));
+      g_assert_true (is_dark (pixel_at (s, x, 106)) || is_dark (pixel_at (s, x, 105)));
+      g_assert_true (is_dark (pixel_at (s, x, 114)) || is_dark (pixel_at (s, x, 115)));
+      g_assert_true (is_light (pixel_at (s, x, 102)));
+      g_assert_true (is_light (pixel_at (s, x, 118)));
+    }
+  cairo_surface_destroy (s);
+
+  /* G1.S (130, 270) → Y1.U (190, 270), at 4 px per unit: an arrowhead on
+   * Y1's lead (base at the port, tip at the block), in the signal colour
+   * beside the axis; nothing beside the axis at G1's end */
+  HydSymbolStyle light;
+  hyd_symbol_style_init_light (&light);
+  s = render_scaled (c, &opts, 4.0);
+  guint32 in_arrow = pixel_at (s, 4 * 193, (int) (4 * 271.3));
+  g_assert_cmpint (in_arrow & 0xff, >, 150);
+  g_assert_cmpint ((in_arrow >> 16) & 0xff, <, 80);
+  g_assert_true (is_light (pixel_at (s, 4 * 133, (int) (4 * 271.3))));
+  /* the arrow is no wider than its base: 0.25 M off the axis is clear */
+  g_assert_true (is_light (pixel_at (s, 4 * 191, (int) (4 * 273.5))));
+  cairo_surface_destroy (s);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -303,5 +419,6 @@ main (int argc, char **argv)
   g_test_add_func ("/symbols/schematic/junctions-and-pressure", test_junction_dots_and_pressure);
   g_test_add_func ("/symbols/schematic/component-state", test_component_state_callback);
   g_test_add_func ("/symbols/schematic/pressure-ramp", test_pressure_colour_ramp);
+  g_test_add_func ("/symbols/schematic/wire-styles-by-domain", test_wire_styles_by_domain);
   return g_test_run ();
 }

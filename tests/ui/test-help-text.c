@@ -22,8 +22,8 @@ test_every_type (void)
       g_autofree char *text = hyd_help_dup_text (type);
       g_assert_nonnull (strstr (text, type->id));
       g_assert_nonnull (strstr (text, type->label));
-      g_assert_cmpstr (hyd_help_category_label (type->category), !=, "");
-      g_assert_nonnull (strstr (text, hyd_help_category_label (type->category)));
+      g_assert_cmpstr (hyd_help_category_title (type->category), !=, "");
+      g_assert_nonnull (strstr (text, hyd_help_category_title (type->category)));
       /* the law is the catalogue's description */
       g_assert_nonnull (type->description);
       g_assert_nonnull (strstr (text, type->description));
@@ -144,12 +144,68 @@ test_fluid_page (void)
   g_assert_null (strstr (text, "../shared"));
 }
 
+/* The palette's sections come from the catalogue: a category appended to
+ * HydCategory later (here one past every value this build names) gets its
+ * own section and a heading, whatever this file knows of it. */
+static void
+test_categories (void)
+{
+  static const HydPortInfo out_port[] = { { "Y", HYD_DOMAIN_SIGNAL, FALSE, "out", HYD_PORT_OUTPUT } };
+  static const HydComponentType later = {
+    .id = "test_later", .label = "later", .category = (HydCategory) (HYD_CATEGORY_MECHANICS + 7),
+    .ports = out_port, .n_ports = 1, .boundary_param = -1,
+  };
+  guint n;
+  const HydComponentType *const *catalogue = hyd_catalogue_list (&n);
+  g_autoptr (GPtrArray) types = g_ptr_array_new ();
+  g_ptr_array_add (types, (gpointer) &later);
+  for (guint i = 0; i < n; i++)
+    g_ptr_array_add (types, (gpointer) catalogue[i]);
+  g_autoptr (GArray) categories = hyd_help_categories ((const HydComponentType *const *) types->pdata, types->len);
+  /* each once, in the enum's order, the new one last */
+  for (guint c = 1; c < categories->len; c++)
+    g_assert_cmpint (g_array_index (categories, HydCategory, c - 1), <, g_array_index (categories, HydCategory, c));
+  g_assert_cmpint (g_array_index (categories, HydCategory, categories->len - 1), ==, later.category);
+  for (guint i = 0; i < types->len; i++)
+    {
+      gboolean found = FALSE;
+      for (guint c = 0; c < categories->len; c++)
+        found |= g_array_index (categories, HydCategory, c) == ((const HydComponentType *) types->pdata[i])->category;
+      g_assert_true (found);
+    }
+  /* its heading: the engine's name, capitalised */
+  const char *title = hyd_help_category_title (later.category);
+  g_assert_cmpstr (title, !=, "");
+  g_assert_true (g_unichar_isupper (g_utf8_get_char (title)));
+  g_autofree char *folded = g_utf8_strdown (title, -1);
+  g_assert_cmpstr (folded, ==, hyd_category_name (later.category));
+  /* a known one keeps its label */
+  g_assert_cmpstr (hyd_help_category_title (HYD_CATEGORY_VALVES), ==, hyd_help_category_label (HYD_CATEGORY_VALVES));
+}
+
+/* The help lists each port with its domain, and a signal port's direction. */
+static void
+test_port_kinds (void)
+{
+  static const HydPortInfo in_port = { "U", HYD_DOMAIN_SIGNAL, FALSE, "in", HYD_PORT_INPUT };
+  g_autofree char *in = hyd_help_port_kind (&in_port);
+  g_assert_cmpstr (in, ==, "signal, input");
+  const HydComponentType *gauge = hyd_catalogue_lookup ("pressure_gauge");
+  g_autofree char *text = hyd_help_dup_text (gauge);
+  g_assert_nonnull (strstr (text, "  S  signal, output  "));
+  g_assert_nonnull (strstr (text, "  P  hydraulic  "));
+  g_autofree char *mass = hyd_help_dup_text (hyd_catalogue_lookup ("mass"));
+  g_assert_nonnull (strstr (mass, "  A  translational  "));
+}
+
 int
 main (int argc, char *argv[])
 {
   setlocale (LC_ALL, "C.UTF-8");
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/ui/help/every-type", test_every_type);
+  g_test_add_func ("/ui/help/categories", test_categories);
+  g_test_add_func ("/ui/help/port-kinds", test_port_kinds);
   g_test_add_func ("/ui/help/engineering-units", test_engineering_units);
   g_test_add_func ("/ui/help/round-defaults", test_round_defaults);
   g_test_add_func ("/ui/help/fluid-page", test_fluid_page);

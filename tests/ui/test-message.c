@@ -78,6 +78,10 @@ test_variable_label (void)
   check_label ("V1.B.psi", HYD_UNIT_PRESSURE, "V1.B: Pseudo-pressure", "V1.B: Pseudo-pressure [bar]");
   check_label ("L1.psi2", HYD_UNIT_PRESSURE, "L1 point 2: Pseudo-pressure", "L1 point 2: Pseudo-pressure [bar]");
   check_label ("odd", HYD_UNIT_NONE, "odd", "odd");
+  /* a hose (a connection with friction) is named by its ends */
+  check_label ("DCV1.A-C1.A.q", HYD_UNIT_FLOW, "DCV1.A-C1.A: Flow", "DCV1.A-C1.A: Flow [L/min]");
+  check_label ("PU1.P-J1.dp", HYD_UNIT_PRESSURE, "PU1.P-J1: Pressure", "PU1.P-J1: Pressure [bar]");
+  check_label ("J1-V1.P.Re", HYD_UNIT_NONE, "J1-V1.P: Reynolds number", "J1-V1.P: Reynolds number");
 }
 
 int

@@ -201,6 +201,28 @@ test_written_values (void)
   g_assert_false (hyd_param_value_get (param ("dcv_4_3", "centre"), NULL, 0.7, &si));
 }
 
+/* A limit whose default is no limit (±∞, a controller's output limits) is
+ * unset when left out, as an optional parameter is: no value, nothing to
+ * refuse; a number written for it is read as any other. */
+static void
+test_unbounded_default (void)
+{
+  const HydComponentType *pid = hyd_catalogue_lookup ("pid");
+  g_assert_nonnull (pid);
+  const HydParamInfo *lower = &pid->params[hyd_component_type_find_param (pid, "lower")];
+  const HydParamInfo *kp = &pid->params[hyd_component_type_find_param (pid, "kp")];
+  g_assert_true (isinf (lower->def));
+  g_assert_true (hyd_param_value_may_be_unset (lower));
+  g_assert_false (hyd_param_value_may_be_unset (kp));
+  double v = 0;
+  g_assert_false (hyd_param_value_get (lower, NULL, 0.7, &v));
+  g_assert_true (hyd_param_value_get (kp, NULL, 0.7, &v));
+  g_assert_cmpfloat (v, ==, kp->def);
+  g_autoptr (JsonNode) written = json_node_init_double (json_node_alloc (), -5.0);
+  g_assert_true (hyd_param_value_get (lower, written, 0.7, &v));
+  g_assert_cmpfloat (v, ==, -5.0);
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -214,5 +236,6 @@ main (int argc, char *argv[])
   g_test_add_func ("/ui/param-value/plausible", test_plausible);
   g_test_add_func ("/ui/param-value/clamp", test_clamp);
   g_test_add_func ("/ui/param-value/written-values", test_written_values);
+  g_test_add_func ("/ui/param-value/unbounded-default", test_unbounded_default);
   return g_test_run ();
 }

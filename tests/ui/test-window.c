@@ -10,6 +10,7 @@
 #include "hyd-canvas.h"
 #include "hyd-catalogue.h"
 #include "hyd-help.h"
+#include "hyd-live-panel.h"
 #include "hyd-param-value.h"
 #include "hyd-property-panel.h"
 #include "hyd-simulation.h"
@@ -977,6 +978,159 @@ test_highlight_from_diagnostic (void)
   g_unlink (path);
 }
 
+/* Let the main loop run until the run's time has passed t (or 30 s). */
+static void
+iterate_until_time (HydSimulation *sim, double t)
+{
+  gint64 end = g_get_monotonic_time () + 30 * G_USEC_PER_SEC;
+  HydRunnerProgress progress = { 0 };
+  while (g_get_monotonic_time () < end)
+    {
+      hyd_simulation_get_progress (sim, &progress);
+      if (progress.t > t || !hyd_simulation_get_active (sim))
+        break;
+      g_main_context_iteration (NULL, TRUE);
+    }
+  g_assert_cmpfloat (progress.t, >, t);
+}
+
+/* The Live page (issue 11): a run started with nothing selected turns to
+ * it; it lists every live parameter of the circuit; a slider moved there
+ * changes the running simulation (the run logs the change with its time,
+ * the plots get a marker, the pump's flow follows); the list is not rebuilt
+ * while the run goes on; the run's end turns back to the properties. */
+static void
+test_live_page (void)
+{
+  HydWindow *window = open_example ("cylinder-extend-retract.bramah");
+  HydSimulation *sim = hyd_window_get_simulation (window);
+  HydLivePanel *live = HYD_LIVE_PANEL (hyd_window_get_live_panel (window));
+  g_assert_cmpstr (gtk_stack_get_visible_child_name (window->side_stack), ==, "properties");
+  g_assert_cmpuint (hyd_live_panel_get_n_sliders (live), ==, 0);
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "sim.run", NULL));
+  iterate_until_started (window);
+  g_assert_true (hyd_simulation_get_active (sim));
+  g_assert_cmpstr (gtk_stack_get_visible_child_name (window->side_stack), ==, "live");
+  GtkWidget *speed = hyd_live_panel_get_slider (live, "PU1", "speed");
+  g_assert_nonnull (speed);
+  g_assert_nonnull (hyd_live_panel_get_slider (live, "DCV1", "command"));
+  g_assert_nonnull (hyd_live_panel_get_slider (live, "C1", "load_force"));
+  g_assert_null (hyd_live_panel_get_slider (live, "RV1", "cracking_pressure"));
+  g_object_add_weak_pointer (G_OBJECT (speed), (gpointer *) &speed);
+  /* the slider shows the run's speed: 1500 rpm */
+  g_assert_cmpfloat (fabs (gtk_range_get_value (GTK_RANGE (speed)) - 1500 * G_PI / 30), <, 1e-6);
+
+  iterate_until_time (sim, 0.2);
+  double q0;
+  g_assert_true (hyd_simulation_lookup (sim, "PU1.flow", &q0));
+  g_assert_cmpfloat (q0, >, 2e-4);
+  gtk_range_set_value (GTK_RANGE (speed), 50.0);
+  double asked;
+  g_assert_true (hyd_simulation_get_param (sim, "PU1", "speed", &asked));
+  g_assert_cmpfloat (asked, ==, 50.0);
+
+  /* the run takes it at a time of its own, logs it and marks the plots */
+  HydRunner *runner = hyd_simulation_get_runner (sim);
+  const HydRunChange *change = NULL;
+  gint64 end = g_get_monotonic_time () + 30 * G_USEC_PER_SEC;
+  while (change == NULL && g_get_monotonic_time () < end)
+    {
+      GPtrArray *log = hyd_runner_get_change_log (runner);
+      for (guint i = 0; log && i < log->len; i++)
+        {
+          const HydRunChange *c = g_ptr_array_index (log, i);
+          if (strcmp (c->component, "PU1") == 0 && strcmp (c->param, "speed") == 0)
+            change = c;
+        }
+      if (change == NULL)
+        g_main_context_iteration (NULL, TRUE);
+    }
+  g_assert_nonnull (change);
+  g_assert_cmpfloat (change->new_value, ==, 50.0);
+  g_assert_cmpfloat (change->t, >, 0.2);
+  double t_change = change->t;
+  HydTraceStore *store = hyd_simulation_get_store (sim);
+  gboolean marked = FALSE;
+  for (guint i = 0; i < hyd_trace_store_get_n_markers (store); i++)
+    {
+      double t;
+      const char *label;
+      hyd_trace_store_get_marker (store, i, &t, &label);
+      marked |= t == t_change && strstr (label, "PU1.speed") != NULL;
+    }
+  g_assert_true (marked);
+  /* the pump delivers D·ω at the new speed: 50/157 of its flow */
+  iterate_until_time (sim, t_change + 0.1);
+  double q1;
+  g_assert_true (hyd_simulation_lookup (sim, "PU1.flow", &q1));
+  g_assert_cmpfloat (fabs (q1 / q0 - 50.0 / (1500 * G_PI / 30)), <, 0.01);
+
+  /* beats went by: the same slider, never rebuilt */
+  g_assert_nonnull (speed);
+  g_assert_true (speed == hyd_live_panel_get_slider (live, "PU1", "speed"));
+
+  stop_and_wait (window);
+  iterate ();
+  g_assert_cmpstr (gtk_stack_get_visible_child_name (window->side_stack), ==, "properties");
+  g_assert_null (speed);
+  g_assert_cmpuint (hyd_live_panel_get_n_sliders (live), ==, 0);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+/* A controller with its default output limits (±∞: no limit, which no
+ * field shows) runs from the window; the Live page lists the signal
+ * blocks' gains and set-points, found from the catalogue. */
+static void
+test_signal_loop_runs (void)
+{
+  static const char loop[] =
+    "{\"format\": \"bramah-circuit\", \"version\": 2, \"components\": ["
+    "{\"id\": \"W1\", \"type\": \"step\", \"position\": [60, 100], \"params\": {\"final\": 0.1, \"time\": 0.5}},"
+    "{\"id\": \"E1\", \"type\": \"sum\", \"position\": [170, 100], \"params\": {\"signs\": \"+-\"}},"
+    "{\"id\": \"K1\", \"type\": \"pid\", \"position\": [270, 100], \"params\": {\"kp\": 400, \"kd\": 40}},"
+    "{\"id\": \"F1\", \"type\": \"force_source\", \"position\": [400, 200]},"
+    "{\"id\": \"M1\", \"type\": \"mass\", \"position\": [480, 200], \"params\": {\"mass\": 2}},"
+    "{\"id\": \"S1\", \"type\": \"position_sensor\", \"position\": [600, 300]}],"
+    "\"connections\": [{\"from\": \"W1.Y\", \"to\": \"E1.U1\"}, {\"from\": \"E1.Y\", \"to\": \"K1.E\"},"
+    "{\"from\": \"K1.Y\", \"to\": \"F1.S\"}, {\"from\": \"F1.A\", \"to\": \"M1.A\"},"
+    "{\"from\": \"M1.A\", \"to\": \"S1.A\"}, {\"from\": \"S1.S\", \"to\": \"E1.U2\"}],"
+    "\"simulation\": {\"t_end\": 30}}";
+  g_autofree char *dir = g_dir_make_tmp ("bramah-loop-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "loop.bramah", NULL);
+  g_assert_true (g_file_set_contents (path, loop, -1, NULL));
+  HydWindow *window = hyd_window_new (NULL);
+  gtk_window_present (GTK_WINDOW (window));
+  g_autoptr (GFile) file = g_file_new_for_path (path);
+  g_assert_true (hyd_window_open_file (window, file));
+  iterate ();
+  HydSimulation *sim = hyd_window_get_simulation (window);
+
+  /* the controller shown: its limits' fields are empty and not red */
+  const char *ids[] = { "K1", NULL };
+  hyd_property_panel_set_selection (window->property_panel, ids);
+  iterate ();
+  GtkWidget *lower = hyd_property_panel_get_editor (window->property_panel, "lower");
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (lower)), ==, "");
+  g_assert_false (gtk_widget_has_css_class (lower, "error"));
+  hyd_property_panel_set_selection (window->property_panel, NULL);
+  iterate ();
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "sim.run", NULL));
+  iterate_until_started (window);
+  g_assert_true (hyd_simulation_get_active (sim));
+  HydLivePanel *live = HYD_LIVE_PANEL (hyd_window_get_live_panel (window));
+  g_assert_nonnull (hyd_live_panel_get_slider (live, "K1", "kp"));
+  g_assert_nonnull (hyd_live_panel_get_slider (live, "K1", "ki"));
+  g_assert_nonnull (hyd_live_panel_get_slider (live, "K1", "kd"));
+  g_assert_nonnull (hyd_live_panel_get_slider (live, "W1", "final"));
+  g_assert_null (hyd_live_panel_get_slider (live, "K1", "lower"));
+  stop_and_wait (window);
+  gtk_window_destroy (GTK_WINDOW (window));
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -991,6 +1145,8 @@ main (int argc, char *argv[])
       return 77;
     }
   g_test_add_func ("/ui/window/open-and-run", test_open_and_run);
+  g_test_add_func ("/ui/window/live-page", test_live_page);
+  g_test_add_func ("/ui/window/signal-loop-runs", test_signal_loop_runs);
   g_test_add_func ("/ui/window/variables-off-main-thread", test_variables_off_main_thread);
   g_test_add_func ("/ui/window/run-compiles-off-main-thread", test_run_compiles_off_main_thread);
   g_test_add_func ("/ui/window/software-gl", test_software_gl);
