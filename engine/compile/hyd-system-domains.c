@@ -78,6 +78,54 @@ apply_motion (HydSystem *sys, const HydCircuit *circuit, JsonObject *extra, int 
   return TRUE;
 }
 
+/* The initial motion components ask for at their mechanical ports (a
+ * cylinder's rod starts where its piston does), on nodes no wire or
+ * junction has set; two different asks on one node are an error naming
+ * both components. */
+static gboolean
+component_motion (HydSystem *sys, const gboolean *wire_v, const gboolean *wire_x, GError **error)
+{
+  g_autofree int *asked_v = g_new (int, sys->n_mnodes + 1);
+  g_autofree int *asked_x = g_new (int, sys->n_mnodes + 1);
+  for (guint k = 0; k < sys->n_mnodes; k++)
+    asked_v[k] = asked_x[k] = -1;
+  for (guint i = 0; i < sys->n_comps; i++)
+    {
+      SysComp *sc = &sys->comps[i];
+      const HydComp *c = sc->comp;
+      if (c->type->port_initial_motion == NULL || sc->port_mnode == NULL)
+        continue;
+      for (guint X = 0; X < c->type->n_ports; X++)
+        {
+          int n = sc->port_mnode[X];
+          double v, x;
+          if (n < 0 || sys->mnodes[n].bcomp >= 0 || !c->type->port_initial_motion (c, X, &v, &x))
+            continue;
+          SysMechNode *mn = &sys->mnodes[n];
+          for (guint q = 0; q < 2; q++)
+            {
+              int *asked = q == 0 ? asked_v : asked_x;
+              double *slot = q == 0 ? &mn->v0 : &mn->x0, value = q == 0 ? v : x;
+              if ((q == 0 ? wire_v : wire_x)[n])
+                continue;
+              if (asked[n] >= 0 && *slot != value)
+                {
+                  g_autofree char *pl = port_list (sys, mn->ports);
+                  g_autofree char *a = g_strdup_printf ("%g", *slot), *b = g_strdup_printf ("%g", value);
+                  g_autofree char *what = g_strdup_printf ("%s (%s, %s)", q == 0 ? "initial_velocity" : "initial_position",
+                                                           sys->comps[asked[n]].comp->id, c->id);
+                  return hyd_sys_component_error (error, HYD_DIAGNOSTIC_INITIAL_PRESSURE, c->id, NULL, NULL,
+                                                  N_("node %s: conflicting %s values %s and %s"),
+                                                  pl, what, a, b, NULL);
+                }
+              asked[n] = (int) i;
+              *slot = value;
+            }
+        }
+    }
+  return TRUE;
+}
+
 gboolean
 hyd_sys_build_domains (HydSystem *sys, const HydCircuit *circuit, guint *parent,
                        const guint *port_offset, const int *conn_ends, GError **error)
@@ -174,10 +222,7 @@ hyd_sys_build_domains (HydSystem *sys, const HydCircuit *circuit, guint *parent,
       if (!mech && !sig)
         continue;
       if (mech)
-        {
-          sc->port_mnode = g_new (int, np + 1);
-          sc->ext = TRUE;
-        }
+        sc->port_mnode = g_new (int, np + 1);
       if (sig)
         sc->port_signal = g_new (int, np + 1);
       for (guint X = 0; X < np; X++)
@@ -187,6 +232,10 @@ hyd_sys_build_domains (HydSystem *sys, const HydCircuit *circuit, guint *parent,
             sc->port_mnode[X] = hyd_domain_is_mechanical (t->ports[X].domain) ? class_mnode[root] : -1;
           if (sc->port_signal)
             sc->port_signal[X] = t->ports[X].domain == HYD_DOMAIN_SIGNAL ? class_net[root] : -1;
+          /* the extra steps only for a component on a mechanical node (a
+           * cylinder with its rod unwired costs what it did) */
+          if (sc->port_mnode && sc->port_mnode[X] >= 0)
+            sc->ext = TRUE;
         }
     }
 
@@ -263,12 +312,10 @@ hyd_sys_build_domains (HydSystem *sys, const HydCircuit *circuit, guint *parent,
     }
 
   /* initial motion from wires and junctions (format version 2 only: the
-   * keys mean nothing in a version 1 file, which so costs nothing here) */
-  if (circuit->version < 2)
-    return TRUE;
+   * keys mean nothing in a version 1 file), then what components ask */
   g_autofree gboolean *seen_v = g_new0 (gboolean, sys->n_mnodes + 1);
   g_autofree gboolean *seen_x = g_new0 (gboolean, sys->n_mnodes + 1);
-  for (guint k = 0; k < circuit->connections->len; k++)
+  for (guint k = 0; k < circuit->connections->len && circuit->version >= 2; k++)
     {
       HydCircuitConnection *cn = g_ptr_array_index (circuit->connections, k);
       if (cn->extra == NULL)
@@ -278,7 +325,7 @@ hyd_sys_build_domains (HydSystem *sys, const HydCircuit *circuit, guint *parent,
       if (!apply_motion (sys, circuit, cn->extra, class_mnode[root], -1, where, seen_v, seen_x, error))
         return FALSE;
     }
-  for (guint j = 0; j < circuit->junctions->len; j++)
+  for (guint j = 0; j < circuit->junctions->len && circuit->version >= 2; j++)
     {
       HydCircuitJunction *jn = g_ptr_array_index (circuit->junctions, j);
       if (jn->extra == NULL)
@@ -288,7 +335,7 @@ hyd_sys_build_domains (HydSystem *sys, const HydCircuit *circuit, guint *parent,
       if (!apply_motion (sys, circuit, jn->extra, class_mnode[root], -1, where, seen_v, seen_x, error))
         return FALSE;
     }
-  return TRUE;
+  return component_motion (sys, seen_v, seen_x, error);
 }
 
 /* ---------- compile: the signal blocks' dependency order ---------- */

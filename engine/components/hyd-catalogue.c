@@ -64,6 +64,7 @@ extern const HydComponentType hyd_servo_valve_type;
 extern const HydComponentType hyd_proportional_relief_valve_type;
 extern const HydComponentType hyd_pressure_transducer_type;
 extern const HydComponentType hyd_differential_pressure_transducer_type;
+extern const HydComponentType hyd_friction_type;
 
 static const HydComponentType *const catalogue[] = {
   &hyd_tank_type,
@@ -126,6 +127,7 @@ static const HydComponentType *const catalogue[] = {
   &hyd_proportional_relief_valve_type,
   &hyd_pressure_transducer_type,
   &hyd_differential_pressure_transducer_type,
+  &hyd_friction_type,
 };
 
 /* Looked up once per component of a circuit: an index, built once. */

@@ -16,7 +16,9 @@
  * volumes are functions of it), the cylinder returns the force its rod takes,
  * F̂_R = −(p_A·A_A − p_B·A_B − F_f(v_R) − F_load + F_stop(x, v_R)), and puts
  * its moving mass at R (C[R]). The end stops act through F̂_R on the node:
- * the same stiff damped springs, of the piston's own x. */
+ * the same stiff damped springs, of the piston's own x. The rod's node
+ * starts at the piston's initial position and velocity unless a wire sets
+ * them (port_initial_motion). */
 #include "hyd-component.h"
 #include "hyd-i18n.h"
 #include "hyd-error.h"
@@ -309,18 +311,10 @@ cylinder_double_validate (const HydComp *comp, GError **error)
 /* Both cylinders: states x, v (x alone with the rod wired: v is the rod's
  * node's); volumes depend on x; end-stop events. */
 static gboolean
-cylinder_setup (HydComp *comp, guint rod, int initial_velocity, GError **error)
+cylinder_setup (HydComp *comp, guint rod, GError **error)
 {
   static const guint vstates[] = { 0 };
   gboolean wired = hyd_comp_port_connected (comp, rod);
-  if (wired && comp->par[initial_velocity] != 0.0)
-    {
-      g_set_error (error, HYD_CIRCUIT_ERROR, HYD_CIRCUIT_ERROR_PARAM_RANGE,
-                   "%s: parameter initial_velocity = %g m/s is the rod's node's when port R is "
-                   "connected: set initial_velocity on the rod's connection instead",
-                   comp->id, comp->par[initial_velocity]);
-      return FALSE;
-    }
   hyd_comp_set_states (comp, wired ? 1 : G_N_ELEMENTS (cylinder_states), cylinder_states);
   hyd_comp_set_outputs (comp, wired ? 3 : 2, cylinder_outputs);
   hyd_comp_set_vstates (comp, G_N_ELEMENTS (vstates), vstates);
@@ -347,7 +341,19 @@ cylinder_double_events (const HydComp *comp, const HydEvalIn *in, double *g)
 static gboolean
 cylinder_double_setup (HydComp *comp, GError **error)
 {
-  return cylinder_setup (comp, CD_PORT_R, CD_INITIAL_VELOCITY, error);
+  return cylinder_setup (comp, CD_PORT_R, error);
+}
+
+/* The rod's node starts where the piston does, at its velocity (unless a
+ * wire says otherwise), so the node's x is C1.x. */
+static gboolean
+cylinder_double_port_initial_motion (const HydComp *comp, guint port, double *v, double *x)
+{
+  if (port != CD_PORT_R)
+    return FALSE;
+  *v = comp->par[CD_INITIAL_VELOCITY];
+  *x = comp->par[CD_INITIAL_POSITION];
+  return TRUE;
 }
 
 static void
@@ -448,6 +454,7 @@ const HydComponentType hyd_cylinder_double_type = {
   .init_states = cylinder_double_init_states,
   .eval = cylinder_double_eval,
   .events = cylinder_double_events,
+  .port_initial_motion = cylinder_double_port_initial_motion,
 };
 
 /* ------------------------------------------------------- cylinder_single */
@@ -543,7 +550,17 @@ cylinder_single_events (const HydComp *comp, const HydEvalIn *in, double *g)
 static gboolean
 cylinder_single_setup (HydComp *comp, GError **error)
 {
-  return cylinder_setup (comp, CS_PORT_R, CS_INITIAL_VELOCITY, error);
+  return cylinder_setup (comp, CS_PORT_R, error);
+}
+
+static gboolean
+cylinder_single_port_initial_motion (const HydComp *comp, guint port, double *v, double *x)
+{
+  if (port != CS_PORT_R)
+    return FALSE;
+  *v = comp->par[CS_INITIAL_VELOCITY];
+  *x = comp->par[CS_INITIAL_POSITION];
+  return TRUE;
 }
 
 static void
@@ -626,6 +643,7 @@ const HydComponentType hyd_cylinder_single_type = {
   .init_states = cylinder_single_init_states,
   .eval = cylinder_single_eval,
   .events = cylinder_single_events,
+  .port_initial_motion = cylinder_single_port_initial_motion,
 };
 
 /* ----------------------------------------------------------- motor_fixed */

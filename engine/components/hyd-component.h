@@ -248,6 +248,12 @@ struct _HydComponentType {
    * crossed: the settling at t = 0 and the further rounds of the fixed-point
    * iteration (docs/domains.md). Optional. */
   gboolean (*update) (const HydComp *comp, const HydEvalIn *in, const int *crossed, double *d);
+  /* Initial velocity and position a component asks for at its mechanical
+   * port X (a cylinder's rod: its piston's): return TRUE and write *v, *x.
+   * A connection's or junction's initial_velocity / initial_position wins;
+   * two components asking different values of one node are an error.
+   * Optional. */
+  gboolean (*port_initial_motion) (const HydComp *comp, guint port, double *v, double *x);
 };
 
 struct _HydComp {

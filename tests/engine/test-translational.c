@@ -266,19 +266,42 @@ test_rod_unwired (void)
   g_assert_cmpint (hyd_system_find_variable (sys, "C1.v"), >=, 0); /* the output */
   hyd_system_free (sys);
 
-  /* the initial velocity of a wired rod is its node's */
+  /* the rod's node starts where the piston does, at its velocity, unless
+   * a wire says otherwise */
+#define START_CIRCUIT(WIRE) \
+  HEAD "\"components\": [" \
+  "{\"id\": \"T1\", \"type\": \"tank\"}," \
+  "{\"id\": \"C1\", \"type\": \"cylinder_single\", \"params\": {\"initial_velocity\": 0.1, \"initial_position\": 0.05}}," \
+  "{\"id\": \"M1\", \"type\": \"mass\"}]," \
+  "\"connections\": [{\"from\": \"T1.T\", \"to\": \"C1.A\"}, {\"from\": \"C1.R\", \"to\": \"M1.A\"" WIRE "}]}"
+  sys = compile_ok (START_CIRCUIT (""));
+  const double *y0 = hyd_system_get_initial_state (sys);
+  g_assert_cmpfloat (y0[state_index (sys, "C1.R.v")], ==, 0.1);
+  g_assert_cmpfloat (y0[state_index (sys, "C1.R.x")], ==, 0.05);
+  g_assert_cmpfloat (y0[state_index (sys, "C1.x")], ==, 0.05);
+  hyd_system_free (sys);
+  sys = compile_ok (START_CIRCUIT (", \"initial_position\": 0.3"));
+  y0 = hyd_system_get_initial_state (sys);
+  g_assert_cmpfloat (y0[state_index (sys, "C1.R.v")], ==, 0.1);
+  g_assert_cmpfloat (y0[state_index (sys, "C1.R.x")], ==, 0.3);
+  g_assert_cmpfloat (y0[state_index (sys, "C1.x")], ==, 0.05);
+  hyd_system_free (sys);
+
+  /* two pistons on one rod node that start at different places */
   g_autoptr (GError) error = NULL;
   sys = compile_json (HEAD "\"components\": ["
-                      "{\"id\": \"T1\", \"type\": \"tank\"},"
-                      "{\"id\": \"C1\", \"type\": \"cylinder_single\", \"params\": {\"initial_velocity\": 0.1}},"
-                      "{\"id\": \"M1\", \"type\": \"mass\"}],"
-                      "\"connections\": [{\"from\": \"T1.T\", \"to\": \"C1.A\"}, {\"from\": \"C1.R\", \"to\": \"M1.A\"}]}",
+                      "{\"id\": \"T1\", \"type\": \"tank\"}, {\"id\": \"T2\", \"type\": \"tank\"},"
+                      "{\"id\": \"C1\", \"type\": \"cylinder_single\", \"params\": {\"initial_position\": 0.1}},"
+                      "{\"id\": \"C2\", \"type\": \"cylinder_single\", \"params\": {\"initial_position\": 0.2}}],"
+                      "\"connections\": [{\"from\": \"T1.T\", \"to\": \"C1.A\"}, {\"from\": \"T2.T\", \"to\": \"C2.A\"},"
+                      "{\"from\": \"C1.R\", \"to\": \"C2.R\"}]}",
                       &error);
   g_assert_null (sys);
   g_assert_nonnull (error);
   g_test_message ("%s", error->message);
   g_assert_nonnull (strstr (error->message, "C1"));
-  g_assert_nonnull (strstr (error->message, "initial_velocity"));
+  g_assert_nonnull (strstr (error->message, "C2"));
+  g_assert_nonnull (strstr (error->message, "initial_position"));
 }
 
 /* A version 1 cylinder of mass 100 kg against the same cylinder of 40 kg
@@ -649,6 +672,142 @@ test_load_cell (void)
   hyd_system_free (sys);
 }
 
+/* ------------------------------------------------------ friction (LuGre) */
+
+static void
+test_friction_partials (void)
+{
+  guint failures = 0;
+  HydComp *f = hyd_test_make_comp ("friction", NULL, "coulomb_friction", "80", "static_friction", "130",
+                                   "stribeck_velocity", "0.02", "viscous_friction", "60",
+                                   "bristle_stiffness", "3e6", "bristle_damping", "2e3", NULL);
+  const double vs[] = { 1e-6, -1e-6, 3e-4, -0.004, 0.02, -0.03, 0.5 };
+  const double zs[] = { 0.0, 2e-5, -4e-5, 6e-6 };
+  for (guint i = 0; i < G_N_ELEMENTS (vs); i++)
+    for (guint j = 0; j < G_N_ELEMENTS (zs); j++)
+      {
+        double a[2] = { 0.1, 0.1 + vs[i] }, x[1] = { zs[j] }, pos[2] = { 0.3, 0.2 };
+        g_autofree char *where = g_strdup_printf ("v=%g z=%g", vs[i], zs[j]);
+        failures += hyd_test_check_component_pos (f, 0.0, a, x, pos, where);
+      }
+  hyd_comp_free (f);
+  g_assert_cmpuint (failures, ==, 0);
+}
+
+#define FRICTION_CIRCUIT(FORCE, V0) \
+  HEAD "\"components\": [" \
+  "{\"id\": \"M1\", \"type\": \"mass\", \"params\": {\"mass\": 10}}," \
+  "{\"id\": \"R1\", \"type\": \"friction\"}," \
+  "{\"id\": \"X1\", \"type\": \"fixed_point\"}," \
+  "{\"id\": \"F1\", \"type\": \"force_source\", \"params\": {\"force\": " FORCE "}}]," \
+  "\"connections\": [{\"from\": \"F1.A\", \"to\": \"M1.A\", \"initial_velocity\": " V0 "}," \
+  "{\"from\": \"X1.A\", \"to\": \"R1.A\"}, {\"from\": \"R1.B\", \"to\": \"M1.A\"}]}"
+
+/* 10 kg held by the default friction (F_C 100 N, F_S 150 N, σ₀ 1e7 N/m,
+ * σ₁ 1e5 N·s/m: the bristles critically damped or more) and pushed by
+ * 135 N = 0.9·F_S from rest. In pre-sliding the bristles slip a little:
+ * dz/dx = 1 − σ₀·z/g(v), g ≈ F_S at v ≪ v_s, so the body rests at
+ * x_ps = −(F_S/σ₀)·ln(1 − F/F_S) = 34.5 µm, not at F/σ₀ = 13.5 µm (a
+ * first bound of 2·F/σ₀, the ideal spring's, was wrong for this reason).
+ * Bounds: |x| ≤ 2·x_ps at all times, the rest position within 5 % of x_ps,
+ * and from 1 s to 5 s less than 1e-9 m of motion: no creep (the cylinder's
+ * smoothed law creeps at about v_ε·F/F_S = 0.9 mm/s, 3.6 mm in 4 s). */
+static void
+test_friction_stiction (void)
+{
+  HydSystem *sys = compile_ok (FRICTION_CIRCUIT ("135", "0"));
+  double y[3];
+  memcpy (y, hyd_system_get_initial_state (sys), sizeof y);
+  y[state_index (sys, "R1.z")] = 1e-5;
+  y[state_index (sys, "M1.A.v")] = 2e-3;
+  check_jacobian (sys, 0.0, y);
+  const char *names[] = { "M1.A.x", "R1.F" };
+  Rows r = run (sys, names, 2, 5.0, 0.001, 1e-8);
+  double worst = 0, x1 = NAN, x5 = ROW (r, N_ROWS (r) - 1)[1];
+  for (guint i = 0; i < N_ROWS (r); i++)
+    {
+      const double *row = ROW (r, i);
+      worst = MAX (worst, fabs (row[1]));
+      if (isnan (x1) && row[0] >= 1.0)
+        x1 = row[1];
+    }
+  double x_ps = -150.0 / 1e7 * log (1.0 - 135.0 / 150.0);
+  g_test_message ("stiction: 135 N < F_S = 150 N on 10 kg: |x| ≤ %.4g m (x_ps = %.4g m), x(1 s) = %.9g m, "
+                  "x(5 s) − x(1 s) = %.3g m, friction %.6g N", worst, x_ps, x1, x5 - x1,
+                  ROW (r, N_ROWS (r) - 1)[2]);
+  g_assert_cmpfloat (worst, <=, 2 * x_ps);
+  g_assert_cmpfloat (fabs (x5 - x_ps), <, 0.05 * x_ps);
+  g_assert_cmpfloat (fabs (x5 - x1), <, 1e-9);
+  g_assert_cmpfloat (fabs (ROW (r, N_ROWS (r) - 1)[2] - 135.0), <, 1e-6);
+  g_array_unref (r.rows);
+  hyd_system_free (sys);
+
+  /* above the break-away force it slides off */
+  sys = compile_ok (FRICTION_CIRCUIT ("160", "0"));
+  const char *nv[] = { "M1.A.v" };
+  r = run (sys, nv, 1, 1.0, 0.01, 1e-8);
+  g_test_message ("160 N > F_S: v(1 s) = %.6g m/s", ROW (r, N_ROWS (r) - 1)[1]);
+  g_assert_cmpfloat (ROW (r, N_ROWS (r) - 1)[1], >, 0.3);
+  g_array_unref (r.rows);
+  hyd_system_free (sys);
+}
+
+/* At constant speed the friction is the Stribeck curve
+ * F = F_C + (F_S − F_C)·e^(−(v/v_s)²) + σ₂·v (Canudas de Wit et al. 1995,
+ * eq. 6): started at v* with the force F(v*), the body keeps v* (on the
+ * curve's rising branch, where it is stable: 0.03, 0.1 and 1 m/s). Bound
+ * chosen before: |v(2 s) − v*| < 1e-6·v* and |F − F(v*)| < 1e-6 N. */
+static void
+test_friction_stribeck (void)
+{
+  const double targets[] = { 0.03, 0.1, 1.0 };
+  for (guint k = 0; k < G_N_ELEMENTS (targets); k++)
+    {
+      double v = targets[k];
+      double F = 100.0 + 50.0 * exp (-(v / 0.01) * (v / 0.01)) + 100.0 * v;
+      g_autofree char *fs = g_strdup_printf ("%.17g", F), *vs = g_strdup_printf ("%.17g", v);
+      g_autofree char *json = g_strdup_printf (FRICTION_CIRCUIT ("%s", "%s"), fs, vs);
+      HydSystem *sys = compile_ok (json);
+      const char *names[] = { "M1.A.v", "R1.F" };
+      Rows r = run (sys, names, 2, 2.0, 0.01, 1e-9);
+      const double *last = ROW (r, N_ROWS (r) - 1);
+      g_test_message ("Stribeck curve at %g m/s: F(v) = %.9g N, v(2 s) = %.12g m/s, friction %.9g N", v, F,
+                      last[1], last[2]);
+      g_assert_cmpfloat (fabs (last[1] - v), <, 1e-6 * v);
+      g_assert_cmpfloat (fabs (last[2] - F), <, 1e-6);
+      g_array_unref (r.rows);
+      hyd_system_free (sys);
+    }
+}
+
+/* Parameters that contradict each other are refused, naming the component
+ * and both parameters. */
+static void
+test_refusals (void)
+{
+  static const char *const cases[][3] = {
+    { "{\"id\": \"M1\", \"type\": \"mass\", \"params\": {\"x_min\": 0.2, \"x_max\": 0.1}}", "x_min", "x_max" },
+    { "{\"id\": \"R1\", \"type\": \"friction\", \"params\": {\"coulomb_friction\": 200, \"static_friction\": 150}}",
+      "static_friction", "coulomb_friction" },
+  };
+  for (guint k = 0; k < G_N_ELEMENTS (cases); k++)
+    {
+      g_autofree char *json = g_strdup_printf (HEAD "\"components\": [%s, {\"id\": \"X1\", \"type\": \"fixed_point\"},"
+                                               "{\"id\": \"M9\", \"type\": \"mass\"}, {\"id\": \"K9\", \"type\": \"spring\"}],"
+                                               "\"connections\": [{\"from\": \"X1.A\", \"to\": \"%s.A\"},"
+                                               "{\"from\": \"K9.A\", \"to\": \"X1.A\"}, {\"from\": \"K9.B\", \"to\": \"%s\"}]}",
+                                               cases[k][0], k == 0 ? "K9" : "R1", k == 0 ? "M1.A" : "R1.B");
+      g_autoptr (GError) error = NULL;
+      HydSystem *sys = compile_json (json, &error);
+      g_assert_null (sys);
+      g_assert_nonnull (error);
+      g_test_message ("%s", error->message);
+      g_assert_nonnull (strstr (error->message, k == 0 ? "M1" : "R1"));
+      g_assert_nonnull (strstr (error->message, cases[k][1]));
+      g_assert_nonnull (strstr (error->message, cases[k][2]));
+    }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -662,5 +821,9 @@ main (int argc, char **argv)
   g_test_add_func ("/engine/translational/mass-stop", test_mass_stop);
   g_test_add_func ("/engine/translational/sensor-feedback", test_sensor_feedback);
   g_test_add_func ("/engine/translational/load-cell", test_load_cell);
+  g_test_add_func ("/engine/translational/friction-partials", test_friction_partials);
+  g_test_add_func ("/engine/translational/friction-stiction", test_friction_stiction);
+  g_test_add_func ("/engine/translational/friction-stribeck", test_friction_stribeck);
+  g_test_add_func ("/engine/translational/refusals", test_refusals);
   return g_test_run ();
 }
