@@ -15,7 +15,8 @@
  * values from hyd_system_jacobian_sparse on the kept pattern), stopping at
  * the same breakpoints (CVodeSetStopTime, then CVodeReInit), restarting at
  * the same events (CVODE's root finding on hyd_system_events, then
- * CVodeReInit, as hyd-ode.c restarts its methods) and sampling at the same
+ * CVodeReInit, as hyd-ode.c restarts its methods; discrete states switched
+ * there by the system, with the directions of CVODE's roots) and sampling at the same
  * times. Wall time is the median of --repeat runs; everything else comes
  * from the first run (the runs are deterministic). */
 #include <glib.h>
@@ -541,7 +542,14 @@ run_cvode (BenchCircuit *bc, CvodeKind kind, double rtol, Samples *s,
 {
   g_auto (CvodeRun) r = { .sys = bc->sys, .n = bc->n };
   guint n = bc->n;
-  guint n_events = bc->events ? hyd_system_get_n_events (bc->sys) : 0;
+  /* Discrete states (docs/domains.md): the run starts from the compiled
+   * ones, their events are located whatever the events setting, and at
+   * each root the system switches them (with the directions CVODE found),
+   * as hyd-ode.c's driver does. */
+  HydOdeProblem problem;
+  hyd_system_get_problem (bc->sys, &problem);
+  guint n_events = bc->events || problem.events_required ? hyd_system_get_n_events (bc->sys) : 0;
+  g_autofree int *roots = g_new0 (int, n_events + 1);
   int flag = CV_SUCCESS;
   sunrealtype tret = 0.0;
 
@@ -637,7 +645,14 @@ run_cvode (BenchCircuit *bc, CvodeKind kind, double rtol, Samples *s,
               /* An event: restart there, as hyd-ode.c does. */
               st->events++;
               N_VScale (1.0, yk, y);
-              flag = cvode_restart (mem, tret, y, e, st);
+              if (problem.event_located)
+                {
+                  flag = CVodeGetRootInfo (mem, roots);
+                  if (flag >= 0 && problem.event_located (tret, N_VGetArrayPointer (y), roots, problem.user) != 0)
+                    flag = CV_RTFUNC_FAIL;
+                }
+              if (flag >= 0)
+                flag = cvode_restart (mem, tret, y, e, st);
               t_fresh = tret;
               fresh = TRUE;
               continue;

@@ -82,6 +82,7 @@ struct _HydWindow
   char *last_geometry;
   GPtrArray *info_buttons;   /* of GtkWidget* (borrowed): the info bar's buttons */
   GHashTable *lever_last;    /* component id → last non-zero lever position (int) */
+  char *held_valve;          /* id of a spring-return operator held down (returns on release) */
   gint64 last_status_update;
   double cavitation_pressure; /* Pa gauge: below it the canvas shows cavitation */
   guint live_source;         /* the next live beat: canvas and status follow the run */

@@ -660,8 +660,8 @@ _hyd_window_live_change (HydWindow *self, const char *component, const char *par
   gtk_label_set_text (self->mode_label, text);
 }
 
-/* A valve the user operates by hand (its type has an operation parameter,
- * and the typed view says "lever"). */
+/* A valve the user operates by hand or foot (its type has an operation
+ * parameter, and the typed view says "lever", "pushbutton" or "pedal"). */
 static gboolean
 is_lever_valve (const HydCircuitComponent *comp)
 {
@@ -670,7 +670,16 @@ is_lever_valve (const HydCircuitComponent *comp)
     return FALSE;
   /* the operation does not depend on the fluid */
   g_autoptr (HydComponentParams) params = hyd_circuit_component_get_params (comp, NULL, NULL);
-  return params != NULL && hyd_component_params_get_operation (params) == HYD_OPERATION_LEVER;
+  return params != NULL && hyd_operation_is_manual (hyd_component_params_get_operation (params));
+}
+
+/* TRUE when the valve's operator springs back when released. */
+static gboolean
+is_spring_return (const HydCircuitComponent *comp)
+{
+  const HydComponentType *type = hyd_catalogue_lookup (comp->type);
+  g_autoptr (HydComponentParams) params = type ? hyd_circuit_component_get_params (comp, NULL, NULL) : NULL;
+  return params != NULL && hyd_component_type_get_spring_return (type, params->values);
 }
 
 static const HydCircuitComponent *
@@ -700,6 +709,10 @@ lever_valve_at (HydWindow *self, double wx, double wy)
   return NULL;
 }
 
+/* A click on a manual operator. Detent: it toggles (a 4/3: centre, one
+ * side, centre, the other side ...) and stays. Spring return: the press
+ * shifts it (a 4/3 to the side opposite the last one) and the release
+ * (operator_released) lets it spring back to the neutral command. */
 static void
 operate_lever (HydWindow *self, const HydCircuitComponent *comp)
 {
@@ -711,7 +724,17 @@ operate_lever (HydWindow *self, const HydCircuitComponent *comp)
   double current = 0;
   hyd_simulation_get_param (self->simulation, comp->id, command, &current);
   double next;
-  if (info->min < 0)
+  gboolean spring = is_spring_return (comp);
+  if (spring)
+    {
+      int last = GPOINTER_TO_INT (g_hash_table_lookup (self->lever_last, comp->id));
+      next = info->min < 0 && last > 0 ? -1 : 1;
+      if (info->min < 0)
+        g_hash_table_insert (self->lever_last, g_strdup (comp->id), GINT_TO_POINTER ((int) next));
+      g_free (self->held_valve);
+      self->held_valve = g_strdup (comp->id);
+    }
+  else if (info->min < 0)
     {
       /* a 4/3 lever: centre, one side, centre, the other side ... */
       if (fabs (current) > 0.5)
@@ -728,6 +751,34 @@ operate_lever (HydWindow *self, const HydCircuitComponent *comp)
   _hyd_window_live_change (self, comp->id, command, next);
   hyd_property_panel_show_live_value (self->property_panel, comp->id, command, next);
   hyd_live_panel_show_value (self->live_panel, comp->id, command, next);
+}
+
+/* The release of a spring-return operator: back to the neutral command. */
+static void
+operator_released (HydWindow *self)
+{
+  g_autofree char *id = g_steal_pointer (&self->held_valve);
+  if (id == NULL || !hyd_simulation_get_active (self->simulation))
+    return;
+  const HydCircuitComponent *comp = hyd_circuit_find_component (hyd_document_get_circuit (self->document), id);
+  const HydComponentType *type = comp ? hyd_catalogue_lookup (comp->type) : NULL;
+  const char *command = type ? type->command_param : NULL;
+  const HydParamInfo *info = command ? param_info (self, id, command, NULL) : NULL;
+  if (info == NULL)
+    return;
+  double neutral = CLAMP (0.0, info->min, info->max);
+  _hyd_window_live_change (self, id, command, neutral);
+  hyd_property_panel_show_live_value (self->property_panel, id, command, neutral);
+}
+
+/* The button's release, wherever the pointer is then (the click gesture
+ * may have given up on a long press: the raw event is the sure sign). */
+static gboolean
+overlay_event_cb (GtkEventControllerLegacy *controller, GdkEvent *event, HydWindow *self)
+{
+  if (self->held_valve && gdk_event_get_event_type (event) == GDK_BUTTON_RELEASE)
+    operator_released (self);
+  return FALSE;
 }
 
 static void
@@ -961,6 +1012,10 @@ _hyd_window_sim_init (HydWindow *self)
   gtk_event_controller_set_propagation_phase (GTK_EVENT_CONTROLLER (click), GTK_PHASE_CAPTURE);
   g_signal_connect (click, "pressed", G_CALLBACK (overlay_pressed_cb), self);
   gtk_widget_add_controller (GTK_WIDGET (self->canvas_overlay), GTK_EVENT_CONTROLLER (click));
+  GtkEventController *raw = gtk_event_controller_legacy_new ();
+  gtk_event_controller_set_propagation_phase (raw, GTK_PHASE_CAPTURE);
+  g_signal_connect (raw, "event", G_CALLBACK (overlay_event_cb), self);
+  gtk_widget_add_controller (GTK_WIDGET (self->canvas_overlay), raw);
 }
 
 void

@@ -871,6 +871,7 @@ hyd_window_finalize (GObject *object)
   g_clear_pointer (&self->autosave_path, g_free);
   g_clear_object (&self->autosave_cancellable);
   g_clear_pointer (&self->lever_last, g_hash_table_unref);
+  g_clear_pointer (&self->held_valve, g_free);
   g_clear_pointer (&self->info_buttons, g_ptr_array_unref);
   G_OBJECT_CLASS (hyd_window_parent_class)->finalize (object);
 }

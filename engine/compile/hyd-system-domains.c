@@ -264,13 +264,6 @@ hyd_sys_build_domains (HydSystem *sys, const HydCircuit *circuit, guint *parent,
             }
           net->driver = (int) gp;
         }
-      if (first_input >= 0 && net->driver < 0 && net->ports->len == 1
-          && sys->comps[sys->port_comp[first_input]].comp->type->ports[sys->port_index[first_input]].optional)
-        {
-          /* an optional input left unwired reads 0 (a sum's third input) */
-          net->used = FALSE;
-          continue;
-        }
       if (first_input >= 0 && net->driver < 0)
         {
           g_autofree char *pl = port_list (sys, net->ports);

@@ -185,6 +185,30 @@ hyd_system_get_n_events (const HydSystem *sys)
   return sys->n_events;
 }
 
+guint
+hyd_system_get_n_discrete (const HydSystem *sys)
+{
+  return sys->n_dstates;
+}
+
+void
+hyd_system_get_discrete (const HydSystem *sys, double *d)
+{
+  guint k = 0;
+  for (guint i = 0; i < sys->n_comps; i++)
+    for (guint j = 0; sys->comps[i].d && j < sys->comps[i].comp->n_dstates; j++)
+      d[k++] = sys->comps[i].d[j];
+}
+
+void
+hyd_system_set_discrete (HydSystem *sys, const double *d)
+{
+  guint k = 0;
+  for (guint i = 0; i < sys->n_comps; i++)
+    for (guint j = 0; sys->comps[i].d && j < sys->comps[i].comp->n_dstates; j++)
+      sys->comps[i].d[j] = d[k++];
+}
+
 const char *
 hyd_system_get_event_name (const HydSystem *sys, guint k)
 {

@@ -99,6 +99,13 @@ int hyd_system_jacobian_sparse (HydSystem *system, double t, const double *y, do
 guint hyd_system_get_n_events (const HydSystem *system);
 const char *hyd_system_get_event_name (const HydSystem *system, guint k);
 int hyd_system_events (HydSystem *system, double t, const double *y, double *g);
+/* The discrete states of the components (docs/domains.md), in component
+ * order: how many, their values now, and setting them (to evaluate the
+ * system at a point of a trajectory with the states in force there, as
+ * jacobian-check does). */
+guint hyd_system_get_n_discrete (const HydSystem *system);
+void hyd_system_get_discrete (const HydSystem *system, double *d);
+void hyd_system_set_discrete (HydSystem *system, const double *d);
 
 /* A HydOdeProblem over this system (with its events). A system with
  * discrete states (docs/domains.md) requires its events and updates them at

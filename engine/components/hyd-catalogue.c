@@ -65,6 +65,12 @@ extern const HydComponentType hyd_proportional_relief_valve_type;
 extern const HydComponentType hyd_pressure_transducer_type;
 extern const HydComponentType hyd_differential_pressure_transducer_type;
 extern const HydComponentType hyd_friction_type;
+extern const HydComponentType hyd_cooler_type;
+extern const HydComponentType hyd_dcv_4_3_pilot_type;
+extern const HydComponentType hyd_dcv_4_2_pilot_type;
+extern const HydComponentType hyd_dcv_3_2_pilot_type;
+extern const HydComponentType hyd_dcv_2_2_pilot_type;
+extern const HydComponentType hyd_accumulator_safety_block_type;
 
 static const HydComponentType *const catalogue[] = {
   &hyd_tank_type,
@@ -128,6 +134,12 @@ static const HydComponentType *const catalogue[] = {
   &hyd_pressure_transducer_type,
   &hyd_differential_pressure_transducer_type,
   &hyd_friction_type,
+  &hyd_cooler_type,
+  &hyd_dcv_4_3_pilot_type,
+  &hyd_dcv_4_2_pilot_type,
+  &hyd_dcv_3_2_pilot_type,
+  &hyd_dcv_2_2_pilot_type,
+  &hyd_accumulator_safety_block_type,
 };
 
 /* Looked up once per component of a circuit: an index, built once. */

@@ -8,7 +8,14 @@
  * nominal pressure drop), λ_XY = leakage_fraction on metering pairs, else 0,
  * and the contributions f_c are open01 of the spool position u (no branch on
  * the sign of u). The spool follows the command, or, with a time constant
- * τ > 0, the state `spool` with τ·u̇ = command − u (a first-order spool). */
+ * τ > 0, the state `spool` with τ·u̇ = command − u (a first-order spool).
+ *
+ * The pilot-operated variants dcv_4_3_pilot, dcv_4_2_pilot, dcv_3_2_pilot
+ * and dcv_2_2_pilot (extension, docs/circuit-format.md) take the command
+ * from the pressure at their pilot ports instead of a lever or a solenoid:
+ * c = open01((p_X − p_s)/Δp_s) (− open01((p_Y − p_s)/Δp_s) on the 4/3), the
+ * spool shifting over the pilot range Δp_s above the pilot setting p_s
+ * against its spring. The pilot ports take no flow (a static pilot). */
 #include "hyd-component.h"
 #include "hyd-i18n.h"
 #include "hyd-smooth.h"
@@ -58,7 +65,23 @@ typedef struct {
 typedef struct {
   guint n_pairs;
   DcvPair pairs[DCV_MAX_PAIRS];
+  /* where the parameters are: the two families order them differently */
+  guint i_tau, i_leak;
+  /* pilot-operated: the pilot ports (−1 when none) */
+  gboolean pilot;
+  int port_x, port_y;
 } DcvPriv;
+
+/* Parameters of the pilot-operated valves. */
+enum {
+  DCVP_NOMINAL_FLOW,
+  DCVP_NOMINAL_DP,
+  DCVP_PILOT_P,
+  DCVP_PILOT_RANGE,
+  DCVP_TAU,
+  DCVP_LEAKAGE,
+  DCVP_CENTRE, /* dcv_4_3_pilot only */
+};
 
 /* ---------------------------------------------------------------------------
  * metadata
@@ -86,7 +109,8 @@ static const HydPortInfo dcv2_ports[] = {
   { "B", HYD_DOMAIN_HYDRAULIC, FALSE, N_("Outlet") },
 };
 
-static const char *const actuation_choices[] = { N_("lever"), N_("solenoid"), NULL };
+static const char *const actuation_choices[] = { N_("lever"), N_("solenoid"), N_("pushbutton"), N_("pedal"), NULL };
+static const char *const return_choices[] = { N_("spring"), N_("detent"), NULL };
 static const char *const centre_choices[] = { N_("closed"), N_("open"), N_("tandem"), N_("float"), NULL };
 
 #define DCV_FLOW_PARAMS \
@@ -96,12 +120,18 @@ static const char *const centre_choices[] = { N_("closed"), N_("open"), N_("tand
     HYD_PARAM_MIN_EXCLUSIVE, NULL, N_("Pressure drop at which a fully open path passes the nominal flow") }
 
 #define DCV_SPOOL_PARAMS \
-  { "actuation", N_("Actuation"), HYD_UNIT_NONE, 0.0, 0.0, 1.0, HYD_PARAM_ENUM, actuation_choices, \
-    N_("How the spool is operated (symbol and GUI handling only)") }, \
+  { "actuation", N_("Actuation"), HYD_UNIT_NONE, 0.0, 0.0, 3.0, HYD_PARAM_ENUM, actuation_choices, \
+    N_("How the spool is operated: lever, solenoid, pushbutton or pedal (symbol and GUI handling only)") }, \
   { "spool_time_constant", N_("Spool time constant"), HYD_UNIT_TIME, 0.0, 0.0, INFINITY, 0, NULL, \
     N_("First-order lag of the spool behind the command (0 = follows at once)") }, \
   { "leakage_fraction", N_("Leakage fraction"), HYD_UNIT_NONE, 0.0, 0.0, 1.0, \
     HYD_PARAM_MAX_EXCLUSIVE, NULL, N_("Area of a closed metering path as a fraction of the full area") }
+
+/* Appended after every other parameter of the operated valves, so that the
+ * indices above stay those of the spec. */
+#define DCV_RETURN_PARAM \
+  { "operator_return", N_("Operator return"), HYD_UNIT_NONE, 0.0, 0.0, 1.0, HYD_PARAM_ENUM, return_choices, \
+    N_("A lever, pushbutton or pedal springs back to the neutral command when released (spring) or stays where it is put (detent); symbol and GUI handling only") }
 
 static const HydParamInfo dcv_4_3_params[] = {
   DCV_FLOW_PARAMS,
@@ -110,6 +140,7 @@ static const HydParamInfo dcv_4_3_params[] = {
   DCV_SPOOL_PARAMS,
   { "centre", N_("Centre position"), HYD_UNIT_NONE, 0.0, 0.0, 3.0, HYD_PARAM_ENUM, centre_choices,
     N_("Paths of the centre position: closed, open (all ports), tandem (P–T) or float (A, B–T)") },
+  DCV_RETURN_PARAM,
 };
 
 static const HydParamInfo dcv_4_2_params[] = {
@@ -117,6 +148,7 @@ static const HydParamInfo dcv_4_2_params[] = {
   { "command", N_("Command"), HYD_UNIT_NONE, 0.0, 0.0, 1.0, HYD_PARAM_PROFILE, NULL,
     N_("Spool command: 0 connects P→B and A→T, 1 connects P→A and B→T") },
   DCV_SPOOL_PARAMS,
+  DCV_RETURN_PARAM,
 };
 
 static const HydParamInfo dcv_3_2_params[] = {
@@ -124,6 +156,7 @@ static const HydParamInfo dcv_3_2_params[] = {
   { "command", N_("Command"), HYD_UNIT_NONE, 0.0, 0.0, 1.0, HYD_PARAM_PROFILE, NULL,
     N_("Spool command: 0 connects A→T, 1 connects P→A") },
   DCV_SPOOL_PARAMS,
+  DCV_RETURN_PARAM,
 };
 
 static const HydParamInfo dcv_2_2_params[] = {
@@ -131,6 +164,65 @@ static const HydParamInfo dcv_2_2_params[] = {
   { "command", N_("Command"), HYD_UNIT_NONE, 0.0, 0.0, 1.0, HYD_PARAM_PROFILE, NULL,
     N_("Spool command: 0 closed, 1 open A→B") },
   DCV_SPOOL_PARAMS,
+  DCV_RETURN_PARAM,
+};
+
+/* Pilot-operated valves: the working ports of the solenoid valves, then X
+ * (and Y on the 4/3). */
+enum { P4_X = 4, P4_Y = 5 };
+enum { P3_X = 3 };
+enum { P2_X = 2 };
+
+static const HydPortInfo dcv4_pilot_ports[] = {
+  { "P", HYD_DOMAIN_HYDRAULIC, FALSE, N_("Pressure (supply)") },
+  { "T", HYD_DOMAIN_HYDRAULIC, FALSE, N_("Tank (return)") },
+  { "A", HYD_DOMAIN_HYDRAULIC, FALSE, N_("Work port A") },
+  { "B", HYD_DOMAIN_HYDRAULIC, FALSE, N_("Work port B") },
+  { "X", HYD_DOMAIN_HYDRAULIC, FALSE, N_("Pilot port X: its pressure shifts the spool towards P→A, B→T") },
+  { "Y", HYD_DOMAIN_HYDRAULIC, FALSE, N_("Pilot port Y: its pressure shifts the spool towards P→B, A→T") },
+};
+
+static const HydPortInfo dcv4_2_pilot_ports[] = {
+  { "P", HYD_DOMAIN_HYDRAULIC, FALSE, N_("Pressure (supply)") },
+  { "T", HYD_DOMAIN_HYDRAULIC, FALSE, N_("Tank (return)") },
+  { "A", HYD_DOMAIN_HYDRAULIC, FALSE, N_("Work port A") },
+  { "B", HYD_DOMAIN_HYDRAULIC, FALSE, N_("Work port B") },
+  { "X", HYD_DOMAIN_HYDRAULIC, FALSE, N_("Pilot port X: its pressure shifts the spool against the return spring") },
+};
+
+static const HydPortInfo dcv3_pilot_ports[] = {
+  { "P", HYD_DOMAIN_HYDRAULIC, FALSE, N_("Pressure (supply)") },
+  { "A", HYD_DOMAIN_HYDRAULIC, FALSE, N_("Work port A") },
+  { "T", HYD_DOMAIN_HYDRAULIC, FALSE, N_("Tank (return)") },
+  { "X", HYD_DOMAIN_HYDRAULIC, FALSE, N_("Pilot port X: its pressure shifts the spool against the return spring") },
+};
+
+static const HydPortInfo dcv2_pilot_ports[] = {
+  { "A", HYD_DOMAIN_HYDRAULIC, FALSE, N_("Inlet (positive flow A→B)") },
+  { "B", HYD_DOMAIN_HYDRAULIC, FALSE, N_("Outlet") },
+  { "X", HYD_DOMAIN_HYDRAULIC, FALSE, N_("Pilot port X: its pressure shifts the spool against the return spring") },
+};
+
+#define DCV_PILOT_PARAMS \
+  { "pilot_pressure", N_("Pilot pressure"), HYD_UNIT_PRESSURE, 5e5, 0.0, INFINITY, HYD_PARAM_MIN_EXCLUSIVE, \
+    NULL, N_("Pilot pressure (gauge) at which the spool starts to shift against its spring") }, \
+  { "pilot_pressure_range", N_("Pilot pressure range"), HYD_UNIT_PRESSURE, 2e5, 0.0, INFINITY, \
+    HYD_PARAM_MIN_EXCLUSIVE, NULL, N_("Rise of the pilot pressure above the pilot pressure that shifts the spool fully") }, \
+  { "spool_time_constant", N_("Spool time constant"), HYD_UNIT_TIME, 0.0, 0.0, INFINITY, 0, NULL, \
+    N_("First-order lag of the spool behind the pilot (0 = follows at once)") }, \
+  { "leakage_fraction", N_("Leakage fraction"), HYD_UNIT_NONE, 0.0, 0.0, 1.0, \
+    HYD_PARAM_MAX_EXCLUSIVE, NULL, N_("Area of a closed metering path as a fraction of the full area") }
+
+static const HydParamInfo dcv_4_3_pilot_params[] = {
+  DCV_FLOW_PARAMS,
+  DCV_PILOT_PARAMS,
+  { "centre", N_("Centre position"), HYD_UNIT_NONE, 0.0, 0.0, 3.0, HYD_PARAM_ENUM, centre_choices,
+    N_("Paths of the centre position: closed, open (all ports), tandem (P–T) or float (A, B–T)") },
+};
+
+static const HydParamInfo dcv_pilot_params[] = {
+  DCV_FLOW_PARAMS,
+  DCV_PILOT_PARAMS,
 };
 
 static const HydVarInfo spool_state[] = {
@@ -144,15 +236,26 @@ static const HydVarInfo spool_state[] = {
 extern const HydComponentType hyd_dcv_4_3_type;
 extern const HydComponentType hyd_dcv_4_2_type;
 extern const HydComponentType hyd_dcv_3_2_type;
+extern const HydComponentType hyd_dcv_4_3_pilot_type;
+extern const HydComponentType hyd_dcv_4_2_pilot_type;
+extern const HydComponentType hyd_dcv_3_2_pilot_type;
+extern const HydComponentType hyd_dcv_2_2_pilot_type;
+
+static gboolean
+dcv_is_pilot (const HydComp *comp)
+{
+  return comp->type == &hyd_dcv_4_3_pilot_type || comp->type == &hyd_dcv_4_2_pilot_type
+         || comp->type == &hyd_dcv_3_2_pilot_type || comp->type == &hyd_dcv_2_2_pilot_type;
+}
 
 static DcvKind
 dcv_kind (const HydComp *comp)
 {
-  if (comp->type == &hyd_dcv_4_3_type)
+  if (comp->type == &hyd_dcv_4_3_type || comp->type == &hyd_dcv_4_3_pilot_type)
     return DCV_4_3;
-  if (comp->type == &hyd_dcv_4_2_type)
+  if (comp->type == &hyd_dcv_4_2_type || comp->type == &hyd_dcv_4_2_pilot_type)
     return DCV_4_2;
-  if (comp->type == &hyd_dcv_3_2_type)
+  if (comp->type == &hyd_dcv_3_2_type || comp->type == &hyd_dcv_3_2_pilot_type)
     return DCV_3_2;
   return DCV_2_2;
 }
@@ -160,7 +263,25 @@ dcv_kind (const HydComp *comp)
 static gboolean
 dcv_has_spool_state (const HydComp *comp)
 {
-  return comp->par[DCV_TAU] > 0.0;
+  return comp->par[dcv_is_pilot (comp) ? DCVP_TAU : DCV_TAU] > 0.0;
+}
+
+/* The pilot command c(p_X, p_Y) of a pilot-operated valve and its partials:
+ * c = open01((p_X − p_s)/Δp_s) − open01((p_Y − p_s)/Δp_s) (no Y: 0). */
+static double
+pilot_command (const HydComp *comp, const double *p, double *dc_dx, double *dc_dy)
+{
+  const DcvPriv *priv = comp->priv;
+  double ps = comp->par[DCVP_PILOT_P], range = comp->par[DCVP_PILOT_RANGE], d;
+  double c = hyd_open01 ((p[priv->port_x] - ps) / range, HYD_SMOOTH_EPS, &d);
+  *dc_dx = d / range;
+  *dc_dy = 0.0;
+  if (priv->port_y >= 0)
+    {
+      c -= hyd_open01 ((p[priv->port_y] - ps) / range, HYD_SMOOTH_EPS, &d);
+      *dc_dy = -d / range;
+    }
+  return c;
 }
 
 static void
@@ -190,7 +311,7 @@ dcv_setup (HydComp *comp, GError **error)
     {
     case DCV_4_3:
       {
-        DcvCentre centre = (DcvCentre) comp->par[DCV_CENTRE];
+        DcvCentre centre = (DcvCentre) comp->par[dcv_is_pilot (comp) ? DCVP_CENTRE : DCV_CENTRE];
         /* metering: f_PA = f_BT = open01(u); f_PB = f_AT = open01(−u) */
         add_pair (priv, P4_P, P4_A, TRUE, F_U);
         add_pair (priv, P4_P, P4_B, TRUE, F_MINUS_U);
@@ -225,8 +346,30 @@ dcv_setup (HydComp *comp, GError **error)
       break;
     }
 
+  priv->pilot = dcv_is_pilot (comp);
+  priv->i_tau = priv->pilot ? DCVP_TAU : DCV_TAU;
+  priv->i_leak = priv->pilot ? DCVP_LEAKAGE : DCV_LEAKAGE;
+  priv->port_x = priv->port_y = -1;
+  if (priv->pilot)
+    {
+      priv->port_x = hyd_component_type_find_port (comp->type, "X");
+      priv->port_y = hyd_component_type_find_port (comp->type, "Y");
+    }
   g_free (comp->priv);
   comp->priv = priv;
+
+  if (priv->pilot)
+    {
+      hyd_comp_add_event (comp, "pilot X shifting", N_("the pilot pressure at X reaches the pilot pressure"));
+      hyd_comp_add_event (comp, "pilot X shifted",
+                          N_("the pilot pressure at X reaches the pilot pressure plus its range"));
+      if (priv->port_y >= 0)
+        {
+          hyd_comp_add_event (comp, "pilot Y shifting", N_("the pilot pressure at Y reaches the pilot pressure"));
+          hyd_comp_add_event (comp, "pilot Y shifted",
+                              N_("the pilot pressure at Y reaches the pilot pressure plus its range"));
+        }
+    }
 
   if (dcv_has_spool_state (comp))
     hyd_comp_set_states (comp, G_N_ELEMENTS (spool_state), spool_state);
@@ -250,9 +393,26 @@ dcv_setup (HydComp *comp, GError **error)
 static void
 dcv_init_states (const HydComp *comp, const double *p0, double *x0)
 {
-  /* components.md: spool = command(0) */
+  /* components.md: spool = command(0); a pilot valve's at the initial
+   * pilot pressures */
+  const DcvPriv *priv = comp->priv;
+  double dx, dy;
   if (dcv_has_spool_state (comp))
-    x0[0] = comp->par[DCV_COMMAND];
+    x0[0] = priv->pilot ? pilot_command (comp, p0, &dx, &dy) : comp->par[DCV_COMMAND];
+}
+
+static void
+dcv_events (const HydComp *comp, const HydEvalIn *in, double *g)
+{
+  const DcvPriv *priv = comp->priv;
+  double ps = comp->par[DCVP_PILOT_P], range = comp->par[DCVP_PILOT_RANGE];
+  g[0] = in->p[priv->port_x] - ps;
+  g[1] = in->p[priv->port_x] - ps - range;
+  if (priv->port_y >= 0)
+    {
+      g[2] = in->p[priv->port_y] - ps;
+      g[3] = in->p[priv->port_y] - ps - range;
+    }
 }
 
 /* Σ_c f_c(u) of one pair, and its derivative. */
@@ -294,10 +454,12 @@ dcv_eval (const HydComp *comp, const HydEvalIn *in, HydEvalOut *out)
   const double *par = comp->par;
   guint np = comp->type->n_ports;
   gboolean spool_state = dcv_has_spool_state (comp);
-  double command = par[DCV_COMMAND];
-  double command_t = comp->par_dt[DCV_COMMAND];
+  /* the command: the operator's parameter, or the pilot law c(p_X, p_Y) */
+  double dc_dx = 0.0, dc_dy = 0.0;
+  double command = priv->pilot ? pilot_command (comp, in->p, &dc_dx, &dc_dy) : par[DCV_COMMAND];
+  double command_t = priv->pilot ? 0.0 : comp->par_dt[DCV_COMMAND];
   double u = spool_state ? in->x[0] : command;
-  double lambda = par[DCV_LEAKAGE];
+  double lambda = par[priv->i_leak];
   HydOrificeCoeffs c = hyd_fluid_orifice_coeffs (comp->fluid, 0.0);
   double a = hyd_orifice_nominal_area (&c, par[DCV_NOMINAL_FLOW], par[DCV_NOMINAL_DP]);
 
@@ -327,6 +489,17 @@ dcv_eval (const HydComp *comp, const HydEvalIn *in, HydEvalOut *out)
               HYD_JAC (comp, out, pair->x, np) += dq_du;
               HYD_JAC (comp, out, pair->y, np) -= dq_du;
             }
+          else if (priv->pilot)
+            {
+              /* u = c(p_X, p_Y): the pilots move the areas */
+              HYD_JAC (comp, out, pair->x, priv->port_x) += dq_du * dc_dx;
+              HYD_JAC (comp, out, pair->y, priv->port_x) -= dq_du * dc_dx;
+              if (priv->port_y >= 0)
+                {
+                  HYD_JAC (comp, out, pair->x, priv->port_y) += dq_du * dc_dy;
+                  HYD_JAC (comp, out, pair->y, priv->port_y) -= dq_du * dc_dy;
+                }
+            }
         }
       if (out->q_t && !spool_state)
         {
@@ -341,10 +514,18 @@ dcv_eval (const HydComp *comp, const HydEvalIn *in, HydEvalOut *out)
   if (spool_state)
     {
       /* τ·u̇ = command − u (first-order spool) */
-      double tau = par[DCV_TAU];
+      double tau = par[priv->i_tau];
       out->xdot[0] = (command - u) / tau;
       if (out->jac)
-        HYD_JAC (comp, out, np, np) = -1.0 / tau;
+        {
+          HYD_JAC (comp, out, np, np) = -1.0 / tau;
+          if (priv->pilot)
+            {
+              HYD_JAC (comp, out, np, priv->port_x) = dc_dx / tau;
+              if (priv->port_y >= 0)
+                HYD_JAC (comp, out, np, priv->port_y) = dc_dy / tau;
+            }
+        }
       if (out->x_t)
         out->x_t[0] = command_t / tau;
     }
@@ -358,7 +539,7 @@ const HydComponentType hyd_dcv_4_3_type = {
   .id = "dcv_4_3",
   .label = N_("4/3 directional valve"),
   .category = HYD_CATEGORY_VALVES,
-  .iso_symbol = N_("4/3 directional control valve (three envelopes, centre per `centre`, spring-centred, lever or solenoid operator)"),
+  .iso_symbol = N_("4/3 directional control valve (three envelopes, centre per `centre`, spring-centred or held by a detent; lever, solenoid, pushbutton or pedal operator)"),
   .description = N_("4/3 directional valve: f_PA = f_BT = open01(u), f_PB = f_AT = "
                     "open01(−u); centre contributions c(u) = open01(1 − 16u²) on "
                     "P–A, P–B, A–T, B–T (open), P–T (tandem), A–T and B–T (float), "
@@ -376,6 +557,7 @@ const HydComponentType hyd_dcv_4_3_type = {
   .roles = 0,
   .operation_param = "actuation",
   .command_param = "command",
+  .return_param = "operator_return",
   .setup = dcv_setup,
   .init_states = dcv_init_states,
   .eval = dcv_eval,
@@ -385,7 +567,7 @@ const HydComponentType hyd_dcv_4_2_type = {
   .id = "dcv_4_2",
   .label = N_("4/2 directional valve"),
   .category = HYD_CATEGORY_VALVES,
-  .iso_symbol = N_("4/2 directional control valve (two envelopes, spring return, lever or solenoid operator)"),
+  .iso_symbol = N_("4/2 directional control valve (two envelopes, spring return or detent; lever, solenoid, pushbutton or pedal operator)"),
   .description = N_("4/2 directional valve: f_PA = f_BT = open01(u), f_PB = f_AT = "
                     "open01(1 − u). "
                     "A_XY = a·(λ_XY + (1 − λ_XY)·Σ f_c(u)), a passing nominal_flow at "
@@ -401,6 +583,7 @@ const HydComponentType hyd_dcv_4_2_type = {
   .roles = 0,
   .operation_param = "actuation",
   .command_param = "command",
+  .return_param = "operator_return",
   .setup = dcv_setup,
   .init_states = dcv_init_states,
   .eval = dcv_eval,
@@ -410,7 +593,7 @@ const HydComponentType hyd_dcv_3_2_type = {
   .id = "dcv_3_2",
   .label = N_("3/2 directional valve"),
   .category = HYD_CATEGORY_VALVES,
-  .iso_symbol = N_("3/2 directional control valve (two envelopes, spring return, lever or solenoid operator)"),
+  .iso_symbol = N_("3/2 directional control valve (two envelopes, spring return or detent; lever, solenoid, pushbutton or pedal operator)"),
   .description = N_("3/2 directional valve: f_PA = open01(u), f_AT = open01(1 − u). "
                     "A_XY = a·(λ_XY + (1 − λ_XY)·Σ f_c(u)), a passing nominal_flow at "
                     "nominal_pressure_drop, λ = leakage_fraction on metering paths; each pair "
@@ -425,6 +608,7 @@ const HydComponentType hyd_dcv_3_2_type = {
   .roles = 0,
   .operation_param = "actuation",
   .command_param = "command",
+  .return_param = "operator_return",
   .setup = dcv_setup,
   .init_states = dcv_init_states,
   .eval = dcv_eval,
@@ -434,7 +618,7 @@ const HydComponentType hyd_dcv_2_2_type = {
   .id = "dcv_2_2",
   .label = N_("2/2 directional valve"),
   .category = HYD_CATEGORY_VALVES,
-  .iso_symbol = N_("2/2 directional control valve, normally closed (two envelopes, spring return, lever or solenoid operator)"),
+  .iso_symbol = N_("2/2 directional control valve, normally closed (two envelopes, spring return or detent; lever, solenoid, pushbutton or pedal operator)"),
   .description = N_("2/2 directional valve, normally closed: f_AB = open01(u). "
                     "A_XY = a·(λ_XY + (1 − λ_XY)·Σ f_c(u)), a passing nominal_flow at "
                     "nominal_pressure_drop, λ = leakage_fraction on metering paths; each pair "
@@ -449,7 +633,113 @@ const HydComponentType hyd_dcv_2_2_type = {
   .roles = 0,
   .operation_param = "actuation",
   .command_param = "command",
+  .return_param = "operator_return",
   .setup = dcv_setup,
   .init_states = dcv_init_states,
   .eval = dcv_eval,
+};
+
+/* ---------------------------------------------------------------------------
+ * pilot-operated directional valves (extension, docs/circuit-format.md)
+ * ------------------------------------------------------------------------- */
+
+const HydComponentType hyd_dcv_4_3_pilot_type = {
+  .id = "dcv_4_3_pilot",
+  .label = N_("4/3 directional valve, pilot operated"),
+  .category = HYD_CATEGORY_VALVES,
+  .iso_symbol = N_("4/3 directional control valve with hydraulic pilot operation at both ends (dashed pilot lines X and Y into filled pilot triangles), spring-centred"),
+  .description = N_("Pilot-operated 4/3 directional valve: the spool command is "
+                    "c = open01((p_X − p_s)/Δp_s) − open01((p_Y − p_s)/Δp_s), p_s = "
+                    "pilot_pressure, Δp_s = pilot_pressure_range (gauge pilot pressures, the "
+                    "spring chambers drained): X shifts the spool towards P→A, B→T once p_X "
+                    "exceeds p_s, fully at p_s + Δp_s; Y the other way; both pilots cancel. "
+                    "The pilot ports take no flow. Paths as dcv_4_3: f_PA = f_BT = open01(u), "
+                    "f_PB = f_AT = open01(−u), centre c(u) = open01(1 − 16u²) per `centre`; "
+                    "A_XY = a·(λ_XY + (1 − λ_XY)·Σ f_c(u)), each pair an orifice (Esqué "
+                    "eq. 3.7). Spool u = c, or τ·u̇ = c − u when spool_time_constant τ > 0."),
+  .ports = dcv4_pilot_ports,
+  .n_ports = G_N_ELEMENTS (dcv4_pilot_ports),
+  .params = dcv_4_3_pilot_params,
+  .n_params = G_N_ELEMENTS (dcv_4_3_pilot_params),
+  .boundary_param = -1,
+  .designator = "V",
+  .roles = 0,
+  .setup = dcv_setup,
+  .init_states = dcv_init_states,
+  .eval = dcv_eval,
+  .events = dcv_events,
+};
+
+const HydComponentType hyd_dcv_4_2_pilot_type = {
+  .id = "dcv_4_2_pilot",
+  .label = N_("4/2 directional valve, pilot operated"),
+  .category = HYD_CATEGORY_VALVES,
+  .iso_symbol = N_("4/2 directional control valve with hydraulic pilot operation (dashed pilot line X into a filled pilot triangle), spring return"),
+  .description = N_("Pilot-operated 4/2 directional valve with spring return: the spool "
+                    "command is c = open01((p_X − p_s)/Δp_s), p_s = pilot_pressure, Δp_s = "
+                    "pilot_pressure_range (gauge): below p_s the spring holds P→B, A→T; "
+                    "above p_s + Δp_s the pilot holds P→A, B→T. The pilot port takes no "
+                    "flow. f_PA = f_BT = open01(u), f_PB = f_AT = open01(1 − u); "
+                    "A_XY = a·(λ_XY + (1 − λ_XY)·Σ f_c(u)), each pair an orifice (Esqué "
+                    "eq. 3.7). Spool u = c, or τ·u̇ = c − u when spool_time_constant τ > 0."),
+  .ports = dcv4_2_pilot_ports,
+  .n_ports = G_N_ELEMENTS (dcv4_2_pilot_ports),
+  .params = dcv_pilot_params,
+  .n_params = G_N_ELEMENTS (dcv_pilot_params),
+  .boundary_param = -1,
+  .designator = "V",
+  .roles = 0,
+  .setup = dcv_setup,
+  .init_states = dcv_init_states,
+  .eval = dcv_eval,
+  .events = dcv_events,
+};
+
+const HydComponentType hyd_dcv_3_2_pilot_type = {
+  .id = "dcv_3_2_pilot",
+  .label = N_("3/2 directional valve, pilot operated"),
+  .category = HYD_CATEGORY_VALVES,
+  .iso_symbol = N_("3/2 directional control valve with hydraulic pilot operation (dashed pilot line X into a filled pilot triangle), spring return, normally closed"),
+  .description = N_("Pilot-operated 3/2 directional valve with spring return: the spool "
+                    "command is c = open01((p_X − p_s)/Δp_s), p_s = pilot_pressure, Δp_s = "
+                    "pilot_pressure_range (gauge): below p_s the spring holds A→T; above "
+                    "p_s + Δp_s the pilot holds P→A. The pilot port takes no flow. "
+                    "f_PA = open01(u), f_AT = open01(1 − u); A_XY = a·(λ_XY + (1 − λ_XY)·"
+                    "Σ f_c(u)), each pair an orifice (Esqué eq. 3.7). Spool u = c, or "
+                    "τ·u̇ = c − u when spool_time_constant τ > 0."),
+  .ports = dcv3_pilot_ports,
+  .n_ports = G_N_ELEMENTS (dcv3_pilot_ports),
+  .params = dcv_pilot_params,
+  .n_params = G_N_ELEMENTS (dcv_pilot_params),
+  .boundary_param = -1,
+  .designator = "V",
+  .roles = 0,
+  .setup = dcv_setup,
+  .init_states = dcv_init_states,
+  .eval = dcv_eval,
+  .events = dcv_events,
+};
+
+const HydComponentType hyd_dcv_2_2_pilot_type = {
+  .id = "dcv_2_2_pilot",
+  .label = N_("2/2 directional valve, pilot operated"),
+  .category = HYD_CATEGORY_VALVES,
+  .iso_symbol = N_("2/2 directional control valve, normally closed, with hydraulic pilot operation (dashed pilot line X into a filled pilot triangle), spring return"),
+  .description = N_("Pilot-operated 2/2 directional valve, normally closed, with spring "
+                    "return: the spool command is c = open01((p_X − p_s)/Δp_s), p_s = "
+                    "pilot_pressure, Δp_s = pilot_pressure_range (gauge): closed below p_s, "
+                    "open A→B above p_s + Δp_s. The pilot port takes no flow. "
+                    "f_AB = open01(u); A_AB = a·(λ + (1 − λ)·f_AB), an orifice (Esqué "
+                    "eq. 3.7). Spool u = c, or τ·u̇ = c − u when spool_time_constant τ > 0."),
+  .ports = dcv2_pilot_ports,
+  .n_ports = G_N_ELEMENTS (dcv2_pilot_ports),
+  .params = dcv_pilot_params,
+  .n_params = G_N_ELEMENTS (dcv_pilot_params),
+  .boundary_param = -1,
+  .designator = "V",
+  .roles = 0,
+  .setup = dcv_setup,
+  .init_states = dcv_init_states,
+  .eval = dcv_eval,
+  .events = dcv_events,
 };

@@ -42,6 +42,19 @@ corner (double u, double level)
   return isfinite (level) ? u - level : (level > 0 ? -1.0 : 1.0);
 }
 
+/* An optional limit left unset is no limit. */
+static double
+lower_limit (double v)
+{
+  return isnan (v) ? -INFINITY : v;
+}
+
+static double
+upper_limit (double v)
+{
+  return isnan (v) ? INFINITY : v;
+}
+
 static gboolean
 require_below (const HydComp *comp, const char *lo_name, double lo, const char *hi_name, double hi,
                GError **error)
@@ -430,10 +443,10 @@ enum { INT_INITIAL, INT_LOWER, INT_UPPER, INT_GAIN };
 static const HydParamInfo int_params[] = {
   [INT_INITIAL] = { "initial", N_("Initial value"), HYD_UNIT_NONE, 0.0, -INFINITY, INFINITY, 0, NULL,
                     N_("the output at t = 0") },
-  [INT_LOWER] = { "lower", N_("Lower limit"), HYD_UNIT_NONE, -INFINITY, -INFINITY, INFINITY, 0, NULL,
-                  N_("the output stops here while the input is negative (−inf: none)") },
-  [INT_UPPER] = { "upper", N_("Upper limit"), HYD_UNIT_NONE, INFINITY, -INFINITY, INFINITY, 0, NULL,
-                  N_("the output stops here while the input is positive (inf: none)") },
+  [INT_LOWER] = { "lower", N_("Lower limit"), HYD_UNIT_NONE, 0.0, -INFINITY, INFINITY, HYD_PARAM_OPTIONAL, NULL,
+                  N_("the output stops here while the input is negative (unset: no limit)") },
+  [INT_UPPER] = { "upper", N_("Upper limit"), HYD_UNIT_NONE, 0.0, -INFINITY, INFINITY, HYD_PARAM_OPTIONAL, NULL,
+                  N_("the output stops here while the input is positive (unset: no limit)") },
   [INT_GAIN] = { "gain", N_("Gain"), HYD_UNIT_NONE, 1.0, -INFINITY, INFINITY, HYD_PARAM_PROFILE, NULL,
                  N_("the factor k of dY/dt = k·U") },
 };
@@ -446,13 +459,14 @@ static gboolean
 int_validate (const HydComp *comp, GError **error)
 {
   const double *par = comp->par;
-  if (!require_below (comp, "lower", par[INT_LOWER], "upper", par[INT_UPPER], error))
+  double lo = lower_limit (par[INT_LOWER]), hi = upper_limit (par[INT_UPPER]);
+  if (!require_below (comp, "lower", lo, "upper", hi, error))
     return FALSE;
-  if (par[INT_INITIAL] < par[INT_LOWER] || par[INT_INITIAL] > par[INT_UPPER])
+  if (par[INT_INITIAL] < lo || par[INT_INITIAL] > hi)
     {
       g_set_error (error, HYD_CIRCUIT_ERROR, HYD_CIRCUIT_ERROR_PARAM_RANGE,
                    "%s: parameter initial = %g must lie within the limits [%g, %g]", comp->id,
-                   par[INT_INITIAL], par[INT_LOWER], par[INT_UPPER]);
+                   par[INT_INITIAL], lo, hi);
       return FALSE;
     }
   return TRUE;
@@ -494,7 +508,7 @@ int_eval (const HydComp *comp, const HydEvalIn *in, HydEvalOut *out)
 static void
 int_signals (const HydComp *comp, const HydEvalIn *in, double *s, double *ds, double *s_t)
 {
-  double y = in->x[0], lo = comp->par[INT_LOWER], hi = comp->par[INT_UPPER];
+  double y = in->x[0], lo = lower_limit (comp->par[INT_LOWER]), hi = upper_limit (comp->par[INT_UPPER]);
   /* the event is located just past the limit: show the limit */
   s[IO_Y] = y > hi ? hi : y < lo ? lo : y;
   if (ds)
@@ -505,8 +519,8 @@ static void
 int_events (const HydComp *comp, const HydEvalIn *in, double *g)
 {
   double rate = comp->par[INT_GAIN] * in->p[IO_U];
-  g[0] = corner (in->x[0], comp->par[INT_UPPER]);
-  g[1] = corner (in->x[0], comp->par[INT_LOWER]);
+  g[0] = corner (in->x[0], upper_limit (comp->par[INT_UPPER]));
+  g[1] = corner (in->x[0], lower_limit (comp->par[INT_LOWER]));
   g[2] = in->d[0] > 0 ? rate : in->d[0] < 0 ? -rate : 1.0;
 }
 
@@ -515,11 +529,14 @@ int_update (const HydComp *comp, const HydEvalIn *in, const int *crossed, double
 {
   double y = in->x[0], rate = comp->par[INT_GAIN] * in->p[IO_U], held = d[0];
   gboolean turned = crossed && crossed[2] < 0;
+  /* a root finder may stop a hair before the crossing: its direction counts */
+  gboolean at_upper = y >= upper_limit (comp->par[INT_UPPER]) || (crossed && crossed[0] > 0);
+  gboolean at_lower = y <= lower_limit (comp->par[INT_LOWER]) || (crossed && crossed[1] < 0);
   if (held == 0.0)
     {
-      if (y >= comp->par[INT_UPPER] && rate > 0)
+      if (at_upper && rate > 0)
         held = 1.0;
-      else if (y <= comp->par[INT_LOWER] && rate < 0)
+      else if (at_lower && rate < 0)
         held = -1.0;
     }
   else if (held > 0 && (rate < 0 || turned))
@@ -633,7 +650,8 @@ const HydComponentType hyd_signal_lag_type = {
 
 enum { PID_KP, PID_KI, PID_KD, PID_TF, PID_LOWER, PID_UPPER, PID_ANTI_WINDUP, PID_TT, PID_INITIAL };
 
-static const char *const pid_anti_windup[] = { N_("back_calculation"), N_("none"), NULL };
+static const char *const pid_anti_windup[] = { N_("back_calculation"), N_("none"), N_("conditional"), NULL };
+enum { AW_BACK_CALCULATION, AW_NONE, AW_CONDITIONAL };
 
 static const HydParamInfo pid_params[] = {
   [PID_KP] = { "kp", N_("Proportional gain"), HYD_UNIT_NONE, 1.0, -INFINITY, INFINITY, HYD_PARAM_PROFILE,
@@ -644,13 +662,14 @@ static const HydParamInfo pid_params[] = {
                NULL, N_("K_d: output per unit of error rate") },
   [PID_TF] = { "derivative_filter", N_("Derivative filter time"), HYD_UNIT_TIME, 0.01, 0.0, INFINITY,
                HYD_PARAM_MIN_EXCLUSIVE, NULL, N_("T_f of the derivative term K_d·s/(1 + T_f·s)") },
-  [PID_LOWER] = { "lower", N_("Lower output limit"), HYD_UNIT_NONE, -INFINITY, -INFINITY, INFINITY, 0, NULL,
-                  N_("the smallest output (−inf: none)") },
-  [PID_UPPER] = { "upper", N_("Upper output limit"), HYD_UNIT_NONE, INFINITY, -INFINITY, INFINITY, 0, NULL,
-                  N_("the largest output (inf: none)") },
-  [PID_ANTI_WINDUP] = { "anti_windup", N_("Anti-windup"), HYD_UNIT_NONE, 0, 0, 1, HYD_PARAM_ENUM,
+  [PID_LOWER] = { "lower", N_("Lower output limit"), HYD_UNIT_NONE, 0.0, -INFINITY, INFINITY,
+                  HYD_PARAM_OPTIONAL, NULL, N_("the smallest output (unset: no limit)") },
+  [PID_UPPER] = { "upper", N_("Upper output limit"), HYD_UNIT_NONE, 0.0, -INFINITY, INFINITY,
+                  HYD_PARAM_OPTIONAL, NULL, N_("the largest output (unset: no limit)") },
+  [PID_ANTI_WINDUP] = { "anti_windup", N_("Anti-windup"), HYD_UNIT_NONE, 0, 0, 2, HYD_PARAM_ENUM,
                         pid_anti_windup,
-                        N_("back_calculation: the integral tracks the limited output; none: it winds up") },
+                        N_("back_calculation: the integral tracks the limited output; conditional: it stops "
+                           "while the output is limited and the error drives it further; none: it winds up") },
   [PID_TT] = { "tracking_time", N_("Tracking time"), HYD_UNIT_TIME, 1.0, 0.0, INFINITY,
                HYD_PARAM_MIN_EXCLUSIVE, NULL,
                N_("T_t of the back-calculation (about √(T_i·T_d), or T_i for a PI controller)") },
@@ -674,7 +693,8 @@ static const HydPortInfo pid_ports[] = {
 static gboolean
 pid_validate (const HydComp *comp, GError **error)
 {
-  return require_below (comp, "lower", comp->par[PID_LOWER], "upper", comp->par[PID_UPPER], error);
+  return require_below (comp, "lower", lower_limit (comp->par[PID_LOWER]), "upper",
+                        upper_limit (comp->par[PID_UPPER]), error);
 }
 
 static gboolean
@@ -713,12 +733,15 @@ pid_compute (const HydComp *comp, const HydEvalIn *in, PidOut *o)
   o->dv[2] = 1.0;
   o->dv[3] = -kd;
   o->v_t = par_dt[PID_KP] * e + par_dt[PID_KD] / Tf * (e - f);
-  double lo = par[PID_LOWER], hi = par[PID_UPPER];
+  double lo = lower_limit (par[PID_LOWER]), hi = upper_limit (par[PID_UPPER]);
   o->u = o->v > hi ? hi : o->v < lo ? lo : o->v;
   o->du = o->v > hi || o->v < lo ? 0.0 : 1.0;
 }
 
-/* dI/dt = K_i·e + (u − v)/T_t (back-calculation), dF/dt = (e − f)/T_f. */
+/* dI/dt = K_i·e + (u − v)/T_t (back-calculation), or K_i·e except while
+ * the output is limited and K_i·e drives it further (conditional
+ * integration: 0 then; continuous where e = 0, a corner at the limits,
+ * which are events), dF/dt = (e − f)/T_f. */
 static void
 pid_eval (const HydComp *comp, const HydEvalIn *in, HydEvalOut *out)
 {
@@ -726,19 +749,25 @@ pid_eval (const HydComp *comp, const HydEvalIn *in, HydEvalOut *out)
   double e = in->p[PID_E], Tf = par[PID_TF];
   PidOut o;
   pid_compute (comp, in, &o);
-  double track = (int) par[PID_ANTI_WINDUP] == 0 ? 1.0 / par[PID_TT] : 0.0;
-  out->xdot[0] = par[PID_KI] * e + track * (o.u - o.v);
+  int aw = (int) par[PID_ANTI_WINDUP];
+  double track = aw == AW_BACK_CALCULATION ? 1.0 / par[PID_TT] : 0.0;
+  double ki_e = par[PID_KI] * e;
+  gboolean frozen = aw == AW_CONDITIONAL
+                    && ((o.v > upper_limit (par[PID_UPPER]) && ki_e > 0)
+                        || (o.v < lower_limit (par[PID_LOWER]) && ki_e < 0));
+  double ki = frozen ? 0.0 : par[PID_KI];
+  out->xdot[0] = ki * e + track * (o.u - o.v);
   out->xdot[1] = (e - in->x[1]) / Tf;
   if (out->jac)
     {
       for (guint c = 0; c < 4; c++)
         HYD_JAC (comp, out, 2, c) = track * (o.du - 1.0) * o.dv[c];
-      HYD_JAC (comp, out, 2, PID_E) += par[PID_KI];
+      HYD_JAC (comp, out, 2, PID_E) += ki;
       HYD_JAC (comp, out, 3, PID_E) = 1.0 / Tf;
       HYD_JAC (comp, out, 3, 3) = -1.0 / Tf;
     }
   if (out->x_t)
-    out->x_t[0] = comp->par_dt[PID_KI] * e + track * (o.du - 1.0) * o.v_t;
+    out->x_t[0] = (frozen ? 0.0 : comp->par_dt[PID_KI]) * e + track * (o.du - 1.0) * o.v_t;
 }
 
 static void
@@ -759,8 +788,8 @@ pid_events (const HydComp *comp, const HydEvalIn *in, double *g)
 {
   PidOut o;
   pid_compute (comp, in, &o);
-  g[0] = corner (o.v, comp->par[PID_UPPER]);
-  g[1] = corner (o.v, comp->par[PID_LOWER]);
+  g[0] = corner (o.v, upper_limit (comp->par[PID_UPPER]));
+  g[1] = corner (o.v, lower_limit (comp->par[PID_LOWER]));
 }
 
 const HydComponentType hyd_signal_pid_type = {
@@ -773,9 +802,10 @@ const HydComponentType hyd_signal_pid_type = {
        "dI/dt = K_i·e and the filtered derivative D = K_d·s/(1 + T_f·s)·e; the "
        "output is v limited to [lower, upper]. Anti-windup by back-calculation "
        "adds (u − v)/T_t to dI/dt, so the integral follows the limited output and "
-       "the controller leaves the limit as soon as the error turns (Åström & "
-       "Hägglund, Advanced PID Control, ISA 2006, §3.3 and §3.5). The gains have "
-       "live sliders while running."),
+       "the controller leaves the limit as soon as the error turns; conditional "
+       "integration stops the integral while the output is limited and the error "
+       "drives it further (Åström & Hägglund, Advanced PID Control, ISA 2006, §3.3 "
+       "and §3.5). The gains have live sliders while running."),
   .ports = pid_ports,
   .n_ports = G_N_ELEMENTS (pid_ports),
   .params = pid_params,
@@ -1369,6 +1399,8 @@ const HydComponentType hyd_signal_hysteresis_type = {
   .eval = nothing_eval,
   .events = hy_events,
   .signals = hy_signals,
+  /* the output is the discrete state's: a loop through it is no algebraic loop */
+  .signal_feedthrough_free = TRUE,
   .update = hy_update,
 };
 

@@ -4,7 +4,8 @@
  * relief_valve, pressure_reducing_valve, flow_control_valve; and the
  * extensions (docs/circuit-format.md, "Component types added by Bramah"):
  * pilot_check_valve, sequence_valve, one_way_flow_control_valve,
- * shuttle_valve, counterbalance_valve, filter.
+ * shuttle_valve, counterbalance_valve, filter, cooler,
+ * accumulator_safety_block.
  *
  * Every path is the shared two-regime orifice law hyd_orifice_flow
  * (Ellman–Piché; Esqué 2008, §3.2.4, eq. 3.7) of an open area A
@@ -933,6 +934,274 @@ const HydComponentType hyd_filter_type = {
   .roles = HYD_ROLE_CONDUIT,
   .setup = filter_setup,
   .eval = filter_eval,
+};
+
+/* ---------------------------------------------------------------------------
+ * cooler (extension, docs/circuit-format.md)
+ * ------------------------------------------------------------------------- */
+
+enum { CO_NOMINAL_FLOW, CO_DROP, CO_LAW, CO_HEAT, CO_NTU };
+
+static const char *const cooler_law_choices[] = { N_("laminar"), N_("turbulent"), NULL };
+
+static const HydParamInfo cooler_params[] = {
+  { "nominal_flow", N_("Nominal flow"), HYD_UNIT_FLOW, 100e-3 / 60.0 /* 100 L/min */, 0.0, INFINITY,
+    HYD_PARAM_MIN_EXCLUSIVE, NULL, N_("Rated oil flow of the cooler") },
+  { "nominal_pressure_drop", N_("Nominal pressure drop"), HYD_UNIT_PRESSURE, 1e5, 0.0, INFINITY,
+    HYD_PARAM_MIN_EXCLUSIVE, NULL, N_("Oil-side pressure drop at the nominal flow") },
+  { "pressure_drop_law", N_("Pressure-drop law"), HYD_UNIT_NONE, 0.0, 0.0, 1.0, HYD_PARAM_ENUM,
+    cooler_law_choices,
+    N_("laminar (drop ∝ flow, as a filter) or turbulent (the orifice law, drop ∝ flow²)") },
+  { "rated_heat_rejection", N_("Rated heat rejection"), HYD_UNIT_POWER, 0.0, 0.0, INFINITY, 0, NULL,
+    N_("Heat the cooler removes at the nominal flow and its rated inlet temperature difference") },
+  { "nominal_ntu", N_("Nominal NTU"), HYD_UNIT_NONE, 1.0, 0.0, INFINITY, HYD_PARAM_MIN_EXCLUSIVE, NULL,
+    N_("Number of transfer units UA/(ρ·c_p·q) of the oil side at the nominal flow") },
+};
+
+static const HydVarInfo cooler_outputs[] = {
+  { "q", HYD_UNIT_FLOW, N_("Flow through the cooler, positive from A to B") },
+  { "dp", HYD_UNIT_PRESSURE, N_("Pressure drop across the cooler, p_A − p_B") },
+  { "heat", HYD_UNIT_POWER, N_("Heat removed from the oil at the rated inlet temperature difference") },
+};
+
+static gboolean
+cooler_setup (HydComp *comp, GError **error)
+{
+  hyd_comp_set_outputs (comp, G_N_ELEMENTS (cooler_outputs), cooler_outputs);
+  hyd_comp_use_dense_pattern (comp);
+  return TRUE;
+}
+
+/* Heat removed at flow q: an exchanger whose coolant side does not warm up
+ * (C_r = 0) has the effectiveness ε = 1 − e^(−NTU) (Incropera & DeWitt,
+ * Fundamentals of Heat and Mass Transfer, 6th ed., 2007, §11.4, eq. 11.36a),
+ * NTU = UA/C_oil ∝ 1/|q|, and removes Q = ε·C_oil·ΔT_in with C_oil ∝ |q|.
+ * At the rated ΔT_in, relative to the nominal flow (r = |q|/q_nom):
+ * Q = Q_rated·r·(1 − e^(−NTU_nom/r))/(1 − e^(−NTU_nom)). */
+static double
+cooler_heat (const double *par, double q)
+{
+  double r = fabs (q) / par[CO_NOMINAL_FLOW];
+  double ntu = par[CO_NTU];
+  if (r <= 0.0 || par[CO_HEAT] <= 0.0)
+    return 0.0;
+  return par[CO_HEAT] * r * -expm1 (-ntu / r) / -expm1 (-ntu);
+}
+
+static void
+cooler_eval (const HydComp *comp, const HydEvalIn *in, HydEvalOut *out)
+{
+  const double *par = comp->par;
+  double dp = in->p[PORT_IN] - in->p[PORT_OUT];
+  double q, dq0, dq1;
+
+  if ((int) par[CO_LAW] == 1)
+    {
+      /* turbulent: the project's orifice law (Esqué 2008, eq. 3.7) with the
+       * area that passes nominal_flow at nominal_pressure_drop */
+      HydOrificeCoeffs c = hyd_fluid_orifice_coeffs (comp->fluid, 0.0);
+      double a = hyd_orifice_nominal_area (&c, par[CO_NOMINAL_FLOW], par[CO_DROP]);
+      double dqdp, dqda;
+      q = hyd_orifice_flow (&c, dp, a, &dqdp, &dqda);
+      dq0 = dqdp;
+      dq1 = -dqdp;
+    }
+  else
+    {
+      /* laminar: q = (nominal_flow/nominal_pressure_drop)·Δp_AB */
+      double g = par[CO_NOMINAL_FLOW] / par[CO_DROP];
+      q = g * dp;
+      dq0 = g;
+      dq1 = -g;
+    }
+  two_port_write (comp, out, q, dq0, dq1);
+  if (out->out)
+    {
+      out->out[0] = q;
+      out->out[1] = dp;
+      out->out[2] = cooler_heat (par, q);
+    }
+}
+
+const HydComponentType hyd_cooler_type = {
+  .id = "cooler",
+  .label = N_("Cooler"),
+  .category = HYD_CATEGORY_STORAGE,
+  .iso_symbol = N_("cooler (square standing on a corner with a line across the flow, its arrowheads pointing out: heat removed)"),
+  .description = N_("Oil cooler: its oil side drops nominal_pressure_drop at nominal_flow, "
+                    "laminar q_A = (nominal_flow/nominal_pressure_drop)·Δp_AB = −q_B (as a "
+                    "filter) or turbulent on the orifice law (Esqué eq. 3.7). The output heat "
+                    "is the heat removed at the rated inlet temperature difference: a coolant "
+                    "that does not warm up gives ε = 1 − e^(−NTU) (Incropera & DeWitt 2007, "
+                    "eq. 11.36a), so heat = rated_heat_rejection·r·(1 − e^(−NTU_nom/r))/"
+                    "(1 − e^(−NTU_nom)) with r = |q|/nominal_flow. The run is isothermal: the "
+                    "heat is reported, not fed back to the fluid."),
+  .ports = ab_ports,
+  .n_ports = G_N_ELEMENTS (ab_ports),
+  .params = cooler_params,
+  .n_params = G_N_ELEMENTS (cooler_params),
+  .boundary_param = -1,
+  .designator = "HE",
+  .roles = HYD_ROLE_CONDUIT,
+  .setup = cooler_setup,
+  .eval = cooler_eval,
+};
+
+/* ---------------------------------------------------------------------------
+ * accumulator_safety_block (extension, docs/circuit-format.md)
+ * ------------------------------------------------------------------------- */
+
+enum {
+  SB_NOMINAL_FLOW,
+  SB_NOMINAL_DP,
+  SB_SHUTOFF,
+  SB_DISCHARGE,
+  SB_DISCHARGE_FLOW,
+  SB_CRACKING,
+  SB_OVERRIDE,
+  SB_RELIEF_FLOW,
+};
+enum { SB_P, SB_A, SB_T };
+
+static const HydPortInfo sb_ports[] = {
+  { "P", HYD_DOMAIN_HYDRAULIC, FALSE, N_("System (pump) line") },
+  { "A", HYD_DOMAIN_HYDRAULIC, FALSE, N_("Accumulator") },
+  { "T", HYD_DOMAIN_HYDRAULIC, FALSE, N_("Tank") },
+};
+
+static const HydParamInfo sb_params[] = {
+  { "nominal_flow", N_("Nominal flow"), HYD_UNIT_FLOW, 40e-3 / 60.0 /* 40 L/min */, 0.0, INFINITY,
+    HYD_PARAM_MIN_EXCLUSIVE, NULL, N_("Flow of the open shut-off valve at the nominal pressure drop") },
+  { "nominal_pressure_drop", N_("Nominal pressure drop"), HYD_UNIT_PRESSURE, 5e5, 0.0, INFINITY,
+    HYD_PARAM_MIN_EXCLUSIVE, NULL,
+    N_("Pressure drop at which the open shut-off and discharge valves pass their nominal flows") },
+  { "shutoff_opening", N_("Shut-off valve opening"), HYD_UNIT_NONE, 1.0, 0.0, 1.0, HYD_PARAM_PROFILE, NULL,
+    N_("Main shut-off valve between P and A: 1 open, 0 shut") },
+  { "discharge_opening", N_("Discharge valve opening"), HYD_UNIT_NONE, 0.0, 0.0, 1.0, HYD_PARAM_PROFILE, NULL,
+    N_("Manual discharge valve from A to tank: 0 shut, 1 open") },
+  { "discharge_nominal_flow", N_("Discharge nominal flow"), HYD_UNIT_FLOW, 10e-3 / 60.0 /* 10 L/min */, 0.0,
+    INFINITY, HYD_PARAM_MIN_EXCLUSIVE, NULL,
+    N_("Flow of the open discharge valve at the nominal pressure drop") },
+  { "cracking_pressure", N_("Cracking pressure"), HYD_UNIT_PRESSURE, 2e7, 0.0, INFINITY,
+    HYD_PARAM_MIN_EXCLUSIVE, NULL, N_("Δp_AT at which the accumulator's relief valve starts to open") },
+  { "override_pressure", N_("Override pressure"), HYD_UNIT_PRESSURE, 1e6, 0.0, INFINITY,
+    HYD_PARAM_MIN_EXCLUSIVE, NULL, N_("Rise of Δp_AT above cracking that passes the relief nominal flow") },
+  { "relief_nominal_flow", N_("Relief nominal flow"), HYD_UNIT_FLOW, 20e-3 / 60.0 /* 20 L/min */, 0.0, INFINITY,
+    HYD_PARAM_MIN_EXCLUSIVE, NULL, N_("Flow of the relief valve at cracking + override pressure") },
+};
+
+static const HydVarInfo sb_outputs[] = {
+  { "q_PA", HYD_UNIT_FLOW, N_("Flow through the shut-off valve, positive from P to A") },
+  { "q_relief", HYD_UNIT_FLOW, N_("Flow through the relief valve from A to tank") },
+  { "q_discharge", HYD_UNIT_FLOW, N_("Flow through the discharge valve from A to tank") },
+  { "relief_opening", HYD_UNIT_NONE, N_("Open-area fraction of the relief valve") },
+};
+
+static gboolean
+sb_setup (HydComp *comp, GError **error)
+{
+  hyd_comp_set_outputs (comp, G_N_ELEMENTS (sb_outputs), sb_outputs);
+  hyd_comp_add_event (comp, "cracking", N_("the relief valve starts to open or closes"));
+  hyd_comp_use_dense_pattern (comp);
+  return TRUE;
+}
+
+static void
+sb_events (const HydComp *comp, const HydEvalIn *in, double *g)
+{
+  g[0] = (in->p[SB_A] - in->p[SB_T] - comp->par[SB_CRACKING]) / comp->par[SB_OVERRIDE];
+}
+
+/* A path X→Y of the block: the orifice law with q, ∂q/∂p_X (= −∂q/∂p_Y) and
+ * ∂q/∂t through a profile opening; added to the port rows. */
+static void
+sb_path (const HydComp *comp, HydEvalOut *out, guint x, guint y, double q, double dq, double q_t)
+{
+  guint nl = hyd_comp_n_local (comp);
+  out->q[x] += q;
+  out->q[y] -= q;
+  if (out->jac)
+    {
+      out->jac[x * nl + x] += dq;
+      out->jac[x * nl + y] -= dq;
+      out->jac[y * nl + x] -= dq;
+      out->jac[y * nl + y] += dq;
+    }
+  if (out->q_t)
+    {
+      out->q_t[x] += q_t;
+      out->q_t[y] -= q_t;
+    }
+}
+
+static void
+sb_eval (const HydComp *comp, const HydEvalIn *in, HydEvalOut *out)
+{
+  /* Three valves in one block: the shut-off valve P–A and the discharge
+   * valve A–T are orifices of area open01(opening)·A_nom; the relief valve
+   * A–T is the static relief_valve law, A = soft_ramp(z, 0.01)·A_r with
+   * z = (Δp_AT − cracking)/override (Esqué 2008, eq. 3.7 for every path). */
+  const double *par = comp->par;
+  HydOrificeCoeffs c = hyd_fluid_orifice_coeffs (comp->fluid, 0.0);
+  double dqdp, dqda, d;
+
+  /* shut-off valve */
+  double a_s = hyd_orifice_nominal_area (&c, par[SB_NOMINAL_FLOW], par[SB_NOMINAL_DP]);
+  double f_s = hyd_open01 (par[SB_SHUTOFF], HYD_SMOOTH_EPS, &d);
+  double q_pa = hyd_orifice_flow (&c, in->p[SB_P] - in->p[SB_A], f_s * a_s, &dqdp, &dqda);
+  sb_path (comp, out, SB_P, SB_A, q_pa, dqdp, dqda * a_s * d * comp->par_dt[SB_SHUTOFF]);
+
+  /* discharge valve */
+  double dp_at = in->p[SB_A] - in->p[SB_T];
+  double a_d = hyd_orifice_nominal_area (&c, par[SB_DISCHARGE_FLOW], par[SB_NOMINAL_DP]);
+  double f_d = hyd_open01 (par[SB_DISCHARGE], HYD_SMOOTH_EPS, &d);
+  double q_dis = hyd_orifice_flow (&c, dp_at, f_d * a_d, &dqdp, &dqda);
+  sb_path (comp, out, SB_A, SB_T, q_dis, dqdp, dqda * a_d * d * comp->par_dt[SB_DISCHARGE]);
+
+  /* relief valve: A_r passes relief_nominal_flow at cracking + override */
+  double po = par[SB_OVERRIDE];
+  double a_r = hyd_orifice_nominal_area (&c, par[SB_RELIEF_FLOW], par[SB_CRACKING] + po);
+  double z = (dp_at - par[SB_CRACKING]) / po;
+  double open = hyd_soft_ramp (z, HYD_SMOOTH_EPS, &d);
+  double q_rel = hyd_orifice_flow (&c, dp_at, open * a_r, &dqdp, &dqda);
+  sb_path (comp, out, SB_A, SB_T, q_rel, dqdp + dqda * a_r * d / po, 0.0);
+
+  if (out->out)
+    {
+      out->out[0] = q_pa;
+      out->out[1] = q_rel;
+      out->out[2] = q_dis;
+      out->out[3] = open;
+    }
+}
+
+const HydComponentType hyd_accumulator_safety_block_type = {
+  .id = "accumulator_safety_block",
+  .label = N_("Accumulator safety block"),
+  .category = HYD_CATEGORY_STORAGE,
+  .iso_symbol = N_("accumulator safety and shut-off block (chain-line enclosure holding a shut-off valve P–A, a relief valve A–T and a discharge shut-off valve A–T)"),
+  .description = N_("Accumulator safety and shut-off block (isolation, pressure limitation "
+                    "and discharge, as ISO 4413:2010 asks of accumulator circuits): a "
+                    "shut-off valve between the system P and the "
+                    "accumulator A, a pressure-relief valve from A to tank and a manual "
+                    "discharge valve from A to tank in one body. Shut-off and discharge are "
+                    "orifices of area open01(opening)·A_nom (nominal_flow, resp. "
+                    "discharge_nominal_flow, at nominal_pressure_drop); the relief valve is "
+                    "the static relief_valve law A = soft_ramp(z, 0.01)·A_r, z = (Δp_AT − "
+                    "cracking_pressure)/override_pressure, A_r passing relief_nominal_flow at "
+                    "cracking + override; every path the orifice law (Esqué eq. 3.7)."),
+  .ports = sb_ports,
+  .n_ports = G_N_ELEMENTS (sb_ports),
+  .params = sb_params,
+  .n_params = G_N_ELEMENTS (sb_params),
+  .boundary_param = -1,
+  .designator = "SB",
+  .roles = 0,
+  /* the accumulator pressure it allows can be the highest in the circuit */
+  .scale_param = "cracking_pressure",
+  .setup = sb_setup,
+  .eval = sb_eval,
+  .events = sb_events,
 };
 
 /* ---------------------------------------------------------------------------

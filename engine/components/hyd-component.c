@@ -272,5 +272,21 @@ hyd_component_type_get_operation (const HydComponentType *type, const double *va
     return HYD_OPERATION_LEVER;
   if (strcmp (choice, "solenoid") == 0)
     return HYD_OPERATION_SOLENOID;
+  if (strcmp (choice, "pushbutton") == 0)
+    return HYD_OPERATION_PUSHBUTTON;
+  if (strcmp (choice, "pedal") == 0)
+    return HYD_OPERATION_PEDAL;
   return HYD_OPERATION_NONE;
+}
+
+gboolean
+hyd_component_type_get_spring_return (const HydComponentType *type, const double *values)
+{
+  int k = type->return_param ? hyd_component_type_find_param (type, type->return_param) : -1;
+  if (k < 0)
+    return FALSE;
+  const HydParamInfo *info = &type->params[k];
+  double v = values ? values[k] : info->def;
+  guint n = info->choices ? g_strv_length ((char **) info->choices) : 0;
+  return v >= 0 && v < n && strcmp (info->choices[(guint) v], "spring") == 0;
 }

@@ -97,7 +97,17 @@ typedef enum {
   HYD_OPERATION_NONE,      /* not an operated valve */
   HYD_OPERATION_LEVER,     /* by hand: the command is a lever the user moves */
   HYD_OPERATION_SOLENOID,  /* by a solenoid: the command is a signal (a profile) */
+  HYD_OPERATION_PUSHBUTTON, /* by hand, a pushbutton (as a lever: the user sets the command) */
+  HYD_OPERATION_PEDAL,     /* by foot, a pedal (as a lever) */
 } HydOperation;
+
+/* TRUE for the operators the user works by hand or foot in a run (lever,
+ * pushbutton, pedal): the command is theirs to set. */
+static inline gboolean
+hyd_operation_is_manual (HydOperation op)
+{
+  return op == HYD_OPERATION_LEVER || op == HYD_OPERATION_PUSHBUTTON || op == HYD_OPERATION_PEDAL;
+}
 
 typedef struct {
   const char *name;
@@ -205,6 +215,10 @@ struct _HydComponentType {
    * gives the positions: −1, 0, 1 or 0, 1). NULL otherwise. */
   const char *operation_param;
   const char *command_param;
+  /* The enum parameter ("spring", "detent") that says whether a manual
+   * operator springs back to the neutral command when released or stays
+   * where it was put; NULL: no such choice. */
+  const char *return_param;
   /* The pressure parameter that sets the top of the pressure colour scale
    * (a relief valve's setting, a pressure source's pressure), or NULL. */
   const char *scale_param;
@@ -348,6 +362,10 @@ hyd_comp_pos_col (const HydComp *comp, guint X)
 /* The operation of a type whose parameter values (in the order of params,
  * an enum as its choice index) are `values`; values NULL: the default. */
 HydOperation hyd_component_type_get_operation (const HydComponentType *type, const double *values);
+/* TRUE when the type's manual operator springs back to the neutral command
+ * on release (its return_param says "spring"); FALSE for a detent or when
+ * the type has no return_param. values NULL: the default. */
+gboolean hyd_component_type_get_spring_return (const HydComponentType *type, const double *values);
 
 /* Parameter lookup by name (−1 if absent). */
 int hyd_component_type_find_param (const HydComponentType *type, const char *name);

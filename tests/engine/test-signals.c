@@ -194,6 +194,21 @@ test_partials_group1 (void)
   misses += check_block (c, 0.3, zi, d0, "integrator free");
   misses += check_block (c, 0.3, zi, d1, "integrator held");
   misses += check_block (c, 0.3, zi, dm, "integrator held low");
+  {
+    /* a root finder (CVODE's) may stop a hair before the limit: the
+     * crossing's direction holds it all the same; then, the input turned,
+     * it lets go */
+    double z[3] = { 0.5, 0, 1.0 - 1e-12 }, d[1] = { 0 };
+    int crossed[3] = { 1, 0, 0 };
+    HydEvalIn in = { .t = 0.3, .p = z, .x = z + 2, .d = d };
+    g_assert_true (c->type->update (c, &in, crossed, d));
+    g_assert_cmpfloat (d[0], ==, 1.0);
+    g_assert_false (c->type->update (c, &in, NULL, d));
+    z[0] = -0.5;
+    int turned[3] = { 0, 0, -1 };
+    g_assert_true (c->type->update (c, &in, turned, d));
+    g_assert_cmpfloat (d[0], ==, 0.0);
+  }
   hyd_comp_free (c);
 
   c = hyd_test_make_comp ("first_order_lag", NULL, "gain", "1.5", "time_constant", "0.4", NULL);
@@ -213,6 +228,19 @@ test_partials_group1 (void)
   zp[0] = 0.9;
   misses += check_block (c, 0.3, zp, NULL, "pid saturated");
   g_assert_cmpfloat (fabs (output_of (c, 0.3, zp, NULL, 1) - (1.5)), <, 1e-12);
+  hyd_comp_free (c);
+  c = hyd_test_make_comp ("pid", NULL, "kp", "2", "ki", "3", "kd", "0.1", "derivative_filter", "0.05",
+                          "lower", "-1", "upper", "1.5", "anti_windup", "conditional", NULL);
+  hyd_test_set_param_rate (c, "ki", -0.3);
+  double zc[4] = { 0.2, 0, 0.3, 0.1 };
+  misses += check_block (c, 0.3, zc, NULL, "pid conditional, linear");
+  zc[0] = 0.9; /* limited, the error driving it further: the integral stops */
+  misses += check_block (c, 0.3, zc, NULL, "pid conditional, frozen");
+  {
+    Local L;
+    eval_block (c, 0.3, zc, NULL, &L);
+    g_assert_cmpfloat (L.xdot[0], ==, 0.0);
+  }
   hyd_comp_free (c);
 
   g_assert_cmpuint (misses, ==, 0);
@@ -298,6 +326,7 @@ test_partials_group2 (void)
   c = hyd_test_make_comp ("hysteresis", NULL, "on_level", "0.5", "off_level", "-0.5", "high", "3", "low", "-1",
                           NULL);
   hyd_test_set_param_rate (c, "high", 0.25);
+  g_assert_true (c->type->signal_feedthrough_free);
   double z2[2] = { 0.1, 0 };
   misses += check_block (c, 0.3, z2, d1, "hysteresis on");
   misses += check_block (c, 0.3, z2, d0, "hysteresis off");
@@ -574,15 +603,17 @@ windup_run (const char *anti_windup, double *overshoot, double *settled)
  * equations (e = 1 − y, v = e + I, u = sat(v), İ = e + (u − v)/T_t or e,
  * ẏ = u; classical RK4, h = 1e-4 s, written apart from Bramah): the output
  * leaves the limit at 4.5005 s with back-calculation and 8.899 s without,
- * the overshoots are 0.069956 and 0.801492, and at 30 s the wound-up loop
+ * the overshoots are 0.069956 and 0.801492 (0.059685 with conditional
+ * integration), and at 30 s the wound-up loop
  * is still 3.2064e-4 short of the set-point (it settles at ζ = 0.5 from
  * its later start), the other within 2.5e-7. */
 static void
 test_pid_anti_windup (void)
 {
-  double over_bc, over_none, left_bc, left_none;
+  double over_bc, over_none, left_bc, left_none, over_ci, left_ci;
   double t_bc = windup_run ("back_calculation", &over_bc, &left_bc);
   double t_none = windup_run ("none", &over_none, &left_none);
+  double t_ci = windup_run ("conditional", &over_ci, &left_ci);
   g_test_message ("PI with output limits ±0.2: leaves the limit at %.3f s with back-calculation, "
                   "%.3f s without anti-windup; overshoot %.6f against %.6f; error at 30 s %.4g "
                   "against %.4g", t_bc, t_none, over_bc, over_none, left_bc, left_none);
@@ -597,6 +628,15 @@ test_pid_anti_windup (void)
   g_assert_cmpfloat (fabs (over_none - 0.801492), <, 1e-5);
   g_assert_cmpfloat (fabs (left_bc), <, 1e-6);
   g_assert_cmpfloat (fabs (left_none + 3.2064e-4), <, 1e-7);
+  /* conditional integration: the integral stays 0 while the output is
+   * limited (e > 0 all along), so v = e and the output leaves the limit
+   * when e = 1 − 0.2·t reaches 0.2: at 4 s exactly (the first sample
+   * below it, 4.001 s); overshoot 0.059685 by the same RK4 */
+  g_test_message ("conditional integration: leaves the limit at %.3f s (exact 4 s), overshoot %.6f, "
+                  "error at 30 s %.3g", t_ci, over_ci, left_ci);
+  g_assert_cmpfloat (fabs (t_ci - 4.0), <=, 1.5e-3);
+  g_assert_cmpfloat (fabs (over_ci - 0.059685), <, 1e-5);
+  g_assert_cmpfloat (fabs (left_ci), <, 1e-6);
 }
 
 /* A sum with two signs refuses a wired U3, naming the block and the port;
@@ -720,6 +760,19 @@ test_rate_limiter (void)
 static void
 test_hysteresis (void)
 {
+  {
+    /* its output depends on its state only: a loop through it is no
+     * algebraic loop (a relaxation oscillator: the sum of a ramp and the
+     * output crosses the levels by itself) */
+    HydSystem *loop = compile_ok (
+      HEAD "\"components\": ["
+      "{\"id\": \"W1\", \"type\": \"ramp\"},"
+      "{\"id\": \"S1\", \"type\": \"sum\", \"params\": {\"signs\": \"+-\"}},"
+      "{\"id\": \"B1\", \"type\": \"hysteresis\"}],"
+      "\"connections\": [{\"from\": \"W1.Y\", \"to\": \"S1.U1\"}, {\"from\": \"B1.Y\", \"to\": \"S1.U2\"},"
+      "{\"from\": \"S1.Y\", \"to\": \"B1.U\"}]}");
+    hyd_system_free (loop);
+  }
   HydSystem *sys = compile_ok (
     HEAD "\"components\": ["
     "{\"id\": \"W1\", \"type\": \"sine\", \"params\": {\"amplitude\": 1, \"frequency\": 0.5}},"
@@ -826,6 +879,73 @@ test_sources (void)
   hyd_system_free (sys);
 }
 
+/* Live sliders: the set-point of the PI loop above changes from 1 to 2 at
+ * 2 s (a replayed live change, as the application's slider sends), and the
+ * loop being linear, the error is the sum of the two step
+ * responses: e = (1 − t)·e^(−t) + (1 − τ)·e^(−τ), τ = t − 2, and the
+ * integral term i = t·e^(−t) + τ·e^(−τ). A change of the PI's integral gain
+ * to 0 at 6 s then freezes its integral term. */
+static void
+test_live_changes (void)
+{
+  HydSystem *sys = compile_ok (
+    HEAD "\"components\": ["
+    "{\"id\": \"W1\", \"type\": \"constant\", \"params\": {\"value\": 1}},"
+    "{\"id\": \"S1\", \"type\": \"sum\", \"params\": {\"signs\": \"+-\"}},"
+    "{\"id\": \"R1\", \"type\": \"pid\", \"params\": {\"kp\": 2, \"ki\": 1}},"
+    "{\"id\": \"I1\", \"type\": \"integrator\"}],"
+    "\"connections\": [{\"from\": \"W1.Y\", \"to\": \"S1.U1\"}, {\"from\": \"I1.Y\", \"to\": \"S1.U2\"},"
+    "{\"from\": \"S1.Y\", \"to\": \"R1.E\"}, {\"from\": \"R1.Y\", \"to\": \"I1.U\"}]}");
+  HydSimOptions sim;
+  g_autoptr (HydCircuit) empty = hyd_circuit_new ();
+  g_assert_true (hyd_circuit_get_sim_options (empty, &sim, NULL));
+  sim.t_end = 8.0;
+  sim.output_interval = 0.01;
+  sim.rtol = 1e-8;
+  for (guint k = 0; k < HYD_ATOL_N_KINDS; k++)
+    sim.atol[k] *= 1e-8 / 1e-4;
+  int vars[2] = { hyd_system_find_variable (sys, "S1.Y"), hyd_system_find_variable (sys, "R1.i") };
+  g_assert_cmpint (vars[0], >=, 0);
+  g_assert_cmpint (vars[1], >=, 0);
+  g_autoptr (GPtrArray) replay = g_ptr_array_new_with_free_func ((GDestroyNotify) hyd_run_change_free);
+  g_ptr_array_add (replay, hyd_run_change_new (2.0, "W1", "value", 1.0, 2.0));
+  g_ptr_array_add (replay, hyd_run_change_new (6.0, "R1", "ki", 1.0, 0.0));
+  g_autoptr (GPtrArray) log = g_ptr_array_new_with_free_func ((GDestroyNotify) hyd_run_change_free);
+  Rows r = { g_array_new (FALSE, FALSE, sizeof (double)), 0 };
+  HydRunSpec spec = { .sim = &sim, .vars = vars, .n_vars = 2, .sample = keep_row, .user = &r,
+                      .replay = replay, .change_log = log };
+  HydOdeResult res = { 0 };
+  g_assert_cmpint (hyd_run_execute (sys, &spec, &res, NULL), ==, HYD_ODE_SUCCESS);
+  hyd_ode_result_clear (&res);
+  hyd_sim_options_clear (&sim);
+  g_assert_cmpuint (log->len, ==, 2);
+  double worst = 0, i_at_6 = NAN, i_drift = 0;
+  for (guint i = 0; i < N_ROWS (r); i++)
+    {
+      const double *row = ROW (r, i);
+      double t = row[0], tau = t - 2.0;
+      if (t <= 6.0)
+        {
+          double exact = (1 - t) * exp (-t) + (tau >= 0 ? (1 - tau) * exp (-tau) : 0.0);
+          /* the row at 2 s itself holds the values after the change */
+          if (fabs (tau) > 1e-9)
+            worst = MAX (worst, fabs (row[1] - exact));
+          if (fabs (t - 6.0) < 1e-9)
+            i_at_6 = row[2];
+        }
+      else
+        i_drift = MAX (i_drift, fabs (row[2] - i_at_6));
+    }
+  g_test_message ("live set-point 1 → 2 at 2 s: worst |e − e_exact| = %.3g; K_i → 0 at 6 s: the integral "
+                  "term stays at %.9g (drift %.3g)", worst, i_at_6, i_drift);
+  g_assert_cmpfloat (worst, <, 1e-6);
+  /* i = K_i·∫e = t·e^(−t) + τ·e^(−τ) (the plant integrates: at rest it needs no input) */
+  g_assert_cmpfloat (fabs (i_at_6 - (6 * exp (-6.0) + 4 * exp (-4.0))), <, 1e-6);
+  g_assert_cmpfloat (i_drift, <, 1e-12);
+  g_array_unref (r.rows);
+  hyd_system_free (sys);
+}
+
 /* ------------------------------------------- feedback through hydraulics */
 
 /* s_flow: a flow source commanded by a signal (m³/s) into P. Issue 11's
@@ -915,6 +1035,7 @@ main (int argc, char **argv)
   g_test_add_func ("/engine/signals/pi-loop", test_pi_loop);
   g_test_add_func ("/engine/signals/pid-anti-windup", test_pid_anti_windup);
   g_test_add_func ("/engine/signals/sum-third-input", test_sum_third_input);
+  g_test_add_func ("/engine/signals/live-changes", test_live_changes);
   g_test_add_func ("/engine/signals/hydraulic-loop", test_hydraulic_loop);
   return g_test_run ();
 }

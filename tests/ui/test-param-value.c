@@ -209,7 +209,13 @@ test_unbounded_default (void)
 {
   const HydComponentType *pid = hyd_catalogue_lookup ("pid");
   g_assert_nonnull (pid);
-  const HydParamInfo *lower = &pid->params[hyd_component_type_find_param (pid, "lower")];
+  /* the PID's limits are optional parameters (unset: no limit) */
+  const HydParamInfo *pid_lower = &pid->params[hyd_component_type_find_param (pid, "lower")];
+  g_assert_true (hyd_param_value_may_be_unset (pid_lower));
+  /* a limit written with an infinite default, as a type may declare it */
+  static const HydParamInfo unbounded = { "lower", "Lower output limit", HYD_UNIT_NONE, -INFINITY,
+                                          -INFINITY, INFINITY, 0, NULL, "lower limit" };
+  const HydParamInfo *lower = &unbounded;
   const HydParamInfo *kp = &pid->params[hyd_component_type_find_param (pid, "kp")];
   g_assert_true (isinf (lower->def));
   g_assert_true (hyd_param_value_may_be_unset (lower));
