@@ -59,6 +59,11 @@ extern const HydComponentType hyd_signal_dead_zone_type;
 extern const HydComponentType hyd_position_sensor_type;
 extern const HydComponentType hyd_velocity_sensor_type;
 extern const HydComponentType hyd_force_sensor_type;
+/* signal-driven hydraulics and hydraulic sensors (issue 11) */
+extern const HydComponentType hyd_servo_valve_type;
+extern const HydComponentType hyd_proportional_relief_valve_type;
+extern const HydComponentType hyd_pressure_transducer_type;
+extern const HydComponentType hyd_differential_pressure_transducer_type;
 extern const HydComponentType hyd_friction_type;
 extern const HydComponentType hyd_cooler_type;
 extern const HydComponentType hyd_dcv_4_3_pilot_type;
@@ -132,6 +137,11 @@ static const HydComponentType *const catalogue[] = {
   &hyd_position_sensor_type,
   &hyd_velocity_sensor_type,
   &hyd_force_sensor_type,
+  /* signal-driven hydraulics and hydraulic sensors (issue 11) */
+  &hyd_servo_valve_type,
+  &hyd_proportional_relief_valve_type,
+  &hyd_pressure_transducer_type,
+  &hyd_differential_pressure_transducer_type,
   &hyd_friction_type,
   &hyd_cooler_type,
   &hyd_dcv_4_3_pilot_type,

@@ -109,3 +109,92 @@ const HydComponentType hyd_flow_meter_type = {
   .setup = flow_meter_setup,
   .eval = flow_meter_eval,
 };
+
+/* ------------------------------------------------- pressure_transducer */
+
+/* A pressure transducer turns the pressure at P into the signal S (Pa); a
+ * differential one the drop p_A − p_B. Neither takes flow nor adds volume:
+ * ideal sensors, as the gauge (Hopsan's pressure sensor: Braun & Krus 2016
+ * write the node's pressure into a signal node). */
+
+static const HydPortInfo pressure_transducer_ports[] = {
+  { "P", HYD_DOMAIN_HYDRAULIC, FALSE, N_("measured pressure (takes no flow, adds no volume)") },
+  { "S", HYD_DOMAIN_SIGNAL, TRUE, N_("signal output: the pressure at P in pascals"), HYD_PORT_OUTPUT },
+};
+
+const HydComponentType hyd_pressure_transducer_type = {
+  .id = "pressure_transducer",
+  .label = N_("Pressure transducer"),
+  .category = HYD_CATEGORY_MEASUREMENT,
+  .iso_symbol = N_("pressure transducer (pressure-measuring circle with an electrical output)"),
+  .description =
+    N_("Ideal pressure transducer: its signal output S is the gauge pressure p "
+       "of the node at P in pascals (S = p); it takes no flow and adds no volume."),
+  .ports = pressure_transducer_ports,
+  .n_ports = G_N_ELEMENTS (pressure_transducer_ports),
+  .boundary_param = -1,
+  .designator = "BP",
+  .roles = HYD_ROLE_STORES_OIL,
+  .setup = pressure_gauge_setup,
+  .eval = pressure_gauge_eval,
+  .signals = pressure_gauge_signals,
+};
+
+/* ------------------------------------ differential_pressure_transducer */
+
+static const HydPortInfo dp_transducer_ports[] = {
+  { "A", HYD_DOMAIN_HYDRAULIC, FALSE, N_("first measured pressure (takes no flow, adds no volume)") },
+  { "B", HYD_DOMAIN_HYDRAULIC, FALSE, N_("second measured pressure (takes no flow, adds no volume)") },
+  { "S", HYD_DOMAIN_SIGNAL, TRUE, N_("signal output: p_A − p_B in pascals"), HYD_PORT_OUTPUT },
+};
+
+static const HydVarInfo dp_transducer_outputs[] = {
+  { "dp", HYD_UNIT_PRESSURE, N_("pressure difference p_A − p_B") },
+};
+
+static gboolean
+dp_transducer_setup (HydComp *comp, GError **error)
+{
+  hyd_comp_set_outputs (comp, G_N_ELEMENTS (dp_transducer_outputs), dp_transducer_outputs);
+  hyd_comp_use_dense_pattern (comp);
+  return TRUE;
+}
+
+static void
+dp_transducer_eval (const HydComp *comp, const HydEvalIn *in, HydEvalOut *out)
+{
+  if (out->out)
+    out->out[0] = in->p[0] - in->p[1];
+}
+
+/* S = p_A − p_B: ∂S/∂p_A = 1, ∂S/∂p_B = −1 */
+static void
+dp_transducer_signals (const HydComp *comp, const HydEvalIn *in, double *s, double *ds, double *s_t)
+{
+  guint nl = hyd_comp_n_local (comp);
+  s[2] = in->p[0] - in->p[1];
+  if (ds)
+    {
+      ds[2 * nl + 0] = 1.0;
+      ds[2 * nl + 1] = -1.0;
+    }
+}
+
+const HydComponentType hyd_differential_pressure_transducer_type = {
+  .id = "differential_pressure_transducer",
+  .label = N_("Differential pressure transducer"),
+  .category = HYD_CATEGORY_MEASUREMENT,
+  .iso_symbol = N_("differential pressure transducer (measuring circle between two pressure connections, electrical output)"),
+  .description =
+    N_("Ideal differential pressure transducer: its signal output S is the "
+       "pressure difference p_A − p_B in pascals; it takes no flow at A or B and "
+       "adds no volume."),
+  .ports = dp_transducer_ports,
+  .n_ports = G_N_ELEMENTS (dp_transducer_ports),
+  .boundary_param = -1,
+  .designator = "BP",
+  .roles = HYD_ROLE_STORES_OIL,
+  .setup = dp_transducer_setup,
+  .eval = dp_transducer_eval,
+  .signals = dp_transducer_signals,
+};

@@ -10,6 +10,7 @@
  * laminar leakage, Q = V_p·n_D − C_L·Δp). */
 #include "hyd-component.h"
 #include "hyd-i18n.h"
+#include "hyd-smooth.h"
 
 /* ---------------------------------------------------------------------------
  * tank
@@ -192,8 +193,8 @@ static const HydPortInfo variable_pump_ports[] = {
     N_("Drive shaft (rotational, optional): when wired, the pump turns at the shaft's speed "
        "and loads it with its torque; the speed parameter is then not used") },
   { "U", HYD_DOMAIN_SIGNAL, TRUE,
-    N_("Displacement command (signal, optional): when wired it replaces the fraction parameter; "
-       "limit it to [−1, 1] (a controller's output limits, a saturation)"), HYD_PORT_INPUT },
+    N_("Displacement command (signal, optional): when wired it replaces the fraction parameter, "
+       "limited to ±1"), HYD_PORT_INPUT },
 };
 
 #define PUMP_COMMON_PARAMS \
@@ -237,10 +238,18 @@ pump_eval (const HydComp *comp, const HydEvalIn *in, HydEvalOut *out)
 {
   const double *par = comp->par;
   gboolean variable = comp->type->n_params > PUMP_FRACTION;
-  /* a wired command U sets the swash plate instead of the parameter */
+  /* a wired command U sets the swash plate instead of the parameter:
+   * fraction 2·clamp01((u + 1)/2) − 1, limited to ±1 (smoothly, within
+   * ±0.99 exact) */
   gboolean commanded = variable && hyd_comp_port_connected (comp, PUMP_U);
-  double frac = commanded ? in->p[PUMP_U] : variable ? par[PUMP_FRACTION] : 1.0;
-  double frac_t = variable && !commanded ? comp->par_dt[PUMP_FRACTION] : 0.0;
+  double frac = variable ? par[PUMP_FRACTION] : 1.0;
+  double frac_t = variable ? comp->par_dt[PUMP_FRACTION] : 0.0;
+  double dfrac_du = 0.0;
+  if (commanded)
+    {
+      frac = 2.0 * hyd_clamp01 (0.5 * (in->p[PUMP_U] + 1.0), HYD_SMOOTH_EPS, &dfrac_du) - 1.0;
+      frac_t = 0.0;
+    }
   double D = frac * par[PUMP_DISPLACEMENT];
   /* a wired shaft sets the speed (its node's ω) and takes the torque */
   gboolean shaft = hyd_comp_port_connected (comp, PUMP_SHAFT);
@@ -274,11 +283,11 @@ pump_eval (const HydComp *comp, const HydEvalIn *in, HydEvalOut *out)
         }
       if (commanded)
         {
-          double disp = par[PUMP_DISPLACEMENT];
-          HYD_JAC (comp, out, PUMP_P, PUMP_U) = -disp * w;
-          HYD_JAC (comp, out, PUMP_S, PUMP_U) = disp * w;
+          double dD_du = par[PUMP_DISPLACEMENT] * dfrac_du;
+          HYD_JAC (comp, out, PUMP_P, PUMP_U) = -dD_du * w;
+          HYD_JAC (comp, out, PUMP_S, PUMP_U) = dD_du * w;
           if (shaft)
-            HYD_JAC (comp, out, PUMP_SHAFT, PUMP_U) = disp * dp / eta;
+            HYD_JAC (comp, out, PUMP_SHAFT, PUMP_U) = dD_du * dp / eta;
         }
     }
   if (out->q_t)
@@ -331,7 +340,8 @@ const HydComponentType hyd_variable_pump_type = {
                     "q_P = −q_d, q_S = +q_d; shaft torque D_eff·Δp_PS/η_hm "
                     "(Esqué 2008, §3.2.2). Wire its shaft to a rotational node and it turns "
                     "at that node's speed instead, loading it with its torque; wire a signal to "
-                    "U and it sets the fraction (a speed or pressure controller's output)."),
+                    "U and it sets the fraction (a speed or pressure controller's output), "
+                    "limited to ±1."),
   .ports = variable_pump_ports,
   .n_ports = G_N_ELEMENTS (variable_pump_ports),
   .params = variable_pump_params,

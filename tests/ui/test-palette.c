@@ -65,8 +65,10 @@ test_palette (void)
   gtk_editable_set_text (GTK_EDITABLE (entry), "relief");
   g_signal_emit_by_name (entry, "search-changed");
   g_auto (GStrv) relief = hyd_palette_dup_visible_types (palette);
-  g_assert_cmpuint (g_strv_length (relief), ==, 1);
+  /* the relief valve, then the proportional one (catalogue order) */
+  g_assert_cmpuint (g_strv_length (relief), ==, 2);
   g_assert_cmpstr (relief[0], ==, "relief_valve");
+  g_assert_cmpstr (relief[1], ==, "proportional_relief_valve");
 
   /* Enter in the search places the first match */
   char *activated = NULL;
