@@ -223,6 +223,29 @@ add_row (HydLivePanel *self, GtkWidget *group, const HydCircuitComponent *comp, 
   g_ptr_array_add (self->rows, row);
 }
 
+/* Is the parameter replaced by a port of the component that the circuit
+ * wires (a force source's force by its input S)? Its slider would move
+ * nothing. */
+static gboolean
+param_overridden (const HydCircuit *circuit, const HydCircuitComponent *comp, const HydComponentType *type,
+                  const char *param)
+{
+  for (guint X = 0; X < type->n_ports; X++)
+    {
+      const HydPortInfo *port = &type->ports[X];
+      if (port->overrides == NULL || strcmp (port->overrides, param) != 0)
+        continue;
+      g_autofree char *ref = g_strdup_printf ("%s.%s", comp->id, port->name);
+      for (guint k = 0; k < circuit->connections->len; k++)
+        {
+          const HydCircuitConnection *cn = g_ptr_array_index (circuit->connections, k);
+          if (g_strcmp0 (cn->from, ref) == 0 || g_strcmp0 (cn->to, ref) == 0)
+            return TRUE;
+        }
+    }
+  return FALSE;
+}
+
 static void
 build_list (HydLivePanel *self, const HydCircuit *circuit)
 {
@@ -238,6 +261,8 @@ build_list (HydLivePanel *self, const HydCircuit *circuit)
           /* what a run can change: a number that may vary in time (a choice
            * or a whole number shapes the model, and the run refuses it) */
           if (!(info->flags & HYD_PARAM_PROFILE) || (info->flags & (HYD_PARAM_ENUM | HYD_PARAM_INTEGER)))
+            continue;
+          if (param_overridden (circuit, comp, type, info->name))
             continue;
           if (self->rows->len >= HYD_LIVE_PANEL_MAX_SLIDERS)
             {

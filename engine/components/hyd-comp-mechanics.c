@@ -304,7 +304,7 @@ const HydComponentType hyd_damper_type = {
 static const HydPortInfo force_ports[] = {
   { "A", HYD_DOMAIN_TRANSLATIONAL, FALSE, N_("the body's connection (translational)") },
   { "S", HYD_DOMAIN_SIGNAL, TRUE, N_("signal input (optional): the force in N; wired, it replaces the parameter"),
-    HYD_PORT_INPUT },
+    HYD_PORT_INPUT, "force" },
 };
 
 enum { FORCE_PORT_S = 1 };

@@ -209,7 +209,7 @@ static const HydPortInfo torque_ports[] = {
   [TQ_A] = { "A", HYD_DOMAIN_ROTATIONAL, FALSE, N_("the shaft it turns or loads (rotational)") },
   [TQ_T] = { "T", HYD_DOMAIN_SIGNAL, TRUE,
              N_("torque command (signal, N·m, optional): when wired it replaces the torque parameter"),
-             HYD_PORT_INPUT },
+             HYD_PORT_INPUT, "torque" },
 };
 
 static const HydParamInfo torque_params[] = {

@@ -57,7 +57,7 @@ static const HydPortInfo servo_ports[] = {
   { "B", HYD_DOMAIN_HYDRAULIC, FALSE, N_("Work port B") },
   { "U", HYD_DOMAIN_SIGNAL, TRUE,
     N_("signal input: the spool position command in metres (overrides `command` when wired)"),
-    HYD_PORT_INPUT },
+    HYD_PORT_INPUT, "command" },
 };
 
 #define EDGE_FRACTION(key, label, desc) \
@@ -287,7 +287,8 @@ static const HydPortInfo prop_relief_ports[] = {
   { "P", HYD_DOMAIN_HYDRAULIC, FALSE, N_("Inlet (protected line)") },
   { "T", HYD_DOMAIN_HYDRAULIC, FALSE, N_("Outlet to tank") },
   { "U", HYD_DOMAIN_SIGNAL, TRUE,
-    N_("signal input: the setting in pascals (overrides `setting` when wired)"), HYD_PORT_INPUT },
+    N_("signal input: the setting in pascals (overrides `setting` when wired)"), HYD_PORT_INPUT,
+    "setting" },
 };
 
 static const HydParamInfo prop_relief_params[] = {

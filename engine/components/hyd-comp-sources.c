@@ -183,7 +183,8 @@ static const HydPortInfo pump_ports[] = {
   { "P", HYD_DOMAIN_HYDRAULIC, FALSE, N_("Pressure (delivery)") },
   { "shaft", HYD_DOMAIN_ROTATIONAL, TRUE,
     N_("Drive shaft (rotational, optional): when wired, the pump turns at the shaft's speed "
-       "and loads it with its torque; the speed parameter is then not used") },
+       "and loads it with its torque; the speed parameter is then not used"),
+    HYD_PORT_BIDIRECTIONAL, "speed" },
 };
 
 static const HydPortInfo variable_pump_ports[] = {
@@ -191,10 +192,11 @@ static const HydPortInfo variable_pump_ports[] = {
   { "P", HYD_DOMAIN_HYDRAULIC, FALSE, N_("Pressure (delivery)") },
   { "shaft", HYD_DOMAIN_ROTATIONAL, TRUE,
     N_("Drive shaft (rotational, optional): when wired, the pump turns at the shaft's speed "
-       "and loads it with its torque; the speed parameter is then not used") },
+       "and loads it with its torque; the speed parameter is then not used"),
+    HYD_PORT_BIDIRECTIONAL, "speed" },
   { "U", HYD_DOMAIN_SIGNAL, TRUE,
     N_("Displacement command (signal, optional): when wired it replaces the fraction parameter, "
-       "limited to ±1"), HYD_PORT_INPUT },
+       "limited to ±1"), HYD_PORT_INPUT, "fraction" },
 };
 
 #define PUMP_COMMON_PARAMS \

@@ -115,6 +115,10 @@ typedef struct {
   gboolean optional;
   const char *description;
   HydPortDirection direction; /* signal ports: output or input */
+  /* An optional port that, wired, replaces a parameter (a force source's
+   * input S replaces "force"): that parameter's name, else NULL. The GUI
+   * offers no live slider for a parameter its wired port replaces. */
+  const char *overrides;
 } HydPortInfo;
 
 typedef enum {

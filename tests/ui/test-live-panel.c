@@ -226,6 +226,39 @@ test_many_components (void)
   g_object_unref (panel);
 }
 
+/* A parameter that a wired input replaces has no slider: the force
+ * source's force while its input S is wired (its slider would move
+ * nothing); unwired, it has one (above). */
+static void
+test_overridden_parameter (void)
+{
+  GError *error = NULL;
+  g_autoptr (HydCircuit) c = hyd_circuit_load_from_data (
+      "{\"format\": \"bramah-circuit\", \"version\": 2, \"components\": ["
+      "{\"id\": \"B1\", \"type\": \"test_live_block\", \"position\": [200, 0]},"
+      "{\"id\": \"M1\", \"type\": \"mass\", \"position\": [300, 0]},"
+      "{\"id\": \"F1\", \"type\": \"force_source\", \"position\": [400, 0]},"
+      "{\"id\": \"F2\", \"type\": \"force_source\", \"position\": [500, 0]}],"
+      "\"connections\": [{\"from\": \"B1.Y\", \"to\": \"F1.S\"},"
+      "{\"from\": \"F1.A\", \"to\": \"M1.A\"}, {\"from\": \"F2.A\", \"to\": \"M1.A\"}]}",
+      -1, "wired.bramah", &error);
+  g_assert_no_error (error);
+  HydLivePanel *panel = HYD_LIVE_PANEL (g_object_ref_sink (hyd_live_panel_new ()));
+  GtkWidget *window = gtk_window_new ();
+  gtk_window_set_child (GTK_WINDOW (window), GTK_WIDGET (panel));
+  gtk_window_present (GTK_WINDOW (window));
+  double setpoint = 0.7;
+  hyd_live_panel_set_lookup (panel, lookup_cb, &setpoint);
+  hyd_live_panel_set_run (panel, c);
+  spin ();
+  g_assert_null (hyd_live_panel_get_slider (panel, "F1", "force"));
+  g_assert_nonnull (hyd_live_panel_get_slider (panel, "F2", "force"));
+  g_assert_nonnull (hyd_live_panel_get_slider (panel, "B1", "setpoint"));
+  hyd_live_panel_set_run (panel, NULL);
+  gtk_window_destroy (GTK_WINDOW (window));
+  g_object_unref (panel);
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -239,5 +272,6 @@ main (int argc, char *argv[])
   g_test_add_func ("/ui/live-panel/sliders-from-catalogue", test_sliders_from_catalogue);
   g_test_add_func ("/ui/live-panel/changes-sent", test_changes_sent);
   g_test_add_func ("/ui/live-panel/many-components", test_many_components);
+  g_test_add_func ("/ui/live-panel/overridden-parameter", test_overridden_parameter);
   return g_test_run ();
 }
