@@ -64,6 +64,7 @@ extern const HydComponentType hyd_servo_valve_type;
 extern const HydComponentType hyd_proportional_relief_valve_type;
 extern const HydComponentType hyd_pressure_transducer_type;
 extern const HydComponentType hyd_differential_pressure_transducer_type;
+extern const HydComponentType hyd_flow_sensor_type;
 extern const HydComponentType hyd_friction_type;
 extern const HydComponentType hyd_cooler_type;
 extern const HydComponentType hyd_dcv_4_3_pilot_type;
@@ -142,6 +143,7 @@ static const HydComponentType *const catalogue[] = {
   &hyd_proportional_relief_valve_type,
   &hyd_pressure_transducer_type,
   &hyd_differential_pressure_transducer_type,
+  &hyd_flow_sensor_type,
   &hyd_friction_type,
   &hyd_cooler_type,
   &hyd_dcv_4_3_pilot_type,

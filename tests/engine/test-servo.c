@@ -5,7 +5,9 @@
  * (1967, Hydraulic Control Systems, ch. 2), its spool's step response
  * against the closed form of the second-order lag; the sensors' signals;
  * the proportional relief valve and the variable pump from a signal; the
- * Position Servo example against Hopsan's published reference data. */
+ * Position Servo example against Hopsan's published reference data; the
+ * in-line flow sensor: its signal's partials, 20 L/min read at steady state
+ * with Δp = q/G, and a loop closed through its signal. */
 #include <math.h>
 #include <string.h>
 
@@ -469,6 +471,127 @@ test_transducer_loop (void)
   hyd_system_free (sys);
 }
 
+/* ------------------------------------------------------- flow sensor */
+
+/* The flow sensor's law, its partials against central differences (the
+ * hydraulic ones through the harness, the signal's here), and S = q. */
+static void
+test_flow_sensor_partials (void)
+{
+  HydComp *fs = hyd_test_make_comp ("flow_sensor", NULL, NULL);
+  double G = 1e-3 / 0.5e5; /* default: 60 L/min at 0.5 bar */
+  guint misses = 0;
+  static const double pts[][2] = { { 1.2e5, 0.0 }, { 3e6, 3.1e6 }, { 2e7, 1e5 } };
+  for (guint k = 0; k < G_N_ELEMENTS (pts); k++)
+    {
+      double p[3] = { pts[k][0], pts[k][1], 0.0 };
+      misses += hyd_test_check_component (fs, 0.0, p, NULL, "flow_sensor");
+      double q[3], out[2];
+      hyd_test_eval (fs, 0.0, p, NULL, q, NULL, out);
+      double s[3] = { 0 }, ds[3 * 3] = { 0 };
+      HydEvalIn in = { .t = 0, .p = p };
+      fs->type->signals (fs, &in, s, ds, NULL);
+      g_assert_cmpfloat (fabs (s[2] - G * (p[0] - p[1])), <=, 1e-15 * fabs (s[2]) + 1e-30);
+      g_assert_cmpfloat (s[2], ==, q[0]);
+      g_assert_cmpfloat (q[1], ==, -q[0]);
+      g_assert_cmpfloat (out[0], ==, s[2]);
+      /* the signal's dense row against central differences (the step on
+       * the scale of the larger pressure: S cancels p_A against p_B) */
+      for (guint c = 0; c < 2; c++)
+        {
+          double h = 1e-6 * MAX (fabs (p[0]), fabs (p[1])), sp[3] = { 0 }, sm[3] = { 0 }, pp[3], pm[3];
+          memcpy (pp, p, sizeof p);
+          memcpy (pm, p, sizeof p);
+          pp[c] += h;
+          pm[c] -= h;
+          HydEvalIn ip = { .t = 0, .p = pp }, im = { .t = 0, .p = pm };
+          fs->type->signals (fs, &ip, sp, NULL, NULL);
+          fs->type->signals (fs, &im, sm, NULL, NULL);
+          double D = (sp[2] - sm[2]) / (2 * h);
+          g_assert_cmpfloat (fabs (ds[2 * 3 + c] - D), <=, 1e-6 * G);
+        }
+      g_assert_cmpfloat (ds[2 * 3 + 0], ==, G);
+      g_assert_cmpfloat (ds[2 * 3 + 1], ==, -G);
+      g_assert_cmpfloat (ds[2 * 3 + 2], ==, 0.0);
+    }
+  hyd_comp_free (fs);
+  g_assert_cmpuint (misses, ==, 0);
+}
+
+/* 20 L/min from a flow source through the sensor into a tank: at steady
+ * state its reading (the signal's law, S = out q, checked above) is the source's flow and its drop Δp = q/G (the node
+ * balance at A: nothing else takes flow there). */
+static void
+test_flow_sensor_steady (void)
+{
+  HydSystem *sys = compile_ok (
+    HEAD "\"components\": ["
+    "{\"id\": \"Q1\", \"type\": \"flow_source\", \"params\": {\"flow\": 3.3333333333333335e-4}},"
+    "{\"id\": \"T1\", \"type\": \"tank\"},"
+    "{\"id\": \"BF1\", \"type\": \"flow_sensor\"}],"
+    "\"connections\": [{\"from\": \"Q1.P\", \"to\": \"BF1.A\"}, {\"from\": \"BF1.B\", \"to\": \"T1.T\"}]}");
+  guint n = hyd_system_get_n_states (sys);
+  g_autofree double *y = g_new0 (double, n);
+  for (guint i = 0; i < n; i++)
+    y[i] = 1e4;
+  check_jacobian (sys, 0.0, y);
+  const char *names[] = { "BF1.q", "BF1.dp" };
+  Rows r = run (sys, names, 2, 1.0, 0.01, 1e-8);
+  const double *last = ROW (r, N_ROWS (r) - 1);
+  double q = 20e-3 / 60.0, G = 1e-3 / 0.5e5;
+  g_test_message ("flow sensor: q = %.10g L/min, Δp = %.8g Pa (q/G = %.8g Pa)", last[1] * 60e3, last[2], q / G);
+  g_assert_cmpfloat (fabs (last[1] - q), <, 1e-9 * q);
+  g_assert_cmpfloat (fabs (last[2] - q / G), <, 1e-6 * q / G);
+  g_array_unref (r.rows);
+  hyd_system_free (sys);
+}
+
+/* A loop through the sensor: its signal sets a proportional relief
+ * valve's setting through a gain (p_set = k·S), downstream of it; the
+ * assembled Jacobian (the chain rule through two signal blocks) against
+ * central differences, and the steady state: the signal S is the
+ * source's 20 L/min, p_A − p_B = q/G, the setting k·q and p_B above it
+ * (the valve passes q just above its setting). */
+static void
+test_flow_sensor_loop (void)
+{
+  HydSystem *sys = compile_ok (
+    HEAD "\"components\": ["
+    "{\"id\": \"Q1\", \"type\": \"flow_source\", \"params\": {\"flow\": 3.3333333333333335e-4}},"
+    "{\"id\": \"T1\", \"type\": \"tank\"},"
+    "{\"id\": \"VB\", \"type\": \"volume\", \"params\": {\"volume\": 1e-4}},"
+    "{\"id\": \"BF1\", \"type\": \"flow_sensor\"},"
+    "{\"id\": \"K1\", \"type\": \"t_gain\", \"params\": {\"k\": 1.5e10}},"
+    "{\"id\": \"RV1\", \"type\": \"proportional_relief_valve\"}],"
+    "\"connections\": [{\"from\": \"Q1.P\", \"to\": \"BF1.A\"}, {\"from\": \"BF1.B\", \"to\": \"VB.P\"},"
+    "{\"from\": \"VB.P2\", \"to\": \"RV1.P\"}, {\"from\": \"RV1.T\", \"to\": \"T1.T\"},"
+    "{\"from\": \"BF1.S\", \"to\": \"K1.U\"}, {\"from\": \"K1.Y\", \"to\": \"RV1.U\"}]}");
+  guint n = hyd_system_get_n_states (sys);
+  g_autofree double *y = g_new0 (double, n);
+  for (guint i = 0; i < n; i++)
+    {
+      const char *name = hyd_system_get_state_name (sys, i);
+      g_test_message ("state %u: %s", i, name);
+      y[i] = strstr (name, "VB") ? 4.8e6 : 5.0e6;
+    }
+  check_jacobian (sys, 0.0, y);
+  for (guint i = 0; i < n; i++)
+    y[i] = 2e5 * (i + 1);
+  check_jacobian (sys, 0.0, y);
+  const char *names[] = { "BF1.S", "BF1.dp", "VB.P.p", "K1.Y" };
+  Rows r = run (sys, names, 4, 1.0, 0.01, 1e-8);
+  const double *last = ROW (r, N_ROWS (r) - 1);
+  double q = 20e-3 / 60.0, G = 1e-3 / 0.5e5;
+  g_test_message ("flow-sensor loop: S = %.10g L/min, Δp = %.6g Pa, p_B = %.6g Pa, setting = %.6g Pa",
+                  last[1] * 60e3, last[2], last[3], last[4]);
+  g_assert_cmpfloat (fabs (last[1] - q), <, 1e-9 * q);
+  g_assert_cmpfloat (fabs (last[2] - q / G), <, 1e-6 * q / G);
+  g_assert_cmpfloat (fabs (last[4] - 1.5e10 * q), <, 1e-6 * 1.5e10 * q);
+  g_assert_cmpfloat (last[3], >=, last[4]);
+  g_array_unref (r.rows);
+  hyd_system_free (sys);
+}
+
 /* ------------------------------------- variable pump from a signal */
 
 static void
@@ -726,6 +849,9 @@ main (int argc, char **argv)
   g_test_add_func ("/engine/servo/saturation", test_servo_saturation);
   g_test_add_func ("/engine/servo/transducers", test_transducers);
   g_test_add_func ("/engine/servo/transducer-loop", test_transducer_loop);
+  g_test_add_func ("/engine/servo/flow-sensor/partials", test_flow_sensor_partials);
+  g_test_add_func ("/engine/servo/flow-sensor/steady", test_flow_sensor_steady);
+  g_test_add_func ("/engine/servo/flow-sensor/loop", test_flow_sensor_loop);
   g_test_add_func ("/engine/servo/pump-signal", test_pump_signal);
   g_test_add_func ("/engine/servo/proportional-relief", test_prop_relief);
   g_test_add_func ("/engine/servo/position-servo-example", test_position_servo);
