@@ -218,9 +218,11 @@ static const HydParamInfo spring_params[] = {
 };
 
 /* Tension F = k·(x_B − x_A) + F_0 pulls A forward and B back: the node at A
- * exerts F̂_A = −F on the spring, the node at B F̂_B = +F (a C-element). */
-static void
-spring_eval (const HydComp *comp, const HydEvalIn *in, HydEvalOut *out)
+ * exerts F̂_A = −F on the spring, the node at B F̂_B = +F (a C-element).
+ * The law reads only positions (angles) and parameters 0 and 1, so the
+ * torsion spring uses it too (τ = k·(φ_B − φ_A) + τ₀). */
+void
+hyd_mech_spring_eval (const HydComp *comp, const HydEvalIn *in, HydEvalOut *out)
 {
   double k = comp->par[SPRING_STIFFNESS];
   double F = k * (in->pos[1] - in->pos[0]) + comp->par[SPRING_PRELOAD];
@@ -253,7 +255,7 @@ const HydComponentType hyd_spring_type = {
   .boundary_param = -1,
   .designator = "K",
   .setup = mech_setup,
-  .eval = spring_eval,
+  .eval = hyd_mech_spring_eval,
 };
 
 /* ---------------------------------------------------------------- damper */
@@ -263,9 +265,10 @@ static const HydParamInfo damper_params[] = {
     N_("viscous damping coefficient d") },
 };
 
-/* F = d·(v_B − v_A) acts as the spring's tension (an R-element). */
-static void
-damper_eval (const HydComp *comp, const HydEvalIn *in, HydEvalOut *out)
+/* F = d·(v_B − v_A) acts as the spring's tension (an R-element); the
+ * rotational damper uses it too (τ = d·(ω_B − ω_A)). */
+void
+hyd_mech_damper_eval (const HydComp *comp, const HydEvalIn *in, HydEvalOut *out)
 {
   double d = comp->par[0];
   double F = d * (in->p[1] - in->p[0]);
@@ -296,7 +299,7 @@ const HydComponentType hyd_damper_type = {
   .boundary_param = -1,
   .designator = "D",
   .setup = mech_setup,
-  .eval = damper_eval,
+  .eval = hyd_mech_damper_eval,
 };
 
 /* ---------------------------------------------------------- force source */

@@ -104,6 +104,8 @@ const HydComponentType hyd_fixed_frame_type = {
 
 /* -------------------------------------------------------- torsion spring */
 
+/* Its parameters in the order of the translational spring's, whose law it
+ * uses (hyd_mech_spring_eval): stiffness, preload. */
 enum { TS_STIFFNESS, TS_PRELOAD };
 
 static const HydParamInfo torsion_params[] = {
@@ -112,25 +114,6 @@ static const HydParamInfo torsion_params[] = {
   [TS_PRELOAD] = { "preload", N_("Preload torque"), HYD_UNIT_TORQUE, 0.0, -INFINITY, INFINITY, 0, NULL,
                    N_("torque the spring transmits when its ends are at the same angle") },
 };
-
-/* Torque τ = k·(φ_B − φ_A) + τ₀ turns A towards B and B back: the node at A
- * exerts τ̂_A = −τ on the spring, the node at B τ̂_B = +τ (a C-element). */
-static void
-torsion_eval (const HydComp *comp, const HydEvalIn *in, HydEvalOut *out)
-{
-  double k = comp->par[TS_STIFFNESS];
-  double tau = k * (in->pos[1] - in->pos[0]) + comp->par[TS_PRELOAD];
-  out->q[0] = -tau;
-  out->q[1] = tau;
-  if (out->jac)
-    {
-      guint cA = hyd_comp_pos_col (comp, 0), cB = hyd_comp_pos_col (comp, 1);
-      HYD_JAC (comp, out, 0, cA) = k;
-      HYD_JAC (comp, out, 0, cB) = -k;
-      HYD_JAC (comp, out, 1, cA) = -k;
-      HYD_JAC (comp, out, 1, cB) = k;
-    }
-}
 
 const HydComponentType hyd_torsion_spring_type = {
   .id = "torsion_spring",
@@ -149,7 +132,7 @@ const HydComponentType hyd_torsion_spring_type = {
   .boundary_param = -1,
   .designator = "K",
   .setup = rot_setup,
-  .eval = torsion_eval,
+  .eval = hyd_mech_spring_eval,
 };
 
 /* ----------------------------------------------------- rotational damper */
@@ -158,23 +141,6 @@ static const HydParamInfo rdamper_params[] = {
   { "damping", N_("Rotational damping"), HYD_UNIT_ROT_DAMPING, 1.0, 0.0, INFINITY, 0, NULL,
     N_("viscous damping coefficient d") },
 };
-
-/* τ = d·(ω_B − ω_A) acts as the torsion spring's torque (an R-element). */
-static void
-rdamper_eval (const HydComp *comp, const HydEvalIn *in, HydEvalOut *out)
-{
-  double d = comp->par[0];
-  double tau = d * (in->p[1] - in->p[0]);
-  out->q[0] = -tau;
-  out->q[1] = tau;
-  if (out->jac)
-    {
-      HYD_JAC (comp, out, 0, 0) = d;
-      HYD_JAC (comp, out, 0, 1) = -d;
-      HYD_JAC (comp, out, 1, 0) = -d;
-      HYD_JAC (comp, out, 1, 1) = d;
-    }
-}
 
 const HydComponentType hyd_rotational_damper_type = {
   .id = "rotational_damper",
@@ -194,7 +160,7 @@ const HydComponentType hyd_rotational_damper_type = {
   .boundary_param = -1,
   .designator = "D",
   .setup = rot_setup,
-  .eval = rdamper_eval,
+  .eval = hyd_mech_damper_eval,
 };
 
 /* --------------------------------------------------------- torque source */

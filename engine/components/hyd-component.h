@@ -377,4 +377,10 @@ int hyd_component_type_find_port (const HydComponentType *type, const char *name
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (HydComp, hyd_comp_free)
 
+/* The linear two-port spring (parameters stiffness, preload) and damper
+ * (parameter damping) of a mechanical domain: translational and rotational
+ * types share them (hyd-comp-mechanics.c). */
+void hyd_mech_spring_eval (const HydComp *comp, const HydEvalIn *in, HydEvalOut *out);
+void hyd_mech_damper_eval (const HydComp *comp, const HydEvalIn *in, HydEvalOut *out);
+
 G_END_DECLS
