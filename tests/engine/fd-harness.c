@@ -2,6 +2,8 @@
 /* fd-harness.c — finite-difference checks of one component. */
 #include "fd-harness.h"
 #include "hyd-fdcheck.h"
+#include "hyd-circuit.h"
+#include "hyd-run.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -366,4 +368,50 @@ hyd_test_check_component_pos (HydComp *comp, double t, const double *p, const do
   buffers_free (&b0);
   buffers_free (&bt);
   return failures;
+}
+
+/* ---- running a compiled circuit in a test ---- */
+
+gboolean
+hyd_test_keep_row (double t, const double *values, guint n, gpointer user)
+{
+  HydTestRows *r = user;
+  r->n = n + 1;
+  g_array_append_val (r->rows, t);
+  g_array_append_vals (r->rows, values, n);
+  return TRUE;
+}
+
+HydTestRows
+hyd_test_run (HydSystem *sys, const char *const *names, guint n_names, double t_end, double dt, double rtol,
+              int events, HydOdeStats *stats)
+{
+  HydSimOptions sim;
+  g_autoptr (HydCircuit) empty = hyd_circuit_new ();
+  g_assert_true (hyd_circuit_get_sim_options (empty, &sim, NULL));
+  sim.t_end = t_end;
+  sim.output_interval = dt;
+  sim.rtol = rtol;
+  if (events >= 0)
+    sim.events = events != 0;
+  for (guint k = 0; k < HYD_ATOL_N_KINDS; k++)
+    sim.atol[k] *= rtol / 1e-4;
+  g_autofree int *vars = g_new (int, n_names + 1);
+  for (guint k = 0; k < n_names; k++)
+    {
+      vars[k] = hyd_system_find_variable (sys, names[k]);
+      if (vars[k] < 0)
+        g_error ("no variable %s", names[k]);
+    }
+  HydTestRows r = { g_array_new (FALSE, FALSE, sizeof (double)), 0 };
+  HydRunSpec spec = { .sim = &sim, .vars = vars, .n_vars = n_names, .sample = hyd_test_keep_row, .user = &r };
+  HydOdeResult res = { 0 };
+  HydOdeStatus st = hyd_run_execute (sys, &spec, &res, NULL);
+  if (st != HYD_ODE_SUCCESS)
+    g_error ("run failed: %s", res.message);
+  if (stats)
+    *stats = res.stats;
+  hyd_ode_result_clear (&res);
+  hyd_sim_options_clear (&sim);
+  return r;
 }

@@ -29,3 +29,26 @@ guint hyd_test_check_component_pos (HydComp *comp, double t, const double *p, co
 /* Evaluate (values only) into freshly allocated arrays of the right size. */
 void hyd_test_eval (HydComp *comp, double t, const double *p, const double *x,
                     double *q, double *xdot, double *out);
+
+/* ---- running a compiled circuit in a test ---- */
+#include "hyd-system.h"
+
+/* Samples of a run: rows of [t, values...], n values per row. */
+typedef struct {
+  GArray *rows;
+  guint n;
+} HydTestRows;
+
+#define HYD_TEST_ROW(r, i) (&g_array_index ((r).rows, double, (gsize) (i) * (r).n))
+#define HYD_TEST_N_ROWS(r) ((r).rows->len / (r).n)
+
+/* A HydRunSpec.sample callback appending [t, values...] to the HydTestRows
+ * in user. */
+gboolean hyd_test_keep_row (double t, const double *values, guint n, gpointer user);
+
+/* Runs sys to t_end with rodas4 at rtol (atol scaled from the defaults by
+ * rtol / 1e-4), sampling `names` every dt; events 0 or 1 sets the
+ * simulation's "events", −1 keeps its default. Aborts the test when a name
+ * is no variable or the run fails; stats (or NULL) gets the solver's. */
+HydTestRows hyd_test_run (HydSystem *sys, const char *const *names, guint n_names, double t_end, double dt,
+                          double rtol, int events, HydOdeStats *stats);

@@ -272,54 +272,16 @@ compile_error (const char *json)
   return g_strdup (error->message);
 }
 
-typedef struct {
-  GArray *rows;
-  guint n;
-} Rows;
-
-static gboolean
-keep_row (double t, const double *values, guint n, gpointer user)
-{
-  Rows *r = user;
-  r->n = n + 1;
-  g_array_append_val (r->rows, t);
-  g_array_append_vals (r->rows, values, n);
-  return TRUE;
-}
+typedef HydTestRows Rows;
+#define ROW HYD_TEST_ROW
+#define N_ROWS HYD_TEST_N_ROWS
 
 /* Runs sys to t_end at rtol 1e-8, sampling `names` every dt. */
 static Rows
 run (HydSystem *sys, const char *const *names, guint n_names, double t_end, double dt)
 {
-  HydSimOptions sim;
-  g_autoptr (HydCircuit) empty = hyd_circuit_new ();
-  g_assert_true (hyd_circuit_get_sim_options (empty, &sim, NULL));
-  sim.t_end = t_end;
-  sim.output_interval = dt;
-  sim.rtol = 1e-8;
-  for (guint k = 0; k < HYD_ATOL_N_KINDS; k++)
-    sim.atol[k] *= 1e-8 / 1e-4;
-  int vars[6];
-  g_assert_cmpuint (n_names, <=, G_N_ELEMENTS (vars));
-  for (guint k = 0; k < n_names; k++)
-    {
-      vars[k] = hyd_system_find_variable (sys, names[k]);
-      if (vars[k] < 0)
-        g_error ("no variable %s", names[k]);
-    }
-  Rows r = { g_array_new (FALSE, FALSE, sizeof (double)), 0 };
-  HydRunSpec spec = { .sim = &sim, .vars = vars, .n_vars = n_names, .sample = keep_row, .user = &r };
-  HydOdeResult res = { 0 };
-  HydOdeStatus st = hyd_run_execute (sys, &spec, &res, NULL);
-  if (st != HYD_ODE_SUCCESS)
-    g_error ("run failed: %s", res.message);
-  hyd_ode_result_clear (&res);
-  hyd_sim_options_clear (&sim);
-  return r;
+  return hyd_test_run (sys, names, n_names, t_end, dt, 1e-8, -1, NULL);
 }
-
-#define ROW(r, i) (&g_array_index ((r).rows, double, (gsize) (i) * (r).n))
-#define N_ROWS(r) ((r).rows->len / (r).n)
 #define LAST(r) ROW (r, N_ROWS (r) - 1)
 
 /* The assembled Jacobian and ∂f/∂t against central differences at (t, y). */
