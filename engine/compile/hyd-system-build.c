@@ -1246,6 +1246,7 @@ hyd_system_compile (const HydCircuit *circuit, GError **error)
   ok = ok && apply_wire_settings (sys, &b, error)
        && find_boundaries (sys, &b, error)
        && setup_components (sys, error)
+       && hyd_sys_resolve_taps (sys, error)
        && hyd_sys_order_signals (sys, error)
        && component_initial_pressures (sys, &b, error);
   if (ok)

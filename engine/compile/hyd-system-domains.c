@@ -143,6 +143,23 @@ hyd_sys_build_domains (HydSystem *sys, const HydCircuit *circuit, guint *parent,
   /* most circuits are hydraulic only: one look at each type (consecutive
    * components mostly share theirs) and nothing else to do */
   gboolean any = circuit->version >= 2;
+  /* a reference parameter (a limit switch's cylinder) wires its hidden
+   * input: connected for setup (docs/electrical.md, "References") */
+  for (guint i = 0; i < circuit->components->len && i < sys->n_comps; i++)
+    {
+      const HydCircuitComponent *doc = g_ptr_array_index (circuit->components, i);
+      HydComp *c = sys->comps[i].comp;
+      for (guint k = 0; k < c->type->n_params; k++)
+        {
+          const HydParamInfo *info = &c->type->params[k];
+          if (!(info->flags & HYD_PARAM_REFERENCE) || hyd_circuit_component_get_reference (doc, info->name) == NULL)
+            continue;
+          int X = info->ref_port ? hyd_component_type_find_port (c->type, info->ref_port) : -1;
+          g_return_val_if_fail (X >= 0 && X < 64, FALSE);
+          c->connected |= G_GUINT64_CONSTANT (1) << X;
+          any = TRUE;
+        }
+    }
   const HydComponentType *last = NULL;
   gboolean last_optional = FALSE; /* the type has an optional mechanical port */
   for (guint i = 0; i < sys->n_comps && !any; i++)
@@ -167,8 +184,13 @@ hyd_sys_build_domains (HydSystem *sys, const HydCircuit *circuit, guint *parent,
   guint n_items = sys->n_ports_total + circuit->junctions->len;
   g_autofree int *class_mnode = g_new (int, n_items + 1);
   g_autofree int *class_net = g_new (int, n_items + 1);
+  g_autofree int *class_enet = g_new (int, n_items + 1);
+  g_autofree int *port_enet = g_new (int, sys->n_ports_total + 1);
+  guint n_enets = 0;
   for (guint k = 0; k < n_items; k++)
-    class_mnode[k] = class_net[k] = -1;
+    class_mnode[k] = class_net[k] = class_enet[k] = -1;
+  for (guint k = 0; k < sys->n_ports_total; k++)
+    port_enet[k] = -1;
   GArray *mnodes = g_array_new (FALSE, TRUE, sizeof (SysMechNode));
   GArray *nets = g_array_new (FALSE, TRUE, sizeof (SysSignal));
 
@@ -179,13 +201,14 @@ hyd_sys_build_domains (HydSystem *sys, const HydCircuit *circuit, guint *parent,
       if (pi->domain == HYD_DOMAIN_HYDRAULIC)
         continue;
       guint root = hyd_sys_uf_find (parent, gp);
-      if (pi->domain == HYD_DOMAIN_ELECTRICAL && root != gp)
+      if (pi->domain == HYD_DOMAIN_ELECTRICAL)
         {
-          g_array_unref (mnodes);
-          g_array_unref (nets);
-          return port_error (sys, error, HYD_DIAGNOSTIC_DOMAIN, gp,
-                             N_("port %s.%s: electrical networks are not simulated by this build"),
-                             sc->comp->id, pi->name);
+          /* an electrical net: solved at events (hyd-system-electrical.c);
+           * an unwired terminal is a net of its own, joined to nothing */
+          if (class_enet[root] < 0)
+            class_enet[root] = (int) n_enets++;
+          port_enet[gp] = class_enet[root];
+          continue;
         }
       /* an optional port left unwired (a cylinder's rod, a source's
        * signal input): no node or net, so no states, no mass and no
@@ -222,6 +245,42 @@ hyd_sys_build_domains (HydSystem *sys, const HydCircuit *circuit, guint *parent,
   sys->mnodes = (SysMechNode *) g_array_free (mnodes, FALSE);
   sys->n_signals = nets->len;
   sys->signals = (SysSignal *) g_array_free (nets, FALSE);
+  if (!hyd_sys_build_electrical (sys, port_enet, n_enets, error))
+    return FALSE;
+
+  /* references: the implicit net of each hidden input is a tap on the
+   * variable of the component it names (resolved after setup) */
+  g_autoptr (GHashTable) ids = g_hash_table_new (g_str_hash, g_str_equal);
+  for (guint i = 0; i < circuit->components->len && i < sys->n_comps; i++)
+    g_hash_table_insert (ids, sys->comps[i].comp->id, GUINT_TO_POINTER (i + 1));
+  for (guint k = 0; k < sys->n_signals; k++)
+    sys->signals[k].tap_state = sys->signals[k].tap_dstate = -1;
+  for (guint i = 0; i < circuit->components->len && i < sys->n_comps; i++)
+    {
+      const HydCircuitComponent *doc = g_ptr_array_index (circuit->components, i);
+      const HydComp *c = sys->comps[i].comp;
+      for (guint k = 0; k < c->type->n_params; k++)
+        {
+          const HydParamInfo *info = &c->type->params[k];
+          const char *ref = (info->flags & HYD_PARAM_REFERENCE) ? hyd_circuit_component_get_reference (doc, info->name) : NULL;
+          if (ref == NULL)
+            continue;
+          guint target = GPOINTER_TO_UINT (g_hash_table_lookup (ids, ref));
+          if (target == 0)
+            return hyd_sys_component_error (error, HYD_DIAGNOSTIC_REFERENCE, c->id, NULL, info->name,
+                                            N_("component \"%s\", parameter \"%s\": no component \"%s\""),
+                                            c->id, info->name, ref, NULL);
+          guint gp = port_offset[i] + (guint) hyd_component_type_find_port (c->type, info->ref_port);
+          int net = class_net[hyd_sys_uf_find (parent, gp)];
+          g_return_val_if_fail (net >= 0, FALSE);
+          SysSignal *sn = &sys->signals[net];
+          sn->tap = TRUE;
+          sn->tap_comp = target - 1;
+          sn->tap_var = info->ref_var;
+          sn->tap_reader = gp;
+          sn->tap_param = info->name;
+        }
+    }
 
   /* each component's ports: its mechanical node or signal net (only for
    * types that have such ports) */
@@ -281,7 +340,7 @@ hyd_sys_build_domains (HydSystem *sys, const HydCircuit *circuit, guint *parent,
             }
           net->driver = (int) gp;
         }
-      if (first_input >= 0 && net->driver < 0)
+      if (first_input >= 0 && net->driver < 0 && !net->tap)
         {
           g_autofree char *pl = port_list (sys, net->ports);
           return port_error (sys, error, HYD_DIAGNOSTIC_SIGNAL, (guint) first_input,
@@ -365,7 +424,7 @@ hyd_sys_order_signals (HydSystem *sys, GError **error)
   for (guint k = 0; k < sys->n_signals; k++)
     {
       SysSignal *net = &sys->signals[k];
-      if (!net->used)
+      if (!net->used || net->driver < 0)
         continue;
       guint ci = sys->port_comp[net->driver];
       if (slot[ci] < 0)
@@ -382,7 +441,7 @@ hyd_sys_order_signals (HydSystem *sys, GError **error)
   for (guint k = 0; k < sys->n_signals; k++)
     {
       SysSignal *net = &sys->signals[k];
-      if (!net->used)
+      if (!net->used || net->driver < 0)
         continue;
       int from = slot[sys->port_comp[net->driver]];
       for (guint j = 0; j < net->ports->len; j++)
@@ -566,6 +625,18 @@ hyd_sys_domains_layout (HydSystem *sys)
             sc->col[X] = HYD_SYS_SIGNAL_COL (sc->port_signal[X]);
         }
     }
+  /* a tap on a state depends on that state alone, with slope 1 */
+  for (guint k = 0; k < sys->n_signals; k++)
+    {
+      SysSignal *net = &sys->signals[k];
+      if (!net->tap || net->tap_state < 0)
+        continue;
+      net->n_cols = 1;
+      net->cols = g_new (int, 1);
+      net->cols[0] = (int) (sys->comps[net->tap_comp].state0 + (guint) net->tap_state);
+      net->vals = g_new (double, 1);
+      net->vals[0] = 1.0;
+    }
   /* structural sensitivities in dependency order: a net depends on every
    * column of its driver's local variables (the rows of ds are dense) */
   g_autofree int *mark = g_new (int, sys->n + sys->n_bnodes + 1);
@@ -688,6 +759,15 @@ hyd_sys_domains_pre_eval (HydSystem *sys, double t, const double *y, gboolean wa
       mn->m = 0.0;
       mn->F = 0.0;
     }
+  for (guint k = 0; k < sys->n_signals; k++)
+    {
+      SysSignal *net = &sys->signals[k];
+      if (!net->tap)
+        continue;
+      const SysComp *tc = &sys->comps[net->tap_comp];
+      net->value = net->tap_state >= 0 ? y[tc->state0 + (guint) net->tap_state] : tc->d[net->tap_dstate];
+      net->s_t = 0.0;
+    }
   for (guint o = 0; o < sys->n_sig_order; o++)
     {
       SysComp *sc = &sys->comps[sys->sig_order[o]];
@@ -784,12 +864,62 @@ hyd_sys_domains_rhs (HydSystem *sys, double *f)
  * changes (docs/domains.md); 1 when 64 rounds do not settle. crossed (or
  * NULL): the driver's directions of every event function, for the first
  * round. */
+/* Rounds of the fixed-point iteration before a network counts as not
+ * settling; the last CHATTER_ROUNDS of them name what kept changing. */
+#define UPDATE_ROUNDS 256
+#define CHATTER_ROUNDS 16
+
+static double *
+dstates_snapshot (const HydSystem *sys, double *buf)
+{
+  guint k = 0;
+  for (guint i = 0; i < sys->n_comps; i++)
+    for (guint j = 0; j < sys->comps[i].comp->n_dstates; j++)
+      buf[k++] = sys->comps[i].d[j];
+  return buf;
+}
+
+/* The discrete states that differ between two snapshots, added to `names`
+ * (no repeats). */
+static void
+chatter_names (const HydSystem *sys, const double *a, const double *b, GPtrArray *names)
+{
+  guint k = 0;
+  for (guint i = 0; i < sys->n_comps; i++)
+    {
+      const HydComp *c = sys->comps[i].comp;
+      for (guint j = 0; j < c->n_dstates; j++, k++)
+        if (a[k] != b[k])
+          {
+            char *name = g_strconcat (c->id, ".", c->dstates[j].name, NULL);
+            gboolean seen = FALSE;
+            for (guint q = 0; q < names->len && !seen; q++)
+              seen = strcmp (g_ptr_array_index (names, q), name) == 0;
+            if (seen)
+              g_free (name);
+            else
+              g_ptr_array_add (names, name);
+          }
+    }
+}
+
 int
 hyd_sys_domains_update (HydSystem *sys, double t, const double *y, const int *crossed)
 {
-  for (int round = 0; round < 64; round++)
+  g_autofree double *before = NULL, *after = NULL;
+  g_autoptr (GPtrArray) chatter = NULL;
+  g_clear_pointer (&sys->update_error, g_free);
+  for (int round = 0; round < UPDATE_ROUNDS; round++)
     {
       gboolean changed = FALSE;
+      if (round == UPDATE_ROUNDS - CHATTER_ROUNDS)
+        {
+          before = g_new (double, sys->n_dstates + 1);
+          after = g_new (double, sys->n_dstates + 1);
+          chatter = g_ptr_array_new_with_free_func (g_free);
+        }
+      if (before)
+        dstates_snapshot (sys, before);
       hyd_sys_eval_all (sys, t, y, NULL, FALSE);
       for (guint i = 0; i < sys->n_comps; i++)
         {
@@ -810,9 +940,24 @@ hyd_sys_domains_update (HydSystem *sys, double t, const double *y, const int *cr
             cr = NULL;
           changed = c->type->update (c, &in, cr, sc->d) || changed;
         }
+      if (sys->n_elec > 0)
+        {
+          int rc = hyd_sys_elec_solve (sys, t, &changed);
+          if (rc != 0)
+            return rc;
+        }
       if (!changed)
         return 0;
+      if (before)
+        chatter_names (sys, before, dstates_snapshot (sys, after), chatter);
     }
+  GString *list = g_string_new (NULL);
+  for (guint q = 0; q < chatter->len; q++)
+    g_string_append_printf (list, "%s%s", q ? ", " : "", (const char *) g_ptr_array_index (chatter, q));
+  sys->update_error = g_strdup_printf ("the discrete states do not settle at t = %.9g s: %s keep switching "
+                                       "(a relay that switches itself off through its own contact "
+                                       "chatters)", t, list->str);
+  g_string_free (list, TRUE);
   return 1;
 }
 
@@ -955,4 +1100,5 @@ hyd_sys_domains_free (HydSystem *sys)
     }
   g_free (sys->signals);
   g_free (sys->sig_order);
+  hyd_sys_electrical_free (sys);
 }

@@ -105,6 +105,14 @@ typedef struct {
   /* scratch */
   double value, s_t;
   double *vals;          /* [n_cols] ∂value/∂y at cols */
+  /* A reference's implicit net (docs/electrical.md, "References"): no
+   * driver; its value is a state or a discrete state of tap_comp. */
+  gboolean tap;
+  guint tap_comp;
+  int tap_state, tap_dstate; /* local index, or −1 */
+  const char *tap_var;       /* the variable's name (the type's ref_var) */
+  guint tap_reader;          /* global port of the hidden input */
+  const char *tap_param;     /* the reference parameter */
 } SysSignal;
 
 typedef struct {
@@ -163,6 +171,14 @@ struct _HydSystem {
   guint n_dstates;
   gboolean any_domains;  /* a port that is not hydraulic, a discrete state, or version ≥ 2 */
   gboolean has_domains;  /* any of the above: eval takes the extra steps */
+  /* electrical control (hyd-system-electrical.c) */
+  guint n_enets;
+  int *port_enet;        /* [n_ports_total] electrical net of each port, −1 */
+  guint n_elec;
+  guint *elec;           /* components that take part in the network */
+  guint *comp_port0;     /* [n_comps] global index of each component's port 0 */
+  guint *enet_parent;    /* [n_enets] scratch union-find */
+  char *update_error;    /* why the last update failed (short circuit, chattering) */
 };
 
 
@@ -239,5 +255,11 @@ void hyd_sys_domains_reset (HydSystem *sys);
 void hyd_sys_domains_pattern (const HydSystem *sys, GArray *pairs);
 void hyd_sys_domains_variables (HydSystem *sys);
 void hyd_sys_domains_free (HydSystem *sys);
+
+/* hyd-system-electrical.c */
+gboolean hyd_sys_build_electrical (HydSystem *sys, const int *port_root_enet, guint n_enets, GError **error);
+gboolean hyd_sys_resolve_taps (HydSystem *sys, GError **error);
+int hyd_sys_elec_solve (HydSystem *sys, double t, gboolean *changed);
+void hyd_sys_electrical_free (HydSystem *sys);
 
 G_END_DECLS

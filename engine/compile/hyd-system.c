@@ -437,6 +437,13 @@ problem_event_located (double t, const double *y, const int *crossed, gpointer u
   return hyd_sys_domains_update (user, t, y, crossed);
 }
 
+static char *
+problem_event_message (gpointer user)
+{
+  const HydSystem *sys = user;
+  return g_strdup (sys->update_error);
+}
+
 static const char *
 problem_event_name (guint k, gpointer user)
 {
@@ -465,6 +472,7 @@ hyd_system_get_problem (HydSystem *sys, HydOdeProblem *problem)
       /* switching is the model: its events are always located, and each
        * run starts from the compiled discrete states */
       problem->event_located = problem_event_located;
+      problem->event_message = problem_event_message;
       problem->events_required = TRUE;
       hyd_sys_domains_reset (sys);
     }

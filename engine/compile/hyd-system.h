@@ -104,6 +104,15 @@ int hyd_system_events (HydSystem *system, double t, const double *y, double *g);
  * system at a point of a trajectory with the states in force there, as
  * jacobian-check does). */
 guint hyd_system_get_n_discrete (const HydSystem *system);
+/* Electrical control (docs/electrical.md): the nets of electrical ports,
+ * the net of a component's port (−1: none), and each net's level with the
+ * given discrete states (all, in the order of hyd_system_get_discrete):
+ * bit 0 joined to +24 V, bit 1 to 0 V, bit 2 carries current (its set
+ * joins a supply to a terminal of an energised load). Not thread-safe:
+ * call from the thread that owns the system. */
+guint hyd_system_get_n_elec_nets (const HydSystem *system);
+int hyd_system_get_elec_net (const HydSystem *system, const char *component, const char *port);
+void hyd_system_get_elec_levels (HydSystem *system, const double *dstates, guint8 *levels);
 void hyd_system_get_discrete (const HydSystem *system, double *d);
 void hyd_system_set_discrete (HydSystem *system, const double *d);
 

@@ -32,6 +32,7 @@ hyd_category_name (HydCategory category)
     case HYD_CATEGORY_MEASUREMENT: return N_("measurement");
     case HYD_CATEGORY_MECHANICS: return N_("mechanics");
     case HYD_CATEGORY_SIGNALS: return N_("signals");
+    case HYD_CATEGORY_ELECTRICAL: return N_("electrical control");
     default: return N_("other");
     }
 }

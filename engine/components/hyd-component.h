@@ -70,6 +70,7 @@ typedef enum {
   HYD_CATEGORY_MEASUREMENT,
   HYD_CATEGORY_MECHANICS,  /* translational mechanics (docs/domains.md) */
   HYD_CATEGORY_SIGNALS,    /* signal blocks (docs/domains.md, "Signals") */
+  HYD_CATEGORY_ELECTRICAL, /* electrical control (docs/electrical.md) */
 } HydCategory;
 
 const char *hyd_category_name (HydCategory category);
@@ -90,6 +91,8 @@ typedef enum {
   HYD_ROLE_MAKEUP_VALVE = 1 << 8,      /* a check valve: fed from a tank at port 0 it is a
                                           make-up valve, fully open at cracking_param +
                                           opening_range_param */
+  HYD_ROLE_ELEC_SUPPLY = 1 << 9,       /* its port 0 is at +24 V (docs/electrical.md) */
+  HYD_ROLE_ELEC_GROUND = 1 << 10,      /* its port 0 is at 0 V */
 } HydRole;
 
 /* How a valve is operated, from its operation_param's choice. */
@@ -119,7 +122,25 @@ typedef struct {
    * input S replaces "force"): that parameter's name, else NULL. The GUI
    * offers no live slider for a parameter its wired port replaces. */
   const char *overrides;
+  /* A hidden port is never drawn nor wired: a reference parameter
+   * (HYD_PARAM_REFERENCE, its ref_port) connects it to a variable of the
+   * component it names (docs/electrical.md, "References"). */
+  gboolean hidden;
 } HydPortInfo;
+
+/* An electrical conducting path between two electrical ports of a type (a
+ * contact): it conducts when the type's elec_conducts says so. */
+typedef struct {
+  guint a, b;
+} HydElecPath;
+
+/* An electrical load between two electrical ports (a coil, a lamp): the
+ * network solution writes 1 into discrete state `dstate` when one port is
+ * at +24 V and the other at 0 V, else 0 (docs/electrical.md). */
+typedef struct {
+  guint a, b;
+  guint dstate;
+} HydElecLoad;
 
 typedef enum {
   HYD_PARAM_PROFILE = 1 << 0,       /* accepts a profile; can be a live slider */
@@ -129,6 +150,8 @@ typedef enum {
   HYD_PARAM_ENUM = 1 << 4,          /* a string from `choices`; par = index */
   HYD_PARAM_FLUID_CD = 1 << 5,      /* default is the fluid's discharge_coefficient */
   HYD_PARAM_INTEGER = 1 << 6,       /* must be a whole number */
+  HYD_PARAM_REFERENCE = 1 << 7,     /* a string: the id of another component (or unset);
+                                       par holds NAN (docs/electrical.md, "References") */
 } HydParamFlags;
 
 typedef struct {
@@ -140,6 +163,11 @@ typedef struct {
   guint flags;             /* HydParamFlags */
   const char *const *choices; /* NULL-terminated, for HYD_PARAM_ENUM */
   const char *description; /* one line */
+  /* HYD_PARAM_REFERENCE: the hidden signal input of this type the
+   * reference drives, and the name of the referenced component's state or
+   * discrete state it reads (a cylinder's "x", a relay's "contacts"). */
+  const char *ref_port;
+  const char *ref_var;
 } HydParamInfo;
 
 typedef struct {
@@ -272,6 +300,17 @@ struct _HydComponentType {
    * two components asking different values of one node are an error.
    * Optional. */
   gboolean (*port_initial_motion) (const HydComp *comp, guint port, double *v, double *x);
+
+  /* Electrical control (docs/electrical.md). Contacts: the conducting
+   * paths between its electrical ports and whether path k conducts with the
+   * discrete states d (and comp->par). Loads: coils and lamps, whose
+   * discrete state the network solution sets. A supply or ground has the
+   * role HYD_ROLE_ELEC_SUPPLY / _GROUND at its port 0. */
+  const HydElecPath *elec_paths;
+  guint n_elec_paths;
+  gboolean (*elec_conducts) (const HydComp *comp, const double *d, guint path);
+  const HydElecLoad *elec_loads;
+  guint n_elec_loads;
 };
 
 struct _HydComp {

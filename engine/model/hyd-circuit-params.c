@@ -90,6 +90,24 @@ resolve_param (const HydCircuitComponent *component, const HydParamInfo *info,
       return TRUE;
     }
 
+  if (info->flags & HYD_PARAM_REFERENCE)
+    {
+      /* a component's id; whether it exists is the circuit's check
+       * (hyd_circuit_validate), what it has the compiler's */
+      const char *s = hcp_node_get_string (node);
+      if (s == NULL || s[0] == '\0')
+        {
+          g_autofree char *got = hcp_describe_node (node);
+          return hcp_component_error (error, HYD_DIAGNOSTIC_PARAM_VALUE, component->id, NULL,
+                                      info->name,
+                                      N_("component \"%s\", parameter \"%s\": expected the id of a "
+                                         "component (got %s)"),
+                                      component->id, info->name, got, NULL);
+        }
+      *value = NAN;
+      return TRUE;
+    }
+
   if (info->flags & HYD_PARAM_ENUM)
     {
       const char *s = hcp_node_get_string (node);
@@ -307,6 +325,15 @@ hyd_component_params_get_at (const HydComponentParams *params, const char *name,
   if (k < 0)
     return NAN;
   return params->profiles[k] != NULL ? hyd_profile_value_after (params->profiles[k], t) : params->values[k];
+}
+
+const char *
+hyd_circuit_component_get_reference (const HydCircuitComponent *component, const char *name)
+{
+  g_return_val_if_fail (component != NULL && name != NULL, NULL);
+  JsonNode *node = component->params ? json_object_get_member (component->params, name) : NULL;
+  const char *s = node ? hcp_node_get_string (node) : NULL;
+  return s != NULL && s[0] != '\0' ? s : NULL;
 }
 
 const char *

@@ -129,6 +129,17 @@ resolve_end (const EndIndex *index, guint conn_index, const HydCircuitConnection
           const HydComponentType *type = hyd_catalogue_lookup (comp->type);
           int port = hyd_component_type_find_port (type, port_name);
 
+          if (port >= 0 && type->ports[port].hidden)
+            {
+              hcp_where_connection (&where, conn_index, conn, conn->from, conn->to);
+              HydDiagnostic *d = hcp_where_diagnostic (HYD_DIAGNOSTIC_REFERENCE, &where,
+                                                       N_("%s: port %s of %s is set by a parameter "
+                                                          "that names a component, not by a wire"),
+                                                       ref, port_name, comp->id, NULL);
+              hyd_diagnostic_set_component (d, comp->id);
+              hyd_diagnostic_set_port (d, port_name);
+              return hyd_diagnostic_set_error (error, d);
+            }
           if (port >= 0)
             {
               *vertex = index->port_offset[c] + (guint) port;
@@ -435,6 +446,39 @@ check_layout (const HydCircuit *circuit, GError **error)
   return TRUE;
 }
 
+/* A reference parameter (HYD_PARAM_REFERENCE: a limit switch's cylinder, a
+ * contact's relay) names another component of the circuit
+ * (docs/electrical.md, "References"). */
+static gboolean
+check_references (const HydCircuit *circuit, GHashTable *ids, GError **error)
+{
+  for (guint i = 0; i < circuit->components->len; i++)
+    {
+      HydCircuitComponent *c = g_ptr_array_index (circuit->components, i);
+      const HydComponentType *type = hyd_catalogue_lookup (c->type);
+      for (guint k = 0; type != NULL && k < type->n_params; k++)
+        {
+          const HydParamInfo *info = &type->params[k];
+          if (!(info->flags & HYD_PARAM_REFERENCE))
+            continue;
+          const char *ref = hyd_circuit_component_get_reference (c, info->name);
+          if (ref == NULL)
+            continue;
+          const char *kind = g_hash_table_lookup (ids, ref);
+          if (kind == NULL || strcmp (kind, "component") != 0)
+            return hcp_component_error (error, HYD_DIAGNOSTIC_REFERENCE, c->id, NULL, info->name,
+                                        N_("component \"%s\", parameter \"%s\": no component \"%s\""),
+                                        c->id, info->name, ref, NULL);
+          if (strcmp (ref, c->id) == 0)
+            return hcp_component_error (error, HYD_DIAGNOSTIC_REFERENCE, c->id, NULL, info->name,
+                                        N_("component \"%s\", parameter \"%s\": a component cannot "
+                                           "refer to itself"),
+                                        c->id, info->name, NULL);
+        }
+    }
+  return TRUE;
+}
+
 gboolean
 hyd_circuit_validate (const HydCircuit *circuit, GError **error)
 {
@@ -480,6 +524,8 @@ hyd_circuit_validate (const HydCircuit *circuit, GError **error)
         return FALSE;
     }
 
+  if (!check_references (circuit, ids, error))
+    return FALSE;
   if (!check_layout (circuit, error))
     return FALSE;
   return check_connections (circuit, error);

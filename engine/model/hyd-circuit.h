@@ -203,6 +203,9 @@ double hyd_component_params_get (const HydComponentParams *params, const char *n
 /* A parameter's value at time t (its profile's value just after t). */
 double hyd_component_params_get_at (const HydComponentParams *params, const char *name, double t);
 /* An enum parameter's choice (untranslated), NULL when not an enum. */
+/* The component id a reference parameter (HYD_PARAM_REFERENCE) names, or
+ * NULL when it is unset. */
+const char *hyd_circuit_component_get_reference (const HydCircuitComponent *component, const char *name);
 const char *hyd_component_params_get_choice (const HydComponentParams *params, const char *name);
 /* How the component is operated (hyd_component_type_get_operation). */
 HydOperation hyd_component_params_get_operation (const HydComponentParams *params);

@@ -794,6 +794,21 @@ fail_callback (HydOdeDriver *d, HydOdeResult *r, double t_good)
   return r->status;
 }
 
+/* The problem's event handler failed at t (it could not settle its
+ * discrete states): its own sentence when it has one. */
+static HydOdeStatus
+fail_event_handler (HydOdeDriver *d, HydOdeResult *r, double t, int rc)
+{
+  d->last_cb = "event handler";
+  d->last_rc = rc;
+  d->fail_t = t;
+  g_autofree char *why = d->problem->event_message ? d->problem->event_message (d->problem->user) : NULL;
+  if (why == NULL)
+    return fail_callback (d, r, t);
+  fail (r, HYD_ODE_CALLBACK_FAILED, "%s", why, NULL);
+  return r->status;
+}
+
 /* ---- output samples ---------------------------------------------------- */
 
 static gboolean
@@ -1210,6 +1225,14 @@ interval_open (HydOdeStepper *s)
   d->t_hi = b;
   if (d->problem->set_interval != NULL)
     d->problem->set_interval (a, b, d->problem->user);
+  /* a breakpoint or a live change may switch discrete states (a button
+   * pressed by a profile or in the GUI): settle them with the new piece */
+  if (d->problem->event_located != NULL)
+    {
+      rc = d->problem->event_located (a, s->y, NULL, d->problem->user);
+      if (rc != 0)
+        return fail_event_handler (d, r, a, rc);
+    }
   if (!emit_interval_start (d, a, s->y))
     {
       char buf[G_ASCII_DTOSTR_BUF_SIZE];
@@ -1547,12 +1570,7 @@ step (HydOdeStepper *s)
               if (erc == 0)
                 erc = d->problem->event_located (t_ev, y, d->crossed, d->problem->user);
               if (erc != 0)
-                {
-                  d->last_cb = "event handler";
-                  d->last_rc = erc;
-                  d->fail_t = t_ev;
-                  return fail_callback (d, r, t_ev);
-                }
+                return fail_event_handler (d, r, t_ev, erc);
             }
           s->dense_valid = TRUE;
           s->dense_t = t;

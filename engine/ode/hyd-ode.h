@@ -61,6 +61,9 @@ typedef struct {
    * docs/domains.md), which holds from then on. Non-zero fails the run as
    * a callback failure. */
   int (*event_located) (double t, const double *y, const int *crossed, gpointer user);
+  /* Optional: why event_located failed, in a sentence (newly allocated),
+   * or NULL; the run's message then says it instead of the return code. */
+  char *(*event_message) (gpointer user);
   /* TRUE: the events are part of the model (discrete states switch at
    * them) and are located even when options.events is FALSE. */
   gboolean events_required;
