@@ -1,0 +1,9 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* hyd-comp-electrical.c — what the electrical control types share
+ * (hyd-comp-electrical.h, docs/electrical.md). */
+#include "hyd-comp-electrical.h"
+
+const char *const hyd_contact_forms[] = { "no", "nc", "changeover", NULL };
+
+/* ports "1", "2", "4" are indices 0, 1, 2 */
+const HydElecPath hyd_contact_paths[2] = { { 0, 1 }, { 0, 2 } };
