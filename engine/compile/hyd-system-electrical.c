@@ -81,7 +81,7 @@ comp_enet (const HydSystem *sys, guint ci, guint X)
 /* The sets of nets joined by conducting paths and the level of each set:
  * bit 0 +24 V, bit 1 0 V. levels has n_enets entries (by root). */
 static void
-join_nets (HydSystem *sys, const double *const *d, guint8 *levels)
+join_nets (HydSystem *sys, const double *const *d, guint8 *levels, gboolean all_closed)
 {
   guint *parent = sys->enet_parent;
   for (guint k = 0; k < sys->n_enets; k++)
@@ -96,7 +96,7 @@ join_nets (HydSystem *sys, const double *const *d, guint8 *levels)
       const HydComponentType *t = c->type;
       for (guint k = 0; k < t->n_elec_paths; k++)
         {
-          if (!t->elec_conducts (c, d[ci], k))
+          if (!all_closed && !t->elec_conducts (c, d[ci], k))
             continue;
           int a = comp_enet (sys, ci, t->elec_paths[k].a), b = comp_enet (sys, ci, t->elec_paths[k].b);
           if (a >= 0 && b >= 0)
@@ -137,7 +137,7 @@ hyd_sys_elec_solve (HydSystem *sys, double t, gboolean *changed)
   g_autofree const double **d = g_new0 (const double *, sys->n_comps + 1);
   for (guint i = 0; i < sys->n_comps; i++)
     d[i] = sys->comps[i].d;
-  join_nets (sys, d, levels);
+  join_nets (sys, d, levels, FALSE);
   for (guint k = 0; k < sys->n_enets; k++)
     if (find (sys->enet_parent, k) == k && levels[k] == 3)
       {
@@ -185,6 +185,55 @@ hyd_sys_elec_solve (HydSystem *sys, double t, gboolean *changed)
         }
     }
   return 0;
+}
+
+/* Warnings about a ladder that runs but cannot do what it shows: a coil or
+ * lamp that no closing of contacts can energise (a terminal left open, both
+ * on one rail), and a relay or solenoid no contact or valve refers to. */
+void
+hyd_sys_elec_lint (HydSystem *sys)
+{
+  if (sys->n_elec == 0)
+    return;
+  g_autofree guint8 *levels = g_new (guint8, sys->n_enets + 1);
+  join_nets (sys, NULL, levels, TRUE);
+  g_autofree gboolean *tapped = g_new0 (gboolean, sys->n_comps + 1);
+  for (guint k = 0; k < sys->n_signals; k++)
+    if (sys->signals[k].tap)
+      tapped[sys->signals[k].tap_comp] = TRUE;
+  for (guint e = 0; e < sys->n_elec; e++)
+    {
+      guint ci = sys->elec[e];
+      const HydComp *c = sys->comps[ci].comp;
+      const HydComponentType *tp = c->type;
+      for (guint k = 0; k < tp->n_elec_loads; k++)
+        if (!load_energised (sys, ci, &tp->elec_loads[k], levels))
+          {
+            HydDiagnostic *dg = hyd_diagnostic_new (
+                HYD_DIAGNOSTIC_ELEC_DEAD_LOAD, HYD_SEVERITY_WARNING,
+                N_("%s can never be energised: even with every contact closed, its terminals %s and %s "
+                   "do not reach +24 V and 0 V"),
+                c->id, tp->ports[tp->elec_loads[k].a].name, tp->ports[tp->elec_loads[k].b].name, NULL);
+            hyd_diagnostic_set_component (dg, c->id);
+            hyd_sys_warn (sys, dg);
+          }
+      if (tp->n_elec_loads == 0 || tapped[ci])
+        continue;
+      /* a coil whose state something should read: a relay's contacts, a
+       * solenoid's valve (a lamp only shines) */
+      gboolean switches = FALSE;
+      for (guint j = 0; j < c->n_dstates; j++)
+        switches = switches || strcmp (c->dstates[j].name, "contacts") == 0
+                   || strcmp (c->dstates[j].name, "energised") == 0;
+      if (switches)
+        {
+          HydDiagnostic *dg = hyd_diagnostic_new (
+              HYD_DIAGNOSTIC_ELEC_UNUSED_COIL, HYD_SEVERITY_WARNING,
+              N_("%s switches nothing: no contact or valve refers to it"), c->id, NULL);
+          hyd_diagnostic_set_component (dg, c->id);
+          hyd_sys_warn (sys, dg);
+        }
+    }
 }
 
 void
@@ -236,7 +285,7 @@ hyd_system_get_elec_levels (HydSystem *sys, const double *dstates, guint8 *level
       k += sys->comps[i].comp->n_dstates;
     }
   g_autofree guint8 *root = g_new (guint8, sys->n_enets + 1);
-  join_nets (sys, d, root);
+  join_nets (sys, d, root, FALSE);
   g_autofree guint8 *carrying = g_new0 (guint8, sys->n_enets + 1);
   for (guint e = 0; e < sys->n_elec; e++)
     {

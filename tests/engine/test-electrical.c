@@ -466,6 +466,45 @@ test_reference_errors (void)
                 "K1.A1", "O1.A");
 }
 
+static gboolean
+has_warning (HydSystem *sys, HydDiagnosticCode code, const char *text)
+{
+  GPtrArray *w = hyd_system_get_diagnostics (sys);
+  for (guint i = 0; w && i < w->len; i++)
+    {
+      const HydDiagnostic *d = g_ptr_array_index (w, i);
+      g_autofree char *msg = hyd_diagnostic_dup_message (d, NULL);
+      if (d->code == code && strstr (msg, text) != NULL)
+        return TRUE;
+    }
+  return FALSE;
+}
+
+/* The lint: a coil across 0 V and 0 V can never be energised; a relay no
+ * contact refers to switches nothing; the latch has neither warning. */
+static void
+test_lint (void)
+{
+  const char *json =
+    HEAD "\"components\": [" HYDRAULIC_PART ","
+    "{\"id\": \"U1\", \"type\": \"e_supply\"}, {\"id\": \"G1\", \"type\": \"e_ground\"},"
+    "{\"id\": \"K1\", \"type\": \"e_coil\"}, {\"id\": \"K2\", \"type\": \"e_coil\"},"
+    "{\"id\": \"K2_1\", \"type\": \"e_contact\", \"params\": {\"relay\": \"K2\"}}],"
+    "\"connections\": [" HYDRAULIC_WIRES ","
+    "{\"from\": \"U1.P\", \"to\": \"K2_1.1\"}, {\"from\": \"K2_1.4\", \"to\": \"K1.A1\"},"
+    "{\"from\": \"K1.A2\", \"to\": \"G1.N\"},"
+    "{\"from\": \"K2.A1\", \"to\": \"G1.N\"}, {\"from\": \"K2.A2\", \"to\": \"G1.N\"}]}";
+  g_autoptr (HydSystem) sys = compile_ok (json);
+  g_assert_true (has_warning (sys, HYD_DIAGNOSTIC_ELEC_DEAD_LOAD, "K2 can never be energised"));
+  g_assert_false (has_warning (sys, HYD_DIAGNOSTIC_ELEC_DEAD_LOAD, "K1 can never"));
+  g_assert_true (has_warning (sys, HYD_DIAGNOSTIC_ELEC_UNUSED_COIL, "K1 switches nothing"));
+  g_assert_false (has_warning (sys, HYD_DIAGNOSTIC_ELEC_UNUSED_COIL, "K2 switches"));
+  g_autofree char *latch = latch_json ("0", "0");
+  g_autoptr (HydSystem) ok = compile_ok (latch);
+  g_assert_false (has_warning (ok, HYD_DIAGNOSTIC_ELEC_DEAD_LOAD, "K1"));
+  g_assert_false (has_warning (ok, HYD_DIAGNOSTIC_ELEC_UNUSED_COIL, "K1"));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -477,5 +516,6 @@ main (int argc, char **argv)
   g_test_add_func ("/electrical/short-circuit", test_short_circuit);
   g_test_add_func ("/electrical/state-reference", test_state_reference);
   g_test_add_func ("/electrical/reference-errors", test_reference_errors);
+  g_test_add_func ("/electrical/lint", test_lint);
   return g_test_run ();
 }
