@@ -111,8 +111,10 @@ static const HydParamInfo relay_contact_params[] = {
 static gboolean
 relay_contact_setup (HydComp *comp, GError **error)
 {
-  /* the compiler marks K connected when "relay" names a component */
-  if (!hyd_comp_port_connected (comp, RC_K))
+  /* the compiler marks K connected when "relay" names a component; a
+   * component set up outside a compiled circuit (connected = 0: a help
+   * page, the canvas asking for its variables) is left alone */
+  if (comp->connected != 0 && !hyd_comp_port_connected (comp, RC_K))
     {
       g_set_error (error, HYD_CIRCUIT_ERROR, HYD_CIRCUIT_ERROR_PARAM_VALUE,
                    "component \"%s\", parameter \"relay\": not set: name the relay, timer relay or "
