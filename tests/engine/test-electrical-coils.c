@@ -622,6 +622,41 @@ test_contact_errors (void)
                 "K1.A2", "not connected");
 }
 
+static gboolean
+has_warning (HydSystem *sys, HydDiagnosticCode code, const char *text)
+{
+  GPtrArray *w = hyd_system_get_diagnostics (sys);
+  for (guint i = 0; w && i < w->len; i++)
+    {
+      const HydDiagnostic *d = g_ptr_array_index (w, i);
+      g_autofree char *msg = hyd_diagnostic_dup_message (d, NULL);
+      if (d->code == code && strstr (msg, text) != NULL)
+        return TRUE;
+    }
+  return FALSE;
+}
+
+/* A counter whose optional reset coil is left unwired is no dead load (its
+ * count coil is wired between the rails); a counter whose count coil has
+ * both terminals on 0 V is. */
+static void
+test_counter_lint (void)
+{
+  const char *json =
+    HEAD "\"components\": [" HYDRAULIC_PART ","
+    "{\"id\": \"KZ1\", \"type\": \"counter\"}, {\"id\": \"KZ2\", \"type\": \"counter\"},"
+    "{\"id\": \"KZ1_1\", \"type\": \"relay_contact\", \"params\": {\"relay\": \"KZ1\"}},"
+    "{\"id\": \"KZ2_1\", \"type\": \"relay_contact\", \"params\": {\"relay\": \"KZ2\"}}],"
+    "\"connections\": [" HYDRAULIC_WIRES ","
+    "{\"from\": \"U1.P\", \"to\": \"KZ1.A1\"}, {\"from\": \"KZ1.A2\", \"to\": \"G1.N\"},"
+    "{\"from\": \"G1.N\", \"to\": \"KZ2.A1\"}, {\"from\": \"KZ2.A2\", \"to\": \"G1.N\"},"
+    "{\"from\": \"U1.P\", \"to\": \"KZ1_1.1\"}, {\"from\": \"KZ1_1.4\", \"to\": \"KZ2_1.1\"}]}";
+  g_autoptr (HydSystem) sys = compile_ok (json);
+  g_assert_false (has_warning (sys, HYD_DIAGNOSTIC_ELEC_DEAD_LOAD, "KZ1 can never"));
+  g_assert_true (has_warning (sys, HYD_DIAGNOSTIC_ELEC_DEAD_LOAD, "KZ2 can never be energised"));
+  g_assert_false (has_warning (sys, HYD_DIAGNOSTIC_ELEC_DEAD_LOAD, "R1 and R2"));
+}
+
 /* The Jacobian of a circuit with every type of this file (none has a row)
  * matches central differences: the electrical types add nothing to it. */
 static void
@@ -666,6 +701,7 @@ main (int argc, char **argv)
   g_test_add_func ("/electrical-coils/counter-pulse", test_counter_pulse);
   g_test_add_func ("/electrical-coils/solenoid", test_solenoid);
   g_test_add_func ("/electrical-coils/contact-errors", test_contact_errors);
+  g_test_add_func ("/electrical-coils/counter-lint", test_counter_lint);
   g_test_add_func ("/electrical-coils/jacobian", test_jacobian);
   return g_test_run ();
 }
