@@ -387,7 +387,7 @@ test_on_delay (void)
     }
   g_assert_cmpuint (n_timing, >, 70);
   const double *last = HYD_TEST_ROW (r, HYD_TEST_N_ROWS (r) - 1);
-  g_test_message ("on-delay: closed at %.15g s, opened at %.15g s", last[5], last[6]);
+  g_test_message ("on-delay: closed at %.17g s (error %.2g s), opened at %.17g s", last[5], last[5] - 1.037, last[6]);
   g_assert_cmpfloat (fabs (last[5] - 1.037), <, 1e-9);
   g_assert_cmpfloat (fabs (last[6] - 2.0), <, 1e-12);
   g_array_unref (r.rows);
@@ -432,7 +432,7 @@ test_off_delay (void)
       g_assert_cmpfloat_with_epsilon (row[3], t > 0.5 && t < 1.237 ? 1.237 - t : 0.0, 1e-12);
     }
   const double *last = HYD_TEST_ROW (r, HYD_TEST_N_ROWS (r) - 1);
-  g_test_message ("off-delay: closed at %.15g s, opened at %.15g s", last[4], last[5]);
+  g_test_message ("off-delay: closed at %.17g s, opened at %.17g s (error %.2g s)", last[4], last[5], last[5] - 1.237);
   g_assert_cmpfloat (fabs (last[4] - 0.3), <, 1e-12);
   g_assert_cmpfloat (fabs (last[5] - 1.237), <, 1e-9);
   g_array_unref (r.rows);
