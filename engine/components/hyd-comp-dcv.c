@@ -665,8 +665,9 @@ dcv_eval (const HydComp *comp, const HydEvalIn *in, HydEvalOut *out)
     {
       /* u̇ = tanh((c − u)/δ)/T_s: speed 1/T_s, smoothed in the last δ */
       double Ts = par[priv->i_switch];
-      double th = tanh ((command - u) / DCV_SWITCH_DELTA);
-      double slope = (1.0 - th * th) / (DCV_SWITCH_DELTA * Ts);
+      double w = (command - u) / DCV_SWITCH_DELTA, th = tanh (w), ch = cosh (w);
+      /* d tanh/dw = 1/cosh² w (not 1 − tanh², which cancels in the tail) */
+      double slope = 1.0 / (ch * ch) / (DCV_SWITCH_DELTA * Ts);
       out->xdot[0] = th / Ts;
       if (out->jac)
         {
