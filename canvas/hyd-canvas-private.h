@@ -120,6 +120,7 @@ struct _HydCanvas {
   /* live state */
   HydCanvasPressureFunc live_pressure;
   HydCanvasVariableFunc live_variable;
+  HydCanvasLevelFunc live_level;
   gpointer live_data;
   GDestroyNotify live_destroy;
 

@@ -144,7 +144,7 @@ render_layer (HydCanvasView *view, const HydCanvasContent *content)
   /* a quarter of the window on every side: panning that far costs a copy.
    * Not while a run animates it: the layer is drawn again for each live
    * frame, and a margin would more than double the pixels drawn. */
-  gboolean live = content->component_state != NULL || content->port_pressure != NULL;
+  gboolean live = content->component_state != NULL || content->port_pressure != NULL || content->port_level != NULL;
   int mx = live ? 0 : MAX (view->width / 4, 64), my = live ? 0 : MAX (view->height / 4, 64);
   int lw = view->width + 2 * mx, lh = view->height + 2 * my;
   int scale = MAX (view->scale, 1);
@@ -189,6 +189,7 @@ render_layer (HydCanvasView *view, const HydCanvasContent *content)
         opts.flags &= ~(HYD_SCHEMATIC_SHOW_IDS | HYD_SCHEMATIC_SHOW_NAMES);
       opts.component_state = content->component_state;
       opts.port_pressure = content->port_pressure;
+      opts.port_level = content->port_level;
       opts.component_flags = content->component_flags;
       opts.user_data = content->user_data;
       hyd_schematic_render (cr, content->circuit, &opts);
@@ -288,6 +289,15 @@ hyd_canvas_component_state (const HydCanvasContent *content, const HydCanvasScen
       g_snprintf (ref, sizeof ref, "%s.%s", c->comp->id, port);
       if (hyd_canvas_scene_wire_count (scene, ref) > 0)
         hyd_symbol_state_set_port_connected (state, port, TRUE);
+      guint level = 0;
+      if (content->port_level && c->type->ports[k].domain == HYD_DOMAIN_ELECTRICAL
+          && content->port_level (c->comp->id, port, &level, content->user_data) && (level & 4))
+        {
+          /* its lead and "current:PORT" paints turn the current colour */
+          char var[96];
+          g_snprintf (var, sizeof var, "%s.current", port);
+          hyd_symbol_state_set (state, var, 1);
+        }
       if ((content->schematic_flags & HYD_SCHEMATIC_PRESSURE_COLOURS) && content->port_pressure)
         {
           double p = content->port_pressure (c->comp->id, port, content->user_data);

@@ -52,6 +52,7 @@ typedef struct {
   gpointer user_data;
   gboolean show_grid;
   guint64 serial;                           /* change it to redraw the layer */
+  HydSchematicLevelFunc port_level;         /* electrical nets carrying current, or NULL */
 } HydCanvasContent;
 
 /* What is painted over it, in canvas units. */

@@ -387,8 +387,21 @@ live_port_pressure (const char *component_id, const char *port, gpointer user_da
   return self->live_pressure (component_id, port, self->live_data);
 }
 
+static gboolean
+live_level (const char *component_id, const char *port, guint *level, gpointer user_data)
+{
+  HydCanvas *self = user_data;
+  return self->live_level && self->live_level (component_id, port, level, self->live_data);
+}
+
 /* Every numeric variable a symbol is bound to that is not a parameter
- * (x, spool, opening, a gauge's p...) comes from the running model. */
+ * (x, spool, opening, a gauge's p, a discrete state such as a coil's
+ * energised or a counter's count) comes from the running model; so does a
+ * parameter that is also a discrete state of the run (a pushbutton's
+ * actuated: the button as the run has it, pressed by a click or a
+ * profile). A component with a discrete state "since" and a parameter
+ * "delay" (a timer relay) gets "remaining" = delay − (t − since) while
+ * 0 ≤ t − since < delay, for a text "{remaining:s}". */
 static void
 live_component_state (const HydCircuitComponent *component, HydSymbolState *state, gpointer user_data)
 {
@@ -396,18 +409,25 @@ live_component_state (const HydCircuitComponent *component, HydSymbolState *stat
   if (self->live_variable == NULL || component->id == NULL)
     return;
   HydSymbol *sym = self->library ? hyd_symbol_library_lookup (self->library, component->type) : NULL;
-  const HydComponentType *type = hyd_catalogue_lookup (component->type);
   for (guint k = 0; sym && k < hyd_symbol_get_n_variables (sym); k++)
     {
       const HydSymbolVariable *v = hyd_symbol_get_variable (sym, k);
       if (v->is_string)
         continue;
-      gboolean is_param = FALSE;
-      for (guint i = 0; type && i < type->n_params && !is_param; i++)
-        is_param = strcmp (type->params[i].name, v->name) == 0;
+      /* a parameter's name is a variable of the run only when the type
+       * made it a discrete state too */
       double value;
-      if (!is_param && self->live_variable (component->id, v->name, &value, self->live_data) && isfinite (value))
+      if (self->live_variable (component->id, v->name, &value, self->live_data) && isfinite (value))
         hyd_symbol_state_set (state, v->name, value);
+    }
+  double since, delay, t;
+  if (self->live_variable (component->id, "since", &since, self->live_data) && isfinite (since)
+      && hyd_symbol_state_lookup (state, "delay", &delay)
+      && self->live_variable (NULL, "t", &t, self->live_data) && isfinite (t))
+    {
+      double elapsed = t - since;
+      if (elapsed >= 0 && elapsed < delay)
+        hyd_symbol_state_set (state, "remaining", delay - elapsed);
     }
 }
 
@@ -444,11 +464,20 @@ hyd_canvas_clear_live (HydCanvas *self)
     self->live_destroy (self->live_data);
   self->live_pressure = NULL;
   self->live_variable = NULL;
+  self->live_level = NULL;
   self->live_data = NULL;
   self->live_destroy = NULL;
   self->replay = FALSE;
   self->paused = FALSE;
   _hyd_canvas_update_actions (self);
+  redraw_layer (self);
+}
+
+void
+hyd_canvas_set_live_levels (HydCanvas *self, HydCanvasLevelFunc level)
+{
+  g_return_if_fail (HYD_IS_CANVAS (self));
+  self->live_level = level;
   redraw_layer (self);
 }
 
@@ -520,6 +549,8 @@ fill_content (HydCanvas *self, HydCanvasContent *content)
   if (is_live (self))
     {
       content->component_state = live_component_state;
+      if (self->live_level)
+        content->port_level = live_level;
       if (self->live_pressure)
         {
           content->schematic_flags |= HYD_SCHEMATIC_PRESSURE_COLOURS;
@@ -1223,6 +1254,7 @@ hyd_canvas_dispose (GObject *object)
   self->live_destroy = NULL;
   self->live_pressure = NULL;
   self->live_variable = NULL;
+  self->live_level = NULL;
   G_OBJECT_CLASS (hyd_canvas_parent_class)->dispose (object);
 }
 

@@ -192,6 +192,7 @@ hyd_schematic_wire_points (const HydCircuit *circuit, HydSymbolLibrary *library,
 typedef struct {
   GHashTable *parent;   /* key → key (union-find over "C.P" and junction ids) */
   GHashTable *pressure; /* root → double* */
+  GHashTable *current;  /* root → anything: an electrical net carrying current */
 } Nets;
 
 static const char *
@@ -239,6 +240,7 @@ nets_clear (Nets *nets)
 {
   g_clear_pointer (&nets->parent, g_hash_table_unref);
   g_clear_pointer (&nets->pressure, g_hash_table_unref);
+  g_clear_pointer (&nets->current, g_hash_table_unref);
 }
 
 static void
@@ -246,6 +248,7 @@ nets_build (Nets *nets, const HydCircuit *circuit, const HydSchematicOptions *op
 {
   nets->parent = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   nets->pressure = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  nets->current = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   /* every parent value is a key of the table, whose string lives as long as it */
   for (guint i = 0; i < circuit->connections->len; i++)
     {
@@ -264,6 +267,22 @@ nets_build (Nets *nets, const HydCircuit *circuit, const HydSchematicOptions *op
           g_autofree char *a = g_strdup_printf ("%s.%s", comp->id, t->ports[t->joined_ports[k][0]].name);
           g_autofree char *b = g_strdup_printf ("%s.%s", comp->id, t->ports[t->joined_ports[k][1]].name);
           net_union (nets, a, b);
+        }
+    }
+  /* an electrical net carries current when a port on it says so */
+  for (guint i = 0; opts->port_level && i < circuit->components->len; i++)
+    {
+      HydCircuitComponent *comp = g_ptr_array_index (circuit->components, i);
+      const HydComponentType *t = hyd_catalogue_lookup (comp->type);
+      for (guint k = 0; t && k < t->n_ports; k++)
+        {
+          guint level = 0;
+          if (t->ports[k].domain != HYD_DOMAIN_ELECTRICAL
+              || !opts->port_level (comp->id, t->ports[k].name, &level, opts->user_data) || !(level & 4))
+            continue;
+          g_autofree char *key = g_strdup_printf ("%s.%s", comp->id, t->ports[k].name);
+          net_add (nets, key);
+          g_hash_table_add (nets->current, g_strdup (net_find (nets, key)));
         }
     }
   if (!(opts->flags & HYD_SCHEMATIC_PRESSURE_COLOURS) || opts->port_pressure == NULL)
@@ -292,6 +311,12 @@ nets_build (Nets *nets, const HydCircuit *circuit, const HydSchematicOptions *op
           g_hash_table_insert (nets->pressure, g_strdup (root), slot);
         }
     }
+}
+
+static gboolean
+nets_current (Nets *nets, const char *key)
+{
+  return g_hash_table_contains (nets->parent, key) && g_hash_table_contains (nets->current, net_find (nets, key));
 }
 
 static double
@@ -519,6 +544,8 @@ hyd_schematic_wire_style (int domain)
     return HYD_WIRE_SIGNAL;
   if (domain == HYD_DOMAIN_TRANSLATIONAL || domain == HYD_DOMAIN_ROTATIONAL)
     return HYD_WIRE_MECHANICAL;
+  if (domain == HYD_DOMAIN_ELECTRICAL)
+    return HYD_WIRE_ELECTRICAL;
   return HYD_WIRE_WORKING;
 }
 
@@ -529,6 +556,8 @@ hyd_schematic_wire_width (HydWireStyle wire_style, double line_width, double uni
     {
     case HYD_WIRE_SIGNAL:
       return MAX (1.0, line_width * 0.7);
+    case HYD_WIRE_ELECTRICAL:
+      return MAX (1.0, line_width * 0.5);
     case HYD_WIRE_MECHANICAL:
       {
         /* the two lines' centres 0.8 M apart (design §1.3); an even number
@@ -578,6 +607,7 @@ stroke_wire_path (cairo_t *cr, const HydSymbolStyle *style, HydWireStyle wire_st
       hyd_rgba_set_source (cr, &style->fill);
       cairo_stroke (cr);
       break;
+    case HYD_WIRE_ELECTRICAL:
     case HYD_WIRE_WORKING:
     default:
       /* square caps close the corner where a wire meets a port lead at a
@@ -713,6 +743,8 @@ draw_wires (cairo_t *cr, Schematic *s)
           if (!isnan (pr))
             hyd_symbol_style_pressure_colour (s->style, pr, &colour);
         }
+      else if (ws == HYD_WIRE_ELECTRICAL && (nets_current (&s->nets, c->from) || nets_current (&s->nets, c->to)))
+        colour = s->style->current;
       stroke_wire_path (cr, s->style, ws, &colour, lw, unit, snap, FALSE);
       if (ws == HYD_WIRE_SIGNAL)
         {
@@ -816,6 +848,17 @@ component_state (Schematic *s, const HydCircuitComponent *comp, HydSymbolState *
         {
           g_autofree char *var = g_strdup_printf ("%s.p", t->ports[k].name);
           hyd_symbol_state_set (state, var, p);
+        }
+    }
+  /* an electrical port on a net carrying current: its lead and the
+   * "current:PORT" paints in the current colour */
+  for (guint k = 0; t && k < t->n_ports && s->opts.port_level; k++)
+    {
+      g_autofree char *key = g_strdup_printf ("%s.%s", comp->id, t->ports[k].name);
+      if (t->ports[k].domain == HYD_DOMAIN_ELECTRICAL && nets_current (&s->nets, key))
+        {
+          g_autofree char *var = g_strdup_printf ("%s.current", t->ports[k].name);
+          hyd_symbol_state_set (state, var, 1);
         }
     }
   if (s->opts.component_state)

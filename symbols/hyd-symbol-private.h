@@ -47,11 +47,12 @@ typedef enum {
   PAINT_LINE,
   PAINT_HIGHLIGHT,
   PAINT_PRESSURE,     /* colour of the pressure at a port; nothing when unknown */
+  PAINT_CURRENT,      /* the line colour, or the current colour while the port's net carries current */
 } SymPaintKind;
 
 typedef struct {
   SymPaintKind kind;
-  char *port;         /* PAINT_PRESSURE */
+  char *port;         /* PAINT_PRESSURE, PAINT_CURRENT */
 } SymPaint;
 
 typedef enum {

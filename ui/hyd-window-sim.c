@@ -109,8 +109,18 @@ static gboolean
 live_variable_cb (const char *component_id, const char *variable, double *value, gpointer user_data)
 {
   HydWindow *self = user_data;
+  if (component_id == NULL)
+    return hyd_simulation_lookup (self->simulation, variable, value); /* "t": the sample's time */
   g_autofree char *name = g_strdup_printf ("%s.%s", component_id, variable);
   return hyd_simulation_lookup (self->simulation, name, value);
+}
+
+/* The electrical nets (docs/electrical.md): a wire carrying current is red. */
+static gboolean
+live_level_cb (const char *component_id, const char *port, guint *level, gpointer user_data)
+{
+  HydWindow *self = user_data;
+  return hyd_simulation_get_elec_level (self->simulation, component_id, port, level);
 }
 
 /* ---- what a diagnostic concerns, highlighted ---- */
@@ -537,6 +547,7 @@ run_started_cb (GObject *source, GAsyncResult *result, gpointer data)
   hyd_canvas_get_style (self->canvas, &style);
   self->cavitation_pressure = style.cavitation_pressure;
   hyd_canvas_set_live (self->canvas, live_pressure_cb, live_variable_cb, self, NULL);
+  hyd_canvas_set_live_levels (self->canvas, live_level_cb);
   latency_start (self);
   gtk_widget_queue_draw (GTK_WIDGET (self->legend_area));
   apply_state (self);
