@@ -13,6 +13,7 @@
  * hyd-canvas-actions.c. */
 #include "hyd-canvas-private.h"
 #include "hyd-canvas-edit.h"
+#include "hyd-references.h"
 
 #include <glib/gi18n.h>
 
@@ -435,7 +436,53 @@ static guint
 component_flags (const HydCircuitComponent *component, gpointer user_data)
 {
   HydCanvas *self = user_data;
-  return component->id && g_hash_table_contains (self->selection, component->id) ? HYD_SYMBOL_RENDER_SELECTED : 0;
+  if (component->id && g_hash_table_contains (self->selection, component->id))
+    return HYD_SYMBOL_RENDER_SELECTED;
+  /* what a selected coil drives, a selected relay's contacts ... */
+  return component->id && g_hash_table_contains (self->linked, component->id) ? HYD_SYMBOL_RENDER_HOVER : 0;
+}
+
+static int compare_strings (const void *a, const void *b);
+
+/* Selections of up to this many parts show what they are linked to (each
+ * costs a pass over the circuit). */
+#define LINKED_MAX_SELECTION 16
+
+/* The components the selection is linked to by reference parameters
+ * (docs/electrical.md): selecting Y1 highlights the coil and the valve it
+ * drives, a relay its contacts, a cylinder its limit switches. */
+static void
+update_linked (HydCanvas *self, const HydCircuit *circuit)
+{
+  g_hash_table_remove_all (self->linked);
+  if (circuit == NULL || g_hash_table_size (self->selection) > LINKED_MAX_SELECTION)
+    return;
+  GHashTableIter it;
+  gpointer key;
+  g_hash_table_iter_init (&it, self->selection);
+  while (g_hash_table_iter_next (&it, &key, NULL))
+    {
+      g_auto (GStrv) ids = hyd_reference_links (circuit, key);
+      for (guint i = 0; ids && ids[i]; i++)
+        if (!g_hash_table_contains (self->selection, ids[i]))
+          g_hash_table_add (self->linked, g_strdup (ids[i]));
+    }
+}
+
+GStrv
+hyd_canvas_dup_linked (HydCanvas *self)
+{
+  g_return_val_if_fail (HYD_IS_CANVAS (self), NULL);
+  update_linked (self, shown_circuit (self));
+  if (g_hash_table_size (self->linked) == 0)
+    return NULL;
+  guint n = 0;
+  g_autofree gpointer *keys = g_hash_table_get_keys_as_array (self->linked, &n);
+  GStrv ids = g_new0 (char *, n + 1);
+  for (guint i = 0; i < n; i++)
+    ids[i] = g_strdup (keys[i]);
+  qsort (ids, n, sizeof (char *), compare_strings);
+  return ids;
 }
 
 void
@@ -544,6 +591,7 @@ fill_content (HydCanvas *self, HydCanvasContent *content)
   content->serial = self->serial;
   content->user_data = self;
   content->component_flags = component_flags;
+  update_linked (self, content->circuit);
   if (self->show_labels)
     content->schematic_flags |= HYD_SCHEMATIC_SHOW_IDS | HYD_SCHEMATIC_SHOW_NAMES;
   if (is_live (self))
@@ -1265,6 +1313,7 @@ hyd_canvas_finalize (GObject *object)
   g_clear_pointer (&self->scene, hyd_canvas_scene_free);
   hyd_canvas_view_clear (&self->view);
   g_hash_table_unref (self->selection);
+  g_hash_table_unref (self->linked);
   g_array_unref (self->selected_wires);
   g_ptr_array_unref (self->selected_wire_keys);
   g_hash_table_unref (self->highlight);
@@ -1386,6 +1435,7 @@ hyd_canvas_init (HydCanvas *self)
   self->library = hyd_symbol_library_get_default (NULL);
   self->show_labels = TRUE;
   self->selection = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  self->linked = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->selected_wires = g_array_new (FALSE, FALSE, sizeof (guint));
   self->selected_wire_keys = g_ptr_array_new_with_free_func (g_free);
   self->highlight = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);

@@ -59,6 +59,11 @@ GStrv hyd_canvas_check (HydCanvas *self);
 void hyd_canvas_set_highlight (HydCanvas *self, const char *const *ids);
 /* What is highlighted now, sorted; NULL when nothing is. */
 GStrv hyd_canvas_dup_highlight (HydCanvas *self);
+/* The components linked to the selection by reference parameters
+ * (docs/electrical.md), drawn with a light halo: what a selected solenoid
+ * Y1 drives, a relay's contacts, the component a contact or limit switch
+ * names. Sorted; NULL when none. */
+GStrv hyd_canvas_dup_linked (HydCanvas *self);
 
 /* Live state while a simulation runs (issue 5): node pressures colour the
  * wires, component variables move rods and spools. The callbacks are asked

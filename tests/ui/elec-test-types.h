@@ -3,10 +3,11 @@
  * GUI's tests (hyd_catalogue_register_test_type), so that the live
  * schematic's electrical parts are tested whatever the catalogue holds: a
  * +24 V supply, a 0 V ground, a contact pressed by its "actuated" profile,
- * and a coil (docs/electrical.md). Include once per test program and call
+ * a coil and a limit switch naming its cylinder (docs/electrical.md). Include once per test program and call
  * elec_test_types_register () before loading a circuit that uses them. */
 #pragma once
 
+#include <math.h>
 #include "hyd-catalogue.h"
 #include "hyd-comp-electrical.h"
 
@@ -96,6 +97,36 @@ static const HydComponentType elt_coil = {
   .setup = elt_coil_setup, .eval = elt_eval, .elec_loads = elt_coil_loads, .n_elec_loads = 1,
 };
 
+/* a limit switch: actuated while its cylinder's x is past "position" */
+static const HydPortInfo elt_limit_ports[] = {
+  HYD_CONTACT_PORTS,
+  { "x", HYD_DOMAIN_SIGNAL, FALSE, "the cylinder's position", HYD_PORT_INPUT, NULL, TRUE },
+};
+static const HydParamInfo elt_limit_params[] = {
+  HYD_CONTACT_PARAM,
+  { "cylinder", "Cylinder", HYD_UNIT_NONE, NAN, -INFINITY, INFINITY, HYD_PARAM_REFERENCE | HYD_PARAM_OPTIONAL,
+    NULL, "the cylinder it sits on", "x", "x" },
+  { "position", "Position", HYD_UNIT_POSITION, 0.1, 0, INFINITY, 0, NULL, "where it is actuated" },
+};
+
+static gboolean
+elt_limit_update (const HydComp *comp, const HydEvalIn *in, const int *crossed, double *d)
+{
+  (void) crossed;
+  double on = in->p[3] >= comp->par[2] ? 1 : 0;
+  gboolean changed = d[0] != on;
+  d[0] = on;
+  return changed;
+}
+
+static const HydComponentType elt_limit = {
+  .id = "test_elec_limit", .label = "Test limit switch", .category = HYD_CATEGORY_ELECTRICAL,
+  .ports = elt_limit_ports, .n_ports = 4, .params = elt_limit_params, .n_params = 3,
+  .boundary_param = -1, .designator = "S", .setup = elt_button_setup, .eval = elt_eval,
+  .update = elt_limit_update, .elec_paths = hyd_contact_paths, .n_elec_paths = 2,
+  .elec_conducts = elt_button_conducts,
+};
+
 /* a first-order decay x' = −x: a run needs a continuous state */
 static const HydVarInfo elt_decay_states[] = { { "x", HYD_UNIT_NONE, "decaying state" } };
 
@@ -142,4 +173,5 @@ elec_test_types_register (void)
   hyd_catalogue_register_test_type (&elt_button);
   hyd_catalogue_register_test_type (&elt_coil);
   hyd_catalogue_register_test_type (&elt_decay);
+  hyd_catalogue_register_test_type (&elt_limit);
 }
