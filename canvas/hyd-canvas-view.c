@@ -690,3 +690,34 @@ hyd_canvas_view_draw (HydCanvasView *view, cairo_t *cr, const HydCanvasContent *
   if (overlay)
     hyd_canvas_view_draw_overlay (view, cr, content, scene, overlay);
 }
+
+/* ---------------------------------------------------------------------------
+ * Live symbol state
+ * ------------------------------------------------------------------------- */
+
+void
+hyd_canvas_live_symbol_state (const HydSymbol *symbol, const HydCircuitComponent *component,
+                              HydCanvasLiveVariableFunc variable, gpointer user_data, HydSymbolState *state)
+{
+  if (variable == NULL || component->id == NULL)
+    return;
+  for (guint k = 0; symbol && k < hyd_symbol_get_n_variables (symbol); k++)
+    {
+      const HydSymbolVariable *v = hyd_symbol_get_variable (symbol, k);
+      if (v->is_string)
+        continue;
+      /* a parameter's name is a variable of the run only when the type
+       * made it a discrete state too */
+      double value;
+      if (variable (component->id, v->name, &value, user_data) && isfinite (value))
+        hyd_symbol_state_set (state, v->name, value);
+    }
+  double since, delay, t;
+  if (variable (component->id, "since", &since, user_data) && isfinite (since)
+      && hyd_symbol_state_lookup (state, "delay", &delay) && variable (NULL, "t", &t, user_data) && isfinite (t))
+    {
+      double elapsed = t - since;
+      if (elapsed >= 0 && elapsed < delay)
+        hyd_symbol_state_set (state, "remaining", delay - elapsed);
+    }
+}

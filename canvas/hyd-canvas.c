@@ -395,41 +395,13 @@ live_level (const char *component_id, const char *port, guint *level, gpointer u
   return self->live_level && self->live_level (component_id, port, level, self->live_data);
 }
 
-/* Every numeric variable a symbol is bound to that is not a parameter
- * (x, spool, opening, a gauge's p, a discrete state such as a coil's
- * energised or a counter's count) comes from the running model; so does a
- * parameter that is also a discrete state of the run (a pushbutton's
- * actuated: the button as the run has it, pressed by a click or a
- * profile). A component with a discrete state "since" and a parameter
- * "delay" (a timer relay) gets "remaining" = delay − (t − since) while
- * 0 ≤ t − since < delay, for a text "{remaining:s}". */
+/* The run's values of the symbol's variables (hyd_canvas_live_symbol_state). */
 static void
 live_component_state (const HydCircuitComponent *component, HydSymbolState *state, gpointer user_data)
 {
   HydCanvas *self = user_data;
-  if (self->live_variable == NULL || component->id == NULL)
-    return;
   HydSymbol *sym = self->library ? hyd_symbol_library_lookup (self->library, component->type) : NULL;
-  for (guint k = 0; sym && k < hyd_symbol_get_n_variables (sym); k++)
-    {
-      const HydSymbolVariable *v = hyd_symbol_get_variable (sym, k);
-      if (v->is_string)
-        continue;
-      /* a parameter's name is a variable of the run only when the type
-       * made it a discrete state too */
-      double value;
-      if (self->live_variable (component->id, v->name, &value, self->live_data) && isfinite (value))
-        hyd_symbol_state_set (state, v->name, value);
-    }
-  double since, delay, t;
-  if (self->live_variable (component->id, "since", &since, self->live_data) && isfinite (since)
-      && hyd_symbol_state_lookup (state, "delay", &delay)
-      && self->live_variable (NULL, "t", &t, self->live_data) && isfinite (t))
-    {
-      double elapsed = t - since;
-      if (elapsed >= 0 && elapsed < delay)
-        hyd_symbol_state_set (state, "remaining", delay - elapsed);
-    }
+  hyd_canvas_live_symbol_state (sym, component, self->live_variable, self->live_data, state);
 }
 
 static guint
