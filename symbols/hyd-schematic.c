@@ -346,6 +346,7 @@ typedef struct {
   GArray *labels;            /* LabelBox per component, laid out on first use */
   HydRect clip;              /* what the cairo can show, canvas units; nothing outside is drawn */
   GHashTable *net_domains;   /* net root → HydDomain + 1, built on first use (wire_domain) */
+  GHashTable *ref_lines;     /* id → the label line of its references ("→ K1"), built on first use */
 } Schematic;
 
 static gboolean
@@ -461,6 +462,7 @@ static void
 schematic_clear (Schematic *s)
 {
   g_clear_pointer (&s->net_domains, g_hash_table_unref);
+  g_clear_pointer (&s->ref_lines, g_hash_table_unref);
   nets_clear (&s->nets);
   g_clear_pointer (&s->labels, g_array_unref);
   g_clear_pointer (&s->components, g_hash_table_unref);
@@ -939,10 +941,48 @@ draw_free_ports (cairo_t *cr, Schematic *s)
     }
 }
 
-/* The lines of a component's label block, id first. */
+/* The ids a component's reference parameters name that its symbol does
+ * not show itself (a text "{relay}"), as a label line: "→ K1" for a
+ * contact, "→ Y1, Y2" for a valve, "→ C1" for a limit switch
+ * (docs/electrical.md, "References"); NULL when none. */
+static const char *
+reference_line (Schematic *s, const HydCircuitComponent *comp)
+{
+  if (comp->id == NULL)
+    return NULL;
+  if (s->ref_lines == NULL)
+    s->ref_lines = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, g_free);
+  gpointer found;
+  if (g_hash_table_lookup_extended (s->ref_lines, comp->id, NULL, &found))
+    return found;
+  const HydComponentType *t = hyd_catalogue_lookup (comp->type);
+  HydSymbol *sym = t && s->lib ? hyd_symbol_library_lookup (s->lib, comp->type) : NULL;
+  GString *line = NULL;
+  for (guint k = 0; t && comp->params && k < t->n_params; k++)
+    {
+      const HydParamInfo *info = &t->params[k];
+      if (!(info->flags & HYD_PARAM_REFERENCE) || _hyd_symbol_shows_variable (sym, info->name))
+        continue;
+      JsonNode *node = json_object_get_member (comp->params, info->name);
+      if (node == NULL || !JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_STRING
+          || *json_node_get_string (node) == '\0')
+        continue;
+      if (line == NULL)
+        line = g_string_new ("→ ");
+      else
+        g_string_append (line, ", ");
+      g_string_append (line, json_node_get_string (node));
+    }
+  char *text = line ? g_string_free (line, FALSE) : NULL;
+  g_hash_table_insert (s->ref_lines, comp->id, text);
+  return text;
+}
+
+/* The lines of a component's label block, id first, then its name and the
+ * ids its references name. */
 static guint
-label_lines (Schematic *s, const HydCircuitComponent *comp, const char *lines[2], double sizes[2],
-             gboolean bold[2])
+label_lines (Schematic *s, const HydCircuitComponent *comp, const char *lines[3], double sizes[3],
+             gboolean bold[3])
 {
   guint n = 0;
   if ((s->opts.flags & HYD_SCHEMATIC_SHOW_IDS) && comp->id)
@@ -956,6 +996,13 @@ label_lines (Schematic *s, const HydCircuitComponent *comp, const char *lines[2]
       lines[n] = comp->label;
       sizes[n] = s->style->label_text_size * 0.85;
       bold[n++] = FALSE;
+    }
+  const char *refs = (s->opts.flags & HYD_SCHEMATIC_SHOW_IDS) ? reference_line (s, comp) : NULL;
+  if (refs)
+    {
+      lines[n] = refs;
+      sizes[n] = s->style->label_text_size * 0.85;
+      bold[n++] = TRUE;
     }
   return n;
 }
@@ -1098,9 +1145,9 @@ layout_labels (Schematic *s)
     {
       HydCircuitComponent *comp = g_ptr_array_index (circuit->components, i);
       LabelBox *lb = &g_array_index (s->labels, LabelBox, i);
-      const char *lines[2];
-      double sizes[2];
-      gboolean bold[2];
+      const char *lines[3];
+      double sizes[3];
+      gboolean bold[3];
       guint n = label_lines (s, comp, lines, sizes, bold);
       HydSymbol *sym = s->lib ? hyd_symbol_library_lookup (s->lib, comp->type) : NULL;
       if (n == 0 || sym == NULL)
@@ -1173,9 +1220,9 @@ draw_labels (cairo_t *cr, Schematic *s)
       const LabelBox *lb = &g_array_index (s->labels, LabelBox, i);
       if (!lb->have || !visible (s, lb->x, lb->y, lb->x + lb->w, lb->y + lb->h))
         continue;
-      const char *lines[2];
-      double sizes[2];
-      gboolean bold[2];
+      const char *lines[3];
+      double sizes[3];
+      gboolean bold[3];
       guint n = label_lines (s, comp, lines, sizes, bold);
       double ty = lb->y;
       for (guint k = 0; k < n; k++)
@@ -1185,6 +1232,99 @@ draw_labels (cairo_t *cr, Schematic *s)
           ty += th * 1.45;
           hyd_symbol_draw_text (cr, s->style, lb->x + lb->halign * lb->w, ty - th * 0.45, lines[k], sizes[k],
                                 bold[k], lb->halign, 1.0, &s->style->label);
+        }
+    }
+}
+
+/* Where a position along a cylinder's stroke is on its drawing: the edge
+ * of the symbol that moves with x (the rod's end) at x = position, and the
+ * side of the body a marker stands on (above a horizontal cylinder, left of
+ * a vertical one). FALSE when nothing of the drawing moves with x. */
+static gboolean
+stroke_point (Schematic *s, const HydCircuitComponent *cyl, double position, double *x0, double *y0, double *x1,
+              double *y1)
+{
+  HydSymbol *sym = s->lib ? hyd_symbol_library_lookup (s->lib, cyl->type) : NULL;
+  if (sym == NULL || hyd_symbol_find_variable (sym, "x") == NULL)
+    return FALSE;
+  HydSymbolPose pose;
+  hyd_symbol_pose_from_component (&pose, cyl);
+  g_autoptr (HydSymbolState) state = hyd_symbol_state_new ();
+  hyd_symbol_state_set_component_params (state, cyl);
+  double stroke;
+  if (!hyd_symbol_state_lookup (state, "stroke", &stroke) || !(stroke > 0))
+    stroke = MAX (position, 0.1);
+  HydRect rest, full, at;
+  hyd_symbol_state_set (state, "x", 0);
+  hyd_symbol_state_bounds (sym, &pose, state, &rest);
+  hyd_symbol_state_set (state, "x", stroke);
+  hyd_symbol_state_bounds (sym, &pose, state, &full);
+  hyd_symbol_state_set (state, "x", position);
+  hyd_symbol_state_bounds (sym, &pose, state, &at);
+  const double eps = 0.5, tick = 1.2 * HYD_SYMBOL_MODULE;
+  if (full.x1 > rest.x1 + eps || full.x0 < rest.x0 - eps)
+    {
+      double x = full.x1 > rest.x1 + eps ? at.x1 : at.x0;
+      *x0 = *x1 = x;
+      *y0 = rest.y0;
+      *y1 = rest.y0 - tick;
+      return TRUE;
+    }
+  if (full.y1 > rest.y1 + eps || full.y0 < rest.y0 - eps)
+    {
+      double y = full.y1 > rest.y1 + eps ? at.y1 : at.y0;
+      *y0 = *y1 = y;
+      *x0 = rest.x0;
+      *x1 = rest.x0 - tick;
+      return TRUE;
+    }
+  return FALSE;
+}
+
+/* A limit switch or sensor that names a cylinder (a reference reading its
+ * "x") and has a "position": a tick with its id on the cylinder's drawing
+ * where the rod's end is at that position (docs/electrical.md). */
+static void
+draw_stroke_markers (cairo_t *cr, Schematic *s)
+{
+  for (guint i = 0; i < s->circuit->components->len; i++)
+    {
+      const HydCircuitComponent *comp = g_ptr_array_index (s->circuit->components, i);
+      const HydComponentType *t = hyd_catalogue_lookup (comp->type);
+      int pos_index = t ? hyd_component_type_find_param (t, "position") : -1;
+      for (guint k = 0; pos_index >= 0 && comp->params && comp->id && k < t->n_params; k++)
+        {
+          const HydParamInfo *info = &t->params[k];
+          if (!(info->flags & HYD_PARAM_REFERENCE) || g_strcmp0 (info->ref_var, "x") != 0)
+            continue;
+          JsonNode *node = json_object_get_member (comp->params, info->name);
+          if (node == NULL || !JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_STRING)
+            continue;
+          const HydCircuitComponent *cyl = g_hash_table_lookup (s->components, json_node_get_string (node));
+          if (cyl == NULL)
+            continue;
+          g_autoptr (HydSymbolState) params = hyd_symbol_state_new ();
+          hyd_symbol_state_set_component_params (params, comp);
+          double position, x0, y0, x1, y1;
+          if (!hyd_symbol_state_lookup (params, "position", &position)
+              || !stroke_point (s, cyl, position, &x0, &y0, &x1, &y1))
+            continue;
+          if (!visible (s, MIN (x0, x1) - 30, MIN (y0, y1) - 30, MAX (x0, x1) + 30, MAX (y0, y1) + 30))
+            continue;
+          double unit = device_unit (cr);
+          cairo_save (cr);
+          cairo_new_path (cr);
+          cairo_move_to (cr, x0, y0);
+          cairo_line_to (cr, x1, y1);
+          cairo_identity_matrix (cr);
+          cairo_set_line_width (cr, _hyd_symbol_device_line_width (s->style, 1.0, unit, FALSE));
+          hyd_rgba_set_source (cr, &s->style->label);
+          cairo_stroke (cr);
+          cairo_restore (cr);
+          /* the id beyond the tick's free end */
+          gboolean vertical_tick = x0 == x1;
+          hyd_symbol_draw_text (cr, s->style, x1, y1, comp->id, s->style->label_text_size * 0.85, TRUE,
+                                vertical_tick ? 0.5 : 1.0, vertical_tick ? 1.0 : 0.5, &s->style->label);
         }
     }
 }
@@ -1216,7 +1356,11 @@ hyd_schematic_render (cairo_t *cr, const HydCircuit *circuit, const HydSchematic
         draw_free_ports (cr, &s);
     }
   if (s.opts.layers & HYD_SCHEMATIC_LAYER_LABELS)
-    draw_labels (cr, &s);
+    {
+      draw_labels (cr, &s);
+      if (s.opts.flags & HYD_SCHEMATIC_SHOW_IDS)
+        draw_stroke_markers (cr, &s);
+    }
   cairo_restore (cr);
   schematic_clear (&s);
 }

@@ -1127,6 +1127,28 @@ append_number (GString *s, const char *fmt, double v)
   g_string_append (s, buf);
 }
 
+static gboolean
+elements_show (const GPtrArray *elements, const char *open, const char *open_unit)
+{
+  for (guint i = 0; elements && i < elements->len; i++)
+    {
+      const SymElement *el = g_ptr_array_index (elements, i);
+      if (el->kind == EL_TEXT && el->text && (strstr (el->text, open) || strstr (el->text, open_unit)))
+        return TRUE;
+      if (el->kind == EL_GROUP && elements_show (el->children, open, open_unit))
+        return TRUE;
+    }
+  return FALSE;
+}
+
+gboolean
+_hyd_symbol_shows_variable (const HydSymbol *symbol, const char *name)
+{
+  g_autofree char *open = g_strdup_printf ("{%s}", name);
+  g_autofree char *open_unit = g_strdup_printf ("{%s:", name);
+  return symbol && elements_show (symbol->elements, open, open_unit);
+}
+
 gboolean
 _hyd_symbol_expand_text (const HydSymbol *sym, const HydSymbolState *state, const char *text, GString *out)
 {

@@ -499,6 +499,66 @@ test_electrical_wires (void)
   cairo_surface_destroy (s);
 }
 
+
+/* A limit switch that names a cylinder (a reference reading its x) shows a
+ * tick with its id on the cylinder's drawing where the rod's end is at the
+ * switch's position: further along the stroke for a larger position; no
+ * tick without a cylinder named. Its label names the cylinder ("→ C1"). */
+static cairo_surface_t *
+render_with_switch (const char *cylinder, double position)
+{
+  g_autoptr (HydCircuit) c = load_example ("cylinder-extend-retract.bramah");
+  HydCircuitComponent *sw = hyd_circuit_component_new ("S2", "test_elec_limit");
+  sw->x = 600;
+  sw->y = 100;
+  if (cylinder)
+    json_object_set_string_member (sw->params, "cylinder", cylinder);
+  json_object_set_double_member (sw->params, "position", position);
+  g_ptr_array_add (c->components, sw);
+  HydSchematicOptions opts;
+  options_for_tests (&opts);
+  opts.flags = HYD_SCHEMATIC_SHOW_IDS | HYD_SCHEMATIC_BACKGROUND;
+  cairo_surface_t *s = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 800, 300);
+  cairo_t *cr = cairo_create (s);
+  hyd_schematic_render (cr, c, &opts);
+  cairo_destroy (cr);
+  return s;
+}
+
+/* The mean x of the pixels that differ between two renders in the band
+ * above the cylinder's body (y < 80), or −1 when none differ. */
+static double
+diff_mean_x (cairo_surface_t *a, cairo_surface_t *b)
+{
+  double sum = 0;
+  guint n = 0;
+  for (int y = 0; y < 80; y++)
+    for (int x = 0; x < 560; x++)
+      if (pixel_at (a, x, y) != pixel_at (b, x, y))
+        {
+          sum += x;
+          n++;
+        }
+  return n ? sum / n : -1;
+}
+
+static void
+test_stroke_marker (void)
+{
+  elec_test_types_register ();
+  cairo_surface_t *none = render_with_switch (NULL, 0.1);
+  cairo_surface_t *near = render_with_switch ("C1", 0.05);
+  cairo_surface_t *far = render_with_switch ("C1", 0.25);
+  if (g_getenv ("BRAMAH_TEST_DUMP"))
+    cairo_surface_write_to_png (far, g_getenv ("BRAMAH_TEST_DUMP"));
+  double x_near = diff_mean_x (none, near), x_far = diff_mean_x (none, far);
+  g_assert_cmpfloat (x_near, >, 300); /* right of the cylinder's position */
+  g_assert_cmpfloat (x_far, >, x_near + 10);
+  cairo_surface_destroy (none);
+  cairo_surface_destroy (near);
+  cairo_surface_destroy (far);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -511,5 +571,6 @@ main (int argc, char **argv)
   g_test_add_func ("/symbols/schematic/pressure-ramp", test_pressure_colour_ramp);
   g_test_add_func ("/symbols/schematic/wire-styles-by-domain", test_wire_styles_by_domain);
   g_test_add_func ("/symbols/schematic/electrical-wires", test_electrical_wires);
+  g_test_add_func ("/symbols/schematic/stroke-marker", test_stroke_marker);
   return g_test_run ();
 }
