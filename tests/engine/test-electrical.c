@@ -466,6 +466,58 @@ test_reference_errors (void)
                 "K1.A1", "O1.A");
 }
 
+/* What the GUI draws: with K1 held, the nets of the current path carry
+ * current; a branch through a closed contact to an open one (S3, S4) is
+ * at +24 V but carries none; the rail below K1 is at 0 V. */
+static void
+test_levels (void)
+{
+  const char *json =
+    HEAD "\"components\": [" HYDRAULIC_PART ","
+    "{\"id\": \"U1\", \"type\": \"e_supply\"}, {\"id\": \"G1\", \"type\": \"e_ground\"},"
+    "{\"id\": \"S1\", \"type\": \"e_button\", \"params\": {\"contact\": \"no\","
+    " \"on\": {\"step\": {\"times\": [0.1, 0.2], \"values\": [0, 1, 0]}}}},"
+    "{\"id\": \"S3\", \"type\": \"e_button\", \"params\": {\"contact\": \"nc\"}},"
+    "{\"id\": \"S4\", \"type\": \"e_button\", \"params\": {\"contact\": \"no\"}},"
+    "{\"id\": \"K1\", \"type\": \"e_coil\"},"
+    "{\"id\": \"K1_1\", \"type\": \"e_contact\", \"params\": {\"contact\": \"no\", \"relay\": \"K1\"}}],"
+    "\"junctions\": [{\"id\": \"J1\"}, {\"id\": \"J2\"}],"
+    "\"connections\": [" HYDRAULIC_WIRES ","
+    "{\"from\": \"U1.P\", \"to\": \"J1\"}, {\"from\": \"J1\", \"to\": \"S1.1\"},"
+    "{\"from\": \"J1\", \"to\": \"K1_1.1\"}, {\"from\": \"S1.4\", \"to\": \"J2\"},"
+    "{\"from\": \"K1_1.4\", \"to\": \"J2\"}, {\"from\": \"J2\", \"to\": \"K1.A1\"},"
+    "{\"from\": \"K1.A2\", \"to\": \"G1.N\"},"
+    "{\"from\": \"J1\", \"to\": \"S3.1\"}, {\"from\": \"S3.2\", \"to\": \"S4.1\"}]}";
+  g_autoptr (HydSystem) sys = compile_ok (json);
+  const char *names[] = { "K1.energised" };
+  HydTestRows r = hyd_test_run (sys, names, 1, 0.3, 0.01, 1e-6, -1, NULL);
+  g_assert_cmpfloat (HYD_TEST_ROW (r, HYD_TEST_N_ROWS (r) - 1)[1], ==, 1.0);
+  g_array_unref (r.rows);
+  guint nd = hyd_system_get_n_discrete (sys), ne = hyd_system_get_n_elec_nets (sys);
+  g_autofree double *d = g_new0 (double, nd + 1);
+  g_autofree guint8 *lv = g_new0 (guint8, ne + 1);
+  hyd_system_get_discrete (sys, d);
+  hyd_system_get_elec_levels (sys, d, lv);
+  int rail = hyd_system_get_elec_net (sys, "U1", "P"), hold = hyd_system_get_elec_net (sys, "K1", "A1");
+  int ground = hyd_system_get_elec_net (sys, "G1", "N"), dead = hyd_system_get_elec_net (sys, "S3", "2");
+  int open = hyd_system_get_elec_net (sys, "S1", "4");
+  g_assert_cmpint (rail, >=, 0);
+  g_assert_cmpint (dead, >=, 0);
+  g_assert_cmpint (hyd_system_get_elec_net (sys, "O1", "A"), ==, -1);
+  g_assert_cmpuint (lv[rail], ==, 1 | 4);
+  g_assert_cmpuint (lv[hold], ==, 1 | 4);
+  g_assert_cmpuint (lv[open], ==, 1 | 4); /* J2: S1.4 is on the holding path's net */
+  g_assert_cmpuint (lv[ground], ==, 2 | 4);
+  g_assert_cmpuint (lv[dead], ==, 1);
+  /* all released: nothing carries current, S1.4's net is dead */
+  for (guint k = 0; k < nd; k++)
+    d[k] = 0.0;
+  hyd_system_get_elec_levels (sys, d, lv);
+  g_assert_cmpuint (lv[rail], ==, 1);
+  g_assert_cmpuint (lv[hold], ==, 0);
+  g_assert_cmpuint (lv[ground], ==, 2);
+}
+
 static gboolean
 has_warning (HydSystem *sys, HydDiagnosticCode code, const char *text)
 {
@@ -517,5 +569,6 @@ main (int argc, char **argv)
   g_test_add_func ("/electrical/state-reference", test_state_reference);
   g_test_add_func ("/electrical/reference-errors", test_reference_errors);
   g_test_add_func ("/electrical/lint", test_lint);
+  g_test_add_func ("/electrical/levels", test_levels);
   return g_test_run ();
 }
