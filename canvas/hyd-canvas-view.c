@@ -712,9 +712,17 @@ hyd_canvas_live_symbol_state (const HydSymbol *symbol, const HydCircuitComponent
       if (variable (component->id, v->name, &value, user_data) && isfinite (value))
         hyd_symbol_state_set (state, v->name, value);
     }
-  double since, delay, t;
-  if (variable (component->id, "since", &since, user_data) && isfinite (since)
-      && hyd_symbol_state_lookup (state, "delay", &delay) && variable (NULL, "t", &t, user_data) && isfinite (t))
+  /* a timer's time left: the run's own "remaining" when it has one, else
+   * from when it started timing ("since", −1 while it is not) */
+  double since, delay, t, remaining;
+  if (variable (component->id, "remaining", &remaining, user_data))
+    {
+      if (isfinite (remaining))
+        hyd_symbol_state_set (state, "remaining", remaining);
+    }
+  else if (variable (component->id, "since", &since, user_data) && isfinite (since) && since >= 0
+           && hyd_symbol_state_lookup (state, "delay", &delay) && variable (NULL, "t", &t, user_data)
+           && isfinite (t))
     {
       double elapsed = t - since;
       if (elapsed >= 0 && elapsed < delay)

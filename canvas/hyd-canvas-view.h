@@ -61,8 +61,9 @@ typedef struct {
  * state such as a coil's energised or a counter's count, and a parameter
  * that is also a discrete state, as a pushbutton's actuated) is set from
  * `variable`; a component with a discrete state "since" and a parameter
- * "delay" (a timer relay) gets "remaining" = delay − (t − since) while
- * 0 ≤ t − since < delay, t asked as (NULL, "t"). `state` already holds the
+ * "delay" (a timer relay) gets "remaining": the run's own variable
+ * "<component>.remaining" when it has one, else delay − (t − since) while
+ * since ≥ 0 and 0 ≤ t − since < delay, t asked as (NULL, "t"). `state` already holds the
  * parameters. */
 typedef gboolean (*HydCanvasLiveVariableFunc) (const char *component_id, const char *variable, double *value,
                                                gpointer user_data);

@@ -24,7 +24,7 @@ static const char live_symbol[] =
   "                  { \"type\": \"text\", \"at\": [3, 1], \"text\": \"{remaining:s} s\" } ] }";
 
 typedef struct {
-  double actuated, energised, since, t;
+  double actuated, energised, since, t, remaining;
 } Run;
 
 static gboolean
@@ -45,6 +45,8 @@ run_variable (const char *component_id, const char *variable, double *value, gpo
     *value = run->energised;
   else if (strcmp (variable, "since") == 0 && !isnan (run->since))
     *value = run->since;
+  else if (strcmp (variable, "remaining") == 0 && !isnan (run->remaining))
+    *value = run->remaining;
   else
     return FALSE;
   return TRUE;
@@ -66,7 +68,7 @@ test_discrete_states (void)
   g_assert_cmpfloat (v, ==, 0);
 
   /* pressed in the run: the run's discrete state wins over the file's 0 */
-  Run run = { .actuated = 1, .energised = 1, .since = NAN, .t = 0.5 };
+  Run run = { .actuated = 1, .energised = 1, .since = NAN, .t = 0.5, .remaining = NAN };
   hyd_canvas_live_symbol_state (symbol, comp, run_variable, &run, state);
   g_assert_true (hyd_symbol_state_lookup (state, "actuated", &v));
   g_assert_cmpfloat (v, ==, 1);
@@ -86,6 +88,17 @@ test_discrete_states (void)
   run.t = 1.8;
   hyd_canvas_live_symbol_state (symbol, comp, run_variable, &run, state);
   g_assert_false (hyd_symbol_state_lookup (state, "remaining", &v));
+  /* not timing (since −1): none */
+  run.t = 0.5;
+  run.since = -1;
+  hyd_canvas_live_symbol_state (symbol, comp, run_variable, &run, state);
+  g_assert_false (hyd_symbol_state_lookup (state, "remaining", &v));
+  /* the run's own time left wins */
+  run.remaining = 0.7;
+  run.since = 0.2;
+  hyd_canvas_live_symbol_state (symbol, comp, run_variable, &run, state);
+  g_assert_true (hyd_symbol_state_lookup (state, "remaining", &v));
+  g_assert_cmpfloat (v, ==, 0.7);
 }
 
 /* A reference parameter is a string of the state: a label "{cylinder}" in
