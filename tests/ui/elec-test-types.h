@@ -161,7 +161,7 @@ static const HydComponentType elt_decay = {
   .eval = elt_decay_eval,
 };
 
-static void
+G_GNUC_UNUSED static void
 elec_test_types_register (void)
 {
   static gboolean done;
