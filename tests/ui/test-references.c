@@ -32,6 +32,13 @@ test_has_variable (void)
   /* a discrete state */
   g_assert_true (hyd_type_has_variable (hyd_catalogue_lookup ("test_elec_coil"), "energised"));
   g_assert_false (hyd_type_has_variable (hyd_catalogue_lookup ("test_elec_coil"), "x"));
+  /* the catalogue's coils: what a contact's relay and a valve's solenoids read */
+  g_assert_true (hyd_type_has_variable (hyd_catalogue_lookup ("relay"), "contacts"));
+  g_assert_true (hyd_type_has_variable (hyd_catalogue_lookup ("timer_relay"), "contacts"));
+  g_assert_true (hyd_type_has_variable (hyd_catalogue_lookup ("counter"), "contacts"));
+  g_assert_false (hyd_type_has_variable (hyd_catalogue_lookup ("lamp"), "contacts"));
+  g_assert_true (hyd_type_has_variable (hyd_catalogue_lookup ("solenoid"), "energised"));
+  g_assert_true (hyd_type_has_variable (hyd_catalogue_lookup ("relay"), "energised"));
 }
 
 static void
