@@ -39,6 +39,14 @@ test_has_variable (void)
   g_assert_false (hyd_type_has_variable (hyd_catalogue_lookup ("lamp"), "contacts"));
   g_assert_true (hyd_type_has_variable (hyd_catalogue_lookup ("solenoid"), "energised"));
   g_assert_true (hyd_type_has_variable (hyd_catalogue_lookup ("relay"), "energised"));
+  /* every type of the catalogue is asked without a circuit around it:
+   * none may fail loudly (G_DEBUG=fatal-criticals) */
+  guint n = 0;
+  const HydComponentType *const *types = hyd_catalogue_list (&n);
+  guint with_x = 0;
+  for (guint i = 0; i < n; i++)
+    with_x += hyd_type_has_variable (types[i], "x");
+  g_assert_cmpuint (with_x, >, 0);
 }
 
 static void
