@@ -100,7 +100,7 @@ static const HydComponentType elt_coil = {
 /* a limit switch: actuated while its cylinder's x is past "position" */
 static const HydPortInfo elt_limit_ports[] = {
   HYD_CONTACT_PORTS,
-  { "x", HYD_DOMAIN_SIGNAL, FALSE, "the cylinder's position", HYD_PORT_INPUT, NULL, TRUE },
+  { "x", HYD_DOMAIN_SIGNAL, TRUE, "the cylinder's position", HYD_PORT_INPUT, NULL, TRUE },
 };
 static const HydParamInfo elt_limit_params[] = {
   HYD_CONTACT_PARAM,
