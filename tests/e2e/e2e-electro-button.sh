@@ -22,9 +22,9 @@ wait_geom "^component S1 " || fail "S1 is not on the schematic"
 key F5
 wait_geom "^run running" 10 || fail "the run did not start"
 sleep 0.8
-# the press: held for 0.3 s (a momentary button is closed while held)
+# the press: held for 0.5 s (a momentary button is closed while held)
 set -- $(geom_xy "^component S1 ")
-xdotool mousemove --window "$WIN" "$1" "$2" sleep 0.15 mousedown 1 sleep 0.3 mouseup 1
+xdotool mousemove --window "$WIN" "$1" "$2" sleep 0.15 mousedown 1 sleep 0.5 mouseup 1
 sleep 0.6
 e2e_shot app-e2e-electro-extending
 wait_geom "^run finished" 30 || fail "the run did not finish"
