@@ -573,6 +573,66 @@ test_solenoid (void)
 #define COIL_WIRES(x, a, b) \
   HYDRAULIC_WIRES ", {\"from\": \"U1.P\", \"to\": \"" x "." a "\"}, {\"from\": \"" x "." b "\", \"to\": \"G1.N\"}"
 
+/* The latch of test_self_holding drives a real valve: K1's second contact
+ * feeds the solenoid Y1, which the 4/2 valve V1 names in solenoid_a
+ * (switching time 0.02 s). The spool is fully shifted from 0.1 s + 2·T_s
+ * until the stop at 0.5 s, and back at rest 2·T_s after it. */
+static void
+test_solenoid_valve (void)
+{
+  const char *json =
+    HEAD "\"components\": [" HYDRAULIC_PART ","
+    "{\"id\": \"S1\", \"type\": \"c_button\", \"params\": {\"contact\": \"no\", \"on\": " PRESS (0.1, 0.2) "}},"
+    "{\"id\": \"S2\", \"type\": \"c_button\", \"params\": {\"contact\": \"nc\", \"on\": " PRESS (0.5, 0.6) "}},"
+    "{\"id\": \"K1\", \"type\": \"relay\"},"
+    "{\"id\": \"K1_1\", \"type\": \"relay_contact\", \"params\": {\"contact\": \"no\", \"relay\": \"K1\"}},"
+    "{\"id\": \"K1_2\", \"type\": \"relay_contact\", \"params\": {\"contact\": \"no\", \"relay\": \"K1\"}},"
+    "{\"id\": \"Y1\", \"type\": \"solenoid\"},"
+    "{\"id\": \"Q2\", \"type\": \"flow_source\", \"params\": {\"flow\": 1e-6}},"
+    "{\"id\": \"V1\", \"type\": \"dcv_4_2\", \"params\": {\"actuation\": \"solenoid\", \"solenoid_a\": \"Y1\","
+    " \"switching_time\": 0.02}},"
+    "{\"id\": \"O2\", \"type\": \"orifice\"}, {\"id\": \"O3\", \"type\": \"orifice\"},"
+    "{\"id\": \"T2\", \"type\": \"tank\"}, {\"id\": \"T3\", \"type\": \"tank\"}, {\"id\": \"T4\", \"type\": \"tank\"}],"
+    "\"junctions\": [{\"id\": \"J1\"}, {\"id\": \"J2\"}, {\"id\": \"J3\"}],"
+    "\"connections\": [" HYDRAULIC_WIRES ","
+    "{\"from\": \"U1.P\", \"to\": \"J1\"}, {\"from\": \"J1\", \"to\": \"S1.1\"},"
+    "{\"from\": \"J1\", \"to\": \"K1_1.1\"}, {\"from\": \"S1.4\", \"to\": \"J2\"},"
+    "{\"from\": \"K1_1.4\", \"to\": \"J2\"}, {\"from\": \"J2\", \"to\": \"S2.1\"},"
+    "{\"from\": \"S2.2\", \"to\": \"K1.A1\"}, {\"from\": \"K1.A2\", \"to\": \"J3\"},"
+    "{\"from\": \"J3\", \"to\": \"G1.N\"},"
+    "{\"from\": \"J1\", \"to\": \"K1_2.1\"}, {\"from\": \"K1_2.4\", \"to\": \"Y1.A1\"},"
+    "{\"from\": \"Y1.A2\", \"to\": \"J3\"},"
+    "{\"from\": \"Q2.P\", \"to\": \"V1.P\"}, {\"from\": \"V1.A\", \"to\": \"O2.A\"},"
+    "{\"from\": \"O2.B\", \"to\": \"T2.T\"}, {\"from\": \"V1.B\", \"to\": \"O3.A\"},"
+    "{\"from\": \"O3.B\", \"to\": \"T3.T\"}, {\"from\": \"V1.T\", \"to\": \"T4.T\"}]}";
+  g_autoptr (HydSystem) sys = compile_ok (json);
+  const char *names[] = { "Y1.energised", "V1.spool" };
+  HydTestRows r = hyd_test_run (sys, names, 2, 0.8, 0.005, 1e-6, -1, NULL);
+  guint shifted = 0, rest = 0;
+  for (guint i = 0; i < HYD_TEST_N_ROWS (r); i++)
+    {
+      const double *row = HYD_TEST_ROW (r, i);
+      double t = row[0];
+      if (t > 0.1 + 1e-9 && t < 0.5 - 1e-9)
+        g_assert_cmpfloat (row[1], ==, 1.0);
+      else if (t < 0.1 - 1e-9 || t > 0.5 + 1e-9)
+        g_assert_cmpfloat (row[1], ==, 0.0);
+      if (t > 0.14 && t < 0.5 - 1e-9)
+        {
+          g_assert_cmpfloat (row[2], >, 0.99);
+          shifted++;
+        }
+      if (t < 0.1 - 1e-9 || t > 0.54)
+        {
+          g_assert_cmpfloat (row[2], <, 0.01);
+          rest++;
+        }
+    }
+  g_assert_cmpuint (shifted, >, 60);
+  g_assert_cmpuint (rest, >, 40);
+  g_array_unref (r.rows);
+}
+
 static void
 test_contact_errors (void)
 {
@@ -700,6 +760,7 @@ main (int argc, char **argv)
   g_test_add_func ("/electrical-coils/counter-profile", test_counter_profile);
   g_test_add_func ("/electrical-coils/counter-pulse", test_counter_pulse);
   g_test_add_func ("/electrical-coils/solenoid", test_solenoid);
+  g_test_add_func ("/electrical-coils/solenoid-valve", test_solenoid_valve);
   g_test_add_func ("/electrical-coils/contact-errors", test_contact_errors);
   g_test_add_func ("/electrical-coils/counter-lint", test_counter_lint);
   g_test_add_func ("/electrical-coils/jacobian", test_jacobian);
