@@ -9,11 +9,11 @@
  * N-th rising edge and resets, and a contact that names a missing component
  * or one without contacts is refused by name.
  *
- * The supply, the ground and the buttons are types that exist only here
- * (hyd_catalogue_register_test_type): a +24 V and a 0 V terminal, a contact
- * pressed by a profile, a contact pressed by a signal (driven by a `pulse`
- * block), and a probe that records the time a referenced component's
- * contacts last switched. */
+ * The supply and the ground are the catalogue's supply_24v and ground_0v;
+ * the buttons are types that exist only here
+ * (hyd_catalogue_register_test_type): a contact pressed by a profile, a
+ * contact pressed by a signal (driven by a `pulse` block), and a probe that
+ * records the time a referenced component's contacts last switched. */
 #include <math.h>
 #include <string.h>
 
@@ -45,17 +45,6 @@ set_state (double *d, guint k, double v)
   d[k] = v;
   return changed;
 }
-
-static const HydPortInfo supply_ports[] = { { "P", HYD_DOMAIN_ELECTRICAL, FALSE, "+24 V" } };
-static const HydPortInfo ground_ports[] = { { "N", HYD_DOMAIN_ELECTRICAL, FALSE, "0 V" } };
-static const HydComponentType c_supply = {
-  .id = "c_supply", .label = "supply", .ports = supply_ports, .n_ports = 1, .boundary_param = -1,
-  .designator = "U", .roles = HYD_ROLE_ELEC_SUPPLY, .setup = empty_setup, .eval = nothing_eval,
-};
-static const HydComponentType c_ground = {
-  .id = "c_ground", .label = "ground", .ports = ground_ports, .n_ports = 1, .boundary_param = -1,
-  .designator = "G", .roles = HYD_ROLE_ELEC_GROUND, .setup = empty_setup, .eval = nothing_eval,
-};
 
 /* c_button: actuated while its profile parameter "on" is > 0.5 */
 static const HydPortInfo button_ports[] = { HYD_CONTACT_PORTS };
@@ -149,7 +138,7 @@ static const HydComponentType c_probe = {
 static void
 register_types (void)
 {
-  const HydComponentType *types[] = { &c_supply, &c_ground, &c_button, &c_sigbutton, &c_probe };
+  const HydComponentType *types[] = { &c_button, &c_sigbutton, &c_probe };
   for (guint i = 0; i < G_N_ELEMENTS (types); i++)
     g_assert_true (hyd_catalogue_register_test_type (types[i]));
 }
@@ -163,7 +152,7 @@ register_types (void)
   "{\"id\": \"Q1\", \"type\": \"flow_source\", \"params\": {\"flow\": 1e-6}}," \
   "{\"id\": \"O1\", \"type\": \"orifice\"}," \
   "{\"id\": \"T1\", \"type\": \"tank\"}," \
-  "{\"id\": \"U1\", \"type\": \"c_supply\"}, {\"id\": \"G1\", \"type\": \"c_ground\"}"
+  "{\"id\": \"U1\", \"type\": \"supply_24v\"}, {\"id\": \"G1\", \"type\": \"ground_0v\"}"
 #define HYDRAULIC_WIRES \
   "{\"from\": \"Q1.P\", \"to\": \"O1.A\"}, {\"from\": \"O1.B\", \"to\": \"T1.T\"}"
 /* a profile: pressed from a to b */
