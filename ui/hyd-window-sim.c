@@ -681,7 +681,15 @@ is_lever_valve (const HydCircuitComponent *comp)
     return FALSE;
   /* the operation does not depend on the fluid */
   g_autoptr (HydComponentParams) params = hyd_circuit_component_get_params (comp, NULL, NULL);
-  return params != NULL && hyd_operation_is_manual (hyd_component_params_get_operation (params));
+  if (params == NULL || !hyd_operation_is_manual (hyd_component_params_get_operation (params)))
+    return FALSE;
+  /* a valve whose solenoids are named is worked by its coils, not by hand */
+  for (guint X = 0; X < type->n_ports; X++)
+    if (type->ports[X].hidden && type->ports[X].overrides
+        && g_strcmp0 (type->ports[X].overrides, type->command_param) == 0
+        && hyd_circuit_component_reference_sets_port (comp, type->ports[X].name))
+      return FALSE;
+  return TRUE;
 }
 
 /* A switch of the current-path diagram the user works by hand while the
