@@ -9,11 +9,12 @@
  * N-th rising edge and resets, and a contact that names a missing component
  * or one without contacts is refused by name.
  *
- * The supply and the ground are the catalogue's supply_24v and ground_0v;
- * the buttons are types that exist only here
- * (hyd_catalogue_register_test_type): a contact pressed by a profile, a
- * contact pressed by a signal (driven by a `pulse` block), and a probe that
- * records the time a referenced component's contacts last switched. */
+ * The supply, the ground and the buttons are the catalogue's supply_24v,
+ * ground_0v and pushbutton_switch (pressed by a step profile on
+ * "actuated"); two types exist only here
+ * (hyd_catalogue_register_test_type): a contact pressed by a signal (driven
+ * by a `pulse` block) and a probe that records the time a referenced
+ * component's contacts last switched. */
 #include <math.h>
 #include <string.h>
 
@@ -46,12 +47,7 @@ set_state (double *d, guint k, double v)
   return changed;
 }
 
-/* c_button: actuated while its profile parameter "on" is > 0.5 */
-static const HydPortInfo button_ports[] = { HYD_CONTACT_PORTS };
-static const HydParamInfo button_params[] = {
-  HYD_CONTACT_PARAM,
-  { "on", "on", HYD_UNIT_NONE, 0.0, 0.0, 1.0, HYD_PARAM_PROFILE, NULL, "pressed" },
-};
+static const HydParamInfo contact_params[] = { HYD_CONTACT_PARAM };
 
 static gboolean
 contact_setup (HydComp *comp, GError **error)
@@ -61,23 +57,10 @@ contact_setup (HydComp *comp, GError **error)
 }
 
 static gboolean
-button_update (const HydComp *comp, const HydEvalIn *in, const int *crossed, double *d)
-{
-  return set_state (d, 0, comp->par[1] > 0.5 ? 1.0 : 0.0);
-}
-
-static gboolean
 contact_conducts (const HydComp *comp, const double *d, guint path)
 {
   return hyd_contact_conducts (comp->par[0], d[0], path);
 }
-
-static const HydComponentType c_button = {
-  .id = "c_button", .label = "button", .ports = button_ports, .n_ports = 3,
-  .params = button_params, .n_params = 2, .boundary_param = -1, .designator = "S",
-  .setup = contact_setup, .eval = nothing_eval, .update = button_update,
-  .elec_paths = hyd_contact_paths, .n_elec_paths = 2, .elec_conducts = contact_conducts,
-};
 
 /* c_sigbutton: actuated while its signal input U is > 0.5 (a `pulse`
  * block presses it) */
@@ -94,7 +77,7 @@ sigbutton_update (const HydComp *comp, const HydEvalIn *in, const int *crossed, 
 
 static const HydComponentType c_sigbutton = {
   .id = "c_sigbutton", .label = "signal button", .ports = sigbutton_ports, .n_ports = 4,
-  .params = button_params, .n_params = 1, .boundary_param = -1, .designator = "S",
+  .params = contact_params, .n_params = 1, .boundary_param = -1, .designator = "S",
   .setup = contact_setup, .eval = nothing_eval, .update = sigbutton_update,
   .elec_paths = hyd_contact_paths, .n_elec_paths = 2, .elec_conducts = contact_conducts,
 };
@@ -138,7 +121,7 @@ static const HydComponentType c_probe = {
 static void
 register_types (void)
 {
-  const HydComponentType *types[] = { &c_button, &c_sigbutton, &c_probe };
+  const HydComponentType *types[] = { &c_sigbutton, &c_probe };
   for (guint i = 0; i < G_N_ELEMENTS (types); i++)
     g_assert_true (hyd_catalogue_register_test_type (types[i]));
 }
@@ -229,8 +212,8 @@ latch_json (const char *s1_on, const char *s2_on)
 {
   return g_strdup_printf (
     HEAD "\"components\": [" HYDRAULIC_PART ","
-    "{\"id\": \"S1\", \"type\": \"c_button\", \"params\": {\"contact\": \"no\", \"on\": %s}},"
-    "{\"id\": \"S2\", \"type\": \"c_button\", \"params\": {\"contact\": \"nc\", \"on\": %s}},"
+    "{\"id\": \"S1\", \"type\": \"pushbutton_switch\", \"params\": {\"contact\": \"no\", \"actuated\": %s}},"
+    "{\"id\": \"S2\", \"type\": \"pushbutton_switch\", \"params\": {\"contact\": \"nc\", \"actuated\": %s}},"
     "{\"id\": \"K1\", \"type\": \"relay\"},"
     "{\"id\": \"K1_1\", \"type\": \"relay_contact\", \"params\": {\"contact\": \"no\", \"relay\": \"K1\"}},"
     "{\"id\": \"K1_2\", \"type\": \"relay_contact\", \"params\": {\"contact\": \"no\", \"relay\": \"K1\"}},"
@@ -303,8 +286,8 @@ test_chattering (void)
 {
   const char *json =
     HEAD "\"components\": [" HYDRAULIC_PART ","
-    "{\"id\": \"S1\", \"type\": \"c_button\", \"params\": {\"contact\": \"no\","
-    " \"on\": {\"step\": {\"times\": [0.25], \"values\": [0, 1]}}}},"
+    "{\"id\": \"S1\", \"type\": \"pushbutton_switch\", \"params\": {\"contact\": \"no\","
+    " \"actuated\": {\"step\": {\"times\": [0.25], \"values\": [0, 1]}}}},"
     "{\"id\": \"K1\", \"type\": \"relay\"},"
     "{\"id\": \"K1_1\", \"type\": \"relay_contact\", \"params\": {\"contact\": \"nc\", \"relay\": \"K1\"}}],"
     "\"connections\": [" HYDRAULIC_WIRES ","
@@ -331,7 +314,7 @@ timer_json (const char *mode, double delay, const char *s1_on)
   g_ascii_dtostr (d, sizeof d, delay);
   return g_strdup_printf (
     HEAD "\"components\": [" HYDRAULIC_PART ","
-    "{\"id\": \"S1\", \"type\": \"c_button\", \"params\": {\"contact\": \"no\", \"on\": %s}},"
+    "{\"id\": \"S1\", \"type\": \"pushbutton_switch\", \"params\": {\"contact\": \"no\", \"actuated\": %s}},"
     "{\"id\": \"KT1\", \"type\": \"timer_relay\", \"params\": {\"mode\": \"%s\", \"delay\": %s}},"
     "{\"id\": \"KT1_1\", \"type\": \"relay_contact\", \"params\": {\"contact\": \"no\", \"relay\": \"KT1\"}},"
     "{\"id\": \"H1\", \"type\": \"lamp\"},"
@@ -438,14 +421,14 @@ test_off_delay (void)
 
 /* --------------------------------------------------------------- counter */
 
-/* S1 (profile `count`, or a pulse block W1 through S3) pulses the count
- * coil of KZ1; S2 energises its reset coil; KZ1's contact lights H1. */
+/* S1 (a pushbutton pressed by a profile, or a signal-operated contact that a
+ * pulse block W1 presses) pulses the count coil of KZ1; S2 energises its reset coil; KZ1's contact lights H1. */
 static char *
 counter_json (const char *count_button, const char *s2_on, int preset)
 {
   return g_strdup_printf (
     HEAD "\"components\": [" HYDRAULIC_PART ", %s,"
-    "{\"id\": \"S2\", \"type\": \"c_button\", \"params\": {\"contact\": \"no\", \"on\": %s}},"
+    "{\"id\": \"S2\", \"type\": \"pushbutton_switch\", \"params\": {\"contact\": \"no\", \"actuated\": %s}},"
     "{\"id\": \"KZ1\", \"type\": \"counter\", \"params\": {\"preset\": %d}},"
     "{\"id\": \"KZ1_1\", \"type\": \"relay_contact\", \"params\": {\"contact\": \"no\", \"relay\": \"KZ1\"}},"
     "{\"id\": \"H1\", \"type\": \"lamp\"},"
@@ -470,7 +453,7 @@ counter_json (const char *count_button, const char *s2_on, int preset)
 static void
 test_counter_profile (void)
 {
-  const char *s1 = "{\"id\": \"S1\", \"type\": \"c_button\", \"params\": {\"contact\": \"no\", \"on\": "
+  const char *s1 = "{\"id\": \"S1\", \"type\": \"pushbutton_switch\", \"params\": {\"contact\": \"no\", \"actuated\": "
                    "{\"step\": {\"times\": [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.95, 1.1, 1.2, 1.3, 1.4, 1.5], "
                    "\"values\": [0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0]}}}}";
   g_autofree char *json = counter_json (s1, PRESS (0.9, 1.0), 3);
@@ -527,7 +510,7 @@ test_solenoid (void)
 {
   const char *json =
     HEAD "\"components\": [" HYDRAULIC_PART ","
-    "{\"id\": \"S1\", \"type\": \"c_button\", \"params\": {\"contact\": \"no\", \"on\": " PRESS (0.2, 0.4) "}},"
+    "{\"id\": \"S1\", \"type\": \"pushbutton_switch\", \"params\": {\"contact\": \"no\", \"actuated\": " PRESS (0.2, 0.4) "}},"
     "{\"id\": \"K1\", \"type\": \"relay\"},"
     "{\"id\": \"K1_1\", \"type\": \"relay_contact\", \"params\": {\"contact\": \"changeover\", \"relay\": \"K1\"}},"
     "{\"id\": \"Y1\", \"type\": \"solenoid\"}, {\"id\": \"H1\", \"type\": \"lamp\"}],"
@@ -571,8 +554,8 @@ test_solenoid_valve (void)
 {
   const char *json =
     HEAD "\"components\": [" HYDRAULIC_PART ","
-    "{\"id\": \"S1\", \"type\": \"c_button\", \"params\": {\"contact\": \"no\", \"on\": " PRESS (0.1, 0.2) "}},"
-    "{\"id\": \"S2\", \"type\": \"c_button\", \"params\": {\"contact\": \"nc\", \"on\": " PRESS (0.5, 0.6) "}},"
+    "{\"id\": \"S1\", \"type\": \"pushbutton_switch\", \"params\": {\"contact\": \"no\", \"actuated\": " PRESS (0.1, 0.2) "}},"
+    "{\"id\": \"S2\", \"type\": \"pushbutton_switch\", \"params\": {\"contact\": \"nc\", \"actuated\": " PRESS (0.5, 0.6) "}},"
     "{\"id\": \"K1\", \"type\": \"relay\"},"
     "{\"id\": \"K1_1\", \"type\": \"relay_contact\", \"params\": {\"contact\": \"no\", \"relay\": \"K1\"}},"
     "{\"id\": \"K1_2\", \"type\": \"relay_contact\", \"params\": {\"contact\": \"no\", \"relay\": \"K1\"}},"
