@@ -422,7 +422,8 @@ test_off_delay (void)
 /* --------------------------------------------------------------- counter */
 
 /* S1 (a pushbutton pressed by a profile, or a signal-operated contact that a
- * pulse block W1 presses) pulses the count coil of KZ1; S2 energises its reset coil; KZ1's contact lights H1. */
+ * pulse block W1 presses) pulses the count coil of KZ1; S2 energises its
+ * reset coil; KZ1's contact lights H1. */
 static char *
 counter_json (const char *count_button, const char *s2_on, int preset)
 {
