@@ -21,7 +21,10 @@
  * V the oil volume the step moves: the travel to the switch at the piston
  * area (extending, A_A) or the annulus (retracting, A_B), plus the oil the
  * cylinder of the previous step still takes while it runs on from its
- * switch to its end stop. T_s/2: the spool covers one position in the
+ * switch to its end stop (exact when that cylinder's valve holds it, an
+ * upper bound when the step reverses it: the reversing valve stops it
+ * about 1 mm past the switch, short of the stop, and those strokes come
+ * out 10–15 ms shorter than T). T_s/2: the spool covers one position in the
  * switching time T_s at constant speed, and the pump's flow goes to the
  * new chamber from somewhere between the first opening and the end of the
  * switching (during the crossover of a 4/2 spool part of it goes straight
