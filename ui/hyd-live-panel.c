@@ -235,6 +235,9 @@ param_overridden (const HydCircuit *circuit, const HydCircuitComponent *comp, co
       const HydPortInfo *port = &type->ports[X];
       if (port->overrides == NULL || strcmp (port->overrides, param) != 0)
         continue;
+      /* a hidden input is set by a reference (a valve's solenoid coil) */
+      if (port->hidden && hyd_circuit_component_reference_sets_port (comp, port->name))
+        return TRUE;
       g_autofree char *ref = g_strdup_printf ("%s.%s", comp->id, port->name);
       for (guint k = 0; k < circuit->connections->len; k++)
         {

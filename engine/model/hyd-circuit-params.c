@@ -336,6 +336,20 @@ hyd_circuit_component_get_reference (const HydCircuitComponent *component, const
   return s != NULL && s[0] != '\0' ? s : NULL;
 }
 
+gboolean
+hyd_circuit_component_reference_sets_port (const HydCircuitComponent *component, const char *port)
+{
+  const HydComponentType *type = component ? hyd_catalogue_lookup (component->type) : NULL;
+  for (guint k = 0; type && port && k < type->n_params; k++)
+    {
+      const HydParamInfo *info = &type->params[k];
+      if ((info->flags & HYD_PARAM_REFERENCE) && g_strcmp0 (info->ref_port, port) == 0
+          && hyd_circuit_component_get_reference (component, info->name) != NULL)
+        return TRUE;
+    }
+  return FALSE;
+}
+
 const char *
 hyd_component_params_get_choice (const HydComponentParams *params, const char *name)
 {

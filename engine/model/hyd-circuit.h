@@ -206,6 +206,9 @@ double hyd_component_params_get_at (const HydComponentParams *params, const char
 /* The component id a reference parameter (HYD_PARAM_REFERENCE) names, or
  * NULL when it is unset. */
 const char *hyd_circuit_component_get_reference (const HydCircuitComponent *component, const char *name);
+/* TRUE when a set reference parameter drives the component's hidden input
+ * `port` (the valve's Ya when solenoid_a names a coil). */
+gboolean hyd_circuit_component_reference_sets_port (const HydCircuitComponent *component, const char *port);
 const char *hyd_component_params_get_choice (const HydComponentParams *params, const char *name);
 /* How the component is operated (hyd_component_type_get_operation). */
 HydOperation hyd_component_params_get_operation (const HydComponentParams *params);

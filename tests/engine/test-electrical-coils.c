@@ -9,11 +9,11 @@
  * N-th rising edge and resets, and a contact that names a missing component
  * or one without contacts is refused by name.
  *
- * The supply, the ground and the buttons are types that exist only here
- * (hyd_catalogue_register_test_type): a +24 V and a 0 V terminal, a contact
- * pressed by a profile, a contact pressed by a signal (driven by a `pulse`
- * block), and a probe that records the time a referenced component's
- * contacts last switched. */
+ * The supply and the ground are the catalogue's supply_24v and ground_0v;
+ * the buttons are types that exist only here
+ * (hyd_catalogue_register_test_type): a contact pressed by a profile, a
+ * contact pressed by a signal (driven by a `pulse` block), and a probe that
+ * records the time a referenced component's contacts last switched. */
 #include <math.h>
 #include <string.h>
 
@@ -45,17 +45,6 @@ set_state (double *d, guint k, double v)
   d[k] = v;
   return changed;
 }
-
-static const HydPortInfo supply_ports[] = { { "P", HYD_DOMAIN_ELECTRICAL, FALSE, "+24 V" } };
-static const HydPortInfo ground_ports[] = { { "N", HYD_DOMAIN_ELECTRICAL, FALSE, "0 V" } };
-static const HydComponentType c_supply = {
-  .id = "c_supply", .label = "supply", .ports = supply_ports, .n_ports = 1, .boundary_param = -1,
-  .designator = "U", .roles = HYD_ROLE_ELEC_SUPPLY, .setup = empty_setup, .eval = nothing_eval,
-};
-static const HydComponentType c_ground = {
-  .id = "c_ground", .label = "ground", .ports = ground_ports, .n_ports = 1, .boundary_param = -1,
-  .designator = "G", .roles = HYD_ROLE_ELEC_GROUND, .setup = empty_setup, .eval = nothing_eval,
-};
 
 /* c_button: actuated while its profile parameter "on" is > 0.5 */
 static const HydPortInfo button_ports[] = { HYD_CONTACT_PORTS };
@@ -149,7 +138,7 @@ static const HydComponentType c_probe = {
 static void
 register_types (void)
 {
-  const HydComponentType *types[] = { &c_supply, &c_ground, &c_button, &c_sigbutton, &c_probe };
+  const HydComponentType *types[] = { &c_button, &c_sigbutton, &c_probe };
   for (guint i = 0; i < G_N_ELEMENTS (types); i++)
     g_assert_true (hyd_catalogue_register_test_type (types[i]));
 }
@@ -163,7 +152,7 @@ register_types (void)
   "{\"id\": \"Q1\", \"type\": \"flow_source\", \"params\": {\"flow\": 1e-6}}," \
   "{\"id\": \"O1\", \"type\": \"orifice\"}," \
   "{\"id\": \"T1\", \"type\": \"tank\"}," \
-  "{\"id\": \"U1\", \"type\": \"c_supply\"}, {\"id\": \"G1\", \"type\": \"c_ground\"}"
+  "{\"id\": \"U1\", \"type\": \"supply_24v\"}, {\"id\": \"G1\", \"type\": \"ground_0v\"}"
 #define HYDRAULIC_WIRES \
   "{\"from\": \"Q1.P\", \"to\": \"O1.A\"}, {\"from\": \"O1.B\", \"to\": \"T1.T\"}"
 /* a profile: pressed from a to b */
@@ -573,6 +562,66 @@ test_solenoid (void)
 #define COIL_WIRES(x, a, b) \
   HYDRAULIC_WIRES ", {\"from\": \"U1.P\", \"to\": \"" x "." a "\"}, {\"from\": \"" x "." b "\", \"to\": \"G1.N\"}"
 
+/* The latch of test_self_holding drives a real valve: K1's second contact
+ * feeds the solenoid Y1, which the 4/2 valve V1 names in solenoid_a
+ * (switching time 0.02 s). The spool is fully shifted from 0.1 s + 2·T_s
+ * until the stop at 0.5 s, and back at rest 2·T_s after it. */
+static void
+test_solenoid_valve (void)
+{
+  const char *json =
+    HEAD "\"components\": [" HYDRAULIC_PART ","
+    "{\"id\": \"S1\", \"type\": \"c_button\", \"params\": {\"contact\": \"no\", \"on\": " PRESS (0.1, 0.2) "}},"
+    "{\"id\": \"S2\", \"type\": \"c_button\", \"params\": {\"contact\": \"nc\", \"on\": " PRESS (0.5, 0.6) "}},"
+    "{\"id\": \"K1\", \"type\": \"relay\"},"
+    "{\"id\": \"K1_1\", \"type\": \"relay_contact\", \"params\": {\"contact\": \"no\", \"relay\": \"K1\"}},"
+    "{\"id\": \"K1_2\", \"type\": \"relay_contact\", \"params\": {\"contact\": \"no\", \"relay\": \"K1\"}},"
+    "{\"id\": \"Y1\", \"type\": \"solenoid\"},"
+    "{\"id\": \"Q2\", \"type\": \"flow_source\", \"params\": {\"flow\": 1e-6}},"
+    "{\"id\": \"V1\", \"type\": \"dcv_4_2\", \"params\": {\"actuation\": \"solenoid\", \"solenoid_a\": \"Y1\","
+    " \"switching_time\": 0.02}},"
+    "{\"id\": \"O2\", \"type\": \"orifice\"}, {\"id\": \"O3\", \"type\": \"orifice\"},"
+    "{\"id\": \"T2\", \"type\": \"tank\"}, {\"id\": \"T3\", \"type\": \"tank\"}, {\"id\": \"T4\", \"type\": \"tank\"}],"
+    "\"junctions\": [{\"id\": \"J1\"}, {\"id\": \"J2\"}, {\"id\": \"J3\"}],"
+    "\"connections\": [" HYDRAULIC_WIRES ","
+    "{\"from\": \"U1.P\", \"to\": \"J1\"}, {\"from\": \"J1\", \"to\": \"S1.1\"},"
+    "{\"from\": \"J1\", \"to\": \"K1_1.1\"}, {\"from\": \"S1.4\", \"to\": \"J2\"},"
+    "{\"from\": \"K1_1.4\", \"to\": \"J2\"}, {\"from\": \"J2\", \"to\": \"S2.1\"},"
+    "{\"from\": \"S2.2\", \"to\": \"K1.A1\"}, {\"from\": \"K1.A2\", \"to\": \"J3\"},"
+    "{\"from\": \"J3\", \"to\": \"G1.N\"},"
+    "{\"from\": \"J1\", \"to\": \"K1_2.1\"}, {\"from\": \"K1_2.4\", \"to\": \"Y1.A1\"},"
+    "{\"from\": \"Y1.A2\", \"to\": \"J3\"},"
+    "{\"from\": \"Q2.P\", \"to\": \"V1.P\"}, {\"from\": \"V1.A\", \"to\": \"O2.A\"},"
+    "{\"from\": \"O2.B\", \"to\": \"T2.T\"}, {\"from\": \"V1.B\", \"to\": \"O3.A\"},"
+    "{\"from\": \"O3.B\", \"to\": \"T3.T\"}, {\"from\": \"V1.T\", \"to\": \"T4.T\"}]}";
+  g_autoptr (HydSystem) sys = compile_ok (json);
+  const char *names[] = { "Y1.energised", "V1.spool" };
+  HydTestRows r = hyd_test_run (sys, names, 2, 0.8, 0.005, 1e-6, -1, NULL);
+  guint shifted = 0, rest = 0;
+  for (guint i = 0; i < HYD_TEST_N_ROWS (r); i++)
+    {
+      const double *row = HYD_TEST_ROW (r, i);
+      double t = row[0];
+      if (t > 0.1 + 1e-9 && t < 0.5 - 1e-9)
+        g_assert_cmpfloat (row[1], ==, 1.0);
+      else if (t < 0.1 - 1e-9 || t > 0.5 + 1e-9)
+        g_assert_cmpfloat (row[1], ==, 0.0);
+      if (t > 0.14 && t < 0.5 - 1e-9)
+        {
+          g_assert_cmpfloat (row[2], >, 0.99);
+          shifted++;
+        }
+      if (t < 0.1 - 1e-9 || t > 0.54)
+        {
+          g_assert_cmpfloat (row[2], <, 0.01);
+          rest++;
+        }
+    }
+  g_assert_cmpuint (shifted, >, 60);
+  g_assert_cmpuint (rest, >, 40);
+  g_array_unref (r.rows);
+}
+
 static void
 test_contact_errors (void)
 {
@@ -700,6 +749,7 @@ main (int argc, char **argv)
   g_test_add_func ("/electrical-coils/counter-profile", test_counter_profile);
   g_test_add_func ("/electrical-coils/counter-pulse", test_counter_pulse);
   g_test_add_func ("/electrical-coils/solenoid", test_solenoid);
+  g_test_add_func ("/electrical-coils/solenoid-valve", test_solenoid_valve);
   g_test_add_func ("/electrical-coils/contact-errors", test_contact_errors);
   g_test_add_func ("/electrical-coils/counter-lint", test_counter_lint);
   g_test_add_func ("/electrical-coils/jacobian", test_jacobian);

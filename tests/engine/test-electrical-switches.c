@@ -332,6 +332,62 @@ test_button_operator (void)
     }
 }
 
+/* A press by mouse is a live change of actuated, logged with its time and
+ * replayed the same way (hyd-run.h): pressed at 0.3 s and released at
+ * 0.45 s (what a momentary button does while the mouse button is held), a
+ * detent one clicked on at 0.6 s. The lamp follows at those samples
+ * exactly: the engine settles the network at every change. */
+static void
+test_button_live (void)
+{
+  const char *json =
+    HEAD "\"components\": [" HYDRAULIC_PART ","
+    "{\"id\": \"S1\", \"type\": \"pushbutton_switch\", \"params\": {\"contact\": \"no\"}},"
+    "{\"id\": \"S2\", \"type\": \"pushbutton_switch\", \"params\": {\"contact\": \"no\", \"operation\": \"detent\"}},"
+    "{\"id\": \"H1\", \"type\": \"lamp\"}, {\"id\": \"H2\", \"type\": \"lamp\"},"
+    "{\"id\": \"P1\", \"type\": \"p_lit\", \"params\": {\"target\": \"H1\"}},"
+    "{\"id\": \"P2\", \"type\": \"p_lit\", \"params\": {\"target\": \"H2\"}}],"
+    "\"junctions\": [{\"id\": \"J1\"}, {\"id\": \"J2\"}],"
+    "\"connections\": [" HYDRAULIC_WIRES ", {\"from\": \"U1.P\", \"to\": \"J1\"},"
+    "{\"from\": \"J1\", \"to\": \"S1.1\"}, {\"from\": \"S1.4\", \"to\": \"H1.X1\"},"
+    "{\"from\": \"J1\", \"to\": \"S2.1\"}, {\"from\": \"S2.4\", \"to\": \"H2.X1\"},"
+    "{\"from\": \"H1.X2\", \"to\": \"J2\"}, {\"from\": \"H2.X2\", \"to\": \"J2\"}, {\"from\": \"J2\", \"to\": \"G1.N\"}]}";
+  g_autoptr (HydSystem) sys = compile_ok (json);
+  g_autoptr (GPtrArray) replay = g_ptr_array_new_with_free_func ((GDestroyNotify) hyd_run_change_free);
+  g_ptr_array_add (replay, hyd_run_change_new (0.3, "S1", "actuated", 0, 1));
+  g_ptr_array_add (replay, hyd_run_change_new (0.45, "S1", "actuated", 1, 0));
+  g_ptr_array_add (replay, hyd_run_change_new (0.6, "S2", "actuated", 0, 1));
+  HydSimOptions sim;
+  g_autoptr (HydCircuit) empty = hyd_circuit_new ();
+  g_assert_true (hyd_circuit_get_sim_options (empty, &sim, NULL));
+  sim.t_end = 1.0;
+  sim.output_interval = 0.05;
+  const char *names[] = { "H1.lit", "H2.lit", "P1.on_at", "P1.off_at", "P2.on_at", "P2.off_at" };
+  int vars[G_N_ELEMENTS (names)];
+  for (guint k = 0; k < G_N_ELEMENTS (names); k++)
+    g_assert_cmpint ((vars[k] = hyd_system_find_variable (sys, names[k])), >=, 0);
+  HydTestRows r = { g_array_new (FALSE, FALSE, sizeof (double)), 0 };
+  HydRunSpec spec = { .sim = &sim, .vars = vars, .n_vars = G_N_ELEMENTS (names), .sample = hyd_test_keep_row,
+                      .user = &r, .replay = replay };
+  HydOdeResult res = { 0 };
+  g_assert_cmpint (hyd_run_execute (sys, &spec, &res, NULL), ==, HYD_ODE_SUCCESS);
+  for (guint i = 0; i < HYD_TEST_N_ROWS (r); i++)
+    {
+      const double *row = HYD_TEST_ROW (r, i);
+      /* a sample at a change holds the values after it */
+      g_assert_cmpfloat (row[1], ==, row[0] >= 0.3 - 1e-9 && row[0] < 0.45 - 1e-9 ? 1.0 : 0.0);
+      g_assert_cmpfloat (row[2], ==, row[0] >= 0.6 - 1e-9 ? 1.0 : 0.0);
+    }
+  const double *end = HYD_TEST_ROW (r, HYD_TEST_N_ROWS (r) - 1);
+  g_assert_cmpfloat (fabs (end[3] - 0.3), <, 1e-12);
+  g_assert_cmpfloat (fabs (end[4] - 0.45), <, 1e-12);
+  g_assert_cmpfloat (fabs (end[5] - 0.6), <, 1e-12);
+  g_assert_cmpfloat (end[6], ==, -1.0);
+  g_array_unref (r.rows);
+  hyd_ode_result_clear (&res);
+  hyd_sim_options_clear (&sim);
+}
+
 /* +24 V → S1 (pressed at 0.3 s) → 0 V: a short circuit when it closes,
  * reported with the supply, the ground and the closed contact. */
 static void
@@ -614,6 +670,7 @@ main (int argc, char **argv)
   g_test_add_func ("/electrical-switches/button-nc", test_button_nc);
   g_test_add_func ("/electrical-switches/button-changeover", test_button_changeover);
   g_test_add_func ("/electrical-switches/button-operator", test_button_operator);
+  g_test_add_func ("/electrical-switches/button-live", test_button_live);
   g_test_add_func ("/electrical-switches/short-circuit", test_short_circuit);
   g_test_add_func ("/electrical-switches/limit-switch", test_limit_switch);
   g_test_add_func ("/electrical-switches/limit-switch-ends", test_limit_switch_ends);

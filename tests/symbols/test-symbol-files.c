@@ -203,6 +203,46 @@ test_variables_declared (void)
     }
 }
 
+/* An electrical symbol is drawn in the run's state (docs/electrical.md):
+ * each numeric variable it declares that is not a parameter is a discrete
+ * state or an output of its type (energised, lit, actuated, remaining), so
+ * the canvas fills it from the running model by that name. */
+static void
+test_electrical_states (void)
+{
+  HydSymbolLibrary *lib = symbol_cases_library ();
+  guint n_types;
+  const HydComponentType *const *list = hyd_catalogue_list (&n_types);
+  HydFluid fluid;
+  hyd_fluid_init_default (&fluid);
+  guint checked = 0;
+  for (guint t = 0; t < n_types; t++)
+    {
+      const HydComponentType *type = list[t];
+      HydSymbol *sym = hyd_symbol_library_lookup (lib, type->id);
+      if (type->category != HYD_CATEGORY_ELECTRICAL || sym == NULL)
+        continue;
+      g_autoptr (HydComp) comp = hyd_comp_new (type, "c", &fluid);
+      g_autoptr (GError) error = NULL;
+      g_assert_true (type->setup (comp, &error));
+      for (guint i = 0; i < hyd_symbol_get_n_variables (sym); i++)
+        {
+          const HydSymbolVariable *v = hyd_symbol_get_variable (sym, i);
+          if (v->is_string || hyd_component_type_find_param (type, v->name) >= 0)
+            continue;
+          gboolean found = FALSE;
+          for (guint k = 0; k < comp->n_dstates && !found; k++)
+            found = strcmp (comp->dstates[k].name, v->name) == 0;
+          for (guint k = 0; k < comp->n_outputs && !found; k++)
+            found = strcmp (comp->outputs[k].name, v->name) == 0;
+          if (!found)
+            g_error ("%s: symbol variable '%s' is no discrete state or output of the type", type->id, v->name);
+          checked++;
+        }
+    }
+  g_assert_cmpuint (checked, >=, 6);
+}
+
 /* ---------------- broken files ---------------- */
 
 static const char *const header = "{\"format\": \"bramah-symbol\", \"version\": 1, \"type\": \"x\", ";
@@ -317,6 +357,7 @@ main (int argc, char **argv)
   g_test_add_func ("/symbols/files/ports-on-grid", test_ports_on_grid);
   g_test_add_func ("/symbols/files/catalogue-coverage", test_catalogue_coverage);
   g_test_add_func ("/symbols/files/variables-declared", test_variables_declared);
+  g_test_add_func ("/symbols/files/electrical-states", test_electrical_states);
   g_test_add_func ("/symbols/files/errors", test_errors);
   g_test_add_func ("/symbols/files/new-symbol-is-data", test_new_symbol_is_data);
   return g_test_run ();

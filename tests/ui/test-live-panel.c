@@ -259,6 +259,30 @@ test_overridden_parameter (void)
   g_object_unref (panel);
 }
 
+/* A valve whose solenoid is named (solenoid_a → Y1) is worked by its coil:
+ * no command slider; the same valve without the reference keeps it. */
+static void
+test_reference_overrides (void)
+{
+  GError *error = NULL;
+  g_autoptr (HydCircuit) c = hyd_circuit_load_from_data (
+      "{\"format\": \"bramah-circuit\", \"version\": 3, \"components\": ["
+      "{\"id\": \"Y1\", \"type\": \"solenoid\", \"position\": [0, 0]},"
+      "{\"id\": \"V1\", \"type\": \"dcv_4_2\", \"position\": [100, 0],"
+      " \"params\": {\"actuation\": \"solenoid\", \"solenoid_a\": \"Y1\"}},"
+      "{\"id\": \"V2\", \"type\": \"dcv_4_2\", \"position\": [300, 0],"
+      " \"params\": {\"actuation\": \"solenoid\"}}],"
+      "\"connections\": []}",
+      -1, "solenoid.bramah", &error);
+  g_assert_no_error (error);
+  HydLivePanel *panel = HYD_LIVE_PANEL (g_object_ref_sink (hyd_live_panel_new ()));
+  hyd_live_panel_set_run (panel, c);
+  g_assert_null (hyd_live_panel_get_slider (panel, "V1", "command"));
+  g_assert_nonnull (hyd_live_panel_get_slider (panel, "V2", "command"));
+  hyd_live_panel_set_run (panel, NULL);
+  g_object_unref (panel);
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -273,5 +297,6 @@ main (int argc, char *argv[])
   g_test_add_func ("/ui/live-panel/changes-sent", test_changes_sent);
   g_test_add_func ("/ui/live-panel/many-components", test_many_components);
   g_test_add_func ("/ui/live-panel/overridden-parameter", test_overridden_parameter);
+  g_test_add_func ("/ui/live-panel/reference-overrides", test_reference_overrides);
   return g_test_run ();
 }
