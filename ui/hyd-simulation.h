@@ -76,6 +76,8 @@ double hyd_simulation_get_shown_time (HydSimulation *self);
 GStrv hyd_simulation_dup_variables (HydSimulation *self);
 void hyd_simulation_get_progress (HydSimulation *self, HydRunnerProgress *progress);
 const HydOdeResult *hyd_simulation_get_result (HydSimulation *self);
+/* The circuit the current run was compiled from (a copy), or NULL. */
+const HydCircuit *hyd_simulation_get_circuit (HydSimulation *self);
 
 /* Signals:
  *   "state-changed" ()       started, paused, resumed, finished, reset

@@ -998,6 +998,7 @@ _hyd_window_sim_init (HydWindow *self)
   g_signal_connect_swapped (self->simulation, "samples", G_CALLBACK (simulation_samples_cb), self);
   g_signal_connect_swapped (self->simulation, "warning", G_CALLBACK (simulation_warning_cb), self);
   g_signal_connect_swapped (self->simulation, "finished", G_CALLBACK (simulation_finished_cb), self);
+  hyd_state_diagram_pane_set_simulation (self->state_diagram, self->simulation);
 
   hyd_property_panel_set_live_lookup (self->property_panel, panel_live_lookup_cb, self);
   hyd_live_panel_set_lookup (self->live_panel, panel_live_lookup_cb, self);

@@ -908,6 +908,7 @@ hyd_window_class_init (HydWindowClass *klass)
   g_type_ensure (HYD_TYPE_LIVE_PANEL);
   g_type_ensure (HYD_TYPE_SIM_BAR);
   g_type_ensure (HYD_TYPE_PLOT_PANES);
+  g_type_ensure (HYD_TYPE_STATE_DIAGRAM_PANE);
 
   gtk_widget_class_set_template_from_resource (widget_class, BRAMAH_RESOURCE_PREFIX "/ui/hyd-window.ui");
   gtk_widget_class_bind_template_child (widget_class, HydWindow, title_label);
@@ -930,6 +931,8 @@ hyd_window_class_init (HydWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, HydWindow, live_panel);
   gtk_widget_class_bind_template_child (widget_class, HydWindow, sim_bar);
   gtk_widget_class_bind_template_child (widget_class, HydWindow, plot_panes);
+  gtk_widget_class_bind_template_child (widget_class, HydWindow, plots_stack);
+  gtk_widget_class_bind_template_child (widget_class, HydWindow, state_diagram);
   gtk_widget_class_bind_template_child (widget_class, HydWindow, status_label);
   gtk_widget_class_bind_template_child (widget_class, HydWindow, mode_label);
   gtk_widget_class_bind_template_callback (widget_class, info_bar_response_cb);
