@@ -610,9 +610,14 @@ run_cvode (BenchCircuit *bc, CvodeKind kind, double rtol, Samples *s,
       double a = b[iv], e = b[iv + 1];
       if (iv > 0)
         {
-          /* A breakpoint: the profiles switch to their next piece. */
+          /* A breakpoint: the profiles switch to their next piece, and
+           * the discrete states settle with it (a button pressed by a
+           * profile), as hyd-ode.c does at every interval's start. */
           hyd_system_set_interval (bc->sys, a, e);
-          flag = cvode_restart (mem, a, y, e, st);
+          if (problem.event_located && problem.event_located (a, N_VGetArrayPointer (y), NULL, problem.user) != 0)
+            flag = CV_RTFUNC_FAIL;
+          else
+            flag = cvode_restart (mem, a, y, e, st);
         }
       else
         flag = CVodeSetStopTime (mem, e);

@@ -13,6 +13,12 @@ static void
 print_range (const HydParamInfo *p)
 {
   char a[G_ASCII_DTOSTR_BUF_SIZE], b[G_ASCII_DTOSTR_BUF_SIZE];
+  if (p->flags & HYD_PARAM_REFERENCE)
+    {
+      /* docs/electrical.md, "References" */
+      printf ("the id of a component with a variable %s", p->ref_var ? p->ref_var : "?");
+      return;
+    }
   if (p->flags & HYD_PARAM_ENUM)
     {
       printf ("one of");
@@ -46,7 +52,8 @@ print_type (const HydComponentType *t, gboolean full)
   printf ("\nPorts:\n");
   for (guint i = 0; i < t->n_ports; i++)
     printf ("  %-6s %-10s%s  %s\n", t->ports[i].name, hyd_domain_name (t->ports[i].domain),
-            t->ports[i].optional ? " optional" : "", t->ports[i].description ? t->ports[i].description : "");
+            t->ports[i].hidden ? " hidden" : t->ports[i].optional ? " optional" : "",
+            t->ports[i].description ? t->ports[i].description : "");
   printf ("\nParameters:\n");
   for (guint i = 0; i < t->n_params; i++)
     {

@@ -81,7 +81,7 @@ comp_enet (const HydSystem *sys, guint ci, guint X)
 /* The sets of nets joined by conducting paths and the level of each set:
  * bit 0 +24 V, bit 1 0 V. levels has n_enets entries (by root). */
 static void
-join_nets (HydSystem *sys, const double *const *d, guint8 *levels)
+join_nets (HydSystem *sys, const double *const *d, guint8 *levels, gboolean all_closed)
 {
   guint *parent = sys->enet_parent;
   for (guint k = 0; k < sys->n_enets; k++)
@@ -96,7 +96,7 @@ join_nets (HydSystem *sys, const double *const *d, guint8 *levels)
       const HydComponentType *t = c->type;
       for (guint k = 0; k < t->n_elec_paths; k++)
         {
-          if (!t->elec_conducts (c, d[ci], k))
+          if (!all_closed && !t->elec_conducts (c, d[ci], k))
             continue;
           int a = comp_enet (sys, ci, t->elec_paths[k].a), b = comp_enet (sys, ci, t->elec_paths[k].b);
           if (a >= 0 && b >= 0)
@@ -137,7 +137,7 @@ hyd_sys_elec_solve (HydSystem *sys, double t, gboolean *changed)
   g_autofree const double **d = g_new0 (const double *, sys->n_comps + 1);
   for (guint i = 0; i < sys->n_comps; i++)
     d[i] = sys->comps[i].d;
-  join_nets (sys, d, levels);
+  join_nets (sys, d, levels, FALSE);
   for (guint k = 0; k < sys->n_enets; k++)
     if (find (sys->enet_parent, k) == k && levels[k] == 3)
       {
@@ -187,6 +187,55 @@ hyd_sys_elec_solve (HydSystem *sys, double t, gboolean *changed)
   return 0;
 }
 
+/* Warnings about a ladder that runs but cannot do what it shows: a coil or
+ * lamp that no closing of contacts can energise (a terminal left open, both
+ * on one rail), and a relay or solenoid no contact or valve refers to. */
+void
+hyd_sys_elec_lint (HydSystem *sys)
+{
+  if (sys->n_elec == 0)
+    return;
+  g_autofree guint8 *levels = g_new (guint8, sys->n_enets + 1);
+  join_nets (sys, NULL, levels, TRUE);
+  g_autofree gboolean *tapped = g_new0 (gboolean, sys->n_comps + 1);
+  for (guint k = 0; k < sys->n_signals; k++)
+    if (sys->signals[k].tap)
+      tapped[sys->signals[k].tap_comp] = TRUE;
+  for (guint e = 0; e < sys->n_elec; e++)
+    {
+      guint ci = sys->elec[e];
+      const HydComp *c = sys->comps[ci].comp;
+      const HydComponentType *tp = c->type;
+      for (guint k = 0; k < tp->n_elec_loads; k++)
+        if (!load_energised (sys, ci, &tp->elec_loads[k], levels))
+          {
+            HydDiagnostic *dg = hyd_diagnostic_new (
+                HYD_DIAGNOSTIC_ELEC_DEAD_LOAD, HYD_SEVERITY_WARNING,
+                N_("%s can never be energised: even with every contact closed, its terminals %s and %s "
+                   "do not reach +24 V and 0 V"),
+                c->id, tp->ports[tp->elec_loads[k].a].name, tp->ports[tp->elec_loads[k].b].name, NULL);
+            hyd_diagnostic_set_component (dg, c->id);
+            hyd_sys_warn (sys, dg);
+          }
+      if (tp->n_elec_loads == 0 || tapped[ci])
+        continue;
+      /* a coil whose state something should read: a relay's contacts, a
+       * solenoid's valve (a lamp only shines) */
+      gboolean switches = FALSE;
+      for (guint j = 0; j < c->n_dstates; j++)
+        switches = switches || strcmp (c->dstates[j].name, "contacts") == 0
+                   || strcmp (c->dstates[j].name, "energised") == 0;
+      if (switches)
+        {
+          HydDiagnostic *dg = hyd_diagnostic_new (
+              HYD_DIAGNOSTIC_ELEC_UNUSED_COIL, HYD_SEVERITY_WARNING,
+              N_("%s switches nothing: no contact or valve refers to it"), c->id, NULL);
+          hyd_diagnostic_set_component (dg, c->id);
+          hyd_sys_warn (sys, dg);
+        }
+    }
+}
+
 void
 hyd_sys_electrical_free (HydSystem *sys)
 {
@@ -221,13 +270,19 @@ hyd_system_get_elec_net (const HydSystem *sys, const char *component, const char
 
 /* The level of every net with the given discrete states (all of them, in
  * the order of hyd_system_get_discrete): bit 0 joined to +24 V, bit 1 to
- * 0 V, bit 2 carries current (its set joins +24 V or 0 V to a terminal of
- * an energised load). Uses only the compiled structure and the scratch
- * union-find: call it from the thread that owns the system. */
+ * 0 V, bit 2 carries current. A net carries current when it lies on a
+ * path from a supply through conducting contacts and energised loads to a
+ * ground: the graph whose vertices are the nets and whose edges are the
+ * conducting paths and the energised loads, pruned of dead ends (a net that
+ * is no supply or ground with one edge or none: a wire to an open contact),
+ * keeps exactly those of a ladder (series and parallel contacts). Uses the
+ * compiled structure and the scratch union-find: call it from the thread
+ * that owns the system. */
 void
 hyd_system_get_elec_levels (HydSystem *sys, const double *dstates, guint8 *levels)
 {
-  if (sys->n_enets == 0)
+  guint ne = sys->n_enets;
+  if (ne == 0)
     return;
   g_autofree const double **d = g_new0 (const double *, sys->n_comps + 1);
   for (guint i = 0, k = 0; i < sys->n_comps; i++)
@@ -235,26 +290,84 @@ hyd_system_get_elec_levels (HydSystem *sys, const double *dstates, guint8 *level
       d[i] = dstates + k;
       k += sys->comps[i].comp->n_dstates;
     }
-  g_autofree guint8 *root = g_new (guint8, sys->n_enets + 1);
-  join_nets (sys, d, root);
-  g_autofree guint8 *carrying = g_new0 (guint8, sys->n_enets + 1);
+  g_autofree guint8 *root = g_new (guint8, ne + 1);
+  join_nets (sys, d, root, FALSE);
+  for (guint k = 0; k < ne; k++)
+    levels[k] = root[find (sys->enet_parent, k)];
+
+  /* edges of the graph of nets */
+  GArray *ea = g_array_new (FALSE, FALSE, sizeof (guint)), *eb = g_array_new (FALSE, FALSE, sizeof (guint));
+  g_autofree gboolean *terminal = g_new0 (gboolean, ne + 1);
   for (guint e = 0; e < sys->n_elec; e++)
     {
       guint ci = sys->elec[e];
-      const HydComponentType *tp = sys->comps[ci].comp->type;
-      for (guint k = 0; k < tp->n_elec_loads; k++)
+      const HydComp *c = sys->comps[ci].comp;
+      const HydComponentType *tp = c->type;
+      if (tp->roles & (HYD_ROLE_ELEC_SUPPLY | HYD_ROLE_ELEC_GROUND))
         {
-          const HydElecLoad *ld = &tp->elec_loads[k];
-          if (!load_energised (sys, ci, ld, root))
+          int n = comp_enet (sys, ci, 0);
+          if (n >= 0)
+            terminal[n] = TRUE;
+        }
+      for (guint k = 0; k < tp->n_elec_paths + tp->n_elec_loads; k++)
+        {
+          guint pa, pb;
+          if (k < tp->n_elec_paths)
+            {
+              if (!tp->elec_conducts (c, d[ci], k))
+                continue;
+              pa = tp->elec_paths[k].a;
+              pb = tp->elec_paths[k].b;
+            }
+          else
+            {
+              const HydElecLoad *ld = &tp->elec_loads[k - tp->n_elec_paths];
+              if (!load_energised (sys, ci, ld, root))
+                continue;
+              pa = ld->a;
+              pb = ld->b;
+            }
+          int a = comp_enet (sys, ci, pa), b = comp_enet (sys, ci, pb);
+          if (a < 0 || b < 0 || a == b)
             continue;
-          int a = comp_enet (sys, ci, ld->a), b = comp_enet (sys, ci, ld->b);
-          carrying[find (sys->enet_parent, (guint) a)] = 1;
-          carrying[find (sys->enet_parent, (guint) b)] = 1;
+          guint ua = (guint) a, ub = (guint) b;
+          g_array_append_val (ea, ua);
+          g_array_append_val (eb, ub);
         }
     }
-  for (guint k = 0; k < sys->n_enets; k++)
+  g_autofree guint *degree = g_new0 (guint, ne + 1);
+  g_autofree gboolean *gone = g_new0 (gboolean, ne + 1);
+  g_autofree gboolean *edge_gone = g_new0 (gboolean, ea->len + 1);
+  for (guint j = 0; j < ea->len; j++)
     {
-      guint r = find (sys->enet_parent, k);
-      levels[k] = (guint8) (root[r] | (carrying[r] ? 4 : 0));
+      degree[g_array_index (ea, guint, j)]++;
+      degree[g_array_index (eb, guint, j)]++;
     }
+  /* prune dead ends until none is left (each pass removes at least one
+   * vertex or stops) */
+  for (gboolean pruned = TRUE; pruned;)
+    {
+      pruned = FALSE;
+      for (guint k = 0; k < ne; k++)
+        {
+          if (gone[k] || terminal[k] || degree[k] > 1)
+            continue;
+          gone[k] = TRUE;
+          pruned = TRUE;
+          for (guint j = 0; j < ea->len; j++)
+            {
+              guint a = g_array_index (ea, guint, j), b = g_array_index (eb, guint, j);
+              if (edge_gone[j] || (a != k && b != k))
+                continue;
+              edge_gone[j] = TRUE;
+              degree[a]--;
+              degree[b]--;
+            }
+        }
+    }
+  for (guint k = 0; k < ne; k++)
+    if (!gone[k] && degree[k] > 0 && (levels[k] & 3) != 0 && (levels[k] & 3) != 3)
+      levels[k] |= 4;
+  g_array_unref (ea);
+  g_array_unref (eb);
 }

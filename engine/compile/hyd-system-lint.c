@@ -257,6 +257,7 @@ lint_relief_rating (HydSystem *sys, const SysComp *pump)
 void
 hyd_sys_lint (HydSystem *sys)
 {
+  hyd_sys_elec_lint (sys);
   for (guint i = 0; i < sys->n_comps; i++)
     {
       const HydComp *c = sys->comps[i].comp;

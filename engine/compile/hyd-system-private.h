@@ -260,6 +260,7 @@ void hyd_sys_domains_free (HydSystem *sys);
 gboolean hyd_sys_build_electrical (HydSystem *sys, const int *port_root_enet, guint n_enets, GError **error);
 gboolean hyd_sys_resolve_taps (HydSystem *sys, GError **error);
 int hyd_sys_elec_solve (HydSystem *sys, double t, gboolean *changed);
+void hyd_sys_elec_lint (HydSystem *sys);
 void hyd_sys_electrical_free (HydSystem *sys);
 
 G_END_DECLS

@@ -274,6 +274,8 @@ static const struct {
   { HYD_DIAGNOSTIC_MAKEUP_VALVE, "makeup-valve" },
   { HYD_DIAGNOSTIC_CHAMBER_LOCKED, "chamber-locked" },
   { HYD_DIAGNOSTIC_MOTION_IGNORED, "motion-ignored" },
+  { HYD_DIAGNOSTIC_ELEC_DEAD_LOAD, "elec-dead-load" },
+  { HYD_DIAGNOSTIC_ELEC_UNUSED_COIL, "elec-unused-coil" },
   { HYD_DIAGNOSTIC_BELOW_VAPOUR, "below-vapour" },
   { HYD_DIAGNOSTIC_CAVITATION, "cavitation" },
   { HYD_DIAGNOSTIC_RELIEF_OVERFLOW, "relief-overflow" },

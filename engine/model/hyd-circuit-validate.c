@@ -135,7 +135,7 @@ resolve_end (const EndIndex *index, guint conn_index, const HydCircuitConnection
               HydDiagnostic *d = hcp_where_diagnostic (HYD_DIAGNOSTIC_REFERENCE, &where,
                                                        N_("%s: port %s of %s is set by a parameter "
                                                           "that names a component, not by a wire"),
-                                                       ref, port_name, comp->id, NULL);
+                                                       port_name, comp->id, NULL);
               hyd_diagnostic_set_component (d, comp->id);
               hyd_diagnostic_set_port (d, port_name);
               return hyd_diagnostic_set_error (error, d);
