@@ -221,8 +221,12 @@ static void
 draw_cb (GtkDrawingArea *area, cairo_t *cr, int width, int height, gpointer user_data)
 {
   HydStateDiagramPane *self = user_data;
-  if (self->diagram)
-    hyd_state_diagram_draw (self->diagram, cr, width, height);
+  if (self->diagram == NULL)
+    return;
+  /* the replay's cursor, as on the plots */
+  hyd_state_diagram_set_cursor (self->diagram, self->simulation ? hyd_simulation_get_shown_time (self->simulation)
+                                                                : NAN);
+  hyd_state_diagram_draw (self->diagram, cr, width, height);
 }
 
 /* ---- export ---- */
@@ -443,6 +447,23 @@ hyd_state_diagram_pane_get_row_shown (HydStateDiagramPane *self, const char *var
         return row_shown (self, row);
     }
   return FALSE;
+}
+
+GtkWidget *
+hyd_state_diagram_pane_get_export_button (HydStateDiagramPane *self, const char *format)
+{
+  g_return_val_if_fail (HYD_IS_STATE_DIAGRAM_PANE (self), NULL);
+  for (guint i = 0; i < G_N_ELEMENTS (formats); i++)
+    if (g_strcmp0 (formats[i], format) == 0)
+      return self->export_buttons[i];
+  return NULL;
+}
+
+void
+hyd_state_diagram_pane_show_replay (HydStateDiagramPane *self)
+{
+  g_return_if_fail (HYD_IS_STATE_DIAGRAM_PANE (self));
+  gtk_widget_queue_draw (self->area);
 }
 
 gboolean

@@ -26,6 +26,11 @@ const HydStateDiagram *hyd_state_diagram_pane_get_diagram (HydStateDiagramPane *
 const GPtrArray *hyd_state_diagram_pane_get_rows (HydStateDiagramPane *self);
 void hyd_state_diagram_pane_set_row_shown (HydStateDiagramPane *self, const char *variable, gboolean shown);
 gboolean hyd_state_diagram_pane_get_row_shown (HydStateDiagramPane *self, const char *variable);
+/* The export button of a format ("csv", "svg", "pdf"), for the
+ * end-to-end tests' geometry; NULL for another. */
+GtkWidget *hyd_state_diagram_pane_get_export_button (HydStateDiagramPane *self, const char *format);
+/* Redraw the replay's cursor (the simulation's shown time; none at NaN). */
+void hyd_state_diagram_pane_show_replay (HydStateDiagramPane *self);
 /* Export by extension (.csv, .svg, .pdf, .png) at the pane's width. */
 gboolean hyd_state_diagram_pane_export (HydStateDiagramPane *self, const char *path, GError **error);
 

@@ -60,6 +60,7 @@ struct _HydWindow
   HydPlotPanes *plot_panes;
   GtkStack *plots_stack;     /* "plots" and "state-diagram" */
   HydStateDiagramPane *state_diagram;
+  GtkWidget *plots_switcher;
   GtkInscription *status_label;
   GtkLabel *mode_label;
 

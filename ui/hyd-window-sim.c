@@ -969,6 +969,7 @@ replay_cb (HydWindow *self, double t, HydSimBar *bar)
     return;
   hyd_simulation_show_time (self->simulation, t);
   hyd_plot_panes_set_replay_time (self->plot_panes, hyd_simulation_get_shown_time (self->simulation));
+  hyd_state_diagram_pane_show_replay (self->state_diagram);
   hyd_canvas_queue_live_redraw (self->canvas);
 }
 
