@@ -190,6 +190,16 @@ hyd_sys_elec_solve (HydSystem *sys, double t, gboolean *changed)
 /* Warnings about a ladder that runs but cannot do what it shows: a coil or
  * lamp that no closing of contacts can energise (a terminal left open, both
  * on one rail), and a relay or solenoid no contact or valve refers to. */
+/* An optional load left unwired (a counter's reset coil): not used, so
+ * not dead. */
+static gboolean
+load_left_out (const HydComp *c, const HydElecLoad *ld)
+{
+  const HydPortInfo *ports = c->type->ports;
+  return ports[ld->a].optional && ports[ld->b].optional && !hyd_comp_port_connected (c, ld->a)
+         && !hyd_comp_port_connected (c, ld->b);
+}
+
 void
 hyd_sys_elec_lint (HydSystem *sys)
 {
@@ -207,7 +217,7 @@ hyd_sys_elec_lint (HydSystem *sys)
       const HydComp *c = sys->comps[ci].comp;
       const HydComponentType *tp = c->type;
       for (guint k = 0; k < tp->n_elec_loads; k++)
-        if (!load_energised (sys, ci, &tp->elec_loads[k], levels))
+        if (!load_energised (sys, ci, &tp->elec_loads[k], levels) && !load_left_out (c, &tp->elec_loads[k]))
           {
             HydDiagnostic *dg = hyd_diagnostic_new (
                 HYD_DIAGNOSTIC_ELEC_DEAD_LOAD, HYD_SEVERITY_WARNING,

@@ -81,6 +81,13 @@ extern const HydComponentType hyd_speed_sensor_type;
 extern const HydComponentType hyd_torque_sensor_type;
 extern const HydComponentType hyd_electric_motor_type;
 extern const HydComponentType hyd_semi_rotary_actuator_type;
+/* electrical control: coils, lamps and relay contacts (eleccoils) */
+extern const HydComponentType hyd_relay_type;
+extern const HydComponentType hyd_relay_contact_type;
+extern const HydComponentType hyd_timer_relay_type;
+extern const HydComponentType hyd_counter_type;
+extern const HydComponentType hyd_lamp_type;
+extern const HydComponentType hyd_solenoid_type;
 
 static const HydComponentType *const catalogue[] = {
   &hyd_tank_type,
@@ -160,6 +167,13 @@ static const HydComponentType *const catalogue[] = {
   &hyd_torque_sensor_type,
   &hyd_electric_motor_type,
   &hyd_semi_rotary_actuator_type,
+  /* electrical control: coils, lamps and relay contacts (docs/electrical.md) */
+  &hyd_relay_type,
+  &hyd_relay_contact_type,
+  &hyd_timer_relay_type,
+  &hyd_counter_type,
+  &hyd_lamp_type,
+  &hyd_solenoid_type,
 };
 
 /* Looked up once per component of a circuit: an index, built once. */

@@ -125,7 +125,7 @@ test_catalogue_complete (void)
   const HydComponentType *const *types = hyd_catalogue_list (&n_types);
 
   hyd_fluid_init_default (&fluid);
-  for (int c = HYD_CATEGORY_SOURCES; c <= HYD_CATEGORY_SIGNALS; c++)
+  for (int c = HYD_CATEGORY_SOURCES; c <= HYD_CATEGORY_ELECTRICAL; c++)
     check_translated (untranslated, "category", hyd_category_name (c));
   for (int d = HYD_DOMAIN_HYDRAULIC; d < HYD_N_DOMAINS; d++)
     check_translated (untranslated, "domain", hyd_domain_name (d));
