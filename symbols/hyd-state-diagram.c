@@ -89,6 +89,32 @@ actuator_row (const HydCircuitComponent *comp, const HydComponentType *type, GHa
   return NULL;
 }
 
+/* Discrete states of the electrical control that repeat another row or keep
+ * the type's own books (docs/electrical.md's table): offered, not shown by
+ * default. A relay's contacts follow its coil at once; a relay contact's
+ * state is its relay's; a timer's start time and a counter's last seen
+ * coil state are bookkeeping. */
+static const struct {
+  const char *type, *state;
+} not_by_default[] = {
+  { "relay", "contacts" },
+  { "relay_contact", "actuated" },
+  { "timer_relay", "since" },
+  { "counter", "seen" },
+};
+
+static gboolean
+shown_by_default (const HydComponentType *type, const char *component, const char *variable)
+{
+  if (type->category != HYD_CATEGORY_ELECTRICAL)
+    return FALSE;
+  const char *state = variable + strlen (component) + 1;
+  for (guint k = 0; k < G_N_ELEMENTS (not_by_default); k++)
+    if (strcmp (type->id, not_by_default[k].type) == 0 && strcmp (state, not_by_default[k].state) == 0)
+      return FALSE;
+  return TRUE;
+}
+
 GPtrArray *
 hyd_state_diagram_list_rows (const HydCircuit *circuit, const HydStateVariable *variables, guint n_variables)
 {
@@ -124,7 +150,7 @@ hyd_state_diagram_list_rows (const HydCircuit *circuit, const HydStateVariable *
         {
           const char *var = g_ptr_array_index (list, k);
           g_ptr_array_add (rows, row_new (comp->id, var, var, HYD_STATE_ROW_SWITCH, 0,
-                                          type->category == HYD_CATEGORY_ELECTRICAL));
+                                          shown_by_default (type, comp->id, var)));
         }
     }
   return rows;

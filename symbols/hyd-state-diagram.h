@@ -32,7 +32,10 @@ typedef struct {
   double full;           /* SI: the stroke (m) or swivel angle (rad); 0 for a switch */
   gboolean by_default;   /* shown unless rows are chosen: every actuator, and
                             every discrete state of an electrical-control
-                            component */
+                            component but those that repeat another row or
+                            keep books (a relay's contacts, a relay
+                            contact's state, a timer's `since`, a
+                            counter's `seen`) */
 } HydStateRow;
 
 /* One variable of a run, as the CLI (hyd_system_get_variable_*) and the

@@ -75,6 +75,31 @@ test_rows (void)
   g_assert_nonnull (strstr (error->message, "R1.theta"));
 }
 
+/* The electrical control's rows shown by default: not the states that
+ * repeat another row or keep books. */
+static void
+test_electrical_defaults (void)
+{
+  g_autoptr (HydCircuit) c = load (
+    "{\"format\": \"bramah-circuit\", \"version\": 3, \"components\": ["
+    "{\"id\": \"K1\", \"type\": \"relay\", \"params\": {}},"
+    "{\"id\": \"K1_1\", \"type\": \"relay_contact\", \"params\": {\"relay\": \"K1\"}},"
+    "{\"id\": \"KT1\", \"type\": \"timer_relay\", \"params\": {}},"
+    "{\"id\": \"H1\", \"type\": \"lamp\", \"params\": {}}], \"connections\": []}");
+  static const HydStateVariable elec[] = {
+    { "K1.energised", "K1" }, { "K1.contacts", "K1" }, { "K1_1.actuated", "K1_1" },
+    { "KT1.energised", "KT1" }, { "KT1.contacts", "KT1" }, { "KT1.since", "KT1" },
+    { "KT1.remaining", NULL }, { "H1.lit", "H1" },
+  };
+  g_autoptr (GPtrArray) rows = hyd_state_diagram_list_rows (c, elec, G_N_ELEMENTS (elec));
+  g_assert_cmpuint (rows->len, ==, 7);
+  g_autoptr (GPtrArray) def = hyd_state_diagram_choose_rows (rows, NULL, NULL);
+  g_autoptr (GString) names = g_string_new (NULL);
+  for (guint i = 0; i < def->len; i++)
+    g_string_append_printf (names, "%s%s", i ? "," : "", ((HydStateRow *) g_ptr_array_index (def, i))->variable);
+  g_assert_cmpstr (names->str, ==, "K1.energised,KT1.energised,KT1.contacts,H1.lit");
+}
+
 /* Three rows: a cylinder of stroke 0.5 m, a switch, a counter. */
 static HydStateDiagram *
 make_diagram (void)
@@ -257,6 +282,7 @@ main (int argc, char *argv[])
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/symbols/state-diagram/rows", test_rows);
+  g_test_add_func ("/symbols/state-diagram/electrical-defaults", test_electrical_defaults);
   g_test_add_func ("/symbols/state-diagram/edges-csv", test_edges_csv);
   g_test_add_func ("/symbols/state-diagram/draw", test_draw);
   g_test_add_func ("/symbols/state-diagram/export", test_export);
