@@ -1557,6 +1557,13 @@ hyd_symbol_state_set_component_params (HydSymbolState *state, const HydCircuitCo
     {
       const HydParamInfo *info = &type->params[i];
       JsonNode *node = component->params ? json_object_get_member (component->params, info->name) : NULL;
+      if (info->flags & HYD_PARAM_REFERENCE)
+        {
+          /* the id it names, for a label such as a contact's "{relay}" */
+          if (node_is_string (node) && *json_node_get_string (node))
+            hyd_symbol_state_set_string (state, info->name, json_node_get_string (node));
+          continue;
+        }
       if (info->flags & HYD_PARAM_ENUM)
         {
           const char *choice = NULL;

@@ -88,6 +88,15 @@ unwired_optional_mech (const HydComp *c, guint X)
   return hyd_domain_is_mechanical (pi->domain) && pi->optional && !hyd_comp_port_connected (c, X);
 }
 
+/* A hidden input no reference wires (a directional valve's solenoid input
+ * Ya with solenoid_a unset): no net, its a_X is 0. */
+static gboolean
+unwired_hidden (const HydComp *c, guint X)
+{
+  const HydPortInfo *pi = &c->type->ports[X];
+  return pi->hidden && pi->optional && !hyd_comp_port_connected (c, X);
+}
+
 /* The initial motion components ask for at their mechanical ports (a
  * cylinder's rod starts where its piston does), on nodes no wire or
  * junction has set; two different asks on one node are an error naming
@@ -173,8 +182,10 @@ hyd_sys_build_domains (HydSystem *sys, const HydCircuit *circuit, guint *parent,
       for (guint X = 0; X < t->n_ports && !any; X++)
         {
           last_optional = last_optional
-                          || (hyd_domain_is_mechanical (t->ports[X].domain) && t->ports[X].optional);
-          any = t->ports[X].domain != HYD_DOMAIN_HYDRAULIC && !unwired_optional_mech (c, X);
+                          || ((hyd_domain_is_mechanical (t->ports[X].domain) || t->ports[X].hidden)
+                              && t->ports[X].optional);
+          any = t->ports[X].domain != HYD_DOMAIN_HYDRAULIC && !unwired_optional_mech (c, X)
+                && !unwired_hidden (c, X);
         }
     }
   if (!any)

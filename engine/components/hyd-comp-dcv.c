@@ -15,9 +15,23 @@
  * from the pressure at their pilot ports instead of a lever or a solenoid:
  * c = open01((p_X − p_s)/Δp_s) (− open01((p_Y − p_s)/Δp_s) on the 4/3), the
  * spool shifting over the pilot range Δp_s above the pilot setting p_s
- * against its spring. The pilot ports take no flow (a static pilot). */
+ * against its spring. The pilot ports take no flow (a static pilot).
+ *
+ * Solenoid valves (docs/circuit-format.md, "Solenoid valves"): the reference
+ * parameters solenoid_a and solenoid_b name solenoid coils of the ladder
+ * diagram; their "energised" states arrive at the hidden signal inputs Ya
+ * and Yb. A wired coil replaces the command: c = Ya − Yb on the 4/3
+ * (spring-centred), c = Ya on a 2-position valve with one solenoid (spring
+ * return), and on a 2-position valve with both the discrete state
+ * "position" (a detent: set to 1 by Ya alone, to 0 by Yb alone, held
+ * otherwise). The spool then moves at the constant speed 1/T_s, T_s =
+ * switching_time, smoothed near its target:
+ *   u̇ = tanh((c − u)/δ)/T_s,  δ = 0.01,
+ * so it covers one position (0 → 1, or the 4/3's centre → ±1) in T_s; T_s = 0:
+ * u = c at once. */
 #include "hyd-component.h"
 #include "hyd-i18n.h"
+#include "hyd-error.h"
 #include "hyd-smooth.h"
 
 typedef enum {
@@ -70,7 +84,19 @@ typedef struct {
   /* pilot-operated: the pilot ports (−1 when none) */
   gboolean pilot;
   int port_x, port_y;
+  /* solenoid-operated: the hidden inputs Ya, Yb (−1 when none), which of
+   * them a reference wires, and where switching_time is */
+  int port_ya, port_yb;
+  gboolean sol_a, sol_b;
+  gboolean solenoid; /* a coil is named: the coils give the command */
+  gboolean detent;   /* a 2-position valve with both: discrete state "position" */
+  guint i_switch;
 } DcvPriv;
+
+/* The smoothing width δ of the switching law u̇ = tanh((c − u)/δ)/T_s, in
+ * units of the spool position: the spool slows only in the last δ or so
+ * of its travel. */
+#define DCV_SWITCH_DELTA 0.01
 
 /* Parameters of the pilot-operated valves. */
 enum {
@@ -91,22 +117,33 @@ enum { P4_P, P4_T, P4_A, P4_B };
 enum { P3_P, P3_A, P3_T };
 enum { P2_A, P2_B };
 
+/* The solenoids' hidden inputs, after the working ports (docs/electrical.md,
+ * "References"): never drawn nor wired, set by solenoid_a / solenoid_b. */
+#define DCV_SOLENOID_PORTS \
+  { "Ya", HYD_DOMAIN_SIGNAL, TRUE, N_("Solenoid a energised (1) or not (0): the coil solenoid_a names"), \
+    HYD_PORT_INPUT, "command", TRUE }, \
+  { "Yb", HYD_DOMAIN_SIGNAL, TRUE, N_("Solenoid b energised (1) or not (0): the coil solenoid_b names"), \
+    HYD_PORT_INPUT, "command", TRUE }
+
 static const HydPortInfo dcv4_ports[] = {
   { "P", HYD_DOMAIN_HYDRAULIC, FALSE, N_("Pressure (supply)") },
   { "T", HYD_DOMAIN_HYDRAULIC, FALSE, N_("Tank (return)") },
   { "A", HYD_DOMAIN_HYDRAULIC, FALSE, N_("Work port A") },
   { "B", HYD_DOMAIN_HYDRAULIC, FALSE, N_("Work port B") },
+  DCV_SOLENOID_PORTS,
 };
 
 static const HydPortInfo dcv3_ports[] = {
   { "P", HYD_DOMAIN_HYDRAULIC, FALSE, N_("Pressure (supply)") },
   { "A", HYD_DOMAIN_HYDRAULIC, FALSE, N_("Work port A") },
   { "T", HYD_DOMAIN_HYDRAULIC, FALSE, N_("Tank (return)") },
+  DCV_SOLENOID_PORTS,
 };
 
 static const HydPortInfo dcv2_ports[] = {
   { "A", HYD_DOMAIN_HYDRAULIC, FALSE, N_("Inlet (positive flow A→B)") },
   { "B", HYD_DOMAIN_HYDRAULIC, FALSE, N_("Outlet") },
+  DCV_SOLENOID_PORTS,
 };
 
 static const char *const actuation_choices[] = { N_("lever"), N_("solenoid"), N_("pushbutton"), N_("pedal"), NULL };
@@ -133,6 +170,21 @@ static const char *const centre_choices[] = { N_("closed"), N_("open"), N_("tand
   { "operator_return", N_("Operator return"), HYD_UNIT_NONE, 0.0, 0.0, 1.0, HYD_PARAM_ENUM, return_choices, \
     N_("A lever, pushbutton or pedal springs back to the neutral command when released (spring) or stays where it is put (detent); symbol and GUI handling only") }
 
+/* Appended after operator_return: the solenoids of the ladder diagram and
+ * their switching time (docs/circuit-format.md, "Solenoid valves"). */
+#define DCV_SOLENOID_PARAMS \
+  { "solenoid_a", N_("Solenoid a"), HYD_UNIT_NONE, 0.0, -INFINITY, INFINITY, \
+    HYD_PARAM_REFERENCE | HYD_PARAM_OPTIONAL, NULL, \
+    N_("The solenoid coil (e.g. Y1) whose energising drives the spool towards command +1 (P→A)"), \
+    "Ya", "energised" }, \
+  { "solenoid_b", N_("Solenoid b"), HYD_UNIT_NONE, 0.0, -INFINITY, INFINITY, \
+    HYD_PARAM_REFERENCE | HYD_PARAM_OPTIONAL, NULL, \
+    N_("The solenoid coil (e.g. Y2) whose energising drives the spool towards the other end (P→B)"), \
+    "Yb", "energised" }, \
+  { "switching_time", N_("Switching time"), HYD_UNIT_TIME, 0.02, 0.0, INFINITY, 0, NULL, \
+    N_("With a solenoid named: time the spool takes from one position to the next at constant speed " \
+       "(0 = at once); 20 ms, a DC solenoid valve, by default") }
+
 static const HydParamInfo dcv_4_3_params[] = {
   DCV_FLOW_PARAMS,
   { "command", N_("Command"), HYD_UNIT_NONE, 0.0, -1.0, 1.0, HYD_PARAM_PROFILE, NULL,
@@ -141,6 +193,7 @@ static const HydParamInfo dcv_4_3_params[] = {
   { "centre", N_("Centre position"), HYD_UNIT_NONE, 0.0, 0.0, 3.0, HYD_PARAM_ENUM, centre_choices,
     N_("Paths of the centre position: closed, open (all ports), tandem (P–T) or float (A, B–T)") },
   DCV_RETURN_PARAM,
+  DCV_SOLENOID_PARAMS,
 };
 
 static const HydParamInfo dcv_4_2_params[] = {
@@ -149,6 +202,7 @@ static const HydParamInfo dcv_4_2_params[] = {
     N_("Spool command: 0 connects P→B and A→T, 1 connects P→A and B→T") },
   DCV_SPOOL_PARAMS,
   DCV_RETURN_PARAM,
+  DCV_SOLENOID_PARAMS,
 };
 
 static const HydParamInfo dcv_3_2_params[] = {
@@ -157,6 +211,7 @@ static const HydParamInfo dcv_3_2_params[] = {
     N_("Spool command: 0 connects A→T, 1 connects P→A") },
   DCV_SPOOL_PARAMS,
   DCV_RETURN_PARAM,
+  DCV_SOLENOID_PARAMS,
 };
 
 static const HydParamInfo dcv_2_2_params[] = {
@@ -165,6 +220,7 @@ static const HydParamInfo dcv_2_2_params[] = {
     N_("Spool command: 0 closed, 1 open A→B") },
   DCV_SPOOL_PARAMS,
   DCV_RETURN_PARAM,
+  DCV_SOLENOID_PARAMS,
 };
 
 /* Pilot-operated valves: the working ports of the solenoid valves, then X
@@ -260,10 +316,37 @@ dcv_kind (const HydComp *comp)
   return DCV_2_2;
 }
 
+/* A spool state: τ > 0, or, with a solenoid named, T_s > 0 (setup has
+ * filled priv). */
 static gboolean
 dcv_has_spool_state (const HydComp *comp)
 {
-  return comp->par[dcv_is_pilot (comp) ? DCVP_TAU : DCV_TAU] > 0.0;
+  const DcvPriv *priv = comp->priv;
+  return comp->par[priv->solenoid ? priv->i_switch : priv->i_tau] > 0.0;
+}
+
+/* The command the coils give (docs/circuit-format.md, "Solenoid valves")
+ * and its partials with respect to the inputs Ya and Yb: the detent's
+ * position, or Ya − Yb (a coil not named counts 0). */
+static double
+solenoid_command (const HydComp *comp, const HydEvalIn *in, double *dc_da, double *dc_db)
+{
+  const DcvPriv *priv = comp->priv;
+  double c = 0.0;
+  *dc_da = *dc_db = 0.0;
+  if (priv->detent)
+    return in->d ? in->d[0] : comp->d0[0];
+  if (priv->sol_a)
+    {
+      c += in->p[priv->port_ya];
+      *dc_da = 1.0;
+    }
+  if (priv->sol_b)
+    {
+      c -= in->p[priv->port_yb];
+      *dc_db = -1.0;
+    }
+  return c;
 }
 
 /* The pilot command c(p_X, p_Y) of a pilot-operated valve and its partials:
@@ -355,8 +438,32 @@ dcv_setup (HydComp *comp, GError **error)
       priv->port_x = hyd_component_type_find_port (comp->type, "X");
       priv->port_y = hyd_component_type_find_port (comp->type, "Y");
     }
+  /* a reference solenoid_a / solenoid_b wires the hidden input Ya / Yb */
+  priv->port_ya = hyd_component_type_find_port (comp->type, "Ya");
+  priv->port_yb = hyd_component_type_find_port (comp->type, "Yb");
+  priv->sol_a = priv->port_ya >= 0 && hyd_comp_port_connected (comp, (guint) priv->port_ya);
+  priv->sol_b = priv->port_yb >= 0 && hyd_comp_port_connected (comp, (guint) priv->port_yb);
+  priv->solenoid = priv->sol_a || priv->sol_b;
+  priv->detent = priv->sol_a && priv->sol_b && dcv_kind (comp) != DCV_4_3;
+  int i_switch = hyd_component_type_find_param (comp->type, "switching_time");
+  priv->i_switch = i_switch >= 0 ? (guint) i_switch : priv->i_tau;
   g_free (comp->priv);
   comp->priv = priv;
+
+  if (priv->sol_b && !priv->sol_a && dcv_kind (comp) != DCV_4_3)
+    {
+      g_set_error (error, HYD_CIRCUIT_ERROR, HYD_CIRCUIT_ERROR_PARAM_VALUE,
+                   "component \"%s\", parameter \"solenoid_b\": a 2-position valve with one "
+                   "solenoid names it in solenoid_a (it shifts the spool against the return "
+                   "spring, to command 1)",
+                   comp->id);
+      return FALSE;
+    }
+  if (priv->detent)
+    /* the double-solenoid valve's detent, where `command` puts it at t = 0 */
+    hyd_comp_add_discrete_state (comp, "position", comp->par[DCV_COMMAND] >= 0.5 ? 1.0 : 0.0,
+                                 N_("Detent position of a double-solenoid valve: 1 after solenoid a "
+                                    "alone was energised, 0 after solenoid b alone"));
 
   if (priv->pilot)
     {
@@ -397,8 +504,30 @@ dcv_init_states (const HydComp *comp, const double *p0, double *x0)
    * pilot pressures */
   const DcvPriv *priv = comp->priv;
   double dx, dy;
-  if (dcv_has_spool_state (comp))
+  if (!dcv_has_spool_state (comp))
+    return;
+  if (priv->solenoid)
+    /* a solenoid valve starts at rest: the spring position, or the
+     * detent's; a coil energised at t = 0 moves it in the switching time */
+    x0[0] = priv->detent ? comp->d0[0] : 0.0;
+  else
     x0[0] = priv->pilot ? pilot_command (comp, p0, &dx, &dy) : comp->par[DCV_COMMAND];
+}
+
+/* The detent of a double-solenoid valve: solenoid a alone sets position 1,
+ * solenoid b alone 0; none or both hold it (docs/circuit-format.md,
+ * "Solenoid valves"). */
+static gboolean
+dcv_update (const HydComp *comp, const HydEvalIn *in, const int *crossed, double *d)
+{
+  const DcvPriv *priv = comp->priv;
+  if (!priv->detent)
+    return FALSE;
+  gboolean a = in->p[priv->port_ya] > 0.5, b = in->p[priv->port_yb] > 0.5;
+  double v = a && !b ? 1.0 : b && !a ? 0.0 : d[0];
+  gboolean changed = v != d[0];
+  d[0] = v;
+  return changed;
 }
 
 static void
@@ -454,10 +583,28 @@ dcv_eval (const HydComp *comp, const HydEvalIn *in, HydEvalOut *out)
   const double *par = comp->par;
   guint np = comp->type->n_ports;
   gboolean spool_state = dcv_has_spool_state (comp);
-  /* the command: the operator's parameter, or the pilot law c(p_X, p_Y) */
+  /* the command: the operator's parameter, the pilot law c(p_X, p_Y) or
+   * the solenoids' c(Ya, Yb); the inputs it depends on are columns cx, cy */
   double dc_dx = 0.0, dc_dy = 0.0;
-  double command = priv->pilot ? pilot_command (comp, in->p, &dc_dx, &dc_dy) : par[DCV_COMMAND];
-  double command_t = priv->pilot ? 0.0 : comp->par_dt[DCV_COMMAND];
+  int cx = -1, cy = -1;
+  double command, command_t = 0.0;
+  if (priv->pilot)
+    {
+      command = pilot_command (comp, in->p, &dc_dx, &dc_dy);
+      cx = priv->port_x;
+      cy = priv->port_y;
+    }
+  else if (priv->solenoid)
+    {
+      command = solenoid_command (comp, in, &dc_dx, &dc_dy);
+      cx = priv->sol_a && !priv->detent ? priv->port_ya : -1;
+      cy = priv->sol_b && !priv->detent ? priv->port_yb : -1;
+    }
+  else
+    {
+      command = par[DCV_COMMAND];
+      command_t = comp->par_dt[DCV_COMMAND];
+    }
   double u = spool_state ? in->x[0] : command;
   double lambda = par[priv->i_leak];
   HydOrificeCoeffs c = hyd_fluid_orifice_coeffs (comp->fluid, 0.0);
@@ -489,15 +636,18 @@ dcv_eval (const HydComp *comp, const HydEvalIn *in, HydEvalOut *out)
               HYD_JAC (comp, out, pair->x, np) += dq_du;
               HYD_JAC (comp, out, pair->y, np) -= dq_du;
             }
-          else if (priv->pilot)
+          else
             {
-              /* u = c(p_X, p_Y): the pilots move the areas */
-              HYD_JAC (comp, out, pair->x, priv->port_x) += dq_du * dc_dx;
-              HYD_JAC (comp, out, pair->y, priv->port_x) -= dq_du * dc_dx;
-              if (priv->port_y >= 0)
+              /* u = c(p_X, p_Y) or c(Ya, Yb): the pilots or coils move the areas */
+              if (cx >= 0)
                 {
-                  HYD_JAC (comp, out, pair->x, priv->port_y) += dq_du * dc_dy;
-                  HYD_JAC (comp, out, pair->y, priv->port_y) -= dq_du * dc_dy;
+                  HYD_JAC (comp, out, pair->x, cx) += dq_du * dc_dx;
+                  HYD_JAC (comp, out, pair->y, cx) -= dq_du * dc_dx;
+                }
+              if (cy >= 0)
+                {
+                  HYD_JAC (comp, out, pair->x, cy) += dq_du * dc_dy;
+                  HYD_JAC (comp, out, pair->y, cy) -= dq_du * dc_dy;
                 }
             }
         }
@@ -511,7 +661,24 @@ dcv_eval (const HydComp *comp, const HydEvalIn *in, HydEvalOut *out)
         out->out[1 + i] = q;
     }
 
-  if (spool_state)
+  if (spool_state && priv->solenoid)
+    {
+      /* u̇ = tanh((c − u)/δ)/T_s: speed 1/T_s, smoothed in the last δ */
+      double Ts = par[priv->i_switch];
+      double w = (command - u) / DCV_SWITCH_DELTA, th = tanh (w), ch = cosh (w);
+      /* d tanh/dw = 1/cosh² w (not 1 − tanh², which cancels in the tail) */
+      double slope = 1.0 / (ch * ch) / (DCV_SWITCH_DELTA * Ts);
+      out->xdot[0] = th / Ts;
+      if (out->jac)
+        {
+          HYD_JAC (comp, out, np, np) = -slope;
+          if (cx >= 0)
+            HYD_JAC (comp, out, np, cx) = slope * dc_dx;
+          if (cy >= 0)
+            HYD_JAC (comp, out, np, cy) = slope * dc_dy;
+        }
+    }
+  else if (spool_state)
     {
       /* τ·u̇ = command − u (first-order spool) */
       double tau = par[priv->i_tau];
@@ -519,12 +686,10 @@ dcv_eval (const HydComp *comp, const HydEvalIn *in, HydEvalOut *out)
       if (out->jac)
         {
           HYD_JAC (comp, out, np, np) = -1.0 / tau;
-          if (priv->pilot)
-            {
-              HYD_JAC (comp, out, np, priv->port_x) = dc_dx / tau;
-              if (priv->port_y >= 0)
-                HYD_JAC (comp, out, np, priv->port_y) = dc_dy / tau;
-            }
+          if (cx >= 0)
+            HYD_JAC (comp, out, np, cx) = dc_dx / tau;
+          if (cy >= 0)
+            HYD_JAC (comp, out, np, cy) = dc_dy / tau;
         }
       if (out->x_t)
         out->x_t[0] = command_t / tau;
@@ -547,7 +712,11 @@ const HydComponentType hyd_dcv_4_3_type = {
                     "A_XY = a·(λ_XY + (1 − λ_XY)·Σ f_c(u)), a passing nominal_flow at "
                     "nominal_pressure_drop, λ = leakage_fraction on metering paths; each pair "
                     "is an orifice (Esqué eq. 3.7). Spool u = command, or τ·u̇ = command − u "
-                    "when spool_time_constant τ > 0 (a first-order spool)."),
+                    "when spool_time_constant τ > 0 (a first-order spool). Solenoid "
+                    "operation (solenoid_a, solenoid_b name coils): command = Ya − Yb, "
+                    "spring-centred (both or none energised: centre), and the spool moves as "
+                    "u̇ = tanh((command − u)/0.01)/T_s, T_s = switching_time: from the centre "
+                    "to an end in T_s."),
   .ports = dcv4_ports,
   .n_ports = G_N_ELEMENTS (dcv4_ports),
   .params = dcv_4_3_params,
@@ -561,6 +730,7 @@ const HydComponentType hyd_dcv_4_3_type = {
   .setup = dcv_setup,
   .init_states = dcv_init_states,
   .eval = dcv_eval,
+  .update = dcv_update,
 };
 
 const HydComponentType hyd_dcv_4_2_type = {
@@ -573,7 +743,12 @@ const HydComponentType hyd_dcv_4_2_type = {
                     "A_XY = a·(λ_XY + (1 − λ_XY)·Σ f_c(u)), a passing nominal_flow at "
                     "nominal_pressure_drop, λ = leakage_fraction on metering paths; each pair "
                     "is an orifice (Esqué eq. 3.7). Spool u = command, or τ·u̇ = command − u "
-                    "when spool_time_constant τ > 0 (a first-order spool)."),
+                    "when spool_time_constant τ > 0 (a first-order spool). Solenoid "
+                    "operation: solenoid_a alone gives command = Ya (spring return); "
+                    "solenoid_a and solenoid_b a detent (impulse valve) whose position is set "
+                    "to 1 by Ya alone, to 0 by Yb alone and held otherwise; the spool moves "
+                    "as u̇ = tanh((command − u)/0.01)/T_s, T_s = switching_time: from one "
+                    "position to the other in T_s."),
   .ports = dcv4_ports,
   .n_ports = G_N_ELEMENTS (dcv4_ports),
   .params = dcv_4_2_params,
@@ -587,6 +762,7 @@ const HydComponentType hyd_dcv_4_2_type = {
   .setup = dcv_setup,
   .init_states = dcv_init_states,
   .eval = dcv_eval,
+  .update = dcv_update,
 };
 
 const HydComponentType hyd_dcv_3_2_type = {
@@ -598,7 +774,12 @@ const HydComponentType hyd_dcv_3_2_type = {
                     "A_XY = a·(λ_XY + (1 − λ_XY)·Σ f_c(u)), a passing nominal_flow at "
                     "nominal_pressure_drop, λ = leakage_fraction on metering paths; each pair "
                     "is an orifice (Esqué eq. 3.7). Spool u = command, or τ·u̇ = command − u "
-                    "when spool_time_constant τ > 0 (a first-order spool)."),
+                    "when spool_time_constant τ > 0 (a first-order spool). Solenoid "
+                    "operation: solenoid_a alone gives command = Ya (spring return); "
+                    "solenoid_a and solenoid_b a detent (impulse valve) whose position is set "
+                    "to 1 by Ya alone, to 0 by Yb alone and held otherwise; the spool moves "
+                    "as u̇ = tanh((command − u)/0.01)/T_s, T_s = switching_time: from one "
+                    "position to the other in T_s."),
   .ports = dcv3_ports,
   .n_ports = G_N_ELEMENTS (dcv3_ports),
   .params = dcv_3_2_params,
@@ -612,6 +793,7 @@ const HydComponentType hyd_dcv_3_2_type = {
   .setup = dcv_setup,
   .init_states = dcv_init_states,
   .eval = dcv_eval,
+  .update = dcv_update,
 };
 
 const HydComponentType hyd_dcv_2_2_type = {
@@ -623,7 +805,12 @@ const HydComponentType hyd_dcv_2_2_type = {
                     "A_XY = a·(λ_XY + (1 − λ_XY)·Σ f_c(u)), a passing nominal_flow at "
                     "nominal_pressure_drop, λ = leakage_fraction on metering paths; each pair "
                     "is an orifice (Esqué eq. 3.7). Spool u = command, or τ·u̇ = command − u "
-                    "when spool_time_constant τ > 0 (a first-order spool)."),
+                    "when spool_time_constant τ > 0 (a first-order spool). Solenoid "
+                    "operation: solenoid_a alone gives command = Ya (spring return); "
+                    "solenoid_a and solenoid_b a detent (impulse valve) whose position is set "
+                    "to 1 by Ya alone, to 0 by Yb alone and held otherwise; the spool moves "
+                    "as u̇ = tanh((command − u)/0.01)/T_s, T_s = switching_time: from one "
+                    "position to the other in T_s."),
   .ports = dcv2_ports,
   .n_ports = G_N_ELEMENTS (dcv2_ports),
   .params = dcv_2_2_params,
@@ -637,6 +824,7 @@ const HydComponentType hyd_dcv_2_2_type = {
   .setup = dcv_setup,
   .init_states = dcv_init_states,
   .eval = dcv_eval,
+  .update = dcv_update,
 };
 
 /* ---------------------------------------------------------------------------

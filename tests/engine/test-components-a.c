@@ -266,9 +266,17 @@ test_metadata (void)
       for (guint k = 0; k < type->n_ports; k++)
         {
           g_assert_nonnull (type->ports[k].name);
-          /* hydraulic, but for the pumps' and the motor's optional shaft
-           * and the variable pump's optional command U */
-          if (type->ports[k].domain == HYD_DOMAIN_SIGNAL)
+          /* hydraulic, but for the pumps' and the motor's optional shaft,
+           * the variable pump's optional command U and the directional
+           * valves' hidden solenoid inputs Ya, Yb */
+          if (type->ports[k].domain == HYD_DOMAIN_SIGNAL && type->ports[k].hidden)
+            {
+              g_assert_true (strcmp (type->ports[k].name, "Ya") == 0 || strcmp (type->ports[k].name, "Yb") == 0);
+              g_assert_true (type->ports[k].optional);
+              g_assert_cmpint (type->ports[k].direction, ==, HYD_PORT_INPUT);
+              g_assert_cmpstr (type->ports[k].overrides, ==, "command");
+            }
+          else if (type->ports[k].domain == HYD_DOMAIN_SIGNAL)
             {
               g_assert_cmpstr (type->ports[k].name, ==, "U");
               g_assert_true (type->ports[k].optional);
@@ -1509,7 +1517,7 @@ test_dcv_jacobian (gconstpointer data)
         hyd_test_set_param_rate (comp, "command", g_rand_double_range (r, -20, 20));
         for (guint i = 0; i < N_RANDOM; i++)
           {
-            double p[4], x[1] = { 0.0 };
+            double p[8], x[1] = { 0.0 }; /* the ports, the hidden solenoid inputs too */
             double base = rand_pressure (r);
             for (guint k = 0; k < np; k++)
               p[k] = (i % 7 == 0) ? base + g_rand_double_range (r, -300, 300) /* laminar */
@@ -1538,7 +1546,7 @@ static void
 test_dcv_closed_centre (void)
 {
   HydComp *comp = hyd_test_make_comp ("dcv_4_3", NULL, NULL);
-  double p[4] = { 2e7, 0.0, 5e6, 1e6 }, q[4], out[6];
+  double p[6] = { 2e7, 0.0, 5e6, 1e6 }, q[6], out[6]; /* P, T, A, B, Ya, Yb */
 
   g_assert_cmpuint (comp->n_outputs, ==, 5);
   hyd_test_eval (comp, 0.0, p, NULL, q, NULL, out);
@@ -1550,7 +1558,7 @@ test_dcv_closed_centre (void)
   /* at u = ±1 the metering paths pass the nominal flow at the nominal drop */
   double qnom = par_value (comp, "nominal_flow");
   double dpn = par_value (comp, "nominal_pressure_drop");
-  double pn[4] = { 2.0 * dpn, 0.0, dpn, dpn };
+  double pn[6] = { 2.0 * dpn, 0.0, dpn, dpn };
   set_par (comp, "command", 1.0);
   hyd_test_eval (comp, 0.0, pn, NULL, q, NULL, out);
   g_assert_cmpfloat_with_epsilon (out[output_index (comp, "q_PA")] / qnom, 1.0, 1e-12);
@@ -1566,7 +1574,7 @@ test_dcv_closed_centre (void)
 static void
 test_dcv_centres (void)
 {
-  double p[4] = { 1e7, 0.0, 4e6, 3e6 }, q[4], out[6];
+  double p[6] = { 1e7, 0.0, 4e6, 3e6 }, q[6], out[6];
   HydComp *comp;
 
   /* open centre at u = 0: every port pair of the centre conducts */
@@ -1609,7 +1617,7 @@ test_dcv_centres (void)
 static void
 test_dcv_leakage_and_exactness (void)
 {
-  double p[2] = { 2e7, 0.0 }, q[2], out[2];
+  double p[4] = { 2e7, 0.0 }, q[4], out[2]; /* A, B, Ya, Yb */
   HydComp *comp = hyd_test_make_comp ("dcv_2_2", NULL, NULL);
 
   /* open01 exactness: closed with no leakage fraction means exactly zero */
@@ -1638,7 +1646,7 @@ test_dcv_leakage_and_exactness (void)
 
   /* 3/2 at rest: A–T open, P blocked */
   comp = hyd_test_make_comp ("dcv_3_2", NULL, NULL);
-  double p3[3] = { 2e7, 1e6, 0.0 }, q3[3];
+  double p3[5] = { 2e7, 1e6, 0.0 }, q3[5];
   hyd_test_eval (comp, 0.0, p3, NULL, q3, NULL, NULL);
   g_assert_cmpfloat (q3[0], ==, 0.0);
   g_assert_cmpfloat (q3[1], >, 0.0);
@@ -1651,7 +1659,7 @@ test_dcv_spool_state (void)
 {
   HydComp *comp = hyd_test_make_comp ("dcv_4_3", NULL, "spool_time_constant", "0.05",
                                       "command", "0.6", NULL);
-  double p0[4] = { 0 }, x0[1] = { -9.0 }, xdot[1], out[5];
+  double p0[6] = { 0 }, x0[1] = { -9.0 }, xdot[1], out[5];
 
   g_assert_cmpuint (comp->n_states, ==, 1);
   g_assert_cmpstr (comp->states[0].name, ==, "spool");

@@ -298,7 +298,12 @@ test_operators (void)
       g_assert_true (hyd_component_type_get_spring_return (type, NULL));
       int ka = hyd_component_type_find_param (type, "actuation");
       int kr = hyd_component_type_find_param (type, "operator_return");
-      g_assert_cmpint (kr, ==, (int) type->n_params - 1); /* appended: the spec's indices stay */
+      /* appended: the spec's indices stay; then the solenoids and their
+       * switching time (docs/circuit-format.md, "Solenoid valves") */
+      g_assert_cmpint (kr, ==, (int) type->n_params - 4);
+      g_assert_cmpint (hyd_component_type_find_param (type, "solenoid_a"), ==, kr + 1);
+      g_assert_cmpint (hyd_component_type_find_param (type, "solenoid_b"), ==, kr + 2);
+      g_assert_cmpint (hyd_component_type_find_param (type, "switching_time"), ==, kr + 3);
       double values[16];
       g_assert_cmpuint (type->n_params, <=, G_N_ELEMENTS (values));
       for (guint k = 0; k < type->n_params; k++)
@@ -318,7 +323,9 @@ test_operators (void)
       HydComp *a = hyd_test_make_comp (types[i], NULL, "command", "0.6", NULL);
       HydComp *b = hyd_test_make_comp (types[i], NULL, "command", "0.6", "actuation", "pedal",
                                        "operator_return", "detent", NULL);
-      double p[4] = { 1e7, 0.0, 3e6, 2e6 }, qa[4], qb[4];
+      /* the 4-way valves' P, T, A, B (the hidden solenoid inputs after them at 0) */
+      double p[8] = { 1e7, 0.0, 3e6, 2e6 }, qa[8], qb[8];
+      g_assert_cmpuint (type->n_ports, <=, G_N_ELEMENTS (p));
       hyd_test_eval (a, 0.0, p, NULL, qa, NULL, NULL);
       hyd_test_eval (b, 0.0, p, NULL, qb, NULL, NULL);
       for (guint X = 0; X < type->n_ports; X++)
