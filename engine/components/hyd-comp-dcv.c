@@ -183,7 +183,7 @@ static const char *const centre_choices[] = { N_("closed"), N_("open"), N_("tand
     "Yb", "energised" }, \
   { "switching_time", N_("Switching time"), HYD_UNIT_TIME, 0.02, 0.0, INFINITY, 0, NULL, \
     N_("With a solenoid named: time the spool takes from one position to the next at constant speed " \
-       "(0 = at once); 20 ms, a DC solenoid valve, by default") }
+       "(0 = at once); the default 20 ms is a choice, of the order of a small DC solenoid valve") }
 
 static const HydParamInfo dcv_4_3_params[] = {
   DCV_FLOW_PARAMS,
