@@ -88,6 +88,9 @@ extern const HydComponentType hyd_timer_relay_type;
 extern const HydComponentType hyd_counter_type;
 extern const HydComponentType hyd_lamp_type;
 extern const HydComponentType hyd_solenoid_type;
+/* electrical control: sources, switches and sensors (elecsw) */
+extern const HydComponentType hyd_supply_24v_type;
+extern const HydComponentType hyd_ground_0v_type;
 
 static const HydComponentType *const catalogue[] = {
   &hyd_tank_type,
@@ -174,6 +177,9 @@ static const HydComponentType *const catalogue[] = {
   &hyd_counter_type,
   &hyd_lamp_type,
   &hyd_solenoid_type,
+  /* electrical control: sources, switches and sensors (docs/electrical.md) */
+  &hyd_supply_24v_type,
+  &hyd_ground_0v_type,
 };
 
 /* Looked up once per component of a circuit: an index, built once. */
