@@ -13,11 +13,19 @@
 #    time through the step's bar (from its first sample on to t_end), fall
 #    on the times at which the CSV's discrete state changes;
 #  - PDF and PNG: their signatures, the PDF's metadata naming the rows;
-#  - an output that cannot be written is named and leaves nothing.
-# Usage: state-diagram.sh BRAMAH_CLI CIRCUIT
+#  - an output that cannot be written is named and leaves nothing;
+#  - the electrical control (data/state-diagram-timer.bramah: an on-delay
+#    timer KT1 of 1 s energised from the start, its contact KC1 feeding
+#    solenoid Y1 of a 4/2 valve and lamp H1): the default rows are the
+#    cylinder and KT1.energised, KT1.contacts, Y1.energised, H1.lit (not the
+#    contact's own state nor the timer's start time, which --items shows);
+#    the contacts, the solenoid and the lamp switch on at the first sample
+#    after 1 s (the delay, by hand), and the cylinder starts moving then.
+# Usage: state-diagram.sh BRAMAH_CLI CIRCUIT TIMER_CIRCUIT
 set -u
 cli=$1
 circuit=$2
+timer=$3
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 export LC_ALL=C.UTF-8
@@ -136,4 +144,43 @@ st=$?
 [ "$st" = 1 ] || fail "-o none/d.svg: exit $st"
 grep -q "none/d.svg" "$dir/err" || fail "-o none/d.svg: $(cat "$dir/err")"
 [ ! -e "$dir/none" ] || fail "a folder appeared"
+
+# ---- the electrical control
+"$cli" state-diagram "$timer" -o "$dir/e.csv" || fail "state-diagram of the timer circuit"
+"$cli" state-diagram "$timer" --items KC1,KT1.since -o "$dir/books.csv" || fail "--items KC1,KT1.since"
+python3 - "$dir" <<'EOF' || exit 1
+import csv, sys
+d = sys.argv[1]
+def fail(msg):
+    print("FAIL:", msg, file=sys.stderr)
+    sys.exit(1)
+rows = list(csv.reader(open(d + "/e.csv")))
+want = ["t", "C1.x", "C1.x/stroke", "KT1.energised", "KT1.contacts", "Y1.energised", "H1.lit"]
+if rows[0] != want:
+    fail("default rows %r, expected %r" % (rows[0], want))
+data = [[float(v) for v in r] for r in rows[1:]]
+dt = data[1][0] - data[0][0]
+if any(r[3] != 1 for r in data):
+    fail("KT1 is not energised all the time")
+def first_on(col):
+    for r in data:
+        if r[col] == 1:
+            return r[0]
+    fail("%s never switches on" % want[col])
+on = [first_on(c) for c in (4, 5, 6)]
+for name, t in zip(want[4:], on):
+    if not (1.0 <= t <= 1.0 + dt + 1e-9):
+        fail("%s switches on at %.4f s, the delay ends at 1 s (samples every %g s)" % (name, t, dt))
+    if any(r[want.index(name)] != (1 if r[0] >= t else 0) for r in data):
+        fail("%s is not off before %.4f s and on after" % (name, t))
+moving = [r[0] for r in data if r[1] > 1e-3]
+if not moving or moving[0] < on[0]:
+    fail("the cylinder moves before the solenoid is energised")
+print("KT1.contacts, Y1.energised, H1.lit on at %r s; C1 past 1 mm at %.2f s" % (on, moving[0]))
+books = list(csv.reader(open(d + "/books.csv")))
+if books[0] != ["t", "KC1.actuated", "KT1.since"]:
+    fail("--items KC1,KT1.since gives %r" % books[0])
+if books[1][2] != "0" or books[-1][1] != "1":
+    fail("KT1.since starts at %s (timing from 0 s), KC1.actuated ends at %s" % (books[1][2], books[-1][1]))
+EOF
 echo "ok"
