@@ -168,6 +168,33 @@ test_live_rows_export (void)
   g_unlink (pdf);
   g_rmdir (dir);
 
+  /* the Rows popover: ticking ST1.stepped's check adds its row */
+  GtkWidget *bar = gtk_widget_get_first_child (gtk_widget_get_first_child (GTK_WIDGET (pane)));
+  GtkWidget *rows_button = gtk_widget_get_first_child (bar);
+  g_assert_true (GTK_IS_MENU_BUTTON (rows_button));
+  GtkWidget *scroller = gtk_popover_get_child (gtk_menu_button_get_popover (GTK_MENU_BUTTON (rows_button)));
+  GtkWidget *list = gtk_scrolled_window_get_child (GTK_SCROLLED_WINDOW (scroller));
+  if (GTK_IS_VIEWPORT (list))
+    list = gtk_viewport_get_child (GTK_VIEWPORT (list));
+  guint n_checks = 0, n_active = 0;
+  GtkWidget *step_check = NULL;
+  for (GtkWidget *c = gtk_widget_get_first_child (list); c; c = gtk_widget_get_next_sibling (c))
+    {
+      n_checks++;
+      n_active += gtk_check_button_get_active (GTK_CHECK_BUTTON (c));
+      if (g_strcmp0 (gtk_check_button_get_label (GTK_CHECK_BUTTON (c)), "ST1.stepped") == 0)
+        step_check = c;
+    }
+  g_assert_cmpuint (n_checks, ==, 3);
+  g_assert_cmpuint (n_active, ==, 2);   /* C1 and HY1.on */
+  g_assert_nonnull (step_check);
+  gtk_check_button_set_active (GTK_CHECK_BUTTON (step_check), TRUE);
+  d = hyd_state_diagram_pane_get_diagram (pane);
+  g_assert_cmpuint (hyd_state_diagram_get_n_rows (d), ==, 3);
+  g_assert_cmpuint (hyd_state_diagram_get_n_samples (d), ==, n);
+  hyd_state_diagram_pane_set_row_shown (pane, "ST1.stepped", FALSE);
+  g_assert_false (gtk_check_button_get_active (GTK_CHECK_BUTTON (step_check)));
+
   /* a reset forgets the run: no diagram */
   hyd_simulation_reset (sim);
   g_assert_null (hyd_state_diagram_pane_get_diagram (pane));
