@@ -357,12 +357,18 @@ row_height (const HydStateRow *row)
 }
 
 double
-hyd_state_diagram_natural_height (const HydStateDiagram *d)
+hyd_state_diagram_height_at_scale (const HydStateDiagram *d, double row_scale)
 {
   double h = 2 * MARGIN + AXIS_H + (d->title ? TITLE_H : 0);
   for (guint i = 0; i < d->rows->len; i++)
-    h += row_height (g_ptr_array_index (d->rows, i)) + GAP;
+    h += row_height (g_ptr_array_index (d->rows, i)) * row_scale + GAP;
   return h;
+}
+
+double
+hyd_state_diagram_natural_height (const HydStateDiagram *d)
+{
+  return hyd_state_diagram_height_at_scale (d, 1);
 }
 
 /* A switch row whose values are all 0 or 1 draws bars; one with other
@@ -567,7 +573,10 @@ hyd_state_diagram_draw (const HydStateDiagram *d, cairo_t *cr, double width, dou
     {
       const HydStateRow *r = g_ptr_array_index (d->rows, i);
       double h = row_height (r) * scale;
-      double band_top = y + 4, band_bottom = y + h - 4;
+      /* the band inside the row, inset in proportion (a squeezed row keeps
+       * most of its height for the bar or the trace) */
+      double inset = MIN (4, h * 0.15);
+      double band_top = y + inset, band_bottom = y + h - inset;
       /* label, centred on the row */
       cairo_set_font_size (cr, FONT_LABEL);
       cairo_set_source_rgb (cr, 0, 0, 0);
@@ -619,12 +628,12 @@ hyd_state_diagram_draw (const HydStateDiagram *d, cairo_t *cr, double width, dou
               if (binary && v[k] != 0 && !isnan (v[k]))
                 {
                   cairo_set_source_rgb (cr, 0.85, 0.45, 0.1);
-                  cairo_rectangle (cr, xa, band_top + 2, MAX (xb - xa, 0.75), band_bottom - band_top - 2);
+                  cairo_rectangle (cr, xa, band_top + inset / 2, MAX (xb - xa, 0.75), band_bottom - band_top - inset / 2);
                   cairo_fill (cr);
                 }
               else if (!binary && !isnan (v[k]))
                 {
-                  double yl = band_bottom - (v[k] - vmin) / (vmax - vmin) * (band_bottom - band_top - 2);
+                  double yl = band_bottom - (v[k] - vmin) / (vmax - vmin) * (band_bottom - band_top - inset / 2);
                   cairo_set_source_rgba (cr, 0.85, 0.45, 0.1, 0.35);
                   cairo_rectangle (cr, xa, yl, MAX (xb - xa, 0.75), band_bottom - yl);
                   cairo_fill (cr);

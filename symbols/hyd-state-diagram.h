@@ -102,8 +102,12 @@ guint hyd_state_diagram_get_edges (const HydStateDiagram *diagram, guint row, do
 /* Draw into cr over [0, width] × [0, height] (user units: pixels on
  * screen, points in SVG and PDF) on a white page. */
 void hyd_state_diagram_draw (const HydStateDiagram *diagram, cairo_t *cr, double width, double height);
-/* The height that gives every row its natural size at this width. */
+/* The height that gives every row its natural size; and the height at
+ * which the rows take row_scale of it (the title, margins and time axis
+ * keep theirs). Drawn into another height, the rows share what is left in
+ * proportion. */
 double hyd_state_diagram_natural_height (const HydStateDiagram *diagram);
+double hyd_state_diagram_height_at_scale (const HydStateDiagram *diagram, double row_scale);
 
 /* CSV: a header "t" and, per row, its variable; a stroke or swivel row adds
  * the fraction "C1.x/stroke" ("SR1.theta/swivel_angle"); then one line per

@@ -24,6 +24,7 @@ struct _HydStateDiagramPane
   GtkWidget *status;
   GtkWidget *stack;         /* "empty" or "diagram" */
   GtkWidget *area;
+  GtkAdjustment *vadjustment; /* of the drawing's scroller */
 
   HydSimulation *simulation;
   HydTraceStore *store;     /* the store the diagram follows */
@@ -35,6 +36,7 @@ struct _HydStateDiagramPane
   int *columns;             /* [n_rows] store column of each row */
   guint n_taken;            /* store rows already in the diagram */
   guint beat_source;
+  guint resize_source;
 };
 
 G_DEFINE_FINAL_TYPE (HydStateDiagramPane, hyd_state_diagram_pane, GTK_TYPE_WIDGET)
@@ -88,12 +90,39 @@ update_sensitivity (HydStateDiagramPane *self)
   gtk_stack_set_visible_child_name (GTK_STACK (self->stack), has ? "diagram" : "empty");
 }
 
+/* The rows fit the page's height down to 75 % of their natural size (a
+ * low pane shows them all), and scroll below that; never stretched. */
+#define MIN_ROW_SCALE 0.75
+
 static void
 resize_area (HydStateDiagramPane *self)
 {
-  if (self->diagram)
-    gtk_drawing_area_set_content_height (GTK_DRAWING_AREA (self->area),
-                                         (int) ceil (hyd_state_diagram_natural_height (self->diagram)));
+  if (self->diagram == NULL)
+    return;
+  double natural = hyd_state_diagram_natural_height (self->diagram);
+  double page = gtk_adjustment_get_page_size (self->vadjustment);
+  double least = hyd_state_diagram_height_at_scale (self->diagram, MIN_ROW_SCALE);
+  double h = page > 0 ? CLAMP (page, least, natural) : natural;
+  int content = (int) floor (h);
+  if (content != gtk_drawing_area_get_content_height (GTK_DRAWING_AREA (self->area)))
+    gtk_drawing_area_set_content_height (GTK_DRAWING_AREA (self->area), content);
+}
+
+static gboolean
+resize_idle_cb (gpointer user_data)
+{
+  HydStateDiagramPane *self = user_data;
+  self->resize_source = 0;
+  resize_area (self);
+  return G_SOURCE_REMOVE;
+}
+
+/* The page's height changes while GTK allocates: size the drawing after. */
+static void
+page_size_cb (GtkAdjustment *adjustment, GParamSpec *pspec, HydStateDiagramPane *self)
+{
+  if (self->resize_source == 0)
+    self->resize_source = g_idle_add (resize_idle_cb, self);
 }
 
 /* A new diagram of the rows shown, from the store's samples. */
@@ -284,6 +313,7 @@ hyd_state_diagram_pane_dispose (GObject *object)
   HydStateDiagramPane *self = HYD_STATE_DIAGRAM_PANE (object);
   hyd_state_diagram_pane_set_simulation (self, NULL);
   g_clear_handle_id (&self->beat_source, g_source_remove);
+  g_clear_handle_id (&self->resize_source, g_source_remove);
   g_clear_pointer (&self->box, gtk_widget_unparent);
   G_OBJECT_CLASS (hyd_state_diagram_pane_parent_class)->dispose (object);
 }
@@ -378,7 +408,10 @@ hyd_state_diagram_pane_init (HydStateDiagramPane *self)
   self->area = gtk_drawing_area_new ();
   gtk_widget_set_hexpand (self->area, TRUE);
   gtk_drawing_area_set_draw_func (GTK_DRAWING_AREA (self->area), draw_cb, self, NULL);
+  gtk_widget_set_valign (self->area, GTK_ALIGN_START);
   gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scrolled), self->area);
+  self->vadjustment = gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (scrolled));
+  g_signal_connect (self->vadjustment, "notify::page-size", G_CALLBACK (page_size_cb), self);
   gtk_stack_add_named (GTK_STACK (self->stack), scrolled, "diagram");
   update_sensitivity (self);
 }
