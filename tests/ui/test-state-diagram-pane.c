@@ -133,9 +133,29 @@ test_live_rows_export (void)
   for (guint k = 0; k < n_edges; k++)
     g_assert_cmpfloat (edges[k], ==, g_array_index (changes, double, k));
 
-  /* drawn: the page shows the diagram */
-  for (int i = 0; i < 10; i++)
-    g_main_context_iteration (NULL, FALSE);
+  /* drawn: in a pane lower than the rows need, they shrink to no less than
+   * 75 % of their size and scroll */
+  gtk_window_set_default_size (GTK_WINDOW (window), 900, 150);
+  for (int i = 0; i < 200; i++)
+    {
+      g_main_context_iteration (NULL, FALSE);
+      g_usleep (1000);
+    }
+  GtkWidget *stack = gtk_widget_get_last_child (gtk_widget_get_first_child (GTK_WIDGET (pane)));
+  g_assert_cmpstr (gtk_stack_get_visible_child_name (GTK_STACK (stack)), ==, "diagram");
+  GtkWidget *area = gtk_scrolled_window_get_child (GTK_SCROLLED_WINDOW (gtk_stack_get_visible_child (GTK_STACK (stack))));
+  if (GTK_IS_VIEWPORT (area))
+    area = gtk_viewport_get_child (GTK_VIEWPORT (area));
+  g_assert_true (GTK_IS_DRAWING_AREA (area));
+  int h = gtk_widget_get_height (area), page = gtk_widget_get_height (gtk_stack_get_visible_child (GTK_STACK (stack)));
+  double least = hyd_state_diagram_height_at_scale (d, 0.75), natural = hyd_state_diagram_natural_height (d);
+  g_test_message ("drawing %d px high in a page of %d px (rows at 75 %%: %.0f px, natural %.0f px)", h, page, least,
+                  natural);
+  g_assert_cmpint (page, <, (int) natural);
+  g_assert_cmpfloat (h, >=, floor (least) - 1);
+  g_assert_cmpfloat (h, <=, natural);
+  g_assert_cmpint (gtk_drawing_area_get_content_height (GTK_DRAWING_AREA (area)), ==,
+                   (int) floor (CLAMP ((double) page, least, natural)));
 
   /* exports */
   g_autofree char *dir = g_dir_make_tmp ("bramah-state-XXXXXX", &error);
