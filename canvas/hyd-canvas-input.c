@@ -358,7 +358,7 @@ probe_at (HydCanvas *self, double x, double y)
   switch (hyd_canvas_scene_hit (self->scene, x, y, _hyd_canvas_pixel (self), HYD_CANVAS_HIT_ALL, &h))
     {
     case HYD_CANVAS_HIT_PORT:
-      var = g_strdup_printf ("%s.%s.p", h.id, h.port);
+      var = hyd_canvas_scene_probe_port (self->scene, h.id, h.port);
       break;
     case HYD_CANVAS_HIT_COMPONENT:
       var = hyd_canvas_scene_probe_variable (self->scene, h.id);

@@ -47,6 +47,7 @@ struct _HydCanvas {
   HydDocument *preview;          /* scratch copy shown while dragging */
   HydCanvasScene *scene;         /* of the circuit shown */
   GHashTable *selection;         /* component and junction ids (owned keys) */
+  GHashTable *linked;            /* ids linked to the selection by references (owned keys) */
   GArray *selected_wires;        /* connection indices */
   GPtrArray *selected_wire_keys; /* "from\nto" of each, to find them again after edits */
   GHashTable *highlight;         /* ids and port refs (owned) */
@@ -120,6 +121,7 @@ struct _HydCanvas {
   /* live state */
   HydCanvasPressureFunc live_pressure;
   HydCanvasVariableFunc live_variable;
+  HydCanvasLevelFunc live_level;
   gpointer live_data;
   GDestroyNotify live_destroy;
 

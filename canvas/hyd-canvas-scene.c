@@ -639,6 +639,10 @@ hyd_canvas_scene_probe_variable (const HydCanvasScene *scene, const char *compon
         if (has_name (comp->states, comp->n_states, preferred[k])
             || has_name (comp->outputs, comp->n_outputs, preferred[k]))
           found = g_strdup_printf ("%s.%s", c->comp->id, preferred[k]);
+      /* else its first discrete state: a switch's actuated, a coil's
+       * energised, a lamp's lit (docs/electrical.md) */
+      if (ok && found == NULL && comp->n_dstates > 0)
+        found = g_strdup_printf ("%s.%s", c->comp->id, comp->dstates[0].name);
       hyd_comp_free (comp);
       if (found)
         return found;
@@ -683,6 +687,17 @@ net_port (const HydCanvasScene *scene, const char *start)
 }
 
 char *
+hyd_canvas_scene_probe_port (const HydCanvasScene *scene, const char *component_id, const char *port)
+{
+  const HydCanvasSceneComponent *c = hyd_canvas_scene_find_component (scene, component_id);
+  int X = c && c->type ? hyd_component_type_find_port (c->type, port) : -1;
+  /* an electrical port has no pressure: what its component does */
+  if (X >= 0 && c->type->ports[X].domain == HYD_DOMAIN_ELECTRICAL)
+    return hyd_canvas_scene_probe_variable (scene, component_id);
+  return g_strdup_printf ("%s.%s.p", component_id, port);
+}
+
+char *
 hyd_canvas_scene_probe_wire (const HydCanvasScene *scene, guint wire)
 {
   if (wire >= scene->wires->len)
@@ -698,5 +713,9 @@ hyd_canvas_scene_probe_wire (const HydCanvasScene *scene, guint wire)
     port = net_port (scene, cn->from);
   if (port == NULL && cn->to)
     port = net_port (scene, cn->to);
-  return port ? g_strdup_printf ("%s.p", port) : NULL;
+  const char *dot = port ? strrchr (port, '.') : NULL;
+  if (dot == NULL)
+    return NULL;
+  g_autofree char *id = g_strndup (port, dot - port);
+  return hyd_canvas_scene_probe_port (scene, id, dot + 1);
 }

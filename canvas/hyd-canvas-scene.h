@@ -116,9 +116,13 @@ GStrv hyd_canvas_scene_check (const HydCanvasScene *scene);
 
 /* The variable the probe tool reports for a component's body: a state or
  * output that says what the part does (C1.x, M1.w, V1.spool, RV1.opening,
- * FM1.q), else the pressure at its first port. Free it. */
+ * FM1.q), else its first discrete state (S1.actuated, K1.energised), else
+ * the pressure at its first port. Free it. */
 char *hyd_canvas_scene_probe_variable (const HydCanvasScene *scene, const char *component_id);
-/* For a wire: the pressure of its net, named after a port in it. */
+/* For a port: its node's pressure ("V1.P.p"); for an electrical port, which
+ * has none, what its component does (hyd_canvas_scene_probe_variable). */
+char *hyd_canvas_scene_probe_port (const HydCanvasScene *scene, const char *component_id, const char *port);
+/* For a wire: what a port in its net reports (hyd_canvas_scene_probe_port). */
 char *hyd_canvas_scene_probe_wire (const HydCanvasScene *scene, guint wire);
 
 /* Distance from a point to a segment, and the nearest point on it. */

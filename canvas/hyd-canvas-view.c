@@ -144,7 +144,7 @@ render_layer (HydCanvasView *view, const HydCanvasContent *content)
   /* a quarter of the window on every side: panning that far costs a copy.
    * Not while a run animates it: the layer is drawn again for each live
    * frame, and a margin would more than double the pixels drawn. */
-  gboolean live = content->component_state != NULL || content->port_pressure != NULL;
+  gboolean live = content->component_state != NULL || content->port_pressure != NULL || content->port_level != NULL;
   int mx = live ? 0 : MAX (view->width / 4, 64), my = live ? 0 : MAX (view->height / 4, 64);
   int lw = view->width + 2 * mx, lh = view->height + 2 * my;
   int scale = MAX (view->scale, 1);
@@ -189,6 +189,7 @@ render_layer (HydCanvasView *view, const HydCanvasContent *content)
         opts.flags &= ~(HYD_SCHEMATIC_SHOW_IDS | HYD_SCHEMATIC_SHOW_NAMES);
       opts.component_state = content->component_state;
       opts.port_pressure = content->port_pressure;
+      opts.port_level = content->port_level;
       opts.component_flags = content->component_flags;
       opts.user_data = content->user_data;
       hyd_schematic_render (cr, content->circuit, &opts);
@@ -288,6 +289,15 @@ hyd_canvas_component_state (const HydCanvasContent *content, const HydCanvasScen
       g_snprintf (ref, sizeof ref, "%s.%s", c->comp->id, port);
       if (hyd_canvas_scene_wire_count (scene, ref) > 0)
         hyd_symbol_state_set_port_connected (state, port, TRUE);
+      guint level = 0;
+      if (content->port_level && c->type->ports[k].domain == HYD_DOMAIN_ELECTRICAL
+          && content->port_level (c->comp->id, port, &level, content->user_data) && (level & 4))
+        {
+          /* its lead and "current:PORT" paints turn the current colour */
+          char var[96];
+          g_snprintf (var, sizeof var, "%s.current", port);
+          hyd_symbol_state_set (state, var, 1);
+        }
       if ((content->schematic_flags & HYD_SCHEMATIC_PRESSURE_COLOURS) && content->port_pressure)
         {
           double p = content->port_pressure (c->comp->id, port, content->user_data);
@@ -679,4 +689,43 @@ hyd_canvas_view_draw (HydCanvasView *view, cairo_t *cr, const HydCanvasContent *
   paint_layer (view, cr, content);
   if (overlay)
     hyd_canvas_view_draw_overlay (view, cr, content, scene, overlay);
+}
+
+/* ---------------------------------------------------------------------------
+ * Live symbol state
+ * ------------------------------------------------------------------------- */
+
+void
+hyd_canvas_live_symbol_state (const HydSymbol *symbol, const HydCircuitComponent *component,
+                              HydCanvasLiveVariableFunc variable, gpointer user_data, HydSymbolState *state)
+{
+  if (variable == NULL || component->id == NULL)
+    return;
+  for (guint k = 0; symbol && k < hyd_symbol_get_n_variables (symbol); k++)
+    {
+      const HydSymbolVariable *v = hyd_symbol_get_variable (symbol, k);
+      if (v->is_string)
+        continue;
+      /* a parameter's name is a variable of the run only when the type
+       * made it a discrete state too */
+      double value;
+      if (variable (component->id, v->name, &value, user_data) && isfinite (value))
+        hyd_symbol_state_set (state, v->name, value);
+    }
+  /* a timer's time left: the run's own "remaining" when it has one, else
+   * from when it started timing ("since", −1 while it is not) */
+  double since, delay, t, remaining;
+  if (variable (component->id, "remaining", &remaining, user_data))
+    {
+      if (isfinite (remaining))
+        hyd_symbol_state_set (state, "remaining", remaining);
+    }
+  else if (variable (component->id, "since", &since, user_data) && isfinite (since) && since >= 0
+           && hyd_symbol_state_lookup (state, "delay", &delay) && variable (NULL, "t", &t, user_data)
+           && isfinite (t))
+    {
+      double elapsed = t - since;
+      if (elapsed >= 0 && elapsed < delay)
+        hyd_symbol_state_set (state, "remaining", delay - elapsed);
+    }
 }

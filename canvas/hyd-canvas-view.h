@@ -52,7 +52,23 @@ typedef struct {
   gpointer user_data;
   gboolean show_grid;
   guint64 serial;                           /* change it to redraw the layer */
+  HydSchematicLevelFunc port_level;         /* electrical nets carrying current, or NULL */
 } HydCanvasContent;
+
+/* The live values of a component's symbol (issue 5, docs/electrical.md):
+ * every numeric variable of `symbol` that the run has as
+ * "<component>.<variable>" (a rod's x, a spool, a gauge's p, a discrete
+ * state such as a coil's energised or a counter's count, and a parameter
+ * that is also a discrete state, as a pushbutton's actuated) is set from
+ * `variable`; a component with a discrete state "since" and a parameter
+ * "delay" (a timer relay) gets "remaining": the run's own variable
+ * "<component>.remaining" when it has one, else delay − (t − since) while
+ * since ≥ 0 and 0 ≤ t − since < delay, t asked as (NULL, "t"). `state` already holds the
+ * parameters. */
+typedef gboolean (*HydCanvasLiveVariableFunc) (const char *component_id, const char *variable, double *value,
+                                               gpointer user_data);
+void hyd_canvas_live_symbol_state (const HydSymbol *symbol, const HydCircuitComponent *component,
+                                   HydCanvasLiveVariableFunc variable, gpointer user_data, HydSymbolState *state);
 
 /* What is painted over it, in canvas units. */
 typedef struct {

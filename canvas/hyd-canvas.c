@@ -13,6 +13,7 @@
  * hyd-canvas-actions.c. */
 #include "hyd-canvas-private.h"
 #include "hyd-canvas-edit.h"
+#include "hyd-references.h"
 
 #include <glib/gi18n.h>
 
@@ -387,35 +388,73 @@ live_port_pressure (const char *component_id, const char *port, gpointer user_da
   return self->live_pressure (component_id, port, self->live_data);
 }
 
-/* Every numeric variable a symbol is bound to that is not a parameter
- * (x, spool, opening, a gauge's p...) comes from the running model. */
+static gboolean
+live_level (const char *component_id, const char *port, guint *level, gpointer user_data)
+{
+  HydCanvas *self = user_data;
+  return self->live_level && self->live_level (component_id, port, level, self->live_data);
+}
+
+/* The run's values of the symbol's variables (hyd_canvas_live_symbol_state). */
 static void
 live_component_state (const HydCircuitComponent *component, HydSymbolState *state, gpointer user_data)
 {
   HydCanvas *self = user_data;
-  if (self->live_variable == NULL || component->id == NULL)
-    return;
   HydSymbol *sym = self->library ? hyd_symbol_library_lookup (self->library, component->type) : NULL;
-  const HydComponentType *type = hyd_catalogue_lookup (component->type);
-  for (guint k = 0; sym && k < hyd_symbol_get_n_variables (sym); k++)
-    {
-      const HydSymbolVariable *v = hyd_symbol_get_variable (sym, k);
-      if (v->is_string)
-        continue;
-      gboolean is_param = FALSE;
-      for (guint i = 0; type && i < type->n_params && !is_param; i++)
-        is_param = strcmp (type->params[i].name, v->name) == 0;
-      double value;
-      if (!is_param && self->live_variable (component->id, v->name, &value, self->live_data) && isfinite (value))
-        hyd_symbol_state_set (state, v->name, value);
-    }
+  hyd_canvas_live_symbol_state (sym, component, self->live_variable, self->live_data, state);
 }
 
 static guint
 component_flags (const HydCircuitComponent *component, gpointer user_data)
 {
   HydCanvas *self = user_data;
-  return component->id && g_hash_table_contains (self->selection, component->id) ? HYD_SYMBOL_RENDER_SELECTED : 0;
+  if (component->id && g_hash_table_contains (self->selection, component->id))
+    return HYD_SYMBOL_RENDER_SELECTED;
+  /* what a selected coil drives, a selected relay's contacts ... */
+  return component->id && g_hash_table_contains (self->linked, component->id) ? HYD_SYMBOL_RENDER_HOVER : 0;
+}
+
+static int compare_strings (const void *a, const void *b);
+
+/* Selections of up to this many parts show what they are linked to (each
+ * costs a pass over the circuit). */
+#define LINKED_MAX_SELECTION 16
+
+/* The components the selection is linked to by reference parameters
+ * (docs/electrical.md): selecting Y1 highlights the coil and the valve it
+ * drives, a relay its contacts, a cylinder its limit switches. */
+static void
+update_linked (HydCanvas *self, const HydCircuit *circuit)
+{
+  g_hash_table_remove_all (self->linked);
+  if (circuit == NULL || g_hash_table_size (self->selection) > LINKED_MAX_SELECTION)
+    return;
+  GHashTableIter it;
+  gpointer key;
+  g_hash_table_iter_init (&it, self->selection);
+  while (g_hash_table_iter_next (&it, &key, NULL))
+    {
+      g_auto (GStrv) ids = hyd_reference_links (circuit, key);
+      for (guint i = 0; ids && ids[i]; i++)
+        if (!g_hash_table_contains (self->selection, ids[i]))
+          g_hash_table_add (self->linked, g_strdup (ids[i]));
+    }
+}
+
+GStrv
+hyd_canvas_dup_linked (HydCanvas *self)
+{
+  g_return_val_if_fail (HYD_IS_CANVAS (self), NULL);
+  update_linked (self, shown_circuit (self));
+  if (g_hash_table_size (self->linked) == 0)
+    return NULL;
+  guint n = 0;
+  g_autofree gpointer *keys = g_hash_table_get_keys_as_array (self->linked, &n);
+  GStrv ids = g_new0 (char *, n + 1);
+  for (guint i = 0; i < n; i++)
+    ids[i] = g_strdup (keys[i]);
+  qsort (ids, n, sizeof (char *), compare_strings);
+  return ids;
 }
 
 void
@@ -444,11 +483,20 @@ hyd_canvas_clear_live (HydCanvas *self)
     self->live_destroy (self->live_data);
   self->live_pressure = NULL;
   self->live_variable = NULL;
+  self->live_level = NULL;
   self->live_data = NULL;
   self->live_destroy = NULL;
   self->replay = FALSE;
   self->paused = FALSE;
   _hyd_canvas_update_actions (self);
+  redraw_layer (self);
+}
+
+void
+hyd_canvas_set_live_levels (HydCanvas *self, HydCanvasLevelFunc level)
+{
+  g_return_if_fail (HYD_IS_CANVAS (self));
+  self->live_level = level;
   redraw_layer (self);
 }
 
@@ -515,11 +563,14 @@ fill_content (HydCanvas *self, HydCanvasContent *content)
   content->serial = self->serial;
   content->user_data = self;
   content->component_flags = component_flags;
+  update_linked (self, content->circuit);
   if (self->show_labels)
     content->schematic_flags |= HYD_SCHEMATIC_SHOW_IDS | HYD_SCHEMATIC_SHOW_NAMES;
   if (is_live (self))
     {
       content->component_state = live_component_state;
+      if (self->live_level)
+        content->port_level = live_level;
       if (self->live_pressure)
         {
           content->schematic_flags |= HYD_SCHEMATIC_PRESSURE_COLOURS;
@@ -1223,6 +1274,7 @@ hyd_canvas_dispose (GObject *object)
   self->live_destroy = NULL;
   self->live_pressure = NULL;
   self->live_variable = NULL;
+  self->live_level = NULL;
   G_OBJECT_CLASS (hyd_canvas_parent_class)->dispose (object);
 }
 
@@ -1233,6 +1285,7 @@ hyd_canvas_finalize (GObject *object)
   g_clear_pointer (&self->scene, hyd_canvas_scene_free);
   hyd_canvas_view_clear (&self->view);
   g_hash_table_unref (self->selection);
+  g_hash_table_unref (self->linked);
   g_array_unref (self->selected_wires);
   g_ptr_array_unref (self->selected_wire_keys);
   g_hash_table_unref (self->highlight);
@@ -1354,6 +1407,7 @@ hyd_canvas_init (HydCanvas *self)
   self->library = hyd_symbol_library_get_default (NULL);
   self->show_labels = TRUE;
   self->selection = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  self->linked = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->selected_wires = g_array_new (FALSE, FALSE, sizeof (guint));
   self->selected_wire_keys = g_ptr_array_new_with_free_func (g_free);
   self->highlight = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);

@@ -59,6 +59,11 @@ GStrv hyd_canvas_check (HydCanvas *self);
 void hyd_canvas_set_highlight (HydCanvas *self, const char *const *ids);
 /* What is highlighted now, sorted; NULL when nothing is. */
 GStrv hyd_canvas_dup_highlight (HydCanvas *self);
+/* The components linked to the selection by reference parameters
+ * (docs/electrical.md), drawn with a light halo: what a selected solenoid
+ * Y1 drives, a relay's contacts, the component a contact or limit switch
+ * names. Sorted; NULL when none. */
+GStrv hyd_canvas_dup_linked (HydCanvas *self);
 
 /* Live state while a simulation runs (issue 5): node pressures colour the
  * wires, component variables move rods and spools. The callbacks are asked
@@ -69,6 +74,16 @@ typedef gboolean (*HydCanvasVariableFunc) (const char *component_id, const char 
 void hyd_canvas_set_live (HydCanvas *self, HydCanvasPressureFunc pressure,
                           HydCanvasVariableFunc variable, gpointer user_data, GDestroyNotify destroy);
 void hyd_canvas_clear_live (HydCanvas *self);
+/* Electrical control (docs/electrical.md), with the live callbacks' data:
+ * the level of the electrical net of a component's port (bit 2: it carries
+ * current), FALSE when unknown. Wires and port leads on a net carrying
+ * current are drawn in the style's current colour. Set after
+ * hyd_canvas_set_live; hyd_canvas_clear_live clears it. The variable
+ * callback is also asked for the time of the sample shown, with a NULL
+ * component and the variable "t". */
+typedef gboolean (*HydCanvasLevelFunc) (const char *component_id, const char *port, guint *level,
+                                        gpointer user_data);
+void hyd_canvas_set_live_levels (HydCanvas *self, HydCanvasLevelFunc level);
 void hyd_canvas_queue_live_redraw (HydCanvas *self);
 /* Replay after a run (issue 8): the live callbacks still draw the state (a
  * replayed sample) but editing is not locked. hyd_canvas_clear_live ends it. */

@@ -192,6 +192,7 @@ hyd_schematic_wire_points (const HydCircuit *circuit, HydSymbolLibrary *library,
 typedef struct {
   GHashTable *parent;   /* key → key (union-find over "C.P" and junction ids) */
   GHashTable *pressure; /* root → double* */
+  GHashTable *current;  /* root → anything: an electrical net carrying current */
 } Nets;
 
 static const char *
@@ -239,6 +240,7 @@ nets_clear (Nets *nets)
 {
   g_clear_pointer (&nets->parent, g_hash_table_unref);
   g_clear_pointer (&nets->pressure, g_hash_table_unref);
+  g_clear_pointer (&nets->current, g_hash_table_unref);
 }
 
 static void
@@ -246,6 +248,7 @@ nets_build (Nets *nets, const HydCircuit *circuit, const HydSchematicOptions *op
 {
   nets->parent = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   nets->pressure = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  nets->current = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   /* every parent value is a key of the table, whose string lives as long as it */
   for (guint i = 0; i < circuit->connections->len; i++)
     {
@@ -264,6 +267,22 @@ nets_build (Nets *nets, const HydCircuit *circuit, const HydSchematicOptions *op
           g_autofree char *a = g_strdup_printf ("%s.%s", comp->id, t->ports[t->joined_ports[k][0]].name);
           g_autofree char *b = g_strdup_printf ("%s.%s", comp->id, t->ports[t->joined_ports[k][1]].name);
           net_union (nets, a, b);
+        }
+    }
+  /* an electrical net carries current when a port on it says so */
+  for (guint i = 0; opts->port_level && i < circuit->components->len; i++)
+    {
+      HydCircuitComponent *comp = g_ptr_array_index (circuit->components, i);
+      const HydComponentType *t = hyd_catalogue_lookup (comp->type);
+      for (guint k = 0; t && k < t->n_ports; k++)
+        {
+          guint level = 0;
+          if (t->ports[k].domain != HYD_DOMAIN_ELECTRICAL
+              || !opts->port_level (comp->id, t->ports[k].name, &level, opts->user_data) || !(level & 4))
+            continue;
+          g_autofree char *key = g_strdup_printf ("%s.%s", comp->id, t->ports[k].name);
+          net_add (nets, key);
+          g_hash_table_add (nets->current, g_strdup (net_find (nets, key)));
         }
     }
   if (!(opts->flags & HYD_SCHEMATIC_PRESSURE_COLOURS) || opts->port_pressure == NULL)
@@ -294,6 +313,12 @@ nets_build (Nets *nets, const HydCircuit *circuit, const HydSchematicOptions *op
     }
 }
 
+static gboolean
+nets_current (Nets *nets, const char *key)
+{
+  return g_hash_table_contains (nets->parent, key) && g_hash_table_contains (nets->current, net_find (nets, key));
+}
+
 static double
 nets_pressure (Nets *nets, const char *key)
 {
@@ -321,6 +346,7 @@ typedef struct {
   GArray *labels;            /* LabelBox per component, laid out on first use */
   HydRect clip;              /* what the cairo can show, canvas units; nothing outside is drawn */
   GHashTable *net_domains;   /* net root → HydDomain + 1, built on first use (wire_domain) */
+  GHashTable *ref_lines;     /* id → the label line of its references ("→ K1"), built on first use */
 } Schematic;
 
 static gboolean
@@ -436,6 +462,7 @@ static void
 schematic_clear (Schematic *s)
 {
   g_clear_pointer (&s->net_domains, g_hash_table_unref);
+  g_clear_pointer (&s->ref_lines, g_hash_table_unref);
   nets_clear (&s->nets);
   g_clear_pointer (&s->labels, g_array_unref);
   g_clear_pointer (&s->components, g_hash_table_unref);
@@ -519,6 +546,8 @@ hyd_schematic_wire_style (int domain)
     return HYD_WIRE_SIGNAL;
   if (domain == HYD_DOMAIN_TRANSLATIONAL || domain == HYD_DOMAIN_ROTATIONAL)
     return HYD_WIRE_MECHANICAL;
+  if (domain == HYD_DOMAIN_ELECTRICAL)
+    return HYD_WIRE_ELECTRICAL;
   return HYD_WIRE_WORKING;
 }
 
@@ -529,6 +558,8 @@ hyd_schematic_wire_width (HydWireStyle wire_style, double line_width, double uni
     {
     case HYD_WIRE_SIGNAL:
       return MAX (1.0, line_width * 0.7);
+    case HYD_WIRE_ELECTRICAL:
+      return MAX (1.0, line_width * 0.5);
     case HYD_WIRE_MECHANICAL:
       {
         /* the two lines' centres 0.8 M apart (design §1.3); an even number
@@ -578,6 +609,7 @@ stroke_wire_path (cairo_t *cr, const HydSymbolStyle *style, HydWireStyle wire_st
       hyd_rgba_set_source (cr, &style->fill);
       cairo_stroke (cr);
       break;
+    case HYD_WIRE_ELECTRICAL:
     case HYD_WIRE_WORKING:
     default:
       /* square caps close the corner where a wire meets a port lead at a
@@ -713,6 +745,8 @@ draw_wires (cairo_t *cr, Schematic *s)
           if (!isnan (pr))
             hyd_symbol_style_pressure_colour (s->style, pr, &colour);
         }
+      else if (ws == HYD_WIRE_ELECTRICAL && (nets_current (&s->nets, c->from) || nets_current (&s->nets, c->to)))
+        colour = s->style->current;
       stroke_wire_path (cr, s->style, ws, &colour, lw, unit, snap, FALSE);
       if (ws == HYD_WIRE_SIGNAL)
         {
@@ -818,6 +852,17 @@ component_state (Schematic *s, const HydCircuitComponent *comp, HydSymbolState *
           hyd_symbol_state_set (state, var, p);
         }
     }
+  /* an electrical port on a net carrying current: its lead and the
+   * "current:PORT" paints in the current colour */
+  for (guint k = 0; t && k < t->n_ports && s->opts.port_level; k++)
+    {
+      g_autofree char *key = g_strdup_printf ("%s.%s", comp->id, t->ports[k].name);
+      if (t->ports[k].domain == HYD_DOMAIN_ELECTRICAL && nets_current (&s->nets, key))
+        {
+          g_autofree char *var = g_strdup_printf ("%s.current", t->ports[k].name);
+          hyd_symbol_state_set (state, var, 1);
+        }
+    }
   if (s->opts.component_state)
     s->opts.component_state (comp, state, s->opts.user_data);
 }
@@ -896,10 +941,48 @@ draw_free_ports (cairo_t *cr, Schematic *s)
     }
 }
 
-/* The lines of a component's label block, id first. */
+/* The ids a component's reference parameters name that its symbol does
+ * not show itself (a text "{relay}"), as a label line: "→ K1" for a
+ * contact, "→ Y1, Y2" for a valve, "→ C1" for a limit switch
+ * (docs/electrical.md, "References"); NULL when none. */
+static const char *
+reference_line (Schematic *s, const HydCircuitComponent *comp)
+{
+  if (comp->id == NULL)
+    return NULL;
+  if (s->ref_lines == NULL)
+    s->ref_lines = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, g_free);
+  gpointer found;
+  if (g_hash_table_lookup_extended (s->ref_lines, comp->id, NULL, &found))
+    return found;
+  const HydComponentType *t = hyd_catalogue_lookup (comp->type);
+  HydSymbol *sym = t && s->lib ? hyd_symbol_library_lookup (s->lib, comp->type) : NULL;
+  GString *line = NULL;
+  for (guint k = 0; t && comp->params && k < t->n_params; k++)
+    {
+      const HydParamInfo *info = &t->params[k];
+      if (!(info->flags & HYD_PARAM_REFERENCE) || _hyd_symbol_shows_variable (sym, info->name))
+        continue;
+      JsonNode *node = json_object_get_member (comp->params, info->name);
+      if (node == NULL || !JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_STRING
+          || *json_node_get_string (node) == '\0')
+        continue;
+      if (line == NULL)
+        line = g_string_new ("→ ");
+      else
+        g_string_append (line, ", ");
+      g_string_append (line, json_node_get_string (node));
+    }
+  char *text = line ? g_string_free (line, FALSE) : NULL;
+  g_hash_table_insert (s->ref_lines, comp->id, text);
+  return text;
+}
+
+/* The lines of a component's label block, id first, then its name and the
+ * ids its references name. */
 static guint
-label_lines (Schematic *s, const HydCircuitComponent *comp, const char *lines[2], double sizes[2],
-             gboolean bold[2])
+label_lines (Schematic *s, const HydCircuitComponent *comp, const char *lines[3], double sizes[3],
+             gboolean bold[3])
 {
   guint n = 0;
   if ((s->opts.flags & HYD_SCHEMATIC_SHOW_IDS) && comp->id)
@@ -913,6 +996,13 @@ label_lines (Schematic *s, const HydCircuitComponent *comp, const char *lines[2]
       lines[n] = comp->label;
       sizes[n] = s->style->label_text_size * 0.85;
       bold[n++] = FALSE;
+    }
+  const char *refs = (s->opts.flags & HYD_SCHEMATIC_SHOW_IDS) ? reference_line (s, comp) : NULL;
+  if (refs)
+    {
+      lines[n] = refs;
+      sizes[n] = s->style->label_text_size * 0.85;
+      bold[n++] = TRUE;
     }
   return n;
 }
@@ -1055,9 +1145,9 @@ layout_labels (Schematic *s)
     {
       HydCircuitComponent *comp = g_ptr_array_index (circuit->components, i);
       LabelBox *lb = &g_array_index (s->labels, LabelBox, i);
-      const char *lines[2];
-      double sizes[2];
-      gboolean bold[2];
+      const char *lines[3];
+      double sizes[3];
+      gboolean bold[3];
       guint n = label_lines (s, comp, lines, sizes, bold);
       HydSymbol *sym = s->lib ? hyd_symbol_library_lookup (s->lib, comp->type) : NULL;
       if (n == 0 || sym == NULL)
@@ -1130,9 +1220,9 @@ draw_labels (cairo_t *cr, Schematic *s)
       const LabelBox *lb = &g_array_index (s->labels, LabelBox, i);
       if (!lb->have || !visible (s, lb->x, lb->y, lb->x + lb->w, lb->y + lb->h))
         continue;
-      const char *lines[2];
-      double sizes[2];
-      gboolean bold[2];
+      const char *lines[3];
+      double sizes[3];
+      gboolean bold[3];
       guint n = label_lines (s, comp, lines, sizes, bold);
       double ty = lb->y;
       for (guint k = 0; k < n; k++)
@@ -1142,6 +1232,99 @@ draw_labels (cairo_t *cr, Schematic *s)
           ty += th * 1.45;
           hyd_symbol_draw_text (cr, s->style, lb->x + lb->halign * lb->w, ty - th * 0.45, lines[k], sizes[k],
                                 bold[k], lb->halign, 1.0, &s->style->label);
+        }
+    }
+}
+
+/* Where a position along a cylinder's stroke is on its drawing: the edge
+ * of the symbol that moves with x (the rod's end) at x = position, and the
+ * side of the body a marker stands on (above a horizontal cylinder, left of
+ * a vertical one). FALSE when nothing of the drawing moves with x. */
+static gboolean
+stroke_point (Schematic *s, const HydCircuitComponent *cyl, double position, double *x0, double *y0, double *x1,
+              double *y1)
+{
+  HydSymbol *sym = s->lib ? hyd_symbol_library_lookup (s->lib, cyl->type) : NULL;
+  if (sym == NULL || hyd_symbol_find_variable (sym, "x") == NULL)
+    return FALSE;
+  HydSymbolPose pose;
+  hyd_symbol_pose_from_component (&pose, cyl);
+  g_autoptr (HydSymbolState) state = hyd_symbol_state_new ();
+  hyd_symbol_state_set_component_params (state, cyl);
+  double stroke;
+  if (!hyd_symbol_state_lookup (state, "stroke", &stroke) || !(stroke > 0))
+    stroke = MAX (position, 0.1);
+  HydRect rest, full, at;
+  hyd_symbol_state_set (state, "x", 0);
+  hyd_symbol_state_bounds (sym, &pose, state, &rest);
+  hyd_symbol_state_set (state, "x", stroke);
+  hyd_symbol_state_bounds (sym, &pose, state, &full);
+  hyd_symbol_state_set (state, "x", position);
+  hyd_symbol_state_bounds (sym, &pose, state, &at);
+  const double eps = 0.5, tick = 1.2 * HYD_SYMBOL_MODULE;
+  if (full.x1 > rest.x1 + eps || full.x0 < rest.x0 - eps)
+    {
+      double x = full.x1 > rest.x1 + eps ? at.x1 : at.x0;
+      *x0 = *x1 = x;
+      *y0 = rest.y0;
+      *y1 = rest.y0 - tick;
+      return TRUE;
+    }
+  if (full.y1 > rest.y1 + eps || full.y0 < rest.y0 - eps)
+    {
+      double y = full.y1 > rest.y1 + eps ? at.y1 : at.y0;
+      *y0 = *y1 = y;
+      *x0 = rest.x0;
+      *x1 = rest.x0 - tick;
+      return TRUE;
+    }
+  return FALSE;
+}
+
+/* A limit switch or sensor that names a cylinder (a reference reading its
+ * "x") and has a "position": a tick with its id on the cylinder's drawing
+ * where the rod's end is at that position (docs/electrical.md). */
+static void
+draw_stroke_markers (cairo_t *cr, Schematic *s)
+{
+  for (guint i = 0; i < s->circuit->components->len; i++)
+    {
+      const HydCircuitComponent *comp = g_ptr_array_index (s->circuit->components, i);
+      const HydComponentType *t = hyd_catalogue_lookup (comp->type);
+      int pos_index = t ? hyd_component_type_find_param (t, "position") : -1;
+      for (guint k = 0; pos_index >= 0 && comp->params && comp->id && k < t->n_params; k++)
+        {
+          const HydParamInfo *info = &t->params[k];
+          if (!(info->flags & HYD_PARAM_REFERENCE) || g_strcmp0 (info->ref_var, "x") != 0)
+            continue;
+          JsonNode *node = json_object_get_member (comp->params, info->name);
+          if (node == NULL || !JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_STRING)
+            continue;
+          const HydCircuitComponent *cyl = g_hash_table_lookup (s->components, json_node_get_string (node));
+          if (cyl == NULL)
+            continue;
+          g_autoptr (HydSymbolState) params = hyd_symbol_state_new ();
+          hyd_symbol_state_set_component_params (params, comp);
+          double position, x0, y0, x1, y1;
+          if (!hyd_symbol_state_lookup (params, "position", &position)
+              || !stroke_point (s, cyl, position, &x0, &y0, &x1, &y1))
+            continue;
+          if (!visible (s, MIN (x0, x1) - 30, MIN (y0, y1) - 30, MAX (x0, x1) + 30, MAX (y0, y1) + 30))
+            continue;
+          double unit = device_unit (cr);
+          cairo_save (cr);
+          cairo_new_path (cr);
+          cairo_move_to (cr, x0, y0);
+          cairo_line_to (cr, x1, y1);
+          cairo_identity_matrix (cr);
+          cairo_set_line_width (cr, _hyd_symbol_device_line_width (s->style, 1.0, unit, FALSE));
+          hyd_rgba_set_source (cr, &s->style->label);
+          cairo_stroke (cr);
+          cairo_restore (cr);
+          /* the id beyond the tick's free end */
+          gboolean vertical_tick = x0 == x1;
+          hyd_symbol_draw_text (cr, s->style, x1, y1, comp->id, s->style->label_text_size * 0.85, TRUE,
+                                vertical_tick ? 0.5 : 1.0, vertical_tick ? 1.0 : 0.5, &s->style->label);
         }
     }
 }
@@ -1173,7 +1356,11 @@ hyd_schematic_render (cairo_t *cr, const HydCircuit *circuit, const HydSchematic
         draw_free_ports (cr, &s);
     }
   if (s.opts.layers & HYD_SCHEMATIC_LAYER_LABELS)
-    draw_labels (cr, &s);
+    {
+      draw_labels (cr, &s);
+      if (s.opts.flags & HYD_SCHEMATIC_SHOW_IDS)
+        draw_stroke_markers (cr, &s);
+    }
   cairo_restore (cr);
   schematic_clear (&s);
 }

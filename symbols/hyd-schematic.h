@@ -35,6 +35,11 @@ typedef void (*HydSchematicStateFunc) (const HydCircuitComponent *component, Hyd
 typedef double (*HydSchematicPressureFunc) (const char *component_id, const char *port, gpointer user_data);
 /* HydSymbolRenderFlags for a component (selection and hover halos). */
 typedef guint (*HydSchematicFlagsFunc) (const HydCircuitComponent *component, gpointer user_data);
+/* Electrical control: the level of the electrical net a component port is
+ * on (bit 2 set: it carries current, as hyd_system_get_elec_levels says);
+ * FALSE when unknown. */
+typedef gboolean (*HydSchematicLevelFunc) (const char *component_id, const char *port, guint *level,
+                                           gpointer user_data);
 
 typedef struct {
   HydSymbolLibrary *library;       /* NULL: hyd_symbol_library_get_default () */
@@ -46,6 +51,7 @@ typedef struct {
   HydSchematicFlagsFunc component_flags;
   gpointer user_data;
   double margin;                   /* M of page around the drawing in exports */
+  HydSchematicLevelFunc port_level; /* NULL: no current shown; else wires carrying current are red */
 } HydSchematicOptions;
 
 /* Ids and names shown, all layers, a 2 M margin, the default library. */
@@ -71,12 +77,15 @@ gboolean hyd_schematic_wire_points (const HydCircuit *circuit, HydSymbolLibrary 
 
 /* How a wire is drawn, by the domain of its node (design §1.3): a working
  * line (hydraulic), a thin dashed line in the signal colour with an
- * arrowhead where it enters an input (a block diagram's directed line), or
- * a double line for a mechanical link (translational, rotational). */
+ * arrowhead where it enters an input (a block diagram's directed line), a
+ * double line for a mechanical link (translational, rotational), or a thin
+ * solid line for an electrical wire (half a working line), drawn in the
+ * style's current colour while it carries current. */
 typedef enum {
   HYD_WIRE_WORKING,
   HYD_WIRE_SIGNAL,
   HYD_WIRE_MECHANICAL,
+  HYD_WIRE_ELECTRICAL,   /* a thin solid line, as a current-path diagram draws it */
 } HydWireStyle;
 
 #define HYD_WIRE_DOUBLE_LINE_SPACING 0.8 /* M between the centres of a double line's lines */

@@ -47,11 +47,12 @@ typedef enum {
   PAINT_LINE,
   PAINT_HIGHLIGHT,
   PAINT_PRESSURE,     /* colour of the pressure at a port; nothing when unknown */
+  PAINT_CURRENT,      /* the line colour, or the current colour while the port's net carries current */
 } SymPaintKind;
 
 typedef struct {
   SymPaintKind kind;
-  char *port;         /* PAINT_PRESSURE */
+  char *port;         /* PAINT_PRESSURE, PAINT_CURRENT */
 } SymPaint;
 
 typedef enum {
@@ -172,6 +173,8 @@ const char *_hyd_symbol_resolve_string (const HydSymbol *symbol, const HydSymbol
                                         const char *name);
 /* Expand a text template ("{p:bar} bar"); FALSE when a variable in it has
  * no value (a reading not known yet). */
+/* Whether a text element of the symbol shows variable `name` ("{name}"). */
+gboolean _hyd_symbol_shows_variable (const HydSymbol *symbol, const char *name);
 gboolean _hyd_symbol_expand_text (const HydSymbol *symbol, const HydSymbolState *state, const char *text,
                                   GString *out);
 /* Device line width for a multiple of the style's width at `unit` device

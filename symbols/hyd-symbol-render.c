@@ -55,6 +55,7 @@ hyd_symbol_style_init_light (HydSymbolStyle *style)
   style->snap = TRUE;
   style->level_of_detail = TRUE;
   style->port_labels = HYD_PORT_LABELS_AUTO;
+  style->current = rgb_hex (0xe01b24, 1);
 }
 
 void
@@ -77,6 +78,7 @@ hyd_symbol_style_init_dark (HydSymbolStyle *style)
   style->pressure_low = rgb_hex (0x4393c3, 1);
   style->pressure_high = rgb_hex (0xe0604d, 1);
   style->cavitation = rgb_hex (0xff55ff, 1);
+  style->current = rgb_hex (0xff5a5a, 1);
 }
 
 void
@@ -391,6 +393,17 @@ conds_hold (const Walk *w, const GPtrArray *conds)
   return TRUE;
 }
 
+/* Whether the state says the net of a port carries current ("1.current"
+ * set to 1 by the live schematic, docs/electrical.md). */
+static gboolean
+port_carries_current (const HydSymbolState *state, const char *port)
+{
+  char name[96];
+  double v;
+  g_snprintf (name, sizeof name, "%s.current", port);
+  return state && hyd_symbol_state_lookup (state, name, &v) && v > 0.5;
+}
+
 /* Colour of a paint; FALSE when nothing is to be painted. */
 static gboolean
 paint_colour (const Walk *w, const SymPaint *p, HydRgba *out)
@@ -417,6 +430,9 @@ paint_colour (const Walk *w, const SymPaint *p, HydRgba *out)
         hyd_symbol_style_pressure_colour (w->style, pr, out);
         return TRUE;
       }
+    case PAINT_CURRENT:
+      *out = port_carries_current (w->state, p->port) ? w->style->current : w->style->line;
+      return TRUE;
     }
   return FALSE;
 }
@@ -879,7 +895,8 @@ walk_element (Walk *w, const SymElement *el)
         static const double frac[] = { 0.0, 0.5, 1.0, 0.0 };
         double va = el->valign == ALIGN_BASELINE ? 1.0 : frac[el->valign];
         HydRgba c = w->style->text;
-        if (el->stroke.kind == PAINT_PRESSURE || el->stroke.kind == PAINT_HIGHLIGHT)
+        if (el->stroke.kind == PAINT_PRESSURE || el->stroke.kind == PAINT_HIGHLIGHT
+            || el->stroke.kind == PAINT_CURRENT)
           paint_colour (w, &el->stroke, &c);
         if (w->mode == WALK_EXTENTS)
           {
@@ -953,6 +970,8 @@ walk_ports (Walk *w)
       double pr;
       if (w->state && hyd_symbol_state_lookup (w->state, name, &pr))
         hyd_symbol_style_pressure_colour (w->style, pr, &c);
+      else if (port_carries_current (w->state, p->name))
+        c = w->style->current;
       do_stroke (w, &c, p->signal ? LINE_SIGNAL : LINE_SOLID, p->signal ? MAX (1.0, lw * 0.7) : lw);
     }
 }
@@ -1108,6 +1127,28 @@ append_number (GString *s, const char *fmt, double v)
   g_string_append (s, buf);
 }
 
+static gboolean
+elements_show (const GPtrArray *elements, const char *open, const char *open_unit)
+{
+  for (guint i = 0; elements && i < elements->len; i++)
+    {
+      const SymElement *el = g_ptr_array_index (elements, i);
+      if (el->kind == EL_TEXT && el->text && (strstr (el->text, open) || strstr (el->text, open_unit)))
+        return TRUE;
+      if (el->kind == EL_GROUP && elements_show (el->children, open, open_unit))
+        return TRUE;
+    }
+  return FALSE;
+}
+
+gboolean
+_hyd_symbol_shows_variable (const HydSymbol *symbol, const char *name)
+{
+  g_autofree char *open = g_strdup_printf ("{%s}", name);
+  g_autofree char *open_unit = g_strdup_printf ("{%s:", name);
+  return symbol && elements_show (symbol->elements, open, open_unit);
+}
+
 gboolean
 _hyd_symbol_expand_text (const HydSymbol *sym, const HydSymbolState *state, const char *text, GString *out)
 {
@@ -1152,6 +1193,8 @@ _hyd_symbol_expand_text (const HydSymbol *sym, const HydSymbolState *state, cons
         append_number (out, "%.1f", hyd_display_value (HYD_UNIT_FLOW, v));
       else if (strcmp (unit, "pct") == 0)
         append_number (out, "%.0f", v * 100);
+      else if (strcmp (unit, "s") == 0)
+        append_number (out, "%.1f", v);
       else if (strcmp (unit, "rpm") == 0)
         append_number (out, "%.0f", hyd_display_value (HYD_UNIT_ANGULAR_VELOCITY, v));
       else

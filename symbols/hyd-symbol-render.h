@@ -64,6 +64,7 @@ typedef struct {
   gboolean snap;           /* align lines to device pixels (screen, PNG) */
   gboolean level_of_detail; /* leave out small details when zoomed far out */
   HydPortLabels port_labels;
+  HydRgba current;         /* an electrical wire carrying current (FluidSIM's red) */
 } HydSymbolStyle;
 
 /* Black lines on white (the screen theme, w = 0.15 M). */

@@ -380,7 +380,8 @@ static gboolean
 parse_paint (Parse *ps, const char *where, const char *key, JsonNode *node, SymPaint *out)
 {
   if (!node_is_string (node))
-    return fail (ps, where, "'%s' must be a string: none, background, line, highlight or pressure:PORT", key);
+    return fail (ps, where, "'%s' must be a string: none, background, line, highlight, pressure:PORT or current:PORT",
+                 key);
   const char *s = json_node_get_string (node);
   if (strcmp (s, "none") == 0)
     out->kind = PAINT_NONE;
@@ -395,9 +396,15 @@ parse_paint (Parse *ps, const char *where, const char *key, JsonNode *node, SymP
       out->kind = PAINT_PRESSURE;
       out->port = g_strdup (s + 9);
     }
+  else if (g_str_has_prefix (s, "current:") && s[8] != '\0')
+    {
+      out->kind = PAINT_CURRENT;
+      out->port = g_strdup (s + 8);
+    }
   else
-    return fail (ps, where, "'%s': unknown paint '%s' (none, background, line, highlight, pressure:PORT)",
-                 key, s);
+    return fail (ps, where,
+                 "'%s': unknown paint '%s' (none, background, line, highlight, pressure:PORT, current:PORT)", key,
+                 s);
   return TRUE;
 }
 

@@ -13,6 +13,7 @@
 #include "hyd-display-units.h"
 #include "hyd-help-text.h"
 #include "hyd-param-value.h"
+#include "hyd-references.h"
 #include "hyd-ui-util.h"
 
 /* A slider edits the document once it has rested this long (one undo step
@@ -266,6 +267,70 @@ dropdown_changed_cb (GtkDropDown *dropdown, GParamSpec *pspec, ParamRow *row)
   set_param (row, node);
 }
 
+/* ---- references (docs/electrical.md): the id of another component ---- */
+
+/* The ids a reference may name now: "none", then the suitable components
+ * (hyd_reference_candidates), then the id it names when that is none of
+ * them (a file naming a component of the wrong type shows what it says). */
+static GStrv
+reference_items (HydPropertyPanel *self, const HydParamInfo *info, guint *selected)
+{
+  const HydCircuitComponent *comp = shown_component (self);
+  g_autoptr (GStrvBuilder) builder = g_strv_builder_new ();
+  /* translators: a reference parameter that names no component */
+  g_strv_builder_add (builder, _("none"));
+  *selected = 0;
+  if (comp == NULL)
+    return g_strv_builder_end (builder);
+  g_auto (GStrv) ids = hyd_reference_candidates (hyd_document_get_circuit (self->document), comp->id, info);
+  const char *current = hyd_reference_get (comp, info);
+  guint n = 1;
+  for (guint i = 0; ids && ids[i]; i++, n++)
+    {
+      g_strv_builder_add (builder, ids[i]);
+      if (g_strcmp0 (ids[i], current) == 0)
+        *selected = n;
+    }
+  if (current && *selected == 0)
+    {
+      g_strv_builder_add (builder, current);
+      *selected = n;
+    }
+  return g_strv_builder_end (builder);
+}
+
+static void
+sync_reference (HydPropertyPanel *self, ParamRow *row)
+{
+  guint selected = 0;
+  g_auto (GStrv) items = reference_items (self, row->info, &selected);
+  GtkStringList *list = GTK_STRING_LIST (gtk_drop_down_get_model (GTK_DROP_DOWN (row->editor)));
+  guint n = g_list_model_get_n_items (G_LIST_MODEL (list));
+  gboolean same = n == g_strv_length (items);
+  for (guint i = 0; same && i < n; i++)
+    same = g_strcmp0 (gtk_string_list_get_string (list, i), items[i]) == 0;
+  if (!same)
+    gtk_string_list_splice (list, 0, n, (const char *const *) items);
+  gtk_drop_down_set_selected (GTK_DROP_DOWN (row->editor), selected);
+}
+
+static void
+reference_changed_cb (GtkDropDown *dropdown, GParamSpec *pspec, ParamRow *row)
+{
+  if (row->panel->updating || row->panel->running)
+    return;
+  guint i = gtk_drop_down_get_selected (dropdown);
+  const HydCircuitComponent *comp = shown_component (row->panel);
+  if (comp == NULL || i == GTK_INVALID_LIST_POSITION)
+    return;
+  const char *id = i == 0 ? NULL
+                          : gtk_string_list_get_string (GTK_STRING_LIST (gtk_drop_down_get_model (dropdown)), i);
+  if (g_strcmp0 (id, hyd_reference_get (comp, row->info)) == 0)
+    return;
+  g_autoptr (JsonNode) node = id ? json_node_init_string (json_node_alloc (), id) : NULL;
+  set_param (row, node);
+}
+
 /* ---- restore default ---- */
 
 static void
@@ -347,7 +412,9 @@ sync_row (HydPropertyPanel *self, ParamRow *row)
 
   gtk_widget_set_sensitive (row->reset, (written != NULL || row->typed) && !self->running);
 
-  if (GTK_IS_DROP_DOWN (row->editor))
+  if (row->info->flags & HYD_PARAM_REFERENCE)
+    sync_reference (self, row);
+  else if (GTK_IS_DROP_DOWN (row->editor))
     {
       guint selected = (guint) row->info->def;
       if (written && JSON_NODE_HOLDS_VALUE (written) && json_node_get_value_type (written) == G_TYPE_STRING)
@@ -498,7 +565,8 @@ build_rows (HydPropertyPanel *self, const HydComponentType *type)
       row->panel = self;
       row->info = info;
 
-      g_autofree char *range = (info->flags & HYD_PARAM_ENUM) ? NULL : hyd_param_value_describe_range (info);
+      g_autofree char *range
+          = (info->flags & (HYD_PARAM_ENUM | HYD_PARAM_REFERENCE)) ? NULL : hyd_param_value_describe_range (info);
       /* the description and range are plain text inside markup */
       g_autofree char *desc = g_markup_escape_text (info->description ? _(info->description) : "", -1);
       g_autofree char *rng = range ? g_markup_escape_text (range, -1) : NULL;
@@ -515,7 +583,13 @@ build_rows (HydPropertyPanel *self, const HydComponentType *type)
       gtk_widget_set_tooltip_markup (row->label, escaped_tooltip);
       gtk_widget_add_css_class (row->label, "param-name");
 
-      if (info->flags & HYD_PARAM_ENUM)
+      if (info->flags & HYD_PARAM_REFERENCE)
+        {
+          /* the ids of the components it may name (sync_reference) */
+          row->editor = gtk_drop_down_new (G_LIST_MODEL (gtk_string_list_new (NULL)), NULL);
+          g_signal_connect (row->editor, "notify::selected", G_CALLBACK (reference_changed_cb), row);
+        }
+      else if (info->flags & HYD_PARAM_ENUM)
         {
           /* shown translated; the index maps back to the English choice */
           g_autoptr (GStrvBuilder) shown = g_strv_builder_new ();
@@ -552,7 +626,9 @@ build_rows (HydPropertyPanel *self, const HydComponentType *type)
       gtk_widget_set_valign (row->reset, GTK_ALIGN_CENTER);
       {
         g_autofree char *def = NULL;
-        if (info->flags & HYD_PARAM_ENUM)
+        if (info->flags & HYD_PARAM_REFERENCE)
+          def = g_strdup (_("none"));
+        else if (info->flags & HYD_PARAM_ENUM)
           def = g_strdup (info->choices ? _(info->choices[(guint) info->def]) : "");
         else if (info->flags & HYD_PARAM_OPTIONAL)
           def = g_strdup (_("unset"));

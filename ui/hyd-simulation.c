@@ -28,6 +28,17 @@ struct _HydSimulation
   GHashTable *void_columns;  /* "comp.port" → column of its node's void + 1 (0: none) */
   guint n_columns;
   gboolean has_sample;
+  guint64 sample_serial;     /* counts the samples shown: latest and replayed */
+
+  /* Electrical control (docs/electrical.md): a second compile of the
+   * circuit, owned by the main thread, whose network gives the level of
+   * every electrical net for the discrete states of the sample shown. */
+  HydSystem *elec;           /* NULL when the circuit has no electrical net */
+  int *elec_columns;         /* [n_discrete]: column of each discrete state, or −1 */
+  double *elec_d;            /* [n_discrete] */
+  guint8 *elec_levels;       /* [n_elec_nets] */
+  guint64 elec_serial;       /* the sample_serial elec_levels were found for (0: none) */
+  GHashTable *elec_nets;     /* "comp.port" → net + 1 (0: none) */
 
   double real_time_factor;
   guint keep_ghost : 1;
@@ -61,6 +72,7 @@ runner_samples_cb (HydRunner *runner, gpointer rows, guint n_rows, HydSimulation
   memcpy (self->latest, (const double *) rows + (gsize) (n_rows - 1) * self->n_columns,
           sizeof (double) * self->n_columns);
   self->has_sample = TRUE;
+  self->sample_serial++;
   g_signal_emit (self, signals[SIGNAL_SAMPLES], 0);
 }
 
@@ -118,6 +130,46 @@ drop_runner (HydSimulation *self)
   g_clear_object (&self->runner);
 }
 
+static void
+drop_elec (HydSimulation *self)
+{
+  g_clear_pointer (&self->elec, hyd_system_free);
+  g_clear_pointer (&self->elec_columns, g_free);
+  g_clear_pointer (&self->elec_d, g_free);
+  g_clear_pointer (&self->elec_levels, g_free);
+  self->elec_serial = 0;
+  g_hash_table_remove_all (self->elec_nets);
+}
+
+/* Whether a circuit has a component of the electrical domain: only then is
+ * it compiled a second time for the schematic's current paths. */
+static gboolean
+circuit_has_electrical (const HydCircuit *circuit)
+{
+  for (guint i = 0; i < circuit->components->len; i++)
+    {
+      const HydCircuitComponent *comp = g_ptr_array_index (circuit->components, i);
+      const HydComponentType *type = hyd_catalogue_lookup (comp->type);
+      for (guint X = 0; type && X < type->n_ports; X++)
+        if (type->ports[X].domain == HYD_DOMAIN_ELECTRICAL)
+          return TRUE;
+    }
+  return FALSE;
+}
+
+/* The compile for the schematic (in the worker with the run's own): a
+ * circuit without electrical nets has none. */
+static HydSystem *
+compile_elec (const HydCircuit *circuit)
+{
+  if (!circuit_has_electrical (circuit))
+    return NULL;
+  HydSystem *system = hyd_system_compile (circuit, NULL);
+  if (system && hyd_system_get_n_elec_nets (system) == 0)
+    g_clear_pointer (&system, hyd_system_free);
+  return system;
+}
+
 /* Forgets a run being compiled: its worker finishes, and nothing starts. */
 static gboolean
 cancel_start (HydSimulation *self)
@@ -135,6 +187,7 @@ hyd_simulation_dispose (GObject *object)
   HydSimulation *self = HYD_SIMULATION (object);
   cancel_start (self);
   drop_runner (self);
+  drop_elec (self);
   g_clear_object (&self->store);
   g_clear_object (&self->ghost);
   G_OBJECT_CLASS (hyd_simulation_parent_class)->dispose (object);
@@ -149,6 +202,7 @@ hyd_simulation_finalize (GObject *object)
   g_clear_pointer (&self->latest, g_free);
   g_clear_pointer (&self->shown, g_free);
   g_clear_pointer (&self->void_columns, g_hash_table_unref);
+  g_clear_pointer (&self->elec_nets, g_hash_table_unref);
   G_OBJECT_CLASS (hyd_simulation_parent_class)->finalize (object);
 }
 
@@ -202,6 +256,7 @@ hyd_simulation_init (HydSimulation *self)
   self->params = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   self->shown_t = NAN;
   self->void_columns = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  self->elec_nets = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
 }
 
 HydSimulation *
@@ -211,13 +266,16 @@ hyd_simulation_new (void)
 }
 
 /* Makes `runner` (compiled from `circuit`, which this takes) the current run
- * and starts it. */
+ * and starts it; `elec` (taken, may be NULL) is the circuit's compile for
+ * the electrical levels (compile_elec). */
 static void
-install_runner (HydSimulation *self, HydRunner *owned_runner, HydCircuit *circuit)
+install_runner (HydSimulation *self, HydRunner *owned_runner, HydCircuit *circuit, HydSystem *elec)
 {
   g_autoptr (HydRunner) runner = owned_runner;
 
   drop_runner (self);
+  drop_elec (self);
+  self->elec = elec;
 
   guint n = hyd_runner_get_n_columns (runner);
   g_autofree const char **names = g_new0 (const char *, n + 1);
@@ -251,6 +309,21 @@ install_runner (HydSimulation *self, HydRunner *owned_runner, HydCircuit *circui
   self->shown_t = NAN;
   self->n_columns = n;
   self->has_sample = FALSE;
+  self->sample_serial++;
+  if (self->elec)
+    {
+      guint n_d = hyd_system_get_n_discrete (self->elec);
+      self->elec_columns = g_new (int, n_d + 1);
+      self->elec_d = g_new0 (double, n_d + 1);
+      self->elec_levels = g_new0 (guint8, hyd_system_get_n_elec_nets (self->elec) + 1);
+      /* a discrete state the run does not stream keeps its initial value */
+      hyd_system_get_discrete (self->elec, self->elec_d);
+      for (guint k = 0; k < n_d; k++)
+        {
+          g_autofree char *name = hyd_system_dup_discrete_name (self->elec, k);
+          self->elec_columns[k] = name ? hyd_runner_find_column (runner, name) : -1;
+        }
+    }
 
   self->runner = g_steal_pointer (&runner);
   g_signal_connect (self->runner, "samples", G_CALLBACK (runner_samples_cb), self);
@@ -275,8 +348,22 @@ hyd_simulation_start (HydSimulation *self, const HydCircuit *circuit, const HydS
   if (runner == NULL)
     return FALSE;
   cancel_start (self);
-  install_runner (self, runner, hyd_circuit_copy (circuit));
+  install_runner (self, runner, hyd_circuit_copy (circuit), compile_elec (circuit));
   return TRUE;
+}
+
+/* What the worker compiled: the run, and the schematic's electrical levels. */
+typedef struct {
+  HydRunner *runner;
+  HydSystem *elec;
+} Compiled;
+
+static void
+compiled_free (Compiled *compiled)
+{
+  g_clear_object (&compiled->runner);
+  g_clear_pointer (&compiled->elec, hyd_system_free);
+  g_free (compiled);
 }
 
 /* In the worker: the compile (task data: the circuit's copy). */
@@ -288,10 +375,15 @@ start_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancell
 
   (void) source;
   (void) cancellable;
-  if (runner != NULL)
-    g_task_return_pointer (task, runner, g_object_unref);
-  else
-    g_task_return_error (task, error);
+  if (runner == NULL)
+    {
+      g_task_return_error (task, error);
+      return;
+    }
+  Compiled *compiled = g_new0 (Compiled, 1);
+  compiled->runner = runner;
+  compiled->elec = compile_elec (data);
+  g_task_return_pointer (task, compiled, (GDestroyNotify) compiled_free);
 }
 
 /* Back on the main thread: start the run, unless it was cancelled. */
@@ -302,7 +394,10 @@ start_done (GObject *source, GAsyncResult *result, gpointer data)
   g_autoptr (GTask) outer = data;
   GTask *inner = G_TASK (result);
   GError *error = NULL;
-  g_autoptr (HydRunner) runner = g_task_propagate_pointer (inner, &error);
+  Compiled *compiled = g_task_propagate_pointer (inner, &error);
+  g_autoptr (HydRunner) runner = compiled ? g_steal_pointer (&compiled->runner) : NULL;
+  g_autoptr (HydSystem) elec = compiled ? g_steal_pointer (&compiled->elec) : NULL;
+  g_clear_pointer (&compiled, compiled_free);
   gboolean current = self->starting != NULL && self->starting == g_task_get_cancellable (outer);
 
   if (current)
@@ -318,8 +413,8 @@ start_done (GObject *source, GAsyncResult *result, gpointer data)
       g_signal_emit (self, signals[SIGNAL_STATE_CHANGED], 0);
       return;
     }
-  install_runner (self, g_steal_pointer (&runner),
-                  hyd_circuit_copy (g_task_get_task_data (inner)));
+  install_runner (self, g_steal_pointer (&runner), hyd_circuit_copy (g_task_get_task_data (inner)),
+                  g_steal_pointer (&elec));
   g_task_return_boolean (outer, TRUE);
 }
 
@@ -396,6 +491,7 @@ hyd_simulation_reset (HydSimulation *self)
   g_return_if_fail (HYD_IS_SIMULATION (self));
   cancel_start (self);
   drop_runner (self);
+  drop_elec (self);
   g_clear_object (&self->store);
   g_clear_object (&self->ghost);
   g_clear_pointer (&self->circuit, hyd_circuit_free);
@@ -555,6 +651,7 @@ hyd_simulation_show_time (HydSimulation *self, double t)
 {
   g_return_if_fail (HYD_IS_SIMULATION (self));
   guint n_rows = self->store ? hyd_trace_store_get_n_rows (self->store) : 0;
+  self->sample_serial++;
   if (isnan (t) || n_rows == 0 || self->shown == NULL)
     {
       self->shown_t = NAN;
@@ -778,5 +875,40 @@ hyd_simulation_port_void (HydSimulation *self, const char *component, const char
   if (column < 0 || (guint) column >= self->n_columns)
     return FALSE;
   *volume = shown_sample (self)[column];
+  return TRUE;
+}
+
+/* ---- electrical control ---- */
+
+gboolean
+hyd_simulation_get_elec_level (HydSimulation *self, const char *component, const char *port, guint *level)
+{
+  g_return_val_if_fail (HYD_IS_SIMULATION (self), FALSE);
+  if (self->elec == NULL || !self->has_sample || component == NULL || port == NULL)
+    return FALSE;
+  g_autofree char *key = g_strdup_printf ("%s.%s", component, port);
+  gpointer found;
+  int net;
+  if (g_hash_table_lookup_extended (self->elec_nets, key, NULL, &found))
+    net = GPOINTER_TO_INT (found) - 1;
+  else
+    {
+      net = hyd_system_get_elec_net (self->elec, component, port);
+      g_hash_table_insert (self->elec_nets, g_steal_pointer (&key), GINT_TO_POINTER (net + 1));
+    }
+  if (net < 0)
+    return FALSE;
+  if (self->elec_serial != self->sample_serial)
+    {
+      /* once per sample shown: a union-find over the nets */
+      const double *row = shown_sample (self);
+      guint n_d = hyd_system_get_n_discrete (self->elec);
+      for (guint k = 0; k < n_d; k++)
+        if (self->elec_columns[k] >= 0 && (guint) self->elec_columns[k] < self->n_columns)
+          self->elec_d[k] = row[self->elec_columns[k]];
+      hyd_system_get_elec_levels (self->elec, self->elec_d, self->elec_levels);
+      self->elec_serial = self->sample_serial;
+    }
+  *level = self->elec_levels[net];
   return TRUE;
 }

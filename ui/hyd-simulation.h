@@ -72,6 +72,16 @@ gboolean hyd_simulation_lookup (HydSimulation *self, const char *name, double *v
 void hyd_simulation_show_time (HydSimulation *self, double t);
 /* The time of the sample shown by hyd_simulation_show_time, or NaN. */
 double hyd_simulation_get_shown_time (HydSimulation *self);
+/* Electrical control (docs/electrical.md): the level of the electrical net
+ * a component's port is on, in the sample shown (the latest, or the one
+ * replayed): bit 0 joined to +24 V, bit 1 to 0 V, bit 2 carries current
+ * (hyd_system_get_elec_levels). The levels come from a second compile of
+ * the circuit made with the run's (only when it has electrical ports) and
+ * the discrete states of that sample, worked out once per sample shown.
+ * FALSE before the first sample, for a port on no electrical net, or with
+ * no run. */
+gboolean hyd_simulation_get_elec_level (HydSimulation *self, const char *component, const char *port,
+                                        guint *level);
 /* The variable names of the current run (without "t"), or NULL. */
 GStrv hyd_simulation_dup_variables (HydSimulation *self);
 void hyd_simulation_get_progress (HydSimulation *self, HydRunnerProgress *progress);

@@ -109,8 +109,18 @@ static gboolean
 live_variable_cb (const char *component_id, const char *variable, double *value, gpointer user_data)
 {
   HydWindow *self = user_data;
+  if (component_id == NULL)
+    return hyd_simulation_lookup (self->simulation, variable, value); /* "t": the sample's time */
   g_autofree char *name = g_strdup_printf ("%s.%s", component_id, variable);
   return hyd_simulation_lookup (self->simulation, name, value);
+}
+
+/* The electrical nets (docs/electrical.md): a wire carrying current is red. */
+static gboolean
+live_level_cb (const char *component_id, const char *port, guint *level, gpointer user_data)
+{
+  HydWindow *self = user_data;
+  return hyd_simulation_get_elec_level (self->simulation, component_id, port, level);
 }
 
 /* ---- what a diagnostic concerns, highlighted ---- */
@@ -364,10 +374,10 @@ apply_state (HydWindow *self)
   hyd_canvas_set_paused (self->canvas, paused);
   gtk_label_set_text (self->running_label,
                       paused
-                          ? _("Paused — editing is locked until the run is stopped. Click a lever valve or "
-                              "move a slider, then resume (F6).")
-                          : _("Running — editing is locked. Click a lever valve to operate it, or move a "
-                              "slider on the right."));
+                          ? _("Paused — editing is locked until the run is stopped. Click a lever valve or a "
+                              "pushbutton, or move a slider, then resume (F6).")
+                          : _("Running — editing is locked. Click a lever valve or a pushbutton to operate "
+                              "it, or move a slider on the right."));
   if (self->paused != paused)
     {
       self->paused = paused;
@@ -537,6 +547,7 @@ run_started_cb (GObject *source, GAsyncResult *result, gpointer data)
   hyd_canvas_get_style (self->canvas, &style);
   self->cavitation_pressure = style.cavitation_pressure;
   hyd_canvas_set_live (self->canvas, live_pressure_cb, live_variable_cb, self, NULL);
+  hyd_canvas_set_live_levels (self->canvas, live_level_cb);
   latency_start (self);
   gtk_widget_queue_draw (GTK_WIDGET (self->legend_area));
   apply_state (self);
@@ -673,13 +684,57 @@ is_lever_valve (const HydCircuitComponent *comp)
   return params != NULL && hyd_operation_is_manual (hyd_component_params_get_operation (params));
 }
 
-/* TRUE when the valve's operator springs back when released. */
+/* A switch of the current-path diagram the user works by hand while the
+ * circuit runs (docs/electrical.md): an electrical type whose "actuated"
+ * (or its command_param) is a profile parameter, a pushbutton. */
+static gboolean
+is_manual_switch (const HydCircuitComponent *comp)
+{
+  const HydComponentType *type = hyd_catalogue_lookup (comp->type);
+  if (type == NULL || type->category != HYD_CATEGORY_ELECTRICAL)
+    return FALSE;
+  int k = hyd_component_type_find_param (type, type->command_param ? type->command_param : "actuated");
+  return k >= 0 && (type->params[k].flags & HYD_PARAM_PROFILE);
+}
+
+/* The parameter a click sets: a valve's command, a switch's "actuated". */
+static const char *
+manual_command (const HydCircuitComponent *comp)
+{
+  const HydComponentType *type = hyd_catalogue_lookup (comp->type);
+  if (type == NULL)
+    return NULL;
+  if (type->command_param)
+    return type->command_param;
+  return is_manual_switch (comp) ? "actuated" : NULL;
+}
+
+/* The choice an enum parameter of a component holds (its default when
+ * unset), or NULL. */
+static const char *
+param_choice (const HydCircuitComponent *comp, const char *name)
+{
+  const HydComponentType *type = hyd_catalogue_lookup (comp->type);
+  int k = type && name ? hyd_component_type_find_param (type, name) : -1;
+  if (k < 0 || !(type->params[k].flags & HYD_PARAM_ENUM) || type->params[k].choices == NULL)
+    return NULL;
+  JsonNode *node = comp->params ? json_object_get_member (comp->params, name) : NULL;
+  if (node && JSON_NODE_HOLDS_VALUE (node) && json_node_get_value_type (node) == G_TYPE_STRING)
+    return json_node_get_string (node);
+  return type->params[k].choices[(guint) type->params[k].def];
+}
+
+/* TRUE when the valve's operator springs back when released, or the
+ * switch is a momentary pushbutton (closed only while the mouse is held). */
 static gboolean
 is_spring_return (const HydCircuitComponent *comp)
 {
   const HydComponentType *type = hyd_catalogue_lookup (comp->type);
   g_autoptr (HydComponentParams) params = type ? hyd_circuit_component_get_params (comp, NULL, NULL) : NULL;
-  return params != NULL && hyd_component_type_get_spring_return (type, params->values);
+  if (params != NULL && hyd_component_type_get_spring_return (type, params->values))
+    return TRUE;
+  return type && (g_strcmp0 (param_choice (comp, type->return_param), "momentary") == 0
+                  || g_strcmp0 (param_choice (comp, "operation"), "momentary") == 0);
 }
 
 static const HydCircuitComponent *
@@ -693,7 +748,7 @@ lever_valve_at (HydWindow *self, double wx, double wy)
   for (guint i = circuit->components->len; library && i-- > 0;)
     {
       const HydCircuitComponent *comp = g_ptr_array_index (circuit->components, i);
-      if (!is_lever_valve (comp))
+      if (!is_lever_valve (comp) && !is_manual_switch (comp))
         continue;
       HydSymbol *symbol = hyd_symbol_library_lookup (library, comp->type);
       if (symbol == NULL)
@@ -716,8 +771,7 @@ lever_valve_at (HydWindow *self, double wx, double wy)
 static void
 operate_lever (HydWindow *self, const HydCircuitComponent *comp)
 {
-  const HydComponentType *type = hyd_catalogue_lookup (comp->type);
-  const char *command = type ? type->command_param : NULL;
+  const char *command = manual_command (comp);
   const HydParamInfo *info = command ? param_info (self, comp->id, command, NULL) : NULL;
   if (info == NULL)
     return;
@@ -761,14 +815,14 @@ operator_released (HydWindow *self)
   if (id == NULL || !hyd_simulation_get_active (self->simulation))
     return;
   const HydCircuitComponent *comp = hyd_circuit_find_component (hyd_document_get_circuit (self->document), id);
-  const HydComponentType *type = comp ? hyd_catalogue_lookup (comp->type) : NULL;
-  const char *command = type ? type->command_param : NULL;
+  const char *command = comp ? manual_command (comp) : NULL;
   const HydParamInfo *info = command ? param_info (self, id, command, NULL) : NULL;
   if (info == NULL)
     return;
   double neutral = CLAMP (0.0, info->min, info->max);
   _hyd_window_live_change (self, id, command, neutral);
   hyd_property_panel_show_live_value (self->property_panel, id, command, neutral);
+  hyd_live_panel_show_value (self->live_panel, id, command, neutral);
 }
 
 /* The button's release, wherever the pointer is then (the click gesture

@@ -209,6 +209,21 @@ hyd_system_set_discrete (HydSystem *sys, const double *d)
       sys->comps[i].d[j] = d[k++];
 }
 
+char *
+hyd_system_dup_discrete_name (const HydSystem *sys, guint k)
+{
+  g_return_val_if_fail (sys != NULL, NULL);
+  for (guint i = 0; i < sys->n_comps; i++)
+    {
+      const HydComp *c = sys->comps[i].comp;
+      guint n = sys->comps[i].d ? c->n_dstates : 0;
+      if (k < n)
+        return g_strconcat (c->id, ".", c->dstates[k].name, NULL);
+      k -= n;
+    }
+  return NULL;
+}
+
 const char *
 hyd_system_get_event_name (const HydSystem *sys, guint k)
 {

@@ -115,6 +115,9 @@ int hyd_system_get_elec_net (const HydSystem *system, const char *component, con
 void hyd_system_get_elec_levels (HydSystem *system, const double *dstates, guint8 *levels);
 void hyd_system_get_discrete (const HydSystem *system, double *d);
 void hyd_system_set_discrete (HydSystem *system, const double *d);
+/* The variable name of discrete state k in that order ("K1.energised",
+ * as the run's samples name it), or NULL past the last. Free it. */
+char *hyd_system_dup_discrete_name (const HydSystem *system, guint k);
 
 /* A HydOdeProblem over this system (with its events). A system with
  * discrete states (docs/domains.md) requires its events and updates them at

@@ -91,6 +91,10 @@ extern const HydComponentType hyd_solenoid_type;
 /* electrical control: sources, switches and sensors (elecsw) */
 extern const HydComponentType hyd_supply_24v_type;
 extern const HydComponentType hyd_ground_0v_type;
+extern const HydComponentType hyd_pushbutton_switch_type;
+extern const HydComponentType hyd_limit_switch_type;
+extern const HydComponentType hyd_proximity_sensor_type;
+extern const HydComponentType hyd_pressure_switch_type;
 
 static const HydComponentType *const catalogue[] = {
   &hyd_tank_type,
@@ -180,6 +184,10 @@ static const HydComponentType *const catalogue[] = {
   /* electrical control: sources, switches and sensors (docs/electrical.md) */
   &hyd_supply_24v_type,
   &hyd_ground_0v_type,
+  &hyd_pushbutton_switch_type,
+  &hyd_limit_switch_type,
+  &hyd_proximity_sensor_type,
+  &hyd_pressure_switch_type,
 };
 
 /* Looked up once per component of a circuit: an index, built once. */

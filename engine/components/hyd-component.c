@@ -273,7 +273,8 @@ hyd_component_type_get_operation (const HydComponentType *type, const double *va
     return HYD_OPERATION_LEVER;
   if (strcmp (choice, "solenoid") == 0)
     return HYD_OPERATION_SOLENOID;
-  if (strcmp (choice, "pushbutton") == 0)
+  /* a pushbutton valve, or a pushbutton switch (momentary or detent) */
+  if (strcmp (choice, "pushbutton") == 0 || strcmp (choice, "momentary") == 0 || strcmp (choice, "detent") == 0)
     return HYD_OPERATION_PUSHBUTTON;
   if (strcmp (choice, "pedal") == 0)
     return HYD_OPERATION_PEDAL;
@@ -289,5 +290,7 @@ hyd_component_type_get_spring_return (const HydComponentType *type, const double
   const HydParamInfo *info = &type->params[k];
   double v = values ? values[k] : info->def;
   guint n = info->choices ? g_strv_length ((char **) info->choices) : 0;
-  return v >= 0 && v < n && strcmp (info->choices[(guint) v], "spring") == 0;
+  /* "momentary": a pushbutton switch that springs back */
+  return v >= 0 && v < n
+         && (strcmp (info->choices[(guint) v], "spring") == 0 || strcmp (info->choices[(guint) v], "momentary") == 0);
 }

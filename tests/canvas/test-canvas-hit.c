@@ -314,6 +314,29 @@ test_probe (void)
   g_autofree char *w = hyd_canvas_scene_probe_wire (s, 1);
   g_assert_cmpstr (w, ==, "RV1.P.p");
   g_assert_cmpint (hyd_canvas_scene_ref_domain (s, "J1"), ==, HYD_DOMAIN_HYDRAULIC);
+  g_autofree char *p = hyd_canvas_scene_probe_port (s, "V1", "A");
+  g_assert_cmpstr (p, ==, "V1.A.p");
+}
+
+/* Electrical parts (docs/electrical.md): a port has no pressure, so the
+ * probe reports what the part does, its first discrete state, on its body,
+ * its ports and its wires. */
+static void
+test_probe_electrical (void)
+{
+  HydSymbolLibrary *lib = library ();
+  g_autoptr (HydCircuit) c = hyd_circuit_new ();
+  add_component (c, "K1", "relay", 0, 0, 0, FALSE);
+  add_component (c, "H1", "lamp", 200, 0, 0, FALSE);
+  add_component (c, "K1_1", "relay_contact", 400, 0, 0, FALSE);
+  add_wire (c, "K1_1.4", "H1.X1");
+  g_autoptr (HydCanvasScene) s = hyd_canvas_scene_new (c, lib);
+  g_autofree char *k1 = hyd_canvas_scene_probe_variable (s, "K1");
+  g_assert_cmpstr (k1, ==, "K1.energised");
+  g_autofree char *h1 = hyd_canvas_scene_probe_port (s, "H1", "X2");
+  g_assert_cmpstr (h1, ==, "H1.lit");
+  g_autofree char *w = hyd_canvas_scene_probe_wire (s, 0);
+  g_assert_cmpstr (w, ==, "K1_1.actuated");
 }
 
 /* A library without the symbol: the part is a box at its position, its
@@ -359,6 +382,7 @@ main (int argc, char **argv)
   g_test_add_func ("/canvas/hit/rubber-band", test_rubber_band);
   g_test_add_func ("/canvas/hit/check", test_check);
   g_test_add_func ("/canvas/hit/probe", test_probe);
+  g_test_add_func ("/canvas/hit/probe-electrical", test_probe_electrical);
   g_test_add_func ("/canvas/hit/missing-symbol", test_missing_symbol);
   return g_test_run ();
 }

@@ -4,6 +4,7 @@
 #include "hyd-schematic.h"
 #include "hyd-catalogue.h"
 #include "symbol-cases.h"
+#include "../ui/elec-test-types.h"
 
 #include <glib/gstdio.h>
 #include <math.h>
@@ -409,6 +410,155 @@ test_wire_styles_by_domain (void)
   cairo_surface_destroy (s);
 }
 
+
+/* Electrical wires (docs/electrical.md): a thin solid line, half a
+ * working line, in the line colour; on a net that carries current (the
+ * port_level callback's bit 2) the wire and the port leads on it in the
+ * style's current colour, as FluidSIM draws a current path red. */
+static const char *const elec_symbols[][2] = {
+  { "test_elec_supply", "{ \"format\": \"bramah-symbol\", \"version\": 1, \"type\": \"test_elec_supply\","
+                        "  \"ports\": [ { \"name\": \"P\", \"at\": [0, 1], \"dir\": \"down\" } ],"
+                        "  \"elements\": [ { \"type\": \"line\", \"from\": [-1, 0], \"to\": [1, 0] } ] }" },
+  { "test_elec_coil", "{ \"format\": \"bramah-symbol\", \"version\": 1, \"type\": \"test_elec_coil\","
+                      "  \"ports\": [ { \"name\": \"A1\", \"at\": [0, -1], \"dir\": \"up\" },"
+                      "               { \"name\": \"A2\", \"at\": [0, 3], \"dir\": \"down\" } ],"
+                      "  \"elements\": [ { \"type\": \"rect\", \"at\": [-1, 0], \"size\": [2, 2] } ] }" },
+  { "test_elec_ground", "{ \"format\": \"bramah-symbol\", \"version\": 1, \"type\": \"test_elec_ground\","
+                        "  \"ports\": [ { \"name\": \"N\", \"at\": [0, -1], \"dir\": \"up\" } ],"
+                        "  \"elements\": [ { \"type\": \"line\", \"from\": [-1, 0], \"to\": [1, 0] } ] }" },
+};
+
+static gboolean
+elec_level_cb (const char *component_id, const char *port, guint *level, gpointer user_data)
+{
+  /* the supply's net carries current; the ground's does not */
+  gboolean hot = strcmp (component_id, "U1") == 0 || (strcmp (component_id, "K1") == 0 && strcmp (port, "A1") == 0);
+  *level = hot ? 1 | 4 : 2;
+  return TRUE;
+}
+
+static gboolean
+is_current_red (guint32 v)
+{
+  return ((v >> 16) & 0xff) > 180 && ((v >> 8) & 0xff) < 90 && (v & 0xff) < 90;
+}
+
+static void
+test_electrical_wires (void)
+{
+  elec_test_types_register ();
+  g_autofree char *dir = g_dir_make_tmp ("bramah-elec-XXXXXX", NULL);
+  g_autoptr (HydSymbolLibrary) lib = hyd_symbol_library_new ();
+  GError *error = NULL;
+  for (guint i = 0; i < G_N_ELEMENTS (elec_symbols); i++)
+    {
+      g_autofree char *name = g_strconcat (elec_symbols[i][0], ".sym", NULL);
+      g_autofree char *path = g_build_filename (dir, name, NULL);
+      g_assert_true (g_file_set_contents (path, elec_symbols[i][1], -1, NULL));
+    }
+  g_assert_true (hyd_symbol_library_add_directory (lib, dir, &error));
+  g_assert_no_error (error);
+  for (guint i = 0; i < G_N_ELEMENTS (elec_symbols); i++)
+    {
+      g_autofree char *name = g_strconcat (elec_symbols[i][0], ".sym", NULL);
+      g_autofree char *path = g_build_filename (dir, name, NULL);
+      g_unlink (path);
+    }
+  g_rmdir (dir);
+  g_autoptr (HydCircuit) c = hyd_circuit_load_from_data (
+      "{\"format\": \"bramah-circuit\", \"version\": 3, \"components\": ["
+      "{\"id\": \"U1\", \"type\": \"test_elec_supply\", \"position\": [100, 100]},"
+      "{\"id\": \"K1\", \"type\": \"test_elec_coil\", \"position\": [100, 150]},"
+      "{\"id\": \"G1\", \"type\": \"test_elec_ground\", \"position\": [100, 220]}],"
+      "\"connections\": [{\"from\": \"U1.P\", \"to\": \"K1.A1\"}, {\"from\": \"K1.A2\", \"to\": \"G1.N\"}]}",
+      -1, "elec.bramah", &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (hyd_schematic_wire_style (HYD_DOMAIN_ELECTRICAL), ==, HYD_WIRE_ELECTRICAL);
+  HydSchematicOptions opts;
+  options_for_tests (&opts);
+  opts.library = lib;
+  opts.flags = 0;
+
+  /* at rest: dark and thin; at 4 px per unit the working line is 6 px
+   * wide, the electrical wire 3 px about x = 400 */
+  cairo_surface_t *s = render_scaled (c, &opts, 4.0);
+  g_assert_true (is_dark (pixel_at (s, 400, 4 * 125)));
+  g_assert_true (is_light (pixel_at (s, 402, 4 * 125)));
+  g_assert_true (is_light (pixel_at (s, 397, 4 * 125)));
+  g_assert_true (is_dark (pixel_at (s, 400, 4 * 195)));
+  cairo_surface_destroy (s);
+
+  /* live: U1.P → K1.A1 carries current, K1.A2 → G1.N does not */
+  opts.port_level = elec_level_cb;
+  s = render_scaled (c, &opts, 4.0);
+  if (g_getenv ("BRAMAH_TEST_DUMP"))
+    cairo_surface_write_to_png (s, g_getenv ("BRAMAH_TEST_DUMP"));
+  g_assert_true (is_current_red (pixel_at (s, 400, 4 * 125)));
+  g_assert_true (is_current_red (pixel_at (s, 400, 4 * 145))); /* K1's lead at A1 */
+  g_assert_true (is_dark (pixel_at (s, 400, 4 * 195)));
+  cairo_surface_destroy (s);
+}
+
+
+/* A limit switch that names a cylinder (a reference reading its x) shows a
+ * tick with its id on the cylinder's drawing where the rod's end is at the
+ * switch's position: further along the stroke for a larger position; no
+ * tick without a cylinder named. Its label names the cylinder ("→ C1"). */
+static cairo_surface_t *
+render_with_switch (const char *cylinder, double position)
+{
+  g_autoptr (HydCircuit) c = load_example ("cylinder-extend-retract.bramah");
+  HydCircuitComponent *sw = hyd_circuit_component_new ("S2", "test_elec_limit");
+  sw->x = 600;
+  sw->y = 100;
+  if (cylinder)
+    json_object_set_string_member (sw->params, "cylinder", cylinder);
+  json_object_set_double_member (sw->params, "position", position);
+  g_ptr_array_add (c->components, sw);
+  HydSchematicOptions opts;
+  options_for_tests (&opts);
+  opts.flags = HYD_SCHEMATIC_SHOW_IDS | HYD_SCHEMATIC_BACKGROUND;
+  cairo_surface_t *s = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 800, 300);
+  cairo_t *cr = cairo_create (s);
+  hyd_schematic_render (cr, c, &opts);
+  cairo_destroy (cr);
+  return s;
+}
+
+/* The mean x of the pixels that differ between two renders in the band
+ * above the cylinder's body (y < 80), or −1 when none differ. */
+static double
+diff_mean_x (cairo_surface_t *a, cairo_surface_t *b)
+{
+  double sum = 0;
+  guint n = 0;
+  for (int y = 0; y < 80; y++)
+    for (int x = 0; x < 560; x++)
+      if (pixel_at (a, x, y) != pixel_at (b, x, y))
+        {
+          sum += x;
+          n++;
+        }
+  return n ? sum / n : -1;
+}
+
+static void
+test_stroke_marker (void)
+{
+  elec_test_types_register ();
+  cairo_surface_t *none = render_with_switch (NULL, 0.1);
+  cairo_surface_t *near = render_with_switch ("C1", 0.05);
+  cairo_surface_t *far = render_with_switch ("C1", 0.25);
+  if (g_getenv ("BRAMAH_TEST_DUMP"))
+    cairo_surface_write_to_png (far, g_getenv ("BRAMAH_TEST_DUMP"));
+  double x_near = diff_mean_x (none, near), x_far = diff_mean_x (none, far);
+  g_assert_cmpfloat (x_near, >, 300); /* right of the cylinder's position */
+  g_assert_cmpfloat (x_far, >, x_near + 10);
+  cairo_surface_destroy (none);
+  cairo_surface_destroy (near);
+  cairo_surface_destroy (far);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -420,5 +570,7 @@ main (int argc, char **argv)
   g_test_add_func ("/symbols/schematic/component-state", test_component_state_callback);
   g_test_add_func ("/symbols/schematic/pressure-ramp", test_pressure_colour_ramp);
   g_test_add_func ("/symbols/schematic/wire-styles-by-domain", test_wire_styles_by_domain);
+  g_test_add_func ("/symbols/schematic/electrical-wires", test_electrical_wires);
+  g_test_add_func ("/symbols/schematic/stroke-marker", test_stroke_marker);
   return g_test_run ();
 }

@@ -9,6 +9,7 @@
 #include "hyd-display-units.h"
 #include "hyd-help-text.h"
 #include "hyd-param-value.h"
+#include "elec-test-types.h"
 
 static void
 test_every_type (void)
@@ -198,6 +199,20 @@ test_port_kinds (void)
   g_assert_nonnull (strstr (mass, "  A  translational  "));
 }
 
+/* The palette and the help list the categories the types use
+ * (hyd_help_categories): the electrical control types come under their own
+ * heading, "Electrical control", with no change to the palette. */
+static void
+test_electrical_category (void)
+{
+  const HydComponentType *types[] = { hyd_catalogue_lookup ("tank"), &elt_supply, &elt_coil };
+  g_assert_nonnull (types[0]);
+  g_autoptr (GArray) categories = hyd_help_categories (types, G_N_ELEMENTS (types));
+  g_assert_cmpuint (categories->len, ==, 2);
+  g_assert_cmpint (g_array_index (categories, HydCategory, 1), ==, HYD_CATEGORY_ELECTRICAL);
+  g_assert_cmpstr (hyd_help_category_title (HYD_CATEGORY_ELECTRICAL), ==, "Electrical control");
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -205,6 +220,7 @@ main (int argc, char *argv[])
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/ui/help/every-type", test_every_type);
   g_test_add_func ("/ui/help/categories", test_categories);
+  g_test_add_func ("/ui/help/electrical-category", test_electrical_category);
   g_test_add_func ("/ui/help/port-kinds", test_port_kinds);
   g_test_add_func ("/ui/help/engineering-units", test_engineering_units);
   g_test_add_func ("/ui/help/round-defaults", test_round_defaults);

@@ -8,6 +8,7 @@
 #include <string.h>
 #include "hyd-document.h"
 #include "hyd-property-panel.h"
+#include "elec-test-types.h"
 
 static void
 spin (void)
@@ -125,6 +126,55 @@ test_edit (void)
   g_object_unref (panel);
 }
 
+
+/* A reference parameter (docs/electrical.md): a drop-down of "none" and the
+ * ids of the components whose type has the variable it reads (a limit
+ * switch's cylinder: those with a position x), written as the id. */
+static void
+test_reference (void)
+{
+  elec_test_types_register ();
+  g_autoptr (HydDocument) doc = hyd_document_new ();
+  g_autofree char *cyl = hyd_document_add_component (doc, "cylinder_double", 100, 100);
+  g_autofree char *pump = hyd_document_add_component (doc, "fixed_pump", 100, 300);
+  g_autofree char *sw = hyd_document_add_component (doc, "test_elec_limit", 300, 100);
+  HydPropertyPanel *panel = HYD_PROPERTY_PANEL (g_object_ref_sink (hyd_property_panel_new ()));
+  GtkWidget *window = gtk_window_new ();
+  gtk_window_set_child (GTK_WINDOW (window), GTK_WIDGET (panel));
+  gtk_window_present (GTK_WINDOW (window));
+  hyd_property_panel_set_document (panel, doc);
+  const char *sel[] = { sw, NULL };
+  hyd_property_panel_set_selection (panel, sel);
+  spin ();
+
+  GtkWidget *editor = hyd_property_panel_get_editor (panel, "cylinder");
+  g_assert_true (GTK_IS_DROP_DOWN (editor));
+  GListModel *model = gtk_drop_down_get_model (GTK_DROP_DOWN (editor));
+  g_assert_cmpuint (g_list_model_get_n_items (model), ==, 2);
+  g_assert_cmpstr (gtk_string_list_get_string (GTK_STRING_LIST (model), 1), ==, cyl);
+  g_assert_cmpuint (gtk_drop_down_get_selected (GTK_DROP_DOWN (editor)), ==, 0);
+
+  gtk_drop_down_set_selected (GTK_DROP_DOWN (editor), 1);
+  spin ();
+  const HydCircuitComponent *comp = hyd_circuit_find_component (hyd_document_get_circuit (doc), sw);
+  g_assert_cmpstr (json_object_get_string_member (comp->params, "cylinder"), ==, cyl);
+  /* an undo shows "none" again */
+  hyd_document_undo (doc);
+  spin ();
+  comp = hyd_circuit_find_component (hyd_document_get_circuit (doc), sw);
+  g_assert_false (json_object_has_member (comp->params, "cylinder"));
+  g_assert_cmpuint (gtk_drop_down_get_selected (GTK_DROP_DOWN (editor)), ==, 0);
+  /* a second cylinder joins the list */
+  g_autofree char *cyl2 = hyd_document_add_component (doc, "cylinder_double", 100, 500);
+  spin ();
+  g_assert_cmpuint (g_list_model_get_n_items (model), ==, 3);
+  g_assert_cmpstr (gtk_string_list_get_string (GTK_STRING_LIST (model), 2), ==, cyl2);
+  (void) pump;
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  g_object_unref (panel);
+}
+
 typedef struct {
   char *component, *param;
   double value;
@@ -182,5 +232,6 @@ main (int argc, char *argv[])
     }
   g_test_add_func ("/ui/property-panel/edit", test_edit);
   g_test_add_func ("/ui/property-panel/live-slider", test_live_slider);
+  g_test_add_func ("/ui/property-panel/reference", test_reference);
   return g_test_run ();
 }

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <glib/gstdio.h>
 #include "hyd-simulation.h"
+#include "elec-test-types.h"
 
 typedef struct {
   GMainLoop *loop;
@@ -419,6 +420,175 @@ test_replay (void)
   g_main_loop_unref (c.loop);
 }
 
+
+/* Electrical control (docs/electrical.md): a button S1 (normally open,
+ * pressed by its profile from 0.5 s) between +24 V and a coil K1 to 0 V.
+ * The level of each net in the sample shown, from the discrete states of
+ * that sample: before the press the supply's net is at +24 V but carries
+ * no current and the coil's A1 floats; after it, every net of the path
+ * carries current. A circuit without electrical ports has no levels. */
+static const char elec_circuit[] =
+  "{ \"format\": \"bramah-circuit\", \"version\": 3,"
+  "  \"simulation\": { \"t_end\": 1.0, \"output_interval\": 0.01 },"
+  "  \"components\": ["
+  "   { \"id\": \"U1\", \"type\": \"test_elec_supply\", \"position\": [0, 0] },"
+  "   { \"id\": \"S1\", \"type\": \"test_elec_button\", \"position\": [0, 40],"
+  "     \"params\": { \"contact\": \"no\", \"actuated\": { \"step\": { \"times\": [0.5], \"values\": [0, 1] } } } },"
+  "   { \"id\": \"K1\", \"type\": \"test_elec_coil\", \"position\": [0, 80] },"
+  "   { \"id\": \"G1\", \"type\": \"test_elec_ground\", \"position\": [0, 120] },"
+  "   { \"id\": \"X1\", \"type\": \"test_decay\", \"position\": [60, 0] } ],"
+  "  \"connections\": ["
+  "   { \"from\": \"U1.P\", \"to\": \"S1.1\" },"
+  "   { \"from\": \"S1.4\", \"to\": \"K1.A1\" },"
+  "   { \"from\": \"K1.A2\", \"to\": \"G1.N\" } ] }";
+
+static void
+test_elec_levels (void)
+{
+  elec_test_types_register ();
+  g_autoptr (GError) error = NULL;
+  g_autoptr (HydCircuit) circuit = hyd_circuit_load_from_data (elec_circuit, -1, NULL, &error);
+  g_assert_no_error (error);
+  g_autoptr (HydSimulation) sim = hyd_simulation_new ();
+  Counts c = { .loop = g_main_loop_new (NULL, FALSE) };
+  g_signal_connect (sim, "finished", G_CALLBACK (finished_cb), &c);
+  guint level = 99;
+  g_assert_false (hyd_simulation_get_elec_level (sim, "S1", "1", &level));
+  run_to_end (sim, circuit, &c);
+  if (hyd_simulation_get_state (sim) != HYD_RUNNER_FINISHED)
+    g_error ("%s", hyd_simulation_get_result (sim)->message);
+
+  hyd_simulation_show_time (sim, 0.2);
+  g_assert_true (hyd_simulation_get_elec_level (sim, "S1", "1", &level));
+  g_assert_cmpuint (level, ==, 1);   /* +24 V, no current */
+  g_assert_true (hyd_simulation_get_elec_level (sim, "K1", "A1", &level));
+  g_assert_cmpuint (level, ==, 0);   /* floating */
+  g_assert_true (hyd_simulation_get_elec_level (sim, "K1", "A2", &level));
+  g_assert_cmpuint (level, ==, 2);   /* 0 V, no current */
+  double energised = -1;
+  g_assert_true (hyd_simulation_lookup (sim, "K1.energised", &energised));
+  g_assert_cmpfloat (energised, ==, 0);
+
+  hyd_simulation_show_time (sim, 0.8);
+  g_assert_true (hyd_simulation_lookup (sim, "K1.energised", &energised));
+  g_assert_cmpfloat (energised, ==, 1);
+  const char *ports[][2] = { { "U1", "P" }, { "S1", "1" }, { "S1", "4" }, { "K1", "A1" }, { "K1", "A2" },
+                             { "G1", "N" } };
+  for (guint i = 0; i < G_N_ELEMENTS (ports); i++)
+    {
+      g_assert_true (hyd_simulation_get_elec_level (sim, ports[i][0], ports[i][1], &level));
+      g_assert_cmpuint (level & 4, ==, 4);
+    }
+  /* the unused normally closed side: a net of its own, open */
+  g_assert_true (hyd_simulation_get_elec_level (sim, "S1", "2", &level));
+  g_assert_cmpuint (level, ==, 0);
+  /* back to the first sample: the cache follows the sample shown */
+  hyd_simulation_show_time (sim, 0.0);
+  g_assert_true (hyd_simulation_get_elec_level (sim, "K1", "A1", &level));
+  g_assert_cmpuint (level, ==, 0);
+
+  /* no electrical port: nothing compiled for it, no level */
+  g_autoptr (HydCircuit) hydraulic = load_example ("cylinder-extend-retract.bramah");
+  run_to_end (sim, hydraulic, &c);
+  g_assert_false (hyd_simulation_get_elec_level (sim, "C1", "A", &level));
+  g_main_loop_unref (c.loop);
+}
+
+
+/* A button pressed and released in a run (a click on the canvas is this
+ * live change, ui/hyd-window-sim.c) is logged with its time like a slider
+ * change: two markers on the plots, and the runner's change log, which
+ * hyd_run_execute replays (HydRunSpec.replay) to the same samples: the coil
+ * on from the press to the release, sample for sample. */
+typedef struct {
+  GArray *t, *values;
+} Collected;
+
+static gboolean
+collect_cb (double t, const double *values, guint n, gpointer user)
+{
+  Collected *col = user;
+  g_array_append_val (col->t, t);
+  g_array_append_val (col->values, values[0]);
+  return TRUE;
+}
+
+static gboolean
+release_cb (gpointer data)
+{
+  g_assert_true (hyd_simulation_set_param (data, "S1", "actuated", 0, NULL));
+  return G_SOURCE_REMOVE;
+}
+
+static void
+test_button_press_replay (void)
+{
+  elec_test_types_register ();
+  g_autoptr (GError) error = NULL;
+  g_autoptr (HydCircuit) circuit = hyd_circuit_load_from_data (elec_circuit, -1, NULL, &error);
+  g_assert_no_error (error);
+  /* a button nobody presses by profile */
+  json_object_set_double_member (hyd_circuit_find_component (circuit, "S1")->params, "actuated", 0);
+  g_autoptr (HydSimulation) sim = hyd_simulation_new ();
+  Counts c = { .loop = g_main_loop_new (NULL, FALSE) };
+  g_signal_connect (sim, "finished", G_CALLBACK (finished_cb), &c);
+  hyd_simulation_set_real_time_factor (sim, 1.0);
+  g_assert_true (hyd_simulation_start (sim, circuit, NULL, &error));
+  g_assert_no_error (error);
+  /* pressed now, released 0.4 s later (wall time = run time) */
+  g_assert_true (hyd_simulation_set_param (sim, "S1", "actuated", 1, &error));
+  g_timeout_add (400, release_cb, sim);
+  guint id = g_timeout_add_seconds (60, timeout_cb, NULL);
+  while (c.finished == 0)
+    g_main_loop_run (c.loop);
+  g_source_remove (id);
+  g_assert_cmpint (hyd_simulation_get_state (sim), ==, HYD_RUNNER_FINISHED);
+
+  HydTraceStore *store = hyd_simulation_get_store (sim);
+  g_assert_cmpuint (hyd_trace_store_get_n_markers (store), ==, 2);
+  GPtrArray *log = hyd_runner_get_change_log (hyd_simulation_get_runner (sim));
+  g_assert_cmpuint (log->len, ==, 2);
+  const HydRunChange *press = g_ptr_array_index (log, 0), *release = g_ptr_array_index (log, 1);
+  g_assert_cmpstr (press->component, ==, "S1");
+  g_assert_cmpstr (press->param, ==, "actuated");
+  g_assert_cmpfloat (press->new_value, ==, 1);
+  g_assert_cmpfloat (release->new_value, ==, 0);
+  g_assert_cmpfloat (release->t, >, press->t);
+
+  int col = hyd_trace_store_find (store, "K1.energised");
+  g_assert_cmpint (col, >, 0);
+  guint n = hyd_trace_store_get_n_rows (store);
+  const double *t = hyd_trace_store_get_column (store, 0), *on = hyd_trace_store_get_column (store, col);
+  for (guint i = 0; i < n; i++)
+    if (t[i] > press->t && t[i] < release->t)
+      g_assert_cmpfloat (on[i], ==, 1);
+    else if (t[i] < press->t || t[i] > release->t)
+      g_assert_cmpfloat (on[i], ==, 0);
+
+  /* the replay: the same samples */
+  g_autoptr (HydSystem) system = hyd_system_compile (circuit, &error);
+  g_assert_no_error (error);
+  HydSimOptions opts;
+  g_assert_true (hyd_circuit_get_sim_options (circuit, &opts, &error));
+  int var = hyd_system_find_variable (system, "K1.energised");
+  Collected got = { g_array_new (FALSE, FALSE, sizeof (double)), g_array_new (FALSE, FALSE, sizeof (double)) };
+  HydRunSpec spec = { .sim = &opts, .vars = &var, .n_vars = 1, .sample = collect_cb, .user = &got,
+                      .replay = log };
+  HydOdeResult result = { 0 };
+  g_assert_cmpint (hyd_run_execute (system, &spec, &result, NULL), ==, HYD_ODE_SUCCESS);
+  g_assert_cmpuint (got.t->len, ==, n);
+  for (guint i = 0; i < n; i++)
+    {
+      g_assert_cmpfloat (g_array_index (got.t, double, i), ==, t[i]);
+      g_assert_cmpfloat (g_array_index (got.values, double, i), ==, on[i]);
+    }
+  hyd_ode_result_clear (&result);
+  hyd_sim_options_clear (&opts);
+  g_array_unref (got.t);
+  g_array_unref (got.values);
+  g_main_loop_unref (c.loop);
+}
+
 /* The run's CSV export (issue 8, item 14): every column of the run, headed
  * in the plots' words and units, the values in those units: a pressure in
  * bar is the SI value / 1e5, a position in mm the SI value · 1e3. */
@@ -506,5 +676,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/ui/simulation/replay", test_replay);
   g_test_add_func ("/ui/simulation/cavitation-describe", test_cavitation_describe);
   g_test_add_func ("/ui/simulation/export-csv", test_export_csv);
+  g_test_add_func ("/ui/simulation/elec-levels", test_elec_levels);
+  g_test_add_func ("/ui/simulation/button-press-replay", test_button_press_replay);
   return g_test_run ();
 }
