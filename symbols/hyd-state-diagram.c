@@ -655,9 +655,9 @@ hyd_state_diagram_draw (const HydStateDiagram *d, cairo_t *cr, double width, dou
           cairo_set_font_size (cr, FONT_TICK);
           cairo_set_source_rgb (cr, 0.3, 0.3, 0.3);
           g_autofree char *s = full_label (r);
-          cairo_move_to (cr, x0 - 4 - text_width (cr, s), band_top + FONT_TICK * 0.35);
+          cairo_move_to (cr, x0 - 4 - text_width (cr, s), band_top + FONT_TICK * 0.75);
           cairo_show_text (cr, s);
-          cairo_move_to (cr, x0 - 4 - text_width (cr, "0"), band_bottom + FONT_TICK * 0.35);
+          cairo_move_to (cr, x0 - 4 - text_width (cr, "0"), band_bottom);
           cairo_show_text (cr, "0");
         }
       y += h + GAP;
