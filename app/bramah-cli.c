@@ -29,6 +29,7 @@ static const HydCliCommand *const commands[] = {
   &hyd_cli_verify_command,
   &hyd_cli_bench_command,
   &hyd_cli_render_command,
+  &hyd_cli_state_diagram_command,
   &hyd_cli_migrate_command,
 };
 

@@ -40,6 +40,7 @@ extern const HydCliCommand hyd_cli_verify_command;          /* cli-verify.c */
 extern const HydCliCommand hyd_cli_bench_command;           /* cli-bench.c */
 extern const HydCliCommand hyd_cli_render_command;          /* cli-render.c */
 extern const HydCliCommand hyd_cli_migrate_command;         /* cli-migrate.c */
+extern const HydCliCommand hyd_cli_state_diagram_command;   /* cli-state-diagram.c */
 
 /* ---- errors (cli-command.c) ----
  * Every error of a command goes through one of these, which print

@@ -714,6 +714,13 @@ hyd_simulation_get_result (HydSimulation *self)
   return self->runner ? hyd_runner_get_result (self->runner) : NULL;
 }
 
+const HydCircuit *
+hyd_simulation_get_circuit (HydSimulation *self)
+{
+  g_return_val_if_fail (HYD_IS_SIMULATION (self), NULL);
+  return self->runner ? self->circuit : NULL;
+}
+
 /* Whether the latest sample would change what the schematic shows: some
  * variable moved by more than LIVE_CHANGE_FRACTION of the largest magnitude
  * it has had in the run (0.2 % of a 100 bar pressure colour scale, 0.6 mm of

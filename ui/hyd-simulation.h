@@ -86,6 +86,8 @@ gboolean hyd_simulation_get_elec_level (HydSimulation *self, const char *compone
 GStrv hyd_simulation_dup_variables (HydSimulation *self);
 void hyd_simulation_get_progress (HydSimulation *self, HydRunnerProgress *progress);
 const HydOdeResult *hyd_simulation_get_result (HydSimulation *self);
+/* The circuit the current run was compiled from (a copy), or NULL. */
+const HydCircuit *hyd_simulation_get_circuit (HydSimulation *self);
 
 /* Signals:
  *   "state-changed" ()       started, paused, resumed, finished, reset

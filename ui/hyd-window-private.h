@@ -12,6 +12,7 @@
 #include "hyd-plot-panes.h"
 #include "hyd-property-panel.h"
 #include "hyd-sim-bar.h"
+#include "hyd-state-diagram-pane.h"
 #include "hyd-simulation.h"
 
 G_BEGIN_DECLS
@@ -57,6 +58,9 @@ struct _HydWindow
   HydLivePanel *live_panel;
   HydSimBar *sim_bar;
   HydPlotPanes *plot_panes;
+  GtkStack *plots_stack;     /* "plots" and "state-diagram" */
+  HydStateDiagramPane *state_diagram;
+  GtkWidget *plots_switcher;
   GtkInscription *status_label;
   GtkLabel *mode_label;
 

@@ -1031,6 +1031,7 @@ replay_cb (HydWindow *self, double t, HydSimBar *bar)
     return;
   hyd_simulation_show_time (self->simulation, t);
   hyd_plot_panes_set_replay_time (self->plot_panes, hyd_simulation_get_shown_time (self->simulation));
+  hyd_state_diagram_pane_show_replay (self->state_diagram);
   hyd_canvas_queue_live_redraw (self->canvas);
 }
 
@@ -1060,6 +1061,7 @@ _hyd_window_sim_init (HydWindow *self)
   g_signal_connect_swapped (self->simulation, "samples", G_CALLBACK (simulation_samples_cb), self);
   g_signal_connect_swapped (self->simulation, "warning", G_CALLBACK (simulation_warning_cb), self);
   g_signal_connect_swapped (self->simulation, "finished", G_CALLBACK (simulation_finished_cb), self);
+  hyd_state_diagram_pane_set_simulation (self->state_diagram, self->simulation);
 
   hyd_property_panel_set_live_lookup (self->property_panel, panel_live_lookup_cb, self);
   hyd_live_panel_set_lookup (self->live_panel, panel_live_lookup_cb, self);

@@ -553,6 +553,9 @@ describe_geometry (HydWindow *self)
   append_widget (s, "canvas", GTK_WIDGET (self->canvas));
   append_widget (s, "properties", GTK_WIDGET (self->property_panel));
   append_widget (s, "plots", GTK_WIDGET (self->plot_panes));
+  append_widget (s, "plots-switcher", self->plots_switcher);
+  append_widget (s, "state-diagram", GTK_WIDGET (self->state_diagram));
+  append_widget (s, "state-diagram-csv", hyd_state_diagram_pane_get_export_button (self->state_diagram, "csv"));
   append_widget (s, "replay", hyd_sim_bar_get_replay_scale (self->sim_bar));
   append_widget (s, "simbar", GTK_WIDGET (self->sim_bar));
   append_widget (s, "paned", GTK_WIDGET (self->main_paned));
@@ -908,6 +911,7 @@ hyd_window_class_init (HydWindowClass *klass)
   g_type_ensure (HYD_TYPE_LIVE_PANEL);
   g_type_ensure (HYD_TYPE_SIM_BAR);
   g_type_ensure (HYD_TYPE_PLOT_PANES);
+  g_type_ensure (HYD_TYPE_STATE_DIAGRAM_PANE);
 
   gtk_widget_class_set_template_from_resource (widget_class, BRAMAH_RESOURCE_PREFIX "/ui/hyd-window.ui");
   gtk_widget_class_bind_template_child (widget_class, HydWindow, title_label);
@@ -930,6 +934,9 @@ hyd_window_class_init (HydWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, HydWindow, live_panel);
   gtk_widget_class_bind_template_child (widget_class, HydWindow, sim_bar);
   gtk_widget_class_bind_template_child (widget_class, HydWindow, plot_panes);
+  gtk_widget_class_bind_template_child (widget_class, HydWindow, plots_stack);
+  gtk_widget_class_bind_template_child (widget_class, HydWindow, state_diagram);
+  gtk_widget_class_bind_template_child (widget_class, HydWindow, plots_switcher);
   gtk_widget_class_bind_template_child (widget_class, HydWindow, status_label);
   gtk_widget_class_bind_template_child (widget_class, HydWindow, mode_label);
   gtk_widget_class_bind_template_callback (widget_class, info_bar_response_cb);

@@ -437,6 +437,15 @@ hyd_system_get_variable_unit (const HydSystem *sys, guint v)
   return g_array_index (sys->vars, Var, v).unit;
 }
 
+const char *
+hyd_system_get_variable_discrete (const HydSystem *sys, guint v)
+{
+  hyd_sys_ensure_variables (sys);
+  g_return_val_if_fail (v < sys->vars->len, NULL);
+  const Var *var = &g_array_index (sys->vars, Var, v);
+  return var->kind == VAR_DSTATE ? sys->comps[var->a].comp->id : NULL;
+}
+
 GArray *
 hyd_system_get_default_variables (const HydSystem *sys)
 {

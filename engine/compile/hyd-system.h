@@ -138,6 +138,9 @@ int hyd_system_find_variable (const HydSystem *system, const char *name);
 guint hyd_system_get_n_variables (const HydSystem *system);
 const char *hyd_system_get_variable_name (const HydSystem *system, guint v);
 HydUnit hyd_system_get_variable_unit (const HydSystem *system, guint v);
+/* The id of the component whose discrete state variable v is
+ * ("K1.energised" → "K1"), or NULL when v is not a discrete state. */
+const char *hyd_system_get_variable_discrete (const HydSystem *system, guint v);
 /* Default CSV columns: t, one pressure per non-boundary node, every state. */
 GArray *hyd_system_get_default_variables (const HydSystem *system); /* of int */
 /* Values of variables vars[0..n) at (t, y). */

@@ -639,6 +639,14 @@ hyd_runner_get_column_unit (HydRunner *self, guint column)
   return hyd_system_get_variable_unit (self->job->sys, (guint) self->job->columns[column]);
 }
 
+const char *
+hyd_runner_get_column_discrete (HydRunner *self, guint column)
+{
+  g_return_val_if_fail (HYD_IS_RUNNER (self), NULL);
+  g_return_val_if_fail (column < self->job->n_columns, NULL);
+  return hyd_system_get_variable_discrete (self->job->sys, (guint) self->job->columns[column]);
+}
+
 /* The node whose pressure a variable name is ("C1.A.p" or "C1.A"), or −1. */
 static int
 pressure_node (const HydSystem *sys, const char *name)

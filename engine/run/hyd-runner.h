@@ -85,6 +85,9 @@ gboolean hyd_runner_set_columns (HydRunner *runner, const char *const *names, GE
 guint hyd_runner_get_n_columns (HydRunner *runner);
 const char *hyd_runner_get_column_name (HydRunner *runner, guint column);
 HydUnit hyd_runner_get_column_unit (HydRunner *runner, guint column);
+/* The component whose discrete state the column is, or NULL
+ * (hyd_system_get_variable_discrete). */
+const char *hyd_runner_get_column_discrete (HydRunner *runner, guint column);
 /* The column of a variable (any name hyd_system_find_variable knows; a
  * node's pressure by any of its ports), or −1. */
 int hyd_runner_find_column (HydRunner *runner, const char *name);

@@ -70,7 +70,7 @@ run help --help
 run help-h -h
 run help-word help
 run unknown-command frobnicate
-for c in simulate check describe jacobian-check components solvers verify bench render migrate; do
+for c in simulate check describe jacobian-check components solvers verify bench render migrate state-diagram; do
   run "help-$c" "$c" --help
 done
 
@@ -206,6 +206,15 @@ run migrate-no-output migrate cli/small.bramah
 run migrate-no-file migrate -o x.bramah
 run migrate-unwritable migrate cli/small.bramah -o nodir/x.bramah
 show_file x.bramah
+
+# ---- state-diagram (tests/cli/state-diagram.sh checks the drawing)
+run state-diagram-csv state-diagram cli/data/state-diagram.bramah --items C1,HY1.on --output-interval 0.5
+run state-diagram-default state-diagram ex/cylinder-extend-retract.bramah --t-end 1 --output-interval 0.25
+run state-diagram-item state-diagram cli/data/state-diagram.bramah --items C1,PU1
+run state-diagram-none state-diagram ex/motor-relief.bramah
+run state-diagram-extension state-diagram cli/data/state-diagram.bramah -o out.gif
+run state-diagram-width state-diagram cli/data/state-diagram.bramah --width 10 -o out.svg
+run state-diagram-unwritable state-diagram cli/data/state-diagram.bramah -o nodir/out.svg
 
 if [ "$update" = --update ]; then
   cp "$got" "$golden"

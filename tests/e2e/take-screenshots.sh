@@ -72,3 +72,19 @@ e2e_stop_hard
 e2e_start
 wait_geom '^info-button _Recover ' || fail "no recovery offered"
 window_shot app-recovery
+
+# the state diagram of the A+ B+ B− A− sequence, on its page beside the plots
+sequence="$SOURCE_ROOT/data/examples/electro-sequence-a-b-b-a.bramah"
+if [ -f "$sequence" ]; then
+  kill "$APP_PID"; wait "$APP_PID" 2>/dev/null; APP_PID=
+  : >"$E2E_TMP/app.out"
+  e2e_start "$sequence"
+  xdotool windowsize "$WIN" 1280 860
+  wait_geometry_settles
+  set -- $(geometry | awk '$1 == "plots-switcher" { print int($2 + ($4 - $2) * 0.75), int(($3 + $5) / 2) }')
+  click "$1" "$2"
+  focus_canvas
+  key F5
+  wait_geom "^run finished" 60 || fail "the sequence did not finish"
+  window_shot app-state-diagram
+fi
