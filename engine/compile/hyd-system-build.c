@@ -1266,6 +1266,7 @@ hyd_system_compile (const HydCircuit *circuit, GError **error)
   build_pattern (sys);
   build_positions (sys);
   hyd_sys_lint (sys);
+  sys->timed_valid = FALSE; /* the list of timed parameters, made again at first use */
   return sys;
 }
 

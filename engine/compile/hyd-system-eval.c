@@ -9,12 +9,29 @@
 void
 hyd_sys_refresh_params (HydSystem *sys, double t)
 {
-  for (guint i = 0; i < sys->n_comps; i++)
+  if (!sys->timed_valid)
     {
-      SysComp *sc = &sys->comps[i];
-      for (guint k = 0; k < sc->comp->type->n_params; k++)
-        if (sc->prof[k] && !hyd_profile_is_constant (sc->prof[k]))
-          sc->comp->par[k] = hyd_profile_eval (sc->prof[k], t, sys->t_piece, &sc->comp->par_dt[k]);
+      g_free (sys->timed);
+      GArray *pairs = g_array_new (FALSE, FALSE, sizeof (guint));
+      for (guint i = 0; i < sys->n_comps; i++)
+        {
+          SysComp *sc = &sys->comps[i];
+          for (guint k = 0; k < sc->comp->type->n_params; k++)
+            if (sc->prof[k] && !hyd_profile_is_constant (sc->prof[k]))
+              {
+                g_array_append_val (pairs, i);
+                g_array_append_val (pairs, k);
+              }
+        }
+      sys->n_timed = pairs->len / 2;
+      sys->timed = (guint *) g_array_free (pairs, FALSE);
+      sys->timed_valid = TRUE;
+    }
+  for (guint j = 0; j < sys->n_timed; j++)
+    {
+      SysComp *sc = &sys->comps[sys->timed[2 * j]];
+      guint k = sys->timed[2 * j + 1];
+      sc->comp->par[k] = hyd_profile_eval (sc->prof[k], t, sys->t_piece, &sc->comp->par_dt[k]);
     }
 }
 
@@ -59,16 +76,8 @@ hyd_sys_eval_all (HydSystem *sys, double t, const double *y, double *f, gboolean
       guint np = c->type->n_ports, ns = c->n_states, nv = c->n_vstates;
       for (guint X = 0; X < np; X++)
         sc->p[X] = sc->port_node[X] >= 0 ? sys->nodes[sc->port_node[X]].p : 0.0;
-      memset (sc->q, 0, sizeof (double) * np);
-      memset (sc->xdot, 0, sizeof (double) * ns);
-      memset (sc->q_t, 0, sizeof (double) * np);
-      memset (sc->x_t, 0, sizeof (double) * ns);
-      memset (sc->V, 0, sizeof (double) * np);
-      memset (sc->dV, 0, sizeof (double) * np * nv);
-      memset (sc->d2V, 0, sizeof (double) * np * nv * nv);
-      memset (sc->C, 0, sizeof (double) * np);
-      memset (sc->dC, 0, sizeof (double) * np);
-      memset (sc->out, 0, sizeof (double) * c->n_outputs);
+      /* q, xdot, q_t, x_t, V, dV, d2V, C, dC and out: one block */
+      memset (sc->q, 0, sizeof (double) * sc->n_zero);
       if (want_jac)
         memset (sc->jac, 0, sizeof (double) * c->nnz);
       if (sc->ext)

@@ -210,6 +210,7 @@ hyd_system_override_param (HydSystem *sys, double t, const char *comp_id, const 
         if (sys->nodes[b].bprof == replaced)
           sys->nodes[b].bprof = sc->prof[k];
       hyd_profile_free (replaced);
+      sys->timed_valid = FALSE; /* hyd_sys_refresh_params: one profile fewer */
       collect_breakpoints_again (sys);
     }
   c->par[k] = v;

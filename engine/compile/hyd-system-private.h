@@ -50,6 +50,7 @@ typedef struct {
   double *p;             /* [np] local port pressures; one block with q … pflow */
   double *q, *xdot, *jac, *q_t, *x_t, *V, *dV, *d2V, *C, *dC, *out;
   double *pflow;         /* [np] reported port flows */
+  guint n_zero;          /* doubles from q to the end of out, cleared by every evaluation */
   int meter;             /* index into meters or −1 */
   /* Domains beyond hydraulics (hyd-system-domains.c); NULL / FALSE for a
    * purely hydraulic component. */
@@ -179,6 +180,11 @@ struct _HydSystem {
   guint *comp_port0;     /* [n_comps] global index of each component's port 0 */
   guint *enet_parent;    /* [n_enets] scratch union-find */
   char *update_error;    /* why the last update failed (short circuit, chattering) */
+  /* the parameters that follow a profile of time (hyd_sys_refresh_params):
+   * pairs (component, parameter), made on first use and again after a change */
+  guint *timed;
+  guint n_timed;
+  gboolean timed_valid;
 };
 
 

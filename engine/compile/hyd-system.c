@@ -66,15 +66,19 @@ hyd_sys_add_var (HydSystem *sys, char *name, HydUnit unit, VarKind kind, int a, 
   g_hash_table_insert (sys->var_index, v.name, GINT_TO_POINTER (sys->vars->len));
 }
 
-/* The evaluation buffers of a component, in one block (sc->p owns it). */
+/* The evaluation buffers of a component, in one block (sc->p owns it):
+ * p, jac and pflow first, then q … out, the buffers every evaluation starts
+ * from zero, contiguous so that one memset clears them (sc->n_zero
+ * doubles from sc->q on). */
 void
 hyd_sys_comp_alloc (SysComp *sc)
 {
   HydComp *c = sc->comp;
   gsize np = c->type->n_ports, ns = c->n_states, nv = c->n_vstates;
-  gsize len[] = { np, np, ns, c->nnz, np, ns, np, np * nv, np * nv * nv, np, np, c->n_outputs, np };
-  double **arr[] = { &sc->p, &sc->q, &sc->xdot, &sc->jac, &sc->q_t, &sc->x_t, &sc->V, &sc->dV,
-                     &sc->d2V, &sc->C, &sc->dC, &sc->out, &sc->pflow };
+  gsize len[] = { np, c->nnz, np, np, ns, np, ns, np, np * nv, np * nv * nv, np, np, c->n_outputs };
+  double **arr[] = { &sc->p, &sc->jac, &sc->pflow, &sc->q, &sc->xdot, &sc->q_t, &sc->x_t, &sc->V,
+                     &sc->dV, &sc->d2V, &sc->C, &sc->dC, &sc->out };
+  enum { FIRST_ZEROED = 3 };
   gsize total = 0;
   for (guint k = 0; k < G_N_ELEMENTS (len); k++)
     total += len[k] + 1;
@@ -85,6 +89,8 @@ hyd_sys_comp_alloc (SysComp *sc)
       *arr[k] = block + at;
       at += len[k] + 1;
     }
+  sc->n_zero = (guint) (block + total - sc->q);
+  g_assert (*arr[FIRST_ZEROED] == sc->q);
   sc->vpos = (int *) (block + total);
   for (guint k = 0; k < ns; k++)
     sc->vpos[k] = -1;
@@ -126,6 +132,7 @@ hyd_system_free (HydSystem *sys)
   for (guint i = 0; i < sys->n_comps; i++)
     sys_comp_clear (&sys->comps[i]);
   g_free (sys->comps);
+  g_free (sys->timed);
   g_free (sys->port_comp);
   g_free (sys->port_index);
   for (guint i = 0; i < sys->n_nodes; i++)

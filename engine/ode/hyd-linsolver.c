@@ -3,11 +3,34 @@
 #include "hyd-linsolver.h"
 
 #include <complex.h>
+#include <float.h>
 #include <klu.h>
 #include <lapacke.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* HYD_SMALL_DENSE_MAX, or the environment's BRAMAH_SMALL_DENSE_MAX (for
+ * measuring the crossover: docs/solvers.md, "Linear solvers"). */
+static guint
+small_dense_max (void)
+{
+  static gsize once = 0;
+  static guint value = HYD_SMALL_DENSE_MAX;
+  if (g_once_init_enter (&once))
+    {
+      const char *e = g_getenv ("BRAMAH_SMALL_DENSE_MAX");
+      if (e != NULL && *e != '\0')
+        {
+          char *end = NULL;
+          guint64 v = g_ascii_strtoull (e, &end, 10);
+          if (end != NULL && *end == '\0' && v <= 4096)
+            value = (guint) v;
+        }
+      g_once_init_leave (&once, 1);
+    }
+  return value;
+}
 
 HydJac *
 hyd_jac_new_dense (guint n)
@@ -15,6 +38,7 @@ hyd_jac_new_dense (guint n)
   HydJac *J = g_new0 (HydJac, 1);
   J->n = n;
   J->dense = g_new0 (double, (gsize) n * n + 1);
+  J->small_dense_max = small_dense_max ();
   return J;
 }
 
@@ -28,6 +52,7 @@ hyd_jac_new_sparse (guint n, guint nnz, const guint *colptr, const guint *rowind
   J->colptr = colptr;
   J->rowind = rowind;
   J->values = g_new0 (double, nnz + 1);
+  J->small_dense_max = small_dense_max ();
   return J;
 }
 
@@ -156,6 +181,13 @@ struct _HydLinSolver {
   lapack_complex_double *zb; /* right-hand side scratch */
   /* sparse */
   SparseLU *klu;
+  /* small: the real factors of small_dense_lu, n×n column-major, the row
+   * of each pivot and the row scale factors; `small` while they hold the
+   * last real factorisation */
+  double *sa;
+  int *spiv;
+  double *sscale;
+  gboolean small;
 };
 
 /* klu_refactor keeps the last pivoting factorisation's pivot order; when
@@ -307,6 +339,9 @@ hyd_linsolver_free (HydLinSolver *ls)
   g_free (ls->z);
   g_free (ls->zpiv);
   g_free (ls->zb);
+  g_free (ls->sa);
+  g_free (ls->spiv);
+  g_free (ls->sscale);
   sparse_lu_free (ls->klu);
   g_free (ls);
 }
@@ -408,6 +443,134 @@ sparse_factor_complex (HydLinSolver *ls, double sr, double si, const HydJac *J)
   return sparse_factor (s, ls->n, TRUE);
 }
 
+/* ---- small systems: a dense LU of our own ----
+ *
+ * Gaussian elimination with partial pivoting on the row-scaled matrix
+ * (Golub & Van Loan 2013, Matrix Computations, 4th ed., alg. 3.4.1, with
+ * the row equilibration of §3.5.2): each row is divided by its largest
+ * magnitude first, as KLU does by default, because a circuit's rows differ
+ * by twelve orders of magnitude (pressures' rows carry B/V, a mass's 1/m)
+ * and unscaled partial pivoting would compare them. For the 2–16 states of
+ * most circuits this costs less than the call overhead of LAPACK's dgetrf
+ * or KLU's refactorisation, its rgrowth check and its BTF bookkeeping. */
+static int
+small_dense_lu (double *a, int *piv, double *scale, guint n)
+{
+  for (guint i = 0; i < n; i++)
+    {
+      double m = 0.0;
+      for (guint j = 0; j < n; j++)
+        {
+          double v = fabs (a[i + (gsize) j * n]);
+          if (!(v <= DBL_MAX)) /* NaN or infinite */
+            return (int) n + 1;
+          m = v > m ? v : m;
+        }
+      /* a zero row: left as it is, the elimination finds the column
+       * without a pivot and names it */
+      scale[i] = m > 0.0 ? 1.0 / m : 1.0;
+      for (guint j = 0; j < n; j++)
+        a[i + (gsize) j * n] *= scale[i];
+    }
+  for (guint k = 0; k < n; k++)
+    {
+      double *ck = a + (gsize) k * n;
+      guint p = k;
+      double big = fabs (ck[k]);
+      for (guint i = k + 1; i < n; i++)
+        if (fabs (ck[i]) > big)
+          {
+            big = fabs (ck[i]);
+            p = i;
+          }
+      piv[k] = (int) p;
+      if (big == 0.0)
+        return (int) k + 1;
+      if (p != k)
+        for (guint j = 0; j < n; j++)
+          {
+            double tmp = a[k + (gsize) j * n];
+            a[k + (gsize) j * n] = a[p + (gsize) j * n];
+            a[p + (gsize) j * n] = tmp;
+          }
+      double inv = 1.0 / ck[k];
+      for (guint i = k + 1; i < n; i++)
+        ck[i] *= inv;
+      for (guint j = k + 1; j < n; j++)
+        {
+          double *cj = a + (gsize) j * n;
+          double akj = cj[k];
+          if (akj != 0.0)
+            for (guint i = k + 1; i < n; i++)
+              cj[i] -= ck[i] * akj;
+        }
+    }
+  return 0;
+}
+
+static void
+small_dense_solve (const double *a, const int *piv, const double *scale, guint n, double *b)
+{
+  for (guint i = 0; i < n; i++)
+    b[i] *= scale[i];
+  for (guint k = 0; k < n; k++)
+    {
+      guint p = (guint) piv[k];
+      if (p != k)
+        {
+          double tmp = b[k];
+          b[k] = b[p];
+          b[p] = tmp;
+        }
+    }
+  /* L y = b (unit lower), then U x = y, column by column */
+  for (guint k = 0; k < n; k++)
+    {
+      const double *ck = a + (gsize) k * n;
+      double bk = b[k];
+      if (bk != 0.0)
+        for (guint i = k + 1; i < n; i++)
+          b[i] -= ck[i] * bk;
+    }
+  for (guint k = n; k-- > 0;)
+    {
+      const double *ck = a + (gsize) k * n;
+      b[k] /= ck[k];
+      double bk = b[k];
+      if (bk != 0.0)
+        for (guint i = 0; i < k; i++)
+          b[i] -= ck[i] * bk;
+    }
+}
+
+static int
+small_factor (HydLinSolver *ls, double shift, const HydJac *J)
+{
+  guint n = ls->n;
+  gsize nn = (gsize) n * n;
+  if (ls->sa == NULL)
+    {
+      ls->sa = g_new (double, nn + 1);
+      ls->spiv = g_new (int, n + 1);
+      ls->sscale = g_new (double, n + 1);
+    }
+  if (J->sparse)
+    {
+      memset (ls->sa, 0, sizeof (double) * nn);
+      for (guint j = 0; j < n; j++)
+        for (guint k = J->colptr[j]; k < J->colptr[j + 1]; k++)
+          ls->sa[J->rowind[k] + (gsize) j * n] = -J->values[k];
+    }
+  else
+    for (gsize k = 0; k < nn; k++)
+      ls->sa[k] = -J->dense[k];
+  for (guint i = 0; i < n; i++)
+    ls->sa[i + (gsize) i * n] += shift;
+  int info = small_dense_lu (ls->sa, ls->spiv, ls->sscale, n);
+  ls->small = info == 0;
+  return info;
+}
+
 int
 hyd_linsolver_factor (HydLinSolver *ls, double shift, const HydJac *J)
 {
@@ -415,6 +578,9 @@ hyd_linsolver_factor (HydLinSolver *ls, double shift, const HydJac *J)
   g_return_val_if_fail (J->n == n && J->sparse == ls->sparse, (int) n + 1);
   if (n == 0)
     return 0;
+  if (n <= J->small_dense_max)
+    return small_factor (ls, shift, J);
+  ls->small = FALSE;
   if (ls->sparse)
     return sparse_factor_real (ls, shift, J);
   for (gsize k = 0; k < (gsize) n * n; k++)
@@ -431,6 +597,11 @@ hyd_linsolver_solve (HydLinSolver *ls, double *b)
 {
   if (ls->n == 0)
     return;
+  if (ls->small)
+    {
+      small_dense_solve (ls->sa, ls->spiv, ls->sscale, ls->n, b);
+      return;
+    }
   if (ls->sparse)
     {
       SparseLU *s = ls->klu;

@@ -24,7 +24,17 @@ typedef struct {
   const guint *colptr;   /* [n + 1] */
   const guint *rowind;   /* [nnz] */
   double *values;        /* [nnz] */
+  /* The real LU of shift·I − J is dense and Bramah's own (small_dense_lu in
+   * hyd-linsolver.c) for n ≤ small_dense_max, whatever the storage: new
+   * Jacobians take HYD_SMALL_DENSE_MAX; 0 keeps KLU (sparse) or LAPACK
+   * (dense) for every n. */
+  guint small_dense_max;
 } HydJac;
+
+/* Up to this many states a dense LU of our own, without LAPACK's call
+ * overhead or KLU's bookkeeping, is the fastest factorisation of a
+ * circuit's shifted Jacobian (measured: docs/solvers.md, "Linear solvers"). */
+#define HYD_SMALL_DENSE_MAX 16
 
 HydJac *hyd_jac_new_dense (guint n);
 HydJac *hyd_jac_new_sparse (guint n, guint nnz, const guint *colptr, const guint *rowind);

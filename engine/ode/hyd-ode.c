@@ -482,9 +482,12 @@ hyd_ode_driver_jac_new (HydOdeDriver *d)
 {
   const HydOdeProblem *p = d->problem;
 
-  if (d->sparse)
-    return hyd_jac_new_sparse (d->n, p->colptr[d->n], p->colptr, p->rowind);
-  return hyd_jac_new_dense (d->n);
+  HydJac *J = d->sparse ? hyd_jac_new_sparse (d->n, p->colptr[d->n], p->colptr, p->rowind)
+                        : hyd_jac_new_dense (d->n);
+  /* sparse asked for: KLU whatever n (the small dense LU otherwise) */
+  if (d->opt->linear_solver == HYD_LINEAR_SOLVER_SPARSE)
+    J->small_dense_max = 0;
+  return J;
 }
 
 static void

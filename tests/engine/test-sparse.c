@@ -177,6 +177,89 @@ test_klu_real (void)
   g_rand_free (rand);
 }
 
+/* The small systems' own dense LU (n ≤ HYD_SMALL_DENSE_MAX) against KLU and
+ * with dense storage on the same matrices, with rows scaled over 24 orders of magnitude
+ * as a circuit's are (pressure rows carry B/V ~ 1e12, a mass's 1/m): every
+ * row's residual is small against that row's own size. */
+static double
+row_residual (const HydJac *D, double shift, const double *x, const double *b)
+{
+  guint n = D->n;
+  double worst = 0.0, xs = 0.0;
+  for (guint i = 0; i < n; i++)
+    xs = MAX (xs, fabs (x[i]));
+  for (guint i = 0; i < n; i++)
+    {
+      double r = shift * x[i] - b[i], a = fabs (shift);
+      for (guint j = 0; j < n; j++)
+        {
+          double v = D->dense[i + (gsize) j * n];
+          r -= v * x[j];
+          a = MAX (a, fabs (v));
+        }
+      worst = MAX (worst, fabs (r) / (a * xs + fabs (b[i])));
+    }
+  return worst;
+}
+
+static void
+test_small_dense_lu (void)
+{
+  GRand *rand = g_rand_new_with_seed (4242);
+  for (guint n = 1; n <= HYD_SMALL_DENSE_MAX; n++)
+    {
+      Pattern p;
+      random_pattern (rand, n, 2, 0.5, &p);
+      g_autoptr (HydJac) S = hyd_jac_new_sparse (n, p.nnz, p.colptr, p.rowind);
+      g_autoptr (HydJac) K = hyd_jac_new_sparse (n, p.nnz, p.colptr, p.rowind);
+      g_autoptr (HydJac) D = hyd_jac_new_dense (n);
+      K->small_dense_max = 0; /* KLU */
+      g_assert_cmpuint (S->small_dense_max, ==, HYD_SMALL_DENSE_MAX);
+      g_autoptr (HydLinSolver) ls_s = hyd_linsolver_new (S);
+      g_autoptr (HydLinSolver) ls_k = hyd_linsolver_new (K);
+      g_autoptr (HydLinSolver) ls_d = hyd_linsolver_new (D);
+      double *rs = g_new (double, n);
+      for (guint i = 0; i < n; i++)
+        rs[i] = pow (10.0, g_rand_double_range (rand, -12.0, 12.0));
+      for (int trial = 0; trial < 20; trial++)
+        {
+          random_values (rand, S, D);
+          for (guint j = 0; j < n; j++)
+            for (guint k = S->colptr[j]; k < S->colptr[j + 1]; k++)
+              {
+                S->values[k] *= rs[S->rowind[k]];
+                D->dense[S->rowind[k] + (gsize) j * n] = S->values[k];
+              }
+          memcpy (K->values, S->values, sizeof (double) * p.nnz);
+          double shift = trial % 2 ? g_rand_double_range (rand, 0.5, 5.0)
+                                   : g_rand_double_range (rand, 50.0, 1e4);
+          g_assert_cmpint (hyd_linsolver_factor (ls_s, shift, S), ==, 0);
+          g_assert_cmpint (hyd_linsolver_factor (ls_k, shift, K), ==, 0);
+          g_assert_cmpint (hyd_linsolver_factor (ls_d, shift, D), ==, 0);
+          double b[HYD_SMALL_DENSE_MAX], xs[HYD_SMALL_DENSE_MAX], xk[HYD_SMALL_DENSE_MAX];
+          double xd[HYD_SMALL_DENSE_MAX];
+          for (guint i = 0; i < n; i++)
+            b[i] = g_rand_double_range (rand, -1.0, 1.0) * rs[i];
+          memcpy (xs, b, n * sizeof (double));
+          memcpy (xk, b, n * sizeof (double));
+          memcpy (xd, b, n * sizeof (double));
+          hyd_linsolver_solve (ls_s, xs);
+          hyd_linsolver_solve (ls_k, xk);
+          hyd_linsolver_solve (ls_d, xd);
+          g_assert_cmpfloat (row_residual (D, shift, xs, b), <, 1e-12);
+          g_assert_cmpfloat (row_residual (D, shift, xd, b), <, 1e-12);
+          g_assert_cmpfloat (row_residual (D, shift, xk, b), <, 1e-12);
+          /* sparse or dense storage: the same factors, bit for bit */
+          for (guint i = 0; i < n; i++)
+            g_assert_cmpfloat (xs[i], ==, xd[i]);
+          g_assert_cmpfloat (rel_diff (xs, xk, n), <, 1e-8);
+        }
+      g_free (rs);
+      pattern_clear (&p);
+    }
+  g_rand_free (rand);
+}
+
 /* A matrix whose first factorisation (large shift: diagonal pivots) leaves a
  * pivot order that is useless for the next one (no shift: the diagonal is
  * zero or tiny, the weight is on a permutation): klu_refactor must give way
@@ -1152,6 +1235,7 @@ main (int argc, char **argv)
   g_test_add_func ("/sparse/klu-real", test_klu_real);
   g_test_add_func ("/sparse/klu-pivot-fallback", test_klu_pivot_fallback);
   g_test_add_func ("/sparse/klu-complex", test_klu_complex);
+  g_test_add_func ("/sparse/small-dense-lu", test_small_dense_lu);
   g_test_add_func ("/sparse/klu-singular", test_klu_singular);
   g_test_add_func ("/sparse/system-jacobian", test_system_sparse_jacobian);
   g_test_add_func ("/sparse/system-problem", test_system_problem);
