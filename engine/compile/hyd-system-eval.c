@@ -559,13 +559,123 @@ meter_flow (HydSystem *sys, const SysMeter *m)
   return m->from_b ? inflow : -inflow;
 }
 
+/* ---- output samples: evaluate only what the requested variables need ----
+ *
+ * A sample of states, node pressures and discrete states needs no
+ * component at all: p = F(ψ) per node (or the boundary's profile). A flow
+ * at the port of a hydraulic component that stores no oil of its own at
+ * that port and is not a meter is q̂_X + Σ ∂V_X/∂x_j·ẋ_j of that component
+ * alone (what compute_port_flows gives). Anything else — signals, outputs,
+ * voids, meters, boundary flows — evaluates the whole system. */
+
+/* What a variable needs: 0 nothing, 1 node pressures, 2 its component
+ * alone (and the pressures), 3 everything. */
+static int
+var_need (const HydSystem *sys, const Var *v)
+{
+  switch (v->kind)
+    {
+    case VAR_TIME:
+    case VAR_STATE:
+    case VAR_DSTATE:
+      return 0;
+    case VAR_NODE_P:
+      return 1;
+    case VAR_PORT_Q:
+      {
+        const SysComp *sc = &sys->comps[v->a];
+        if (sc->meter >= 0 || sc->ext || sc->comp->own_compliance[v->b] || sc->port_node[v->b] < 0
+            || sc->comp->type->boundary_param >= 0)
+          return 3;
+        return 2;
+      }
+    default:
+      return 3;
+    }
+}
+
+static void
+node_pressures (HydSystem *sys, double t, const double *y)
+{
+  for (guint b = 0; b < sys->n_nodes; b++)
+    {
+      SysNode *nd = &sys->nodes[b];
+      if (nd->boundary)
+        nd->p = nd->bprof ? hyd_profile_eval (nd->bprof, t, sys->t_piece, NULL) : 0.0;
+      else
+        {
+          hyd_fluid_node (&sys->fluid, y[nd->state], &nd->nf);
+          nd->p = nd->nf.p;
+        }
+    }
+}
+
+/* Component i alone at (t, y), its node pressures set: q, xdot, V … */
+static void
+eval_one (HydSystem *sys, guint i, double t, const double *y)
+{
+  SysComp *sc = &sys->comps[i];
+  HydComp *c = sc->comp;
+  guint np = c->type->n_ports, nv = c->n_vstates;
+  for (guint X = 0; X < np; X++)
+    sc->p[X] = sc->port_node[X] >= 0 ? sys->nodes[sc->port_node[X]].p : 0.0;
+  memset (sc->q, 0, sizeof (double) * sc->n_zero);
+  HydEvalIn in = { t, sc->p, y + sc->state0, sc->pos, sc->d };
+  HydEvalOut out = {
+    sc->q, sc->xdot, NULL, sc->q_t, sc->x_t, sc->V, sc->dV, sc->d2V, sc->C, sc->dC, sc->out
+  };
+  c->type->eval (c, &in, &out);
+  for (guint X = 0; X < np; X++)
+    {
+      double qx = sc->q[X];
+      for (guint j = 0; j < nv; j++)
+        qx += sc->dV[X * nv + j] * sc->xdot[c->vstates[j]];
+      sc->pflow[X] = qx;
+    }
+}
+
 int
 hyd_system_eval_variables (HydSystem *sys, double t, const double *y,
                            const int *vars, guint nvars, double *values)
 {
   hyd_sys_ensure_variables (sys);
-  int status = hyd_sys_eval_all (sys, t, y, sys->f_scratch, FALSE);
-  compute_port_flows (sys);
+  int need = 0;
+  for (guint k = 0; k < nvars && need < 3; k++)
+    if (vars[k] >= 0 && (guint) vars[k] < sys->vars->len)
+      need = MAX (need, var_need (sys, &g_array_index (sys->vars, Var, vars[k])));
+  int status = 0;
+  if (need == 3)
+    {
+      status = hyd_sys_eval_all (sys, t, y, sys->f_scratch, FALSE);
+      compute_port_flows (sys);
+    }
+  else if (need > 0)
+    {
+      if (need == 2)
+        hyd_sys_refresh_params (sys, t);
+      node_pressures (sys, t, y);
+      /* each component asked for once */
+      if (need == 2)
+        {
+          if (sys->comp_mark == NULL)
+            sys->comp_mark = g_new0 (guint, sys->n_comps + 1);
+          if (++sys->mark_gen == 0)
+            {
+              memset (sys->comp_mark, 0, sizeof (guint) * sys->n_comps);
+              sys->mark_gen = 1;
+            }
+          for (guint k = 0; k < nvars; k++)
+            if (vars[k] >= 0 && (guint) vars[k] < sys->vars->len)
+              {
+                const Var *v = &g_array_index (sys->vars, Var, vars[k]);
+                if (v->kind == VAR_PORT_Q && sys->comp_mark[v->a] != sys->mark_gen)
+                  {
+                    sys->comp_mark[v->a] = sys->mark_gen;
+                    eval_one (sys, (guint) v->a, t, y);
+                  }
+              }
+        }
+    }
   for (guint k = 0; k < nvars; k++)
     {
       if (vars[k] < 0 || (guint) vars[k] >= sys->vars->len)

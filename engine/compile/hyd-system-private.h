@@ -185,6 +185,9 @@ struct _HydSystem {
   guint *timed;
   guint n_timed;
   gboolean timed_valid;
+  /* hyd_system_eval_variables: components evaluated for this sample */
+  guint *comp_mark;
+  guint mark_gen;
 };
 
 
