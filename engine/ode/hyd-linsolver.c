@@ -508,39 +508,55 @@ small_dense_lu (double *a, int *piv, double *scale, guint n)
   return 0;
 }
 
+/* After small_dense_lu: the row swaps as one permutation with its scale
+ * factors, perm[i] the original row at position i and sperm[i] its scale,
+ * and the reciprocals of U's diagonal, so that a solve is one gather and
+ * two substitutions without divisions. */
 static void
-small_dense_solve (const double *a, const int *piv, const double *scale, guint n, double *b)
+small_dense_prepare (double *a, const int *piv, const double *scale, guint n, int *perm,
+                     double *sperm, double *rdiag)
 {
   for (guint i = 0; i < n; i++)
-    b[i] *= scale[i];
+    perm[i] = (int) i;
   for (guint k = 0; k < n; k++)
+    if ((guint) piv[k] != k)
+      {
+        int tmp = perm[k];
+        perm[k] = perm[piv[k]];
+        perm[piv[k]] = tmp;
+      }
+  for (guint i = 0; i < n; i++)
     {
-      guint p = (guint) piv[k];
-      if (p != k)
-        {
-          double tmp = b[k];
-          b[k] = b[p];
-          b[p] = tmp;
-        }
+      sperm[i] = scale[perm[i]];
+      rdiag[i] = 1.0 / a[i + (gsize) i * n];
     }
-  /* L y = b (unit lower), then U x = y, column by column */
+}
+
+static void
+small_dense_solve (const double *a, const int *perm, const double *sperm, const double *rdiag,
+                   guint n, double *b, double *x)
+{
+  for (guint i = 0; i < n; i++)
+    x[i] = b[perm[i]] * sperm[i];
+  /* L y = P·R·b (unit lower), then U x = y, column by column */
   for (guint k = 0; k < n; k++)
     {
       const double *ck = a + (gsize) k * n;
-      double bk = b[k];
-      if (bk != 0.0)
+      double xk = x[k];
+      if (xk != 0.0)
         for (guint i = k + 1; i < n; i++)
-          b[i] -= ck[i] * bk;
+          x[i] -= ck[i] * xk;
     }
   for (guint k = n; k-- > 0;)
     {
       const double *ck = a + (gsize) k * n;
-      b[k] /= ck[k];
-      double bk = b[k];
-      if (bk != 0.0)
+      double xk = x[k] * rdiag[k];
+      x[k] = xk;
+      if (xk != 0.0)
         for (guint i = 0; i < k; i++)
-          b[i] -= ck[i] * bk;
+          x[i] -= ck[i] * xk;
     }
+  memcpy (b, x, sizeof (double) * n);
 }
 
 static int
@@ -551,8 +567,11 @@ small_factor (HydLinSolver *ls, double shift, const HydJac *J)
   if (ls->sa == NULL)
     {
       ls->sa = g_new (double, nn + 1);
-      ls->spiv = g_new (int, n + 1);
-      ls->sscale = g_new (double, n + 1);
+      /* pivots, then the permutation */
+      ls->spiv = g_new (int, 2 * (gsize) n + 1);
+      /* scale factors, their permuted copy, U's reciprocal diagonal, and
+       * the solve's scratch */
+      ls->sscale = g_new (double, 4 * (gsize) n + 1);
     }
   if (J->sparse)
     {
@@ -567,6 +586,9 @@ small_factor (HydLinSolver *ls, double shift, const HydJac *J)
   for (guint i = 0; i < n; i++)
     ls->sa[i + (gsize) i * n] += shift;
   int info = small_dense_lu (ls->sa, ls->spiv, ls->sscale, n);
+  if (info == 0)
+    small_dense_prepare (ls->sa, ls->spiv, ls->sscale, n, ls->spiv + n, ls->sscale + n,
+                         ls->sscale + 2 * (gsize) n);
   ls->small = info == 0;
   return info;
 }
@@ -599,7 +621,9 @@ hyd_linsolver_solve (HydLinSolver *ls, double *b)
     return;
   if (ls->small)
     {
-      small_dense_solve (ls->sa, ls->spiv, ls->sscale, ls->n, b);
+      guint n = ls->n;
+      small_dense_solve (ls->sa, ls->spiv + n, ls->sscale + n, ls->sscale + 2 * (gsize) n, n, b,
+                         ls->sscale + 3 * (gsize) n);
       return;
     }
   if (ls->sparse)
