@@ -109,6 +109,7 @@ const char *hyd_cli_output_write_path (HydCliOutput *o);
 const char *hyd_cli_output_name (HydCliOutput *o);
 /* Writes that remember the first failure's errno (then refuse more). */
 gboolean hyd_cli_output_puts (HydCliOutput *o, const char *text);
+gboolean hyd_cli_output_write (HydCliOutput *o, const char *data, gsize len);
 gboolean hyd_cli_output_printf (HydCliOutput *o, const char *fmt, ...) G_GNUC_PRINTF (2, 3);
 gboolean hyd_cli_output_flush (HydCliOutput *o);
 int hyd_cli_output_error (HydCliOutput *o);

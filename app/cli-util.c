@@ -475,6 +475,19 @@ hyd_cli_output_puts (HydCliOutput *o, const char *text)
 }
 
 gboolean
+hyd_cli_output_write (HydCliOutput *o, const char *data, gsize len)
+{
+  if (o->error)
+    return FALSE;
+  if (len > 0 && fwrite (data, 1, len, o->file) != len)
+    {
+      o->error = errno ? errno : EIO;
+      return FALSE;
+    }
+  return TRUE;
+}
+
+gboolean
 hyd_cli_output_printf (HydCliOutput *o, const char *fmt, ...)
 {
   va_list ap;

@@ -3,6 +3,8 @@
  * drawing, export (hyd-state-diagram.h). */
 #include "hyd-state-diagram.h"
 
+#include "hyd-dtoa.h"
+
 #include <cairo-pdf.h>
 #include <cairo-svg.h>
 #include <errno.h>
@@ -677,14 +679,12 @@ hyd_state_diagram_draw (const HydStateDiagram *d, cairo_t *cr, double width, dou
 
 /* ---- CSV ---- */
 
+/* as `bramah-cli simulate` writes them: shortest round trip (hyd-dtoa.h) */
 static void
 append_number (GString *out, double v)
 {
-  char buf[G_ASCII_DTOSTR_BUF_SIZE];
-  if (isnan (v))
-    g_string_append (out, "nan");
-  else
-    g_string_append (out, g_ascii_formatd (buf, sizeof buf, "%.10g", v));
+  char buf[HYD_DTOA_BUF_SIZE];
+  g_string_append_len (out, buf, hyd_dtoa_shortest (v, buf));
 }
 
 void

@@ -25,6 +25,8 @@ G_BEGIN_DECLS
 /* Writes the shortest decimal string that reads back (strtod, round to nearest) as exactly v,
  * NUL-terminated, into buf (at least HYD_DTOA_BUF_SIZE bytes); returns its length. */
 #define HYD_DTOA_BUF_SIZE 32
+/* the longest text it writes, without the NUL */
+#define HYD_DTOA_MAX_LEN 24
 int hyd_dtoa_shortest (double v, char *buf);
 
 G_END_DECLS

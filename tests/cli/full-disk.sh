@@ -30,20 +30,24 @@ fs=$dir/fs
 printf 'old,csv\n1,2\n' >"$dir/old.csv"
 notmp () { ls "$fs" | grep -q 'tmp-' && fail "$1: a temporary is left: $(ls "$fs")"; }
 
-# ---- refused before the run: 5 000 002 rows of 2 columns, up to 180 MB ----
+# ---- refused before the run: 5 000 002 rows of 2 columns, up to 250 MB ----
 cp "$dir/old.csv" "$fs/out.csv"
 "$cli" simulate "$circuit" --output-interval 1e-7 -o "$fs/out.csv" >"$dir/out" 2>"$dir/err"
 st=$?
 [ "$st" -eq 1 ] || fail "a CSV larger than the disk: exited $st, not 1"
-grep -q "the CSV would take up to 180.0.*MB (5000002 rows of 2 columns: t_end 0.5 s, output_interval 1e-07 s) but $fs/out.csv has only 16.8.*MB free" "$dir/err" \
+grep -q "the CSV would take up to 250.0.*MB (5000002 rows of 2 columns: t_end 0.5 s, output_interval 1e-07 s) but $fs/out.csv has only 16.8.*MB free" "$dir/err" \
   || fail "no refusal naming the size: $(cat "$dir/err")"
 cmp -s "$dir/old.csv" "$fs/out.csv" || fail "the refusal changed the old CSV"
 notmp "refusal"
 
 # ---- the disk fills up during the run ----
-# 300 001 rows of up to 36 bytes (10.8 MB) fit in 16 MB before the run; a
-# file filling the rest once the rows flow makes a write fail
-"$cli" simulate "$circuit" --t-end 300 --output-interval 1e-3 -o "$fs/out.csv" >"$dir/out" 2>"$dir/err" &
+# 300 001 rows of up to 50 bytes (15.0 MB) fit in 16 MB before the run; a
+# file filling the rest once the rows flow makes a write fail. A 200 Hz
+# flow keeps the solver stepping (about 1 s of work), so the rows still
+# flow when the disk fills: a steady state took 0.1 s, less than the fill.
+"$cli" simulate "$circuit" --t-end 300 --output-interval 1e-3 \
+  --set 'FS1.flow={"sine": {"offset": 1e-3, "amplitude": 5e-4, "frequency": 200}}' \
+  -o "$fs/out.csv" >"$dir/out" 2>"$dir/err" &
 pid=$!
 n=0
 until [ "$(find "$fs" -name 'out.tmp-*.csv' -size +64k | wc -l)" -ge 1 ]; do

@@ -31,10 +31,10 @@ run () {
 }
 
 # the issue's reproducer: a small file whose output_interval asks for 10^12
-# samples (some 30 TB of CSV)
+# samples (up to 50 TB of CSV)
 sed 's/"simulation": {[^}]*}/"simulation": { "t_end": 1000, "output_interval": 1e-9 }/' "$circuit" >"$dir/huge.bramah"
 run 1 simulate "$dir/huge.bramah" -o "$dir/keep.csv"
-grep -q "t_end 1000 s with output_interval 1e-09 s gives 1000000000002 output samples (a CSV of up to 36.0.*TB), more than the 100000000 a run may report: raise simulation.output_interval (--output-interval) or lower simulation.t_end (--t-end)" "$dir/err" \
+grep -q "t_end 1000 s with output_interval 1e-09 s gives 1000000000002 output samples (a CSV of up to 50.0.*TB), more than the 100000000 a run may report: raise simulation.output_interval (--output-interval) or lower simulation.t_end (--t-end)" "$dir/err" \
   || fail "no sample-cap message: $(cat "$dir/err")"
 run 1 simulate "$dir/huge.bramah" --summary
 grep -q "gives 1000000000002 output samples, more than the 100000000 a run may report" "$dir/err" \
@@ -52,20 +52,20 @@ grep -q "the simulation to t = 1 s failed: t_end 1 s with output_interval 1e-09 
 run 0 jacobian-check "$dir/huge.bramah" --points 3
 
 # a CSV larger than the disk: 95 000 001 rows of 20 001 columns are up to
-# 34 TB (18 bytes a column; GLib writes "34.2 TB" with a no-break space)
+# 47.5 TB (25 bytes a column; GLib writes "47.5 TB" with a no-break space)
 vars=$(seq 20000 | sed 's/.*/V1.P/' | paste -sd, -)
-need=$((95000002 * 18 * 20001))
+need=$((95000002 * 25 * 20001))
 avail=$(df -B1 --output=avail "$dir" | tail -n 1)
 if [ "$avail" -lt "$need" ]; then
   run 1 simulate "$circuit" --t-end 1900 --output-interval 2e-5 --vars "$vars" -o "$dir/keep.csv"
-  grep -q "the CSV would take up to 34.2.*TB (95000002 rows of 20001 columns: t_end 1900 s, output_interval 2e-05 s) but $dir/keep.csv has only .* free: raise simulation.output_interval (--output-interval), lower simulation.t_end (--t-end) or choose fewer --vars" "$dir/err" \
+  grep -q "the CSV would take up to 47.5.*TB (95000002 rows of 20001 columns: t_end 1900 s, output_interval 2e-05 s) but $dir/keep.csv has only .* free: raise simulation.output_interval (--output-interval), lower simulation.t_end (--t-end) or choose fewer --vars" "$dir/err" \
     || fail "no disk message: $(cat "$dir/err")"
   # standard output redirected to a file is measured the same way
   cp "$dir/old.csv" "$dir/keep.csv"
   timeout 20 "$cli" simulate "$circuit" --t-end 1900 --output-interval 2e-5 --vars "$vars" >"$dir/stdout.csv" 2>"$dir/err"
   st=$?
   [ "$st" -eq 1 ] || fail "stdout to a file: exited $st, not 1"
-  grep -q "the CSV would take up to 34.2.*TB .* but standard output has only .* free" "$dir/err" \
+  grep -q "the CSV would take up to 47.5.*TB .* but standard output has only .* free" "$dir/err" \
     || fail "stdout to a file: $(cat "$dir/err")"
   [ -s "$dir/stdout.csv" ] && fail "stdout to a file: rows were written before the refusal"
 else
