@@ -70,7 +70,7 @@ schubfach (uint64_t c, int q, uint64_t *f, int *e)
       cbl = cb - 1;
       k = HYD_DTOA_FLOG10_3Q_POW2 (q);
     }
-  int h = q + HYD_DTOA_FLOG2POW10 (-k) + 2; /* 1 <= h <= 4 */
+  int h = q + HYD_DTOA_FLOG2POW10 (-k) + 2; /* 2 <= h <= 5: cb << h < 2^61 */
   const uint64_t *g = hyd_dtoa_g[-k - HYD_DTOA_B_MIN];
 
   uint64_t vb = round_to_odd (g, cb << h);
