@@ -70,7 +70,7 @@ schubfach (uint64_t c, int q, uint64_t *f, int *e)
       cbl = cb - 1;
       k = HYD_DTOA_FLOG10_3Q_POW2 (q);
     }
-  int h = q + HYD_DTOA_FLOG2POW10 (-k) + 2; /* 1 <= h <= 4 */
+  int h = q + HYD_DTOA_FLOG2POW10 (-k) + 2; /* 2 <= h <= 5: cb << h < 2^61 */
   const uint64_t *g = hyd_dtoa_g[-k - HYD_DTOA_B_MIN];
 
   uint64_t vb = round_to_odd (g, cb << h);
@@ -133,28 +133,47 @@ decimal_length (uint64_t f)
   return n + 1 - (f < pow10_table[n]);
 }
 
-/* writes the n decimal digits of f to p[0..n-1] */
+/* writes the 8 decimal digits of x < 10^8 (leading zeros included) */
+static inline void
+write_8_digits (char *p, uint32_t x)
+{
+  uint32_t hi = x / 10000, lo = x % 10000;
+  memcpy (p, digit_pairs + 2 * (hi / 100), 2);
+  memcpy (p + 2, digit_pairs + 2 * (hi % 100), 2);
+  memcpy (p + 4, digit_pairs + 2 * (lo / 100), 2);
+  memcpy (p + 6, digit_pairs + 2 * (lo % 100), 2);
+}
+
+/* writes the n decimal digits of f (f < 10^17, n its length) to p[0..n-1] */
 static inline void
 write_digits (char *p, uint64_t f, int n)
 {
   char *end = p + n;
-  while (f >= 100)
+  uint32_t head;
+  if (f >= 100000000)
     {
-      uint64_t r = f % 100;
-      f /= 100;
-      end -= 2;
-      memcpy (end, digit_pairs + 2 * r, 2);
-    }
-  if (f >= 10)
-    {
-      end -= 2;
-      memcpy (end, digit_pairs + 2 * f, 2);
+      end -= 8;
+      write_8_digits (end, (uint32_t) (f % 100000000));
+      head = (uint32_t) (f / 100000000);
     }
   else
-    *--end = (char) ('0' + f);
+    head = (uint32_t) f;
+  while (head >= 100)
+    {
+      end -= 2;
+      memcpy (end, digit_pairs + 2 * (head % 100), 2);
+      head /= 100;
+    }
+  if (head >= 10)
+    memcpy (end - 2, digit_pairs + 2 * head, 2);
+  else
+    end[-1] = (char) ('0' + head);
 }
 
-/* f·10^e (f >= 1) laid out as printf "%.17g" lays out a decimal */
+/* f·10^e (f >= 1) laid out as printf "%.17g" lays out a decimal, at p; p0 is
+ * the start of the caller's buffer (p <= p0 + 1). The digits are written in
+ * place: a wide reload of digits just stored as pairs would stall the store
+ * forwarding, so only single bytes are moved. */
 static int
 format_decimal (char *p0, char *p, uint64_t f, int e)
 {
@@ -170,13 +189,8 @@ format_decimal (char *p0, char *p, uint64_t f, int e)
     {
       write_digits (p + 1, f, n);
       p[0] = p[1];
-      if (n > 1)
-        {
-          p[1] = '.';
-          p += n + 1;
-        }
-      else
-        p += 1;
+      p[1] = '.';
+      p += n > 1 ? n + 1 : 1;
       *p++ = 'e';
       unsigned ax;
       if (x < 0)
@@ -200,25 +214,24 @@ format_decimal (char *p0, char *p, uint64_t f, int e)
   else if (x < 0)
     {
       /* 0.000ddd */
-      p[0] = '0';
-      p[1] = '.';
-      memset (p + 2, '0', (size_t) (-x - 1));
+      memcpy (p, "0.000", 5);
       p += 1 - x;
       write_digits (p, f, n);
       p += n;
     }
   else if (n <= x + 1)
     {
-      /* an integer: ddd000 */
+      /* an integer: ddd000 (x + 1 <= 17 characters) */
+      memcpy (p, "00000000000000000", 17);
       write_digits (p, f, n);
-      memset (p + n, '0', (size_t) (x + 1 - n));
       p += x + 1;
     }
   else
     {
       /* ddd.ddd */
       write_digits (p + 1, f, n);
-      memmove (p, p + 1, (size_t) x + 1);
+      for (int i = 0; i <= x; i++)
+        p[i] = p[i + 1];
       p[x + 1] = '.';
       p += n + 1;
     }
