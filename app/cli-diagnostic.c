@@ -3,7 +3,7 @@
  * (cli-diagnostic.h). */
 #include "cli-diagnostic.h"
 #include "cli-commands.h"
-#include "hyd-symbol.h"
+#include "hyd-uninstalled.h"
 
 #include <libintl.h>
 #include <stdarg.h>
