@@ -80,10 +80,12 @@ main (int argc, char **argv)
   if (command && command->run == NULL)
     return run_graphics (command, argc, argv);
   if (command)
-    hyd_cli_exec ("/proc/self/exe", argv, FALSE);
-  hyd_cli_init_process ();
-  if (command)
-    return hyd_cli_run_command (command, argc - 1, argv + 1);
+    {
+      hyd_cli_exec ("/proc/self/exe", argv, FALSE);
+      hyd_cli_init_process ();
+      return hyd_cli_run_command (command, argc - 1, argv + 1);
+    }
+  hyd_cli_init_stdout ();
   if (argc < 2)
     {
       print_main_help (stderr);

@@ -10,7 +10,6 @@
 #include <unistd.h>
 
 #include "cli-main.h"
-#include "cli-diagnostic.h"
 #include "hyd-uninstalled.h"
 
 /* What went to stdout must have arrived: `check >/dev/full` fails. At exit,
@@ -109,7 +108,12 @@ void
 hyd_cli_init_process (void)
 {
   setlocale (LC_ALL, "");
-  hyd_cli_init_i18n ();
+  hyd_cli_init_stdout ();
+}
+
+void
+hyd_cli_init_stdout (void)
+{
   atexit (close_stdout);
   /* A failed write inside stdio loses its errno before close_stdout sees
    * the stream's error flag, so a listing longer than stdio's 4 KiB buffer

@@ -16,10 +16,14 @@
  * (the environment is then as it was). */
 int hyd_cli_exec (const char *program, char **argv, gboolean always);
 
-/* What every command's process does first: the locale and the "bramah"
- * message catalogue, standard output's buffer, and at exit the check that
- * everything written to standard output arrived. */
+/* What every command's process does first: the user's locale
+ * (setlocale; the "bramah" catalogue is bound at the first translation,
+ * cli-diagnostic.c), then hyd_cli_init_stdout. */
 void hyd_cli_init_process (void);
+/* Standard output's buffer, and at exit the check that everything written
+ * to it arrived. Alone for bramah-cli's own help, which is not translated:
+ * it needs no locale. */
+void hyd_cli_init_stdout (void);
 
 /* Runs one command: argv from the command word on; the program name
  * becomes "bramah-cli COMMAND" (GOption's help, "Try ... --help"). */
