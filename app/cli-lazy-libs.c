@@ -15,7 +15,8 @@
  * application) links them as before. The prototypes are the libraries'
  * headers', so a change there fails to compile here. A function of theirs
  * not listed here is bound from its library at start again, which
- * tests/cli/engine-libraries.sh reports: add it below. */
+ * tests/cli/engine-libraries.sh reports: add it below. bramah-cli-graphics
+ * uses the LAPACKE part too (render needs no LAPACK). */
 #include <glib.h>
 #include <dlfcn.h>
 #include <stdio.h>
@@ -32,7 +33,9 @@ typedef struct {
 } LazyLib;
 
 static LazyLib lapacke = { BRAMAH_LAPACKE_SONAME, "LAPACK", NULL };
+#ifdef BRAMAH_KLU_SONAME
 static LazyLib klu = { BRAMAH_KLU_SONAME, "KLU", NULL };
+#endif
 
 static void *
 lazy_symbol (LazyLib *lib, const char *name)
@@ -99,6 +102,9 @@ LAZY (lapacke, lapack_int, LAPACKE_dgeevx,
        scale, abnrm, rconde, rcondv))
 LAZY (lapacke, lapack_complex_double, lapack_make_complex_double, (double re, double im), (re, im))
 
+/* bramah-cli-graphics compiles this file without BRAMAH_KLU_SONAME: it
+ * loads KLU at start anyway, for SUNDIALS's KLU solver. */
+#ifdef BRAMAH_KLU_SONAME
 #define KLU_FACTOR_PARAMS (int *Ap, int *Ai, double *Ax, klu_symbolic *S, klu_common *C)
 #define KLU_REFACTOR_PARAMS \
   (int *Ap, int *Ai, double *Ax, klu_symbolic *S, klu_numeric *N, klu_common *C)
@@ -117,3 +123,4 @@ LAZY (klu, int, klu_z_solve, KLU_SOLVE_PARAMS, (S, N, ldim, nrhs, B, C))
 LAZY (klu, int, klu_free_symbolic, (klu_symbolic **S, klu_common *C), (S, C))
 LAZY (klu, int, klu_free_numeric, (klu_numeric **N, klu_common *C), (N, C))
 LAZY (klu, int, klu_z_free_numeric, (klu_numeric **N, klu_common *C), (N, C))
+#endif
