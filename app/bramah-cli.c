@@ -4,19 +4,28 @@
  * own app/cli-<command>.c as a HydCliCommand (cli-commands.h); to add one,
  * write that file, list it in app/meson.build and add it to the table.
  *
+ * The commands that draw or compare against SUNDIALS (render,
+ * state-diagram, bench) live in a second executable,
+ * bramah-cli-graphics (bramah-cli-graphics.c), so that this one loads no
+ * Cairo, PLplot or SUNDIALS (app/meson.build says why): their entries here
+ * have a name and a summary but no run, and main executes the helper in
+ * its place with the same arguments.
+ *
  * Exit status: 0 success, 1 the circuit or the simulation failed (message on
  * stderr naming the component, parameter or time), 2 usage error. */
 #include <glib.h>
 #include <errno.h>
-#include <locale.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "cli-commands.h"
-#include "cli-diagnostic.h"
+#include "cli-main.h"
+
+/* The commands of bramah-cli-graphics (cli-commands.h). */
+static const HydCliCommand bench_command = { HYD_CLI_BENCH_NAME_SUMMARY, NULL };
+static const HydCliCommand render_command = { HYD_CLI_RENDER_NAME_SUMMARY, NULL };
+static const HydCliCommand state_diagram_command = { HYD_CLI_STATE_DIAGRAM_NAME_SUMMARY, NULL };
 
 /* In the order of `bramah-cli --help`. */
 static const HydCliCommand *const commands[] = {
@@ -27,9 +36,9 @@ static const HydCliCommand *const commands[] = {
   &hyd_cli_components_command,
   &hyd_cli_solvers_command,
   &hyd_cli_verify_command,
-  &hyd_cli_bench_command,
-  &hyd_cli_render_command,
-  &hyd_cli_state_diagram_command,
+  &bench_command,
+  &render_command,
+  &state_diagram_command,
   &hyd_cli_migrate_command,
 };
 
@@ -42,92 +51,41 @@ print_main_help (FILE *f)
   fprintf (f, "\n'bramah-cli COMMAND --help' describes each command.\n");
 }
 
-/* What went to stdout must have arrived: `check >/dev/full` fails. At exit,
- * so that it also covers --help, which GOption prints and then exits. */
-static void
-close_stdout (void)
+/* A command of bramah-cli-graphics: replace this process with it. Returns
+ * only when that failed. */
+static int
+run_graphics (const HydCliCommand *command, int argc, char **argv)
 {
-  errno = 0;
-  int e = fflush (stdout) != 0 ? errno : 0;
-  gboolean bad = e != 0 || ferror (stdout);
-  if (fclose (stdout) != 0 && !bad)
-    {
-      e = errno;
-      bad = TRUE;
-    }
-  if (bad)
-    {
-      fprintf (stderr, "bramah-cli: cannot write standard output: %s%s\n",
-               e ? g_strerror (e) : "a write failed", e == ENOSPC ? " (disk full)" : "");
-      _exit (HYD_CLI_EXIT_FAILED);
-    }
-}
-
-/* Circuit files from this size on are read with a huge-page heap. */
-#define HUGE_PAGE_FILE_SIZE (1 << 20)
-
-/* A large circuit (10^5 components take about 240 MB) spends most of its
- * load and compile in the kernel's page faults, one per 4 KiB touched, and
- * on a virtual machine each costs microseconds. glibc's malloc can ask for
- * transparent huge pages instead (the tunable glibc.malloc.hugetlb=1,
- * glibc 2.35 and later: madvise (MADV_HUGEPAGE) on its heap), but reads
- * tunables only when a process starts: so, when an argument is a circuit
- * file of 1 MiB or more, restart once with it set. It halves `check` of
- * 10^5 components on a 2-core VM (README, Performance). Not under the
- * sanitizers or valgrind (their own allocators), nor with
- * BRAMAH_HUGE_PAGES=0; a failed exec simply goes on without. */
-static void
-restart_with_huge_pages (int argc, char **argv)
-{
-#if defined(__SANITIZE_ADDRESS__)
-  (void) argc;
-  (void) argv;
-#else
-  const char *tunables = g_getenv ("GLIBC_TUNABLES");
-  const char *preload = g_getenv ("LD_PRELOAD");
-  gboolean large = FALSE;
-
-  if (g_strcmp0 (g_getenv ("BRAMAH_HUGE_PAGES"), "0") == 0
-      || (tunables != NULL && strstr (tunables, "glibc.malloc.hugetlb") != NULL)
-      || (preload != NULL && strstr (preload, "vgpreload") != NULL))
-    return;
-  for (int i = 2; i < argc && !large; i++)
-    {
-      struct stat st;
-      large = g_str_has_suffix (argv[i], ".bramah") && stat (argv[i], &st) == 0
-              && S_ISREG (st.st_mode) && st.st_size >= HUGE_PAGE_FILE_SIZE;
-    }
-  if (!large)
-    return;
-  g_autofree char *value = tunables && *tunables
-                           ? g_strconcat (tunables, ":glibc.malloc.hugetlb=1", NULL)
-                           : g_strdup ("glibc.malloc.hugetlb=1");
-  if (g_setenv ("GLIBC_TUNABLES", value, TRUE))
-    execv ("/proc/self/exe", argv);
-  /* no /proc, or no exec: the same run, with small pages */
-  if (tunables)
-    g_setenv ("GLIBC_TUNABLES", tunables, TRUE);
-  else
-    g_unsetenv ("GLIBC_TUNABLES");
-#endif
+  g_autofree char *path = hyd_cli_graphics_path ();
+  g_autofree char **args = g_new0 (char *, argc + 1);
+  args[0] = path;
+  for (int i = 1; i < argc; i++)
+    args[i] = argv[i];
+  int e = hyd_cli_exec (path, args, TRUE);
+  hyd_cli_init_process ();
+  if (e == ENOENT)
+    return hyd_cli_failed ("cannot run '%s': its helper program %s is missing (is Bramah installed completely?)",
+                           command->name, hyd_cli_qpath (path));
+  return hyd_cli_failed ("cannot run '%s': its helper program %s cannot be executed: %s",
+                         command->name, hyd_cli_qpath (path), g_strerror (e));
 }
 
 int
 main (int argc, char **argv)
 {
-  restart_with_huge_pages (argc, argv);
-  setlocale (LC_ALL, "");
-  hyd_cli_init_i18n ();
-  atexit (close_stdout);
-  /* A failed write inside stdio loses its errno before close_stdout sees
-   * the stream's error flag, so a listing longer than stdio's 4 KiB buffer
-   * (`components`) on a full disk said only "a write failed". With one
-   * large buffer the listings fail at the final flush, where the errno is
-   * kept; `simulate` keeps its own first errno (cli-util.c) whatever the
-   * buffer. A terminal keeps its line buffering. */
-  static char stdout_buffer[1 << 18]; /* glibc ignores the size without a buffer */
-  if (!isatty (STDOUT_FILENO))
-    setvbuf (stdout, stdout_buffer, _IOFBF, sizeof stdout_buffer);
+  const HydCliCommand *command = NULL;
+  for (guint i = 0; argc >= 2 && i < G_N_ELEMENTS (commands) && !command; i++)
+    if (strcmp (argv[1], commands[i]->name) == 0)
+      command = commands[i];
+  if (command && command->run == NULL)
+    return run_graphics (command, argc, argv);
+  if (command)
+    {
+      hyd_cli_exec ("/proc/self/exe", argv, FALSE);
+      hyd_cli_init_process ();
+      return hyd_cli_run_command (command, argc - 1, argv + 1);
+    }
+  hyd_cli_init_stdout ();
   if (argc < 2)
     {
       print_main_help (stderr);
@@ -138,13 +96,6 @@ main (int argc, char **argv)
       print_main_help (stdout);
       return HYD_CLI_EXIT_OK;
     }
-  for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
-    if (strcmp (argv[1], commands[i]->name) == 0)
-      {
-        g_autofree char *prg = g_strdup_printf ("bramah-cli %s", commands[i]->name);
-        g_set_prgname (prg);
-        return commands[i]->run (argc - 1, argv + 1);
-      }
   int st = hyd_cli_usage_error (NULL, "unknown command '%s'", argv[1]);
   print_main_help (stderr);
   return st;

@@ -1410,5 +1410,5 @@ run (int argc, char **argv)
 }
 
 const HydCliCommand hyd_cli_bench_command = {
-  "bench", "work-precision benchmark, side by side with SUNDIALS CVODE", run,
+  HYD_CLI_BENCH_NAME_SUMMARY, run,
 };

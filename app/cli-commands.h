@@ -18,8 +18,10 @@
  *
  * A new command: app/cli-<command>.c with a static run () and its
  * HydCliCommand, declared below; the file in app/meson.build, the entry in
- * bramah-cli.c's table; a section in docs/cli.md and its invocations in
- * tests/cli/golden.sh (then `golden.sh BIN SRC --update`). */
+ * bramah-cli.c's table (for a command that needs Cairo, PLplot or
+ * SUNDIALS: the file in bramah-cli-graphics's sources, the entry in its
+ * table, its name and summary below); a section in docs/cli.md and its
+ * invocations in tests/cli/golden.sh (then `golden.sh BIN SRC --update`). */
 #define HYD_CLI_EXIT_OK 0
 #define HYD_CLI_EXIT_FAILED 1  /* the circuit, a file or the simulation failed */
 #define HYD_CLI_EXIT_USAGE 2   /* the command line is wrong */
@@ -37,9 +39,20 @@ extern const HydCliCommand hyd_cli_jacobian_check_command;  /* cli-jacobian-chec
 extern const HydCliCommand hyd_cli_components_command;      /* cli-components.c */
 extern const HydCliCommand hyd_cli_solvers_command;         /* cli-solvers.c */
 extern const HydCliCommand hyd_cli_verify_command;          /* cli-verify.c */
+extern const HydCliCommand hyd_cli_migrate_command;         /* cli-migrate.c */
+
+/* The commands that need Cairo, PLplot or SUNDIALS run in a second
+ * executable, bramah-cli-graphics (bramah-cli-graphics.c; app/meson.build
+ * says why). bramah-cli lists them by these names and summaries and
+ * executes the helper for them. */
+#define HYD_CLI_BENCH_NAME_SUMMARY \
+  "bench", "work-precision benchmark, side by side with SUNDIALS CVODE"
+#define HYD_CLI_RENDER_NAME_SUMMARY \
+  "render", "draw the schematic to SVG, PDF or PNG"
+#define HYD_CLI_STATE_DIAGRAM_NAME_SUMMARY \
+  "state-diagram", "run a circuit and write its displacement-step diagram (CSV, SVG, PDF, PNG)"
 extern const HydCliCommand hyd_cli_bench_command;           /* cli-bench.c */
 extern const HydCliCommand hyd_cli_render_command;          /* cli-render.c */
-extern const HydCliCommand hyd_cli_migrate_command;         /* cli-migrate.c */
 extern const HydCliCommand hyd_cli_state_diagram_command;   /* cli-state-diagram.c */
 
 /* ---- errors (cli-command.c) ----

@@ -3,7 +3,7 @@
  * (cli-diagnostic.h). */
 #include "cli-diagnostic.h"
 #include "cli-commands.h"
-#include "hyd-symbol.h"
+#include "hyd-uninstalled.h"
 
 #include <libintl.h>
 #include <stdarg.h>
@@ -11,26 +11,35 @@
 
 #define GETTEXT_PACKAGE "bramah"
 
-void
-hyd_cli_init_i18n (void)
+/* The "bramah" domain, bound at the first translation: a run that prints
+ * no diagnostic does not look for its catalogue (nor, for that, where it
+ * runs from). Every translation of bramah-cli goes through this file. */
+static const char *
+domain (void)
 {
-  bindtextdomain (GETTEXT_PACKAGE, hyd_running_uninstalled () ? BRAMAH_BUILD_LOCALE_DIR
-                                                              : BRAMAH_LOCALE_DIR);
-  bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
+  static gsize bound = 0;
+  if (g_once_init_enter (&bound))
+    {
+      bindtextdomain (GETTEXT_PACKAGE, hyd_running_uninstalled () ? BRAMAH_BUILD_LOCALE_DIR
+                                                                  : BRAMAH_LOCALE_DIR);
+      bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
+      g_once_init_leave (&bound, 1);
+    }
+  return GETTEXT_PACKAGE;
 }
 
 void
 hyd_cli_print_diagnostic (const HydDiagnostic *d)
 {
   g_return_if_fail (d != NULL);
-  g_autofree char *text = hyd_diagnostic_dup_message (d, GETTEXT_PACKAGE);
+  g_autofree char *text = hyd_diagnostic_dup_message (d, domain ());
   if (d->severity == HYD_SEVERITY_ERROR)
     {
       hyd_cli_print_error (text);
       return;
     }
   g_autofree char *safe = hyd_cli_sanitize_message (text);
-  fprintf (stderr, "%s: %s\n", g_dgettext (GETTEXT_PACKAGE, hyd_severity_name (d->severity)), safe);
+  fprintf (stderr, "%s: %s\n", g_dgettext (domain (), hyd_severity_name (d->severity)), safe);
 }
 
 void
@@ -51,7 +60,7 @@ char *
 hyd_cli_dup_error_message (const GError *error)
 {
   g_return_val_if_fail (error != NULL, NULL);
-  return hyd_diagnostic_dup_error_message (error, GETTEXT_PACKAGE);
+  return hyd_diagnostic_dup_error_message (error, domain ());
 }
 
 char *
@@ -62,14 +71,14 @@ hyd_cli_expand (const char *template, ...)
   va_start (ap, template);
   g_autoptr (HydDiagnostic) d = hyd_diagnostic_new_valist (HYD_DIAGNOSTIC_OTHER, HYD_SEVERITY_ERROR, template, ap);
   va_end (ap);
-  return hyd_diagnostic_dup_message (d, GETTEXT_PACKAGE);
+  return hyd_diagnostic_dup_message (d, domain ());
 }
 
 static const char *
 translate (const char *msgid, gpointer user)
 {
   (void) user;
-  return g_dgettext (GETTEXT_PACKAGE, msgid);
+  return g_dgettext (domain (), msgid);
 }
 
 char *

@@ -12,9 +12,9 @@
 #define N_(text) (text)
 #endif
 
-/* Binds the "bramah" domain to the installed catalogues, or to the build
- * tree's when bramah-cli runs from it. */
-void hyd_cli_init_i18n (void);
+/* The "bramah" domain is bound at the first translation, to the installed
+ * catalogues or, when bramah-cli runs from its build tree, to the build
+ * tree's; setlocale (LC_ALL, "") comes first (hyd_cli_init_process). */
 
 /* One diagnostic on stderr: an error as "bramah-cli: MESSAGE", a warning
  * or note as "warning: MESSAGE" ("Warnung: …" in German). */

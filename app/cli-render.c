@@ -271,5 +271,5 @@ run (int argc, char **argv)
 }
 
 const HydCliCommand hyd_cli_render_command = {
-  "render", "draw the schematic to SVG, PDF or PNG", run,
+  HYD_CLI_RENDER_NAME_SUMMARY, run,
 };

@@ -175,5 +175,5 @@ run (int argc, char **argv)
 }
 
 const HydCliCommand hyd_cli_state_diagram_command = {
-  "state-diagram", "run a circuit and write its displacement-step diagram (CSV, SVG, PDF, PNG)", run,
+  HYD_CLI_STATE_DIAGRAM_NAME_SUMMARY, run,
 };

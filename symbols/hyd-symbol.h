@@ -13,6 +13,7 @@
 
 #include <glib.h>
 #include "hyd-circuit.h"
+#include "hyd-uninstalled.h" /* hyd_running_uninstalled () */
 
 G_BEGIN_DECLS
 
@@ -119,12 +120,6 @@ HydSymbol *hyd_symbol_library_lookup (const HydSymbolLibrary *library, const cha
 /* Type ids, sorted; free the array with g_free (the strings are owned by the library). */
 const char **hyd_symbol_library_list (const HydSymbolLibrary *library, guint *n_types);
 
-/* Whether this process runs uninstalled, from the build tree it was built
- * in: $BRAMAH_UNINSTALLED if set ("1" yes, "0" no), else whether the
- * running executable (/proc/self/exe) lies inside that build tree. An
- * installed binary never reads the source or build tree, whatever exists
- * there. */
-gboolean hyd_running_uninstalled (void);
 /* The directory the default library reads: $BRAMAH_SYMBOL_DIR if set, else
  * the source tree's symbols/data when running uninstalled, else the
  * installed data directory. */
