@@ -10,6 +10,7 @@
 #include "cli-circuit.h"
 #include "cli-commands.h"
 #include "cli-diagnostic.h"
+#include "cli-output-h5.h"
 #include "cli-run.h"
 #include "hyd-dtoa.h"
 #include "hyd-run.h"
@@ -85,14 +86,15 @@ static int
 run (int argc, char **argv)
 {
   g_auto (HydCliRunArgs) args = { 0 };
-  g_autofree char *vars_spec = NULL, *output = NULL;
+  g_autofree char *vars_spec = NULL, *output = NULL, *format = NULL;
   gboolean summary = FALSE;
   GOptionEntry run_entries[HYD_CLI_RUN_N_ENTRIES];
   hyd_cli_run_entries (&args, run_entries);
   GOptionEntry own[] = {
     { "vars", 0, 0, G_OPTION_ARG_STRING, &vars_spec, "Columns to write (default: node pressures and states)", "NAME,NAME..." },
-    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, "Write the CSV to FILE (default: stdout)", "FILE.csv" },
+    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, "Write the CSV to FILE (default: stdout); FILE.h5 or FILE.hdf5 writes HDF5", "FILE.csv" },
     { "summary", 0, 0, G_OPTION_ARG_NONE, &summary, "Print a table of each variable's minimum, maximum and final value instead of CSV", NULL },
+    { "format", 0, 0, G_OPTION_ARG_STRING, &format, "Output format (default: hdf5 for -o FILE.h5 or FILE.hdf5, else csv)", "csv|hdf5" },
   };
   /* in the order --help has always listed them */
   GOptionEntry entries[HYD_CLI_RUN_N_ENTRIES + G_N_ELEMENTS (own) + 1] = { { NULL } };
@@ -104,6 +106,7 @@ run (int argc, char **argv)
   for (guint k = HYD_CLI_RUN_N_MODEL; k < HYD_CLI_RUN_N_ENTRIES; k++)
     entries[n++] = run_entries[k];
   entries[n++] = own[2];
+  entries[n++] = own[3];
   g_autoptr (GOptionContext) ctx = g_option_context_new ("CIRCUIT — run a circuit and write CSV");
   g_option_context_add_main_entries (ctx, entries, NULL);
   int st = hyd_cli_parse_options (ctx, TRUE, &argc, &argv);
@@ -111,6 +114,9 @@ run (int argc, char **argv)
     return st;
   if (argc != 2)
     return hyd_cli_usage_error (ctx, "simulate takes one CIRCUIT file");
+  gboolean hdf5;
+  if ((st = hyd_cli_simulate_choose_format (ctx, format, output, summary, &hdf5)) != 0)
+    return st;
 
   g_autoptr (HydCircuit) circuit = NULL;
   g_autoptr (HydSystem) sys = NULL;
@@ -123,6 +129,8 @@ run (int argc, char **argv)
     return st;
   /* the size of the output, before the run (docs/cli.md, Limits) */
   double n_samples = hyd_run_count_samples (&sim);
+  if (hdf5 && n_samples <= HYD_RUN_MAX_SAMPLES)
+    return hyd_cli_simulate_hdf5 (argv[1], output, circuit, sys, &sim, &args, vars, n_samples);
   /* every column at most "-2.2250738585072014e-308" (hyd-dtoa.h) and a separator */
   double csv_bytes = n_samples * (double) (HYD_DTOA_MAX_LEN + 1) * vars->len;
   if (!(n_samples <= HYD_RUN_MAX_SAMPLES))
