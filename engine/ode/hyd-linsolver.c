@@ -181,9 +181,10 @@ struct _HydLinSolver {
   lapack_complex_double *zb; /* right-hand side scratch */
   /* sparse */
   SparseLU *klu;
-  /* small: the real factors of small_dense_lu, n×n column-major, the row
-   * of each pivot and the row scale factors; `small` while they hold the
-   * last real factorisation */
+  /* small: the real factors of small_dense_lu, n×n column-major; spiv the
+   * row of each pivot then the permutation (small_dense_prepare); sscale
+   * the row scale factors, their permuted copy, then a solve's scratch
+   * (n each); `small` while they hold the last real factorisation */
   double *sa;
   int *spiv;
   double *sscale;

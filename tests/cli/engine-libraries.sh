@@ -6,9 +6,11 @@
 # at their first call (app/cli-lazy-libs.c). Every library the dynamic
 # loader maps at start for each (ldd: the whole tree, not only the direct
 # NEEDED entries of readelf -d); the helper must show them, so that the
-# pattern is known to match. Then a describe, which calls LAPACK, and a
-# simulate, which calls KLU or LAPACK, load them.
-#   engine-libraries.sh BRAMAH_CLI BRAMAH_CLI_GRAPHICS CIRCUIT
+# pattern is known to match. Then a describe, which calls LAPACK, loads it;
+# a simulate of CIRCUIT (at most HYD_SMALL_DENSE_MAX = 16 states) factors
+# with the engine's own small dense LU and loads neither; one of LARGE (more
+# states) loads KLU and not LAPACK.
+#   engine-libraries.sh BRAMAH_CLI BRAMAH_CLI_GRAPHICS CIRCUIT LARGE
 set -u
 cli=$1
 helper=$2
@@ -39,14 +41,18 @@ for lib in $needed; do
 done
 # loaded when called: the libraries a run maps (LD_DEBUG=files)
 circuit=$3
-for run in "describe $circuit" "simulate $circuit --solver rodas4 -o /dev/null"; do
+large=$4
+for run in "describe $circuit" "simulate $circuit --solver rodas4 -o /dev/null" \
+           "simulate $large --solver rodas4 -o /dev/null"; do
   # shellcheck disable=SC2086
   loaded=$(LD_DEBUG=files "$cli" $run 2>&1 >/dev/null | grep -oE 'file=[^ ]*(liblapacke|libklu)[^ ]*' | sort -u | tr '\n' ' ')
   "$cli" $run >/dev/null 2>&1 || fail "$run failed"
   case $run in
     describe*) case $loaded in *liblapacke*) ;; *) fail "describe did not load LAPACKE: $loaded" ;; esac ;;
-    # its LU: KLU or LAPACK's dense one, whichever the engine chooses
-    simulate*) case $loaded in *libklu*|*liblapacke*) ;; *) fail "simulate loaded neither KLU nor LAPACKE: $loaded" ;; esac ;;
+    # its LU: the engine's own for a small circuit, KLU for a larger one
+    "simulate $circuit "*) [ -z "$loaded" ] || fail "simulate of a small circuit loaded $loaded" ;;
+    simulate*) case $loaded in *libklu*) ;; *) fail "simulate of $large did not load KLU: $loaded" ;; esac
+               case $loaded in *liblapacke*) fail "simulate of $large loaded LAPACKE: $loaded" ;; esac ;;
   esac
 done
 echo "bramah-cli loads $(printf '%s\n' "$libs" | wc -l) libraries, bramah-cli-graphics $(printf '%s\n' "$helper_libs" | wc -l)"
