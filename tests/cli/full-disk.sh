@@ -39,6 +39,14 @@ grep -q "the CSV would take up to 250.0.*MB (5000002 rows of 2 columns: t_end 0.
   || fail "no refusal naming the size: $(cat "$dir/err")"
 cmp -s "$dir/old.csv" "$fs/out.csv" || fail "the refusal changed the old CSV"
 notmp "refusal"
+# the same run as HDF5: 8 bytes a value, 80 MB and the names and metadata
+"$cli" simulate "$circuit" --output-interval 1e-7 -o "$fs/out.h5" >"$dir/out" 2>"$dir/err"
+st=$?
+[ "$st" -eq 1 ] || fail "an HDF5 file larger than the disk: exited $st, not 1"
+grep -q "the HDF5 file would take up to 80.0.*MB (5000002 rows of 2 columns, 8 bytes a value: t_end 0.5 s, output_interval 1e-07 s) but $fs/out.h5 has only 16.8.*MB free" "$dir/err" \
+  || fail "no HDF5 refusal naming the size: $(cat "$dir/err")"
+[ ! -e "$fs/out.h5" ] || fail "the HDF5 refusal left out.h5"
+notmp "HDF5 refusal"
 
 # ---- the disk fills up during the run ----
 # 300 001 rows of up to 50 bytes (15.0 MB) fit in 16 MB before the run; a
