@@ -40,7 +40,7 @@
 #define ACC_TRUNC 0x0002u
 
 #define H5_FUNCTIONS(X) \
-  X (H5open) X (H5Eset_auto2) X (H5Fcreate) X (H5Fclose) X (H5Screate_simple) X (H5Screate) \
+  X (H5dont_atexit) X (H5open) X (H5Eset_auto2) X (H5Fcreate) X (H5Fclose) X (H5Screate_simple) X (H5Screate) \
   X (H5Sclose) X (H5Sselect_hyperslab) X (H5Pcreate) X (H5Pset_chunk) X (H5Pset_chunk_cache) \
   X (H5Pclose) X (H5Dcreate2) X (H5Dset_extent) X (H5Dget_space) X (H5Dwrite) X (H5Dclose) \
   X (H5Tcopy) X (H5Tset_size) X (H5Tset_cset) X (H5Tclose) X (H5Acreate2) X (H5Awrite) X (H5Aclose)
@@ -76,7 +76,10 @@ h5_load (GError **error)
     }
   H5_FUNCTIONS (X)
 #undef X
-  if (h5.H5open () < 0)
+  /* no clean-up at exit: after a failed write (a full disk) the file
+   * cannot be closed, and libhdf5 1.10's exit handler then crashes closing
+   * it again; the temporary is removed and the process ends anyway */
+  if (h5.H5dont_atexit () < 0 || h5.H5open () < 0)
     {
       g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_FAILED, "the HDF5 library (%s) did not start",
                    BRAMAH_HDF5_SONAME);
@@ -146,7 +149,6 @@ flush_block (H5Writer *w)
     return FALSE;
   hid_t fs = h5.H5Dget_space (w->data);
   hid_t ms = h5.H5Screate_simple (2, count, NULL);
-  errno = 0;
   herr_t r = fs < 0 || ms < 0 ? -1 : h5.H5Sselect_hyperslab (fs, H5S_SELECT_SET, start, NULL, count, NULL);
   if (r >= 0)
     r = h5.H5Dwrite (w->data, h5.native_double, ms, fs, H5P_DEFAULT, w->block);
@@ -191,11 +193,11 @@ static gboolean
 write_strings (H5Writer *w, const char *name, const char **values, guint n)
 {
   hsize_t dims[1] = { n };
+  errno = 0;   /* a failure's errno, wherever in these calls */
   hid_t type = string_type ();
   hid_t space = h5.H5Screate_simple (1, dims, NULL);
   hid_t ds = type < 0 || space < 0 ? -1
            : h5.H5Dcreate2 (w->file, name, type, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
-  errno = 0;
   herr_t r = ds < 0 ? -1 : h5.H5Dwrite (ds, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, values);
   int e = errno;
   if (ds >= 0 && h5.H5Dclose (ds) < 0)
@@ -214,10 +216,10 @@ write_attr (H5Writer *w, const char *name, hid_t file_type, hid_t mem_type, cons
   if (w->failed)
     return FALSE;
   hsize_t dims[1] = { n };
+  errno = 0;
   hid_t type = file_type < 0 ? string_type () : file_type;
   hid_t space = n == 0 ? h5.H5Screate (H5S_SCALAR) : h5.H5Screate_simple (1, dims, NULL);
   hid_t a = type < 0 || space < 0 ? -1 : h5.H5Acreate2 (w->file, name, type, space, H5P_DEFAULT, H5P_DEFAULT);
-  errno = 0;
   herr_t r = a < 0 ? -1 : h5.H5Awrite (a, mem_type < 0 ? type : mem_type, value);
   int e = errno;
   if (a >= 0 && h5.H5Aclose (a) < 0)
@@ -259,6 +261,7 @@ writer_open (H5Writer *w, const char *path, const char *circuit_path, const HydC
 
   hsize_t dims[2] = { 0, w->n_cols }, max[2] = { H5S_UNLIMITED, w->n_cols };
   hsize_t chunk[2] = { w->block_rows, w->n_cols };
+  errno = 0;
   hid_t space = h5.H5Screate_simple (2, dims, max);
   hid_t dcpl = h5.H5Pcreate (h5.dataset_create);
   hid_t dapl = h5.H5Pcreate (h5.dataset_access);
@@ -266,7 +269,6 @@ writer_open (H5Writer *w, const char *path, const char *circuit_path, const HydC
   /* whole chunks are written: no chunk cache, straight to the file */
   if (r >= 0)
     r = h5.H5Pset_chunk_cache (dapl, 0, 0, 1.0);
-  errno = 0;
   if (r >= 0)
     r = (w->data = h5.H5Dcreate2 (w->file, "data", h5.ieee_f64le, space, H5P_DEFAULT, dcpl, dapl)) < 0 ? -1 : 0;
   int e = errno;

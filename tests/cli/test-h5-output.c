@@ -10,6 +10,7 @@
 #include <hdf5.h>
 #include <math.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 
 #include "hyd-circuit.h"
@@ -18,7 +19,19 @@
 
 static const char *cli, *circuit_path;
 
-/* Run bramah-cli with args; its exit status. */
+static rlim_t file_size_limit = RLIM_INFINITY;
+
+static void
+limit_file_size (gpointer user)
+{
+  (void) user;
+  struct rlimit r = { file_size_limit, file_size_limit };
+  setrlimit (RLIMIT_FSIZE, &r);
+}
+
+static char *last_stderr;
+
+/* Run bramah-cli with args; its exit status (-1: killed by a signal). */
 static int
 run_cli (const char *const *args)
 {
@@ -30,10 +43,12 @@ run_cli (const char *const *args)
   int status = -1;
   g_autofree char *err = NULL;
   g_autoptr (GError) error = NULL;
-  g_assert_true (g_spawn_sync (NULL, (char **) argv->pdata, NULL, G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL, NULL,
-                               &err, &status, &error));
+  g_assert_true (g_spawn_sync (NULL, (char **) argv->pdata, NULL, G_SPAWN_STDOUT_TO_DEV_NULL, limit_file_size,
+                               NULL, NULL, &err, &status, &error));
   g_assert_no_error (error);
   g_test_message ("stderr: %s", err);
+  g_free (last_stderr);
+  last_stderr = g_strdup (err);
   return WIFEXITED (status) ? WEXITSTATUS (status) : -1;
 }
 
@@ -231,6 +246,33 @@ test_failed_run (void)
   g_rmdir (dir);
 }
 
+/* A write that fails (here beyond the file size limit, as on a full disk)
+ * exits 1 naming the file and the reason, and leaves no file or temporary:
+ * libhdf5's own clean-up at exit crashed on the file it could not close. */
+static void
+test_write_failure (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("bramah-h5-XXXXXX", NULL);
+  g_autofree char *out = g_build_filename (dir, "full.h5", NULL);
+  const char *args[] = { "simulate", circuit_path, "-o", out, NULL };
+  /* 8 KiB: the names and metadata fit, the rows do not (errno EFBIG);
+   * 2 KiB: the metadata fails already, inside libhdf5, without an errno */
+  const rlim_t limits[] = { 8192, 2048 };
+  for (guint k = 0; k < G_N_ELEMENTS (limits); k++)
+    {
+      file_size_limit = limits[k];
+      int st = run_cli (args);
+      file_size_limit = RLIM_INFINITY;
+      g_assert_cmpint (st, ==, 1);
+      g_assert_nonnull (strstr (last_stderr, "cannot write"));
+      if (k == 0)
+        g_assert_nonnull (strstr (last_stderr, "writing /data: File too large"));
+      g_autoptr (GDir) d = g_dir_open (dir, 0, NULL);
+      g_assert_null (g_dir_read_name (d));
+    }
+  g_rmdir (dir);
+}
+
 /* Usage errors (status 2) that write nothing. */
 static void
 test_format_choice (void)
@@ -274,6 +316,7 @@ main (int argc, char **argv)
   H5Eset_auto2 (H5E_DEFAULT, NULL, NULL);
   g_test_add_func ("/h5-output/roundtrip", test_roundtrip);
   g_test_add_func ("/h5-output/failed-run", test_failed_run);
+  g_test_add_func ("/h5-output/write-failure", test_write_failure);
   g_test_add_func ("/h5-output/format-choice", test_format_choice);
   return g_test_run ();
 }
