@@ -14,7 +14,7 @@ packages=(
   desktop-file-utils appstream
   xvfb xauth xdotool imagemagick fonts-dejavu-core
   clang-14 libclang-rt-14-dev
-  libhdf5-dev hdf5-tools
+  libhdf5-dev
 )
 
 missing=()
