@@ -58,6 +58,156 @@ static const HydRosenbrockTable rodas4_table = {
   },
 };
 
+/* Methods against order reduction (Steinebach). On stiff problems with
+ * time-dependent inputs — the Prothero–Robinson equation y' = λ(y − g(t))
+ * + g'(t), a node driven by a sinusoidal flow — a Rosenbrock method's order
+ * can drop to 1 or 2 as hλ → −∞ unless its coefficients satisfy extra
+ * conditions (Steinebach 1995; Hairer & Wanner 1996, §IV.15, B-convergence).
+ * These three keep the RODAS structure (stiffly accurate, L-stable, the
+ * same continuous extension as RODAS4/RODAS5) with coefficients chosen to
+ * satisfy them; the coefficients are the published ones, in the same
+ * Hairer–Wanner transformed form as the tables above. */
+
+/* RODASP (Steinebach 1995, "Order-reduction of ROW-methods for DAEs and
+ * method of lines applications", Preprint 1741, TH Darmstadt), known since
+ * as Rodas4P: 4(3), the PR conditions of the main method to order 3. */
+static const HydRosenbrockTable rodas4p_table = {
+  .s = 6,
+  .gamma = 0.25,
+  .a = {
+    { 0 },
+    { 3.0 },
+    { 1.831036793486759, 0.4955183967433795 },
+    { 2.304376582692669, -0.05249275245743001, -1.176798761832782 },
+    { -7.170454962423024, -4.741636671481785, -16.31002631330971,
+      -1.062004044111401 },
+    { -7.170454962423024, -4.741636671481785, -16.31002631330971,
+      -1.062004044111401, 1.0 },
+  },
+  .c = {
+    { 0 },
+    { -12.0 },
+    { -8.791795173947035, -2.207865586973518 },
+    { 10.81793056857153, 6.780270611428266, 19.53485944642410 },
+    { 34.19095006749676, 15.49671153725963, 54.74760875964130,
+      14.16005392148534 },
+    { 34.62605830930532, 15.30084976114473, 56.99955578662667,
+      18.40807009793095, -5.714285714285717 },
+  },
+  .m = { -7.170454962423024, -4.741636671481785, -16.31002631330971,
+         -1.062004044111401, 1.0, 1.0 },
+  .e = { 0.0, 0.0, 0.0, 0.0, 0.0, 1.0 },
+  .alpha = { 0.0, 0.75, 0.21, 0.63, 1.0, 1.0 },
+  .gamma_i = { 0.25, -0.5, -0.023504, -0.0362, 0.0, 0.0 },
+  .has_dense = TRUE,
+  .d = {
+    { 25.09876703708589, 11.62013104361867, 28.49148307714626,
+      -5.664021568594133, 0.0, 0.0 },
+    { 1.638054557396973, -0.7373619806678748, 8.477918219238990,
+      15.99253148779520, -1.882352941176471, 0.0 },
+  },
+};
+
+/* Rodas4P2 (Steinebach 2020, "Improvement of Rosenbrock-Wanner method
+ * RODASP", in Reis & Schöps (eds.), Progress in Differential-Algebraic
+ * Equations II, Springer, pp. 165–184): 4(3), the PR conditions of the main
+ * and the embedded method to order 4 and 3, and a dense output that keeps
+ * them. */
+static const HydRosenbrockTable rodas4p2_table = {
+  .s = 6,
+  .gamma = 0.25,
+  .a = {
+    { 0 },
+    { 3.0 },
+    { 0.906377755268814, -0.189707390391685 },
+    { 3.758617027739064, 1.161741776019525, -0.849258085312803 },
+    { 7.089566927282776, 4.573591406461604, -8.423496976860259,
+      -0.959280113459775 },
+    { 7.089566927282776, 4.573591406461604, -8.423496976860259,
+      -0.959280113459775, 1.0 },
+  },
+  .c = {
+    { 0 },
+    { -12.0 },
+    { -6.354581592719008, 0.338972550544623 },
+    { -8.575016317114033, -7.606483992117508, 12.224997650124820 },
+    { -5.888975457523102, -8.157396617841821, 24.805546872612922,
+      12.790401512796979 },
+    { -4.408651676063871, -6.692003137674639, 24.625568527593117,
+      16.627521966636085, -5.714285714285718 },
+  },
+  .m = { 7.089566927282776, 4.573591406461604, -8.423496976860259,
+         -0.959280113459775, 1.0, 1.0 },
+  .e = { 0.0, 0.0, 0.0, 0.0, 0.0, 1.0 },
+  .alpha = { 0.0, 0.75, 0.321448134013046, 0.519745732277726, 1.0, 1.0 },
+  .gamma_i = { 0.25, -0.5, -0.189532918363016, 0.085612108792769, 0.0, 0.0 },
+  .has_dense = TRUE,
+  .d = {
+    { -5.323528268423303, -10.042123754867493, 17.175254928256965,
+      -5.079931171878093, -0.016185991706112, 0.0 },
+    { 6.984505741529879, 6.914061169603662, -0.849178943070653,
+      18.104410789349338, -3.516963011559032, 0.0 },
+  },
+};
+
+/* Rodas5P (Steinebach 2023, "Construction of Rosenbrock–Wanner method
+ * Rodas5P and numerical benchmarks within the Julia Differential Equations
+ * package", BIT Numerical Mathematics 63:27): 5(4), eight stages like
+ * RODAS5, the PR conditions to order 4 (main) and 3 (embedded), and a
+ * continuous extension of order 4. */
+static const HydRosenbrockTable rodas5p_table = {
+  .s = 8,
+  .gamma = 0.21193756319429014,
+  .a = {
+    { 0 },
+    { 3.0 },
+    { 2.849394379747939, 0.45842242204463923 },
+    { -6.954028509809101, 2.489845061869568, -10.358996098473584 },
+    { 2.8029986275628964, 0.5072464736228206, -0.3988312541770524,
+      -0.04721187230404641 },
+    { -7.502846399306121, 2.561846144803919, -11.627539656261098,
+      -0.18268767659942256, 0.030198172008377946 },
+    { -7.502846399306121, 2.561846144803919, -11.627539656261098,
+      -0.18268767659942256, 0.030198172008377946, 1.0 },
+    { -7.502846399306121, 2.561846144803919, -11.627539656261098,
+      -0.18268767659942256, 0.030198172008377946, 1.0, 1.0 },
+  },
+  .c = {
+    { 0 },
+    { -14.155112264123755 },
+    { -17.97296035885952, -2.859693295451294 },
+    { 147.12150275711716, -1.41221402718213, 71.68940251302358 },
+    { 165.43517024871676, -0.4592823456491126, 42.90938336958603,
+      -5.961986721573306 },
+    { 24.854864614690072, -3.0009227002832186, 47.4931110020768,
+      5.5814197821558125, -0.6610691825249471 },
+    { 30.91273214028599, -3.1208243349937974, 77.79954646070892,
+      34.28646028294783, -19.097331116725623, -28.087943162872662 },
+    { 37.80277123390563, -3.2571969029072276, 112.26918849496327,
+      66.9347231244047, -40.06618937091002, -54.66780262877968,
+      -9.48861652309627 },
+  },
+  .m = { -7.502846399306121, 2.561846144803919, -11.627539656261098,
+         -0.18268767659942256, 0.030198172008377946, 1.0, 1.0, 1.0 },
+  .e = { 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0 },
+  .alpha = { 0.0, 0.6358126895828704, 0.4095798393397535, 0.9769306725060716,
+             0.4288403609558664, 1.0, 1.0, 1.0 },
+  .gamma_i = { 0.21193756319429014, -0.42387512638858027, -0.3384627126235924,
+               1.8046452872882734, 2.325825639765069, 0.0, 0.0, 0.0 },
+  .has_dense = TRUE,
+  .d = {
+    { 25.948786856663858, -2.5579724845846235, 10.433815404888879,
+      -2.3679251022685204, 0.524948541321073, 1.1241088310450404,
+      0.4272876194431874, -0.17202221070155493 },
+    { -9.91568850695171, -0.9689944594115154, 3.0438037242978453,
+      -24.495224566215796, 20.176138334709044, 15.98066361424651,
+      -6.789040303419874, -6.710236069923372 },
+    { 11.419903575922262, 2.8879645146136994, 72.92137995996029,
+      80.12511834622643, -52.072871366152654, -59.78993625266729,
+      -0.15582684282751913, 4.883087185713722 },
+  },
+};
+
 /* RODAS3: Sandu et al. (1997), as in Esqué (2008) App. A, identical to KPP/FATODE
  * Rodas3 (exact rationals). Stiffly accurate, L-stable, 3(2); err = u4.
  * Stage 2 is evaluated at (t, y) and reuses f0. */
@@ -781,6 +931,18 @@ static const HydOdeMethod rosenbrock_methods[] = {
                      "Di Marzo (1993) RODAS5, L-stable, dense output of "
                      "order 4",
                      rodas5_table, 5, 5.0),
+  ROSENBROCK_METHOD ("rodas4p", "Rosenbrock, stiffly accurate", "4(3)",
+                     "Steinebach (1995) RODASP, L-stable, against order "
+                     "reduction on stiff problems with time-dependent inputs",
+                     rodas4p_table, 4, 4.0),
+  ROSENBROCK_METHOD ("rodas4p2", "Rosenbrock, stiffly accurate", "4(3)",
+                     "Steinebach (2020) Rodas4P2, L-stable, RODASP improved: "
+                     "the embedded method and the dense output keep the order too",
+                     rodas4p2_table, 4, 4.0),
+  ROSENBROCK_METHOD ("rodas5p", "Rosenbrock, stiffly accurate", "5(4)",
+                     "Steinebach (2023) Rodas5P, L-stable, against order "
+                     "reduction, dense output of order 4",
+                     rodas5p_table, 5, 5.0),
 };
 
 static const HydOdeMethod *const rosenbrock_members[] = {
@@ -788,6 +950,7 @@ static const HydOdeMethod *const rosenbrock_members[] = {
   &rosenbrock_methods[3], &rosenbrock_methods[4], &rosenbrock_methods[5],
   &rosenbrock_methods[6], &rosenbrock_methods[7], &rosenbrock_methods[8],
   &rosenbrock_methods[9], &rosenbrock_methods[10], &rosenbrock_methods[11],
+  &rosenbrock_methods[12], &rosenbrock_methods[13], &rosenbrock_methods[14],
 };
 
 G_STATIC_ASSERT (G_N_ELEMENTS (rosenbrock_members)

@@ -45,6 +45,12 @@ static const RosCase cases[] = {
   /* R̂(∞) ≈ −0.48 as Rang & Angermann (2005) state. */
   { "ros34pw2", "Rosenbrock-W", "3(2)", 3, 2, 0, TRUE, 0, 3, FALSE, -0.4783497674, 1.9133990696 },
   { "rodas5", "Rosenbrock, stiffly accurate", "5(4)", 5, 4, 4, TRUE, 0, 7, FALSE, 0, 8.4805473397 },
+  /* Steinebach's methods: orders, L-stability and the dense output's
+   * order as published; R̂(∞) and the stage limits as this test computes
+   * them (the papers do not state them) */
+  { "rodas4p", "Rosenbrock, stiffly accurate", "4(3)", 4, 3, 3, TRUE, 0, 5, FALSE, 0, 2 },
+  { "rodas4p2", "Rosenbrock, stiffly accurate", "4(3)", 4, 3, 3, TRUE, 0, 5, FALSE, 0, 2 },
+  { "rodas5p", "Rosenbrock, stiffly accurate", "5(4)", 5, 4, 4, TRUE, 0, 7, FALSE, 0, 3.4116754753 },
 };
 
 static const HydRosenbrockTable *
@@ -464,7 +470,7 @@ test_f_evals (gconstpointer data)
  * sources they were checked against); the failures follow from properties
  * of the published methods:
  *
- * - E5 (rodas5, ros34pw2): y2, y3 and y4 stay below 1e-10, four and more
+ * - E5 (rodas5, ros34pw2, rodas4p, rodas5p): y2, y3 and y4 stay below 1e-10, four and more
  *   orders below atol, so the error control lets them go slightly negative
  *   (an absolute error of ~1e-15 there is within the tolerance).
  *   From such a state E5's own solution blows up in finite time (y2' ≈
@@ -478,7 +484,9 @@ test_f_evals (gconstpointer data)
  *   collapses. Of 22 tolerances rtol = atol from 1e-4 to 1e-9, RODAS5
  *   fails so at all 22, ROS34PW2 at 17 and RODAS4 at 7 (not at 1e-6);
  *   with atol below the size of the solution (testset-atol) every member
- *   passes.
+ *   passes. Steinebach's RODASP and Rodas5P carry stiff components into
+ *   their stage arguments too (max |R_i(∞)| = 2 and 3.41) and fail E5 so;
+ *   Rodas4P2 (also 2) passes it at 1e-6.
  * - ROBER (grk4a): R(∞) = 0.995, so errors in the stiff y2 mode persist for
  *   ~200 steps and feed one-signed errors of the size of the tolerance into
  *   y1, which falls to 2e-8 by t = 1e11. Once the numerical y1 is negative,
@@ -496,6 +504,8 @@ static const ExpectedFailure expected_failures[] = {
   { "grk4a", "rober", HYD_ODE_STEP_UNDERFLOW },
   { "ros34pw2", "e5", HYD_ODE_STEP_UNDERFLOW },
   { "rodas5", "e5", HYD_ODE_STEP_UNDERFLOW },
+  { "rodas4p", "e5", HYD_ODE_STEP_UNDERFLOW },
+  { "rodas5p", "e5", HYD_ODE_STEP_UNDERFLOW },
 };
 
 typedef struct {
@@ -674,6 +684,73 @@ test_w_method_adaptive (void)
   g_assert_cmpuint (r_wrong, >=, 5 * r_exact);
 }
 
+/* ---- order reduction: the Prothero–Robinson problem ---------------------
+ *
+ * y' = λ·(y − g(t)) + g'(t), g = sin, y(0) = 0: the exact solution is g for
+ * every λ. With λ = −1e6 and steps h = 1/10 … 1/80, hλ runs from −1e5 to
+ * −1.25e4: the stiff limit, where a Rosenbrock method's order falls to its
+ * order for the PR problem (Hairer & Wanner 1996, §IV.15; Steinebach
+ * 1995). Steinebach's methods are built to keep at least 3 there (the
+ * check, chosen before running it: observed order ≥ 2.8 between 1/40 and
+ * 1/80, and a smaller error at 1/80 than rodas4's). */
+static int
+pr_rhs (double t, const double *y, double *f, gpointer user)
+{
+  double lambda = *(const double *) user;
+  f[0] = lambda * (y[0] - sin (t)) + cos (t);
+  return 0;
+}
+
+static int
+pr_jac (double t, const double *y, double *J, double *dfdt, gpointer user)
+{
+  double lambda = *(const double *) user;
+  J[0] = lambda;
+  if (dfdt)
+    dfdt[0] = -lambda * cos (t) - sin (t);
+  return 0;
+}
+
+static double
+pr_error (const char *id, double h)
+{
+  double lambda = -1e6, y = 0.0, atol = 1.0;
+  HydOdeProblem p = { .n = 1, .user = &lambda, .rhs = pr_rhs, .jac = pr_jac };
+  HydOdeOptions o;
+  HydOdeResult r = { 0 };
+  hyd_ode_options_init (&o);
+  o.t_end = 1.0;
+  o.fixed_step = h;
+  o.rtol = 1e-3;
+  o.atol = &atol;
+  g_assert_cmpint (hyd_ode_solve (id, &p, &o, &y, &r), ==, HYD_ODE_SUCCESS);
+  hyd_ode_result_clear (&r);
+  return fabs (y - sin (1.0));
+}
+
+static void
+test_prothero_robinson (void)
+{
+  const char *ids[] = { "rodas4", "rodas4p", "rodas4p2", "rodas5p" };
+  double e4 = 0.0;
+  for (guint k = 0; k < G_N_ELEMENTS (ids); k++)
+    {
+      double e[4];
+      for (guint j = 0; j < 4; j++)
+        e[j] = pr_error (ids[k], 0.1 / (1 << j));
+      double p_obs = log2 (e[2] / e[3]);
+      g_test_message ("Prothero-Robinson, lambda = -1e6, %s: errors %.2e %.2e %.2e %.2e at "
+                      "h = 1/10 ... 1/80, observed order %.2f", ids[k], e[0], e[1], e[2], e[3], p_obs);
+      if (k == 0)
+        {
+          e4 = e[3];
+          continue;
+        }
+      g_assert_cmpfloat (p_obs, >=, 2.8);
+      g_assert_cmpfloat (e[3], <, e4);
+    }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -725,6 +802,7 @@ main (int argc, char **argv)
       g_test_add_data_func (path, tc, test_testset);
     }
   g_test_add_func ("/engine/rosenbrock/w-method/order", test_w_method);
+  g_test_add_func ("/engine/rosenbrock/prothero-robinson", test_prothero_robinson);
   g_test_add_func ("/engine/rosenbrock/w-method/adaptive",
                    test_w_method_adaptive);
 
