@@ -21,7 +21,9 @@
  *    and h ≤ β/ρ for stability. When stability binds by more than
  *    AUTO_COST_RATIO (an implicit step's cost in explicit steps, the M of
  *    Petzold's switching rule, HASP thesis eq. 8.49), the problem is stiff:
- *    rodas4, or radau5 below rtol 1e-7, or bdf for very large systems.
+ *    rodas4, or rodas5p below rtol 1e-5 (Steinebach 2023: no order
+ *    reduction, the fastest of ours there on every benchmark circuit), or
+ *    bdf for very large systems.
  *  - Fixed-step runs: explicit when fixed_step·ρ is inside dopri5's
  *    stability region, else rodas4; never a multistep method.
  *
@@ -47,7 +49,14 @@
 #define AUTO_EIG_MAX      500    /* dgeev costs ~10n³: 0.1 s at n = 500 */
 #define AUTO_LARGE        2000   /* bdf for stiff systems above this */
 #define AUTO_COST_RATIO   4.0
-#define AUTO_TIGHT_RTOL   1e-7   /* radau5 below, rodas4 at or above */
+/* rodas5p below, rodas4 at or above: from the work-precision benchmark of
+ * every example against CVODE (README, "Performance"), rodas5p has the
+ * lowest geometric-mean time ratio at rtol 1e-6, 1e-7 and 1e-8 (0.48,
+ * 0.57, 0.67 against rodas4's 0.52, 0.68, 0.90 and radau5's 0.63, 0.66,
+ * 0.71) and the smallest worst case at 1e-8 (1.28 against 3.33 and 2.55);
+ * at 1e-4 and 1e-5 rodas4 is as fast as any (0.38, 0.44). Our bdf was
+ * slower than both at every tolerance (0.76–1.00). */
+#define AUTO_TIGHT_RTOL   1e-5
 #define AUTO_LOOSE_RTOL   1e-3   /* bs23 at or above, dopri5 below */
 
 /* HW rodas.f step-size selection (as the driver's default). */
@@ -235,7 +244,7 @@ decide (HydOdeDriver *d, guint n, double t, const double *y, const double *f0,
   probe (d, J, t, y, f0, horizon, &sp);
 
   static const char *const stiff_ids[] = { "rodas4", "radau5", "bdf", NULL };
-  static const char *const tight_ids[] = { "radau5", "rodas4", NULL };
+  static const char *const tight_ids[] = { "rodas5p", "radau5", "rodas4", NULL };
   static const char *const large_ids[] = { "bdf", "rodas4", NULL };
   static const char *const dopri5_ids[] = { "dopri5", "bs23", "rodas4", NULL };
   static const char *const bs23_ids[] = { "bs23", "dopri5", "rodas4", NULL };
@@ -452,8 +461,8 @@ static const HydOdeMethod auto_method = {
     .implicit = TRUE,
     .adaptive = TRUE,
     .multistep = FALSE,
-    .notes = "picks dopri5/bs23 (non-stiff), rodas4, radau5 (tight "
-             "tolerance) or bdf (very large) from the Jacobian's eigenvalues "
+    .notes = "picks dopri5/bs23 (non-stiff), rodas4, rodas5p (rtol "
+             "below 1e-5) or bdf (very large) from the Jacobian's eigenvalues "
              "and the tolerance, and says which and why in the result's note",
   },
   .order = 4,
