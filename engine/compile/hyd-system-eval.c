@@ -594,12 +594,15 @@ var_need (const HydSystem *sys, const Var *v)
     }
 }
 
-static void
-node_pressures (HydSystem *sys, double t, const double *y)
+/* Node b's pressure at (t, y), computed once per call of
+ * hyd_system_eval_variables (sys->node_mark). */
+static double
+node_p (HydSystem *sys, guint b, double t, const double *y)
 {
-  for (guint b = 0; b < sys->n_nodes; b++)
+  SysNode *nd = &sys->nodes[b];
+  if (sys->node_mark[b] != sys->mark_gen)
     {
-      SysNode *nd = &sys->nodes[b];
+      sys->node_mark[b] = sys->mark_gen;
       if (nd->boundary)
         nd->p = nd->bprof ? hyd_profile_eval (nd->bprof, t, sys->t_piece, NULL) : 0.0;
       else
@@ -608,6 +611,7 @@ node_pressures (HydSystem *sys, double t, const double *y)
           nd->p = nd->nf.p;
         }
     }
+  return nd->p;
 }
 
 /* Component i alone at (t, y), its node pressures set: q, xdot, V … */
@@ -618,7 +622,7 @@ eval_one (HydSystem *sys, guint i, double t, const double *y)
   HydComp *c = sc->comp;
   guint np = c->type->n_ports, nv = c->n_vstates;
   for (guint X = 0; X < np; X++)
-    sc->p[X] = sc->port_node[X] >= 0 ? sys->nodes[sc->port_node[X]].p : 0.0;
+    sc->p[X] = sc->port_node[X] >= 0 ? node_p (sys, (guint) sc->port_node[X], t, y) : 0.0;
   memset (sc->q, 0, sizeof (double) * sc->n_zero);
   HydEvalIn in = { t, sc->p, y + sc->state0, sc->pos, sc->d };
   HydEvalOut out = {
@@ -651,30 +655,32 @@ hyd_system_eval_variables (HydSystem *sys, double t, const double *y,
     }
   else if (need > 0)
     {
+      /* node pressures and components asked for, each once */
+      if (sys->comp_mark == NULL)
+        {
+          sys->comp_mark = g_new0 (guint, sys->n_comps + 1);
+          sys->node_mark = g_new0 (guint, sys->n_nodes + 1);
+        }
+      if (++sys->mark_gen == 0)
+        {
+          memset (sys->comp_mark, 0, sizeof (guint) * sys->n_comps);
+          memset (sys->node_mark, 0, sizeof (guint) * sys->n_nodes);
+          sys->mark_gen = 1;
+        }
       if (need == 2)
         hyd_sys_refresh_params (sys, t);
-      node_pressures (sys, t, y);
-      /* each component asked for once */
-      if (need == 2)
-        {
-          if (sys->comp_mark == NULL)
-            sys->comp_mark = g_new0 (guint, sys->n_comps + 1);
-          if (++sys->mark_gen == 0)
-            {
-              memset (sys->comp_mark, 0, sizeof (guint) * sys->n_comps);
-              sys->mark_gen = 1;
-            }
-          for (guint k = 0; k < nvars; k++)
-            if (vars[k] >= 0 && (guint) vars[k] < sys->vars->len)
+      for (guint k = 0; k < nvars; k++)
+        if (vars[k] >= 0 && (guint) vars[k] < sys->vars->len)
+          {
+            const Var *v = &g_array_index (sys->vars, Var, vars[k]);
+            if (v->kind == VAR_NODE_P)
+              node_p (sys, (guint) v->a, t, y);
+            else if (v->kind == VAR_PORT_Q && sys->comp_mark[v->a] != sys->mark_gen)
               {
-                const Var *v = &g_array_index (sys->vars, Var, vars[k]);
-                if (v->kind == VAR_PORT_Q && sys->comp_mark[v->a] != sys->mark_gen)
-                  {
-                    sys->comp_mark[v->a] = sys->mark_gen;
-                    eval_one (sys, (guint) v->a, t, y);
-                  }
+                sys->comp_mark[v->a] = sys->mark_gen;
+                eval_one (sys, (guint) v->a, t, y);
               }
-        }
+          }
     }
   for (guint k = 0; k < nvars; k++)
     {

@@ -185,8 +185,10 @@ struct _HydSystem {
   guint *timed;
   guint n_timed;
   gboolean timed_valid;
-  /* hyd_system_eval_variables: components evaluated for this sample */
+  /* hyd_system_eval_variables: components evaluated and node pressures
+   * computed for this call (== mark_gen) */
   guint *comp_mark;
+  guint *node_mark;
   guint mark_gen;
 };
 

@@ -134,6 +134,7 @@ hyd_system_free (HydSystem *sys)
   g_free (sys->comps);
   g_free (sys->timed);
   g_free (sys->comp_mark);
+  g_free (sys->node_mark);
   g_free (sys->port_comp);
   g_free (sys->port_index);
   for (guint i = 0; i < sys->n_nodes; i++)

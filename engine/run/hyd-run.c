@@ -60,6 +60,7 @@ typedef struct {
   GArray *limits;         /* of HydFlowLimit (relief valves), checked per sample */
   gboolean *over_limit;   /* [limits->len] already reported */
   double *limit_values;
+  int *limit_vars;        /* [limits->len] the variables of their flows */
   gboolean stopped;
   /* integrations separated by changes */
   guint n;
@@ -236,10 +237,7 @@ check_flow_limits (RunState *rs, double t, const double *y)
   GArray *lim = rs->limits;
   if (lim->len == 0 || !wants_warnings (rs))
     return;
-  g_autofree int *vars = g_new (int, lim->len);
-  for (guint k = 0; k < lim->len; k++)
-    vars[k] = g_array_index (lim, HydFlowLimit, k).var;
-  hyd_system_eval_variables (rs->sys, t, y, vars, lim->len, rs->limit_values);
+  hyd_system_eval_variables (rs->sys, t, y, rs->limit_vars, lim->len, rs->limit_values);
   for (guint k = 0; k < lim->len; k++)
     {
       const HydFlowLimit *l = &g_array_index (lim, HydFlowLimit, k);
@@ -397,6 +395,9 @@ hyd_run_execute (HydSystem *sys, const HydRunSpec *spec, HydOdeResult *result, G
   rs.limits = hyd_system_get_flow_limits (sys);
   rs.over_limit = g_new0 (gboolean, rs.limits->len + 1);
   rs.limit_values = g_new0 (double, rs.limits->len + 1);
+  rs.limit_vars = g_new0 (int, rs.limits->len + 1);
+  for (guint k = 0; k < rs.limits->len; k++)
+    rs.limit_vars[k] = g_array_index (rs.limits, HydFlowLimit, k).var;
   rs.n = n;
   rs.t_end = sim->t_end;
   rs.tol = 1e-9 * sim->output_interval;
@@ -498,6 +499,7 @@ hyd_run_execute (HydSystem *sys, const HydRunSpec *spec, HydOdeResult *result, G
   g_array_unref (rs.limits);
   g_free (rs.over_limit);
   g_free (rs.limit_values);
+  g_free (rs.limit_vars);
   g_free (y);
   g_free (atol);
   return status;
