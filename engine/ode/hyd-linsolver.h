@@ -34,7 +34,7 @@ typedef struct {
 /* Up to this many states a dense LU of our own, without LAPACK's call
  * overhead or KLU's bookkeeping, is the fastest factorisation of a
  * circuit's shifted Jacobian (measured: docs/solvers.md, "Linear solvers"). */
-#define HYD_SMALL_DENSE_MAX 16
+#define HYD_SMALL_DENSE_MAX 12
 
 HydJac *hyd_jac_new_dense (guint n);
 HydJac *hyd_jac_new_sparse (guint n, guint nnz, const guint *colptr, const guint *rowind);

@@ -7,7 +7,7 @@
 # loader maps at start for each (ldd: the whole tree, not only the direct
 # NEEDED entries of readelf -d); the helper must show them, so that the
 # pattern is known to match. Then a describe, which calls LAPACK, loads it;
-# a simulate of CIRCUIT (at most HYD_SMALL_DENSE_MAX = 16 states) factors
+# a simulate of CIRCUIT (at most HYD_SMALL_DENSE_MAX = 12 states) factors
 # with the engine's own small dense LU and loads neither; one of LARGE (more
 # states) loads KLU and not LAPACK.
 #   engine-libraries.sh BRAMAH_CLI BRAMAH_CLI_GRAPHICS CIRCUIT LARGE
