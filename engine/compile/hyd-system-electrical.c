@@ -53,7 +53,7 @@ hyd_sys_resolve_taps (HydSystem *sys, GError **error)
           const HydComp *reader = sys->comps[sys->port_comp[net->tap_reader]].comp;
           return hyd_sys_component_error (error, HYD_DIAGNOSTIC_REFERENCE, reader->id, NULL, net->tap_param,
                                           N_("component \"%s\", parameter \"%s\": \"%s\" has no "
-                                             "variable \"%s\" (it is a %s)"),
+                                             "variable \"%s\" (its type: %s)"),
                                           reader->id, net->tap_param, target->id, net->tap_var,
                                           target->type->label, NULL);
         }
