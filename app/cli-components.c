@@ -3,6 +3,7 @@
  * line a type, or one type in full: description, ports, and parameters
  * with default, unit, range and whether they take a profile. */
 #include <glib.h>
+#include <string.h>
 #include <math.h>
 #include <stdio.h>
 
@@ -39,10 +40,11 @@ print_range (const HydParamInfo *p)
     printf ("any");
 }
 
+/* cat_width: the widest category name of the list, so the labels align */
 static void
-print_type (const HydComponentType *t, gboolean full)
+print_type (const HydComponentType *t, gboolean full, int cat_width)
 {
-  printf ("%-26s %-14s %s\n", t->id, hyd_category_name (t->category), t->label ? t->label : "");
+  printf ("%-26s %-*s %s\n", t->id, cat_width, hyd_category_name (t->category), t->label ? t->label : "");
   if (!full)
     return;
   if (t->description)
@@ -89,13 +91,16 @@ run (int argc, char **argv)
       const HydComponentType *t = hyd_catalogue_lookup (argv[1]);
       if (!t)
         return hyd_cli_failed ("unknown component type '%s' (bramah-cli components lists them)", argv[1]);
-      print_type (t, TRUE);
+      print_type (t, TRUE, 14);
       return HYD_CLI_EXIT_OK;
     }
   guint n;
   const HydComponentType *const *list = hyd_catalogue_list (&n);
+  int cat_width = 14;
   for (guint i = 0; i < n; i++)
-    print_type (list[i], FALSE);
+    cat_width = MAX (cat_width, (int) strlen (hyd_category_name (list[i]->category)));
+  for (guint i = 0; i < n; i++)
+    print_type (list[i], FALSE, cat_width);
   return HYD_CLI_EXIT_OK;
 }
 
