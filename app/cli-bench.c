@@ -1010,7 +1010,8 @@ plot_legend (GPtrArray *names)
   PLINT ncol = nleg > 6 ? 2 : 1, nrow = (nleg + ncol - 1) / ncol;
   pllegend (&lw, &lh, PL_LEGEND_BACKGROUND | PL_LEGEND_BOUNDING_BOX,
             PL_POSITION_VIEWPORT | PL_POSITION_INSIDE | PL_POSITION_LEFT | PL_POSITION_TOP,
-            0.05, 0.05, 0.15, 0, 1, 1, nrow, ncol, nleg, opts, 1.0, 1.2, 2.0, 0.0,
+            0.05, 0.05, ncol > 1 ? 0.08 : 0.15, 0, 1, 1, nrow, ncol, nleg, opts, 1.0,
+            ncol > 1 ? 0.8 : 1.2, ncol > 1 ? 1.6 : 2.0, 0.0,
             tcol, text, NULL, NULL, NULL, NULL, colors, styles, widths,
             colors, sscale, snum, syms);
   plcol0 (1);
