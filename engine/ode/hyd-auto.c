@@ -51,11 +51,12 @@
 #define AUTO_COST_RATIO   4.0
 /* rodas5p below, rodas4 at or above: from the work-precision benchmark of
  * every example against CVODE (README, "Performance"), rodas5p has the
- * lowest geometric-mean time ratio at rtol 1e-6, 1e-7 and 1e-8 (0.48,
- * 0.57, 0.67 against rodas4's 0.52, 0.68, 0.90 and radau5's 0.63, 0.66,
- * 0.71) and the smallest worst case at 1e-8 (1.28 against 3.33 and 2.55);
- * at 1e-4 and 1e-5 rodas4 is as fast as any (0.38, 0.44). Our bdf was
- * slower than both at every tolerance (0.76–1.00). */
+ * lowest geometric-mean time ratio at rtol 1e-6, 1e-7 and 1e-8 (0.46,
+ * 0.54, 0.65 against rodas4's 0.51, 0.64, 0.85 and radau5's 0.60, 0.64,
+ * 0.67) and a worst case at 1e-8 of 1.23 against rodas4's 3.48 and
+ * radau5's 2.80; at 1e-4 and 1e-5 rodas4 is within the noise of the best
+ * (0.39, 0.44). Our bdf was slower than both at every tolerance
+ * (0.75–0.98). */
 #define AUTO_TIGHT_RTOL   1e-5
 #define AUTO_LOOSE_RTOL   1e-3   /* bs23 at or above, dopri5 below */
 
