@@ -59,8 +59,9 @@ typedef struct {
   GPtrArray *warnings;
   GArray *limits;         /* of HydFlowLimit (relief valves), checked per sample */
   gboolean *over_limit;   /* [limits->len] already reported */
-  double *limit_values;
-  int *limit_vars;        /* [limits->len] the variables of their flows */
+  /* one evaluation a sample: the run's variables, then the relief valves'
+   * flows (values and eval_vars: [spec->n_vars + limits->len]) */
+  int *eval_vars;
   gboolean stopped;
   /* integrations separated by changes */
   guint n;
@@ -231,17 +232,21 @@ track_cavitation (RunState *rs, double t, const double *y)
 
 /* A relief valve passing far more than its nominal flow (hyd-system.c,
  * hyd_system_get_flow_limits) is worth a warning, once per valve. */
+static gboolean
+checks_flow_limits (RunState *rs)
+{
+  return rs->limits->len > 0 && wants_warnings (rs);
+}
+
+/* flows: the valves' flows at t, in the order of rs->limits */
 static void
-check_flow_limits (RunState *rs, double t, const double *y)
+check_flow_limits (RunState *rs, double t, const double *flows)
 {
   GArray *lim = rs->limits;
-  if (lim->len == 0 || !wants_warnings (rs))
-    return;
-  hyd_system_eval_variables (rs->sys, t, y, rs->limit_vars, lim->len, rs->limit_values);
   for (guint k = 0; k < lim->len; k++)
     {
       const HydFlowLimit *l = &g_array_index (lim, HydFlowLimit, k);
-      double q = fabs (rs->limit_values[k]);
+      double q = fabs (flows[k]);
       if (rs->over_limit[k] || !(q > l->limit))
         continue;
       rs->over_limit[k] = TRUE;
@@ -312,15 +317,22 @@ on_output (double t, const double *y, gpointer user)
             run_warn (rs, d);
           }
       }
-  check_flow_limits (rs, t, y);
+  /* the sample's variables and the valves' flows in one evaluation, which
+   * shares the node pressures and components they both need */
+  guint nv = rs->spec->n_vars, first = rs->spec->sample != NULL ? 0 : nv;
+  gboolean limits = checks_flow_limits (rs);
+  guint count = nv - first + (limits ? rs->limits->len : 0);
+  if (count > 0)
+    hyd_system_eval_variables (sys, t, y, rs->eval_vars + first, count, rs->values + first);
+  if (limits)
+    check_flow_limits (rs, t, rs->values + nv);
   if (rs->spec->progress != NULL)
     {
       *rs->spec->progress = *rs->stats;
     }
   if (rs->spec->sample == NULL)
     return TRUE;
-  hyd_system_eval_variables (sys, t, y, rs->spec->vars, rs->spec->n_vars, rs->values);
-  if (!rs->spec->sample (t, rs->values, rs->spec->n_vars, rs->spec->user))
+  if (!rs->spec->sample (t, rs->values, nv, rs->spec->user))
     {
       rs->stopped = TRUE;
       return FALSE;
@@ -378,7 +390,6 @@ hyd_run_execute (HydSystem *sys, const HydRunSpec *spec, HydOdeResult *result, G
   RunState rs = { 0 };
   rs.sys = sys;
   rs.spec = spec;
-  rs.values = g_new0 (double, spec->n_vars + 1);
   rs.below_vapour = g_new0 (gboolean, hyd_system_get_n_nodes (sys) + 1);
   rs.warnings = warnings;
   rs.vapour = hyd_system_get_fluid (sys)->vapour_pressure;
@@ -394,10 +405,12 @@ hyd_run_execute (HydSystem *sys, const HydRunSpec *spec, HydOdeResult *result, G
   }
   rs.limits = hyd_system_get_flow_limits (sys);
   rs.over_limit = g_new0 (gboolean, rs.limits->len + 1);
-  rs.limit_values = g_new0 (double, rs.limits->len + 1);
-  rs.limit_vars = g_new0 (int, rs.limits->len + 1);
+  rs.values = g_new0 (double, spec->n_vars + rs.limits->len + 1);
+  rs.eval_vars = g_new0 (int, spec->n_vars + rs.limits->len + 1);
+  if (spec->n_vars > 0)
+    memcpy (rs.eval_vars, spec->vars, sizeof (int) * spec->n_vars);
   for (guint k = 0; k < rs.limits->len; k++)
-    rs.limit_vars[k] = g_array_index (rs.limits, HydFlowLimit, k).var;
+    rs.eval_vars[spec->n_vars + k] = g_array_index (rs.limits, HydFlowLimit, k).var;
   rs.n = n;
   rs.t_end = sim->t_end;
   rs.tol = 1e-9 * sim->output_interval;
@@ -498,8 +511,7 @@ hyd_run_execute (HydSystem *sys, const HydRunSpec *spec, HydOdeResult *result, G
   g_free (rs.cav_t_max);
   g_array_unref (rs.limits);
   g_free (rs.over_limit);
-  g_free (rs.limit_values);
-  g_free (rs.limit_vars);
+  g_free (rs.eval_vars);
   g_free (y);
   g_free (atol);
   return status;
