@@ -35,6 +35,33 @@ hyd_sys_refresh_params (HydSystem *sys, double t)
     }
 }
 
+/* A component's own evaluation on its buffers (cleared by the caller),
+ * its port pressures and inputs set. */
+static inline void
+comp_call_eval (SysComp *sc, double t, const double *y, gboolean want_jac)
+{
+  HydComp *c = sc->comp;
+  HydEvalIn in = { t, sc->p, y + sc->state0, sc->pos, sc->d };
+  HydEvalOut out = {
+    sc->q, sc->xdot, want_jac ? sc->jac : NULL, sc->q_t, sc->x_t,
+    sc->V, sc->dV, sc->d2V, sc->C, sc->dC, sc->out
+  };
+  c->type->eval (c, &in, &out);
+}
+
+/* q̂_X + Σ_j ∂V_X/∂x_j·ẋ_j: the flow at port X of an evaluated component,
+ * before its own compliance's share. */
+static inline double
+port_flow_hat (const SysComp *sc, guint X)
+{
+  const HydComp *c = sc->comp;
+  guint nv = c->n_vstates;
+  double qx = sc->q[X];
+  for (guint j = 0; j < nv; j++)
+    qx += sc->dV[X * nv + j] * sc->xdot[c->vstates[j]];
+  return qx;
+}
+
 /* Evaluate every component and the node sums; fills f (may be NULL). */
 int
 hyd_sys_eval_all (HydSystem *sys, double t, const double *y, double *f, gboolean want_jac)
@@ -82,12 +109,7 @@ hyd_sys_eval_all (HydSystem *sys, double t, const double *y, double *f, gboolean
         memset (sc->jac, 0, sizeof (double) * c->nnz);
       if (sc->ext)
         hyd_sys_domains_inputs (sys, sc);
-      HydEvalIn in = { t, sc->p, y + sc->state0, sc->pos, sc->d };
-      HydEvalOut out = {
-        sc->q, sc->xdot, want_jac ? sc->jac : NULL, sc->q_t, sc->x_t,
-        sc->V, sc->dV, sc->d2V, sc->C, sc->dC, sc->out
-      };
-      c->type->eval (c, &in, &out);
+      comp_call_eval (sc, t, y, want_jac);
 
       if (f)
         memcpy (f + sc->state0, sc->xdot, sizeof (double) * ns);
@@ -499,13 +521,11 @@ compute_port_flows (HydSystem *sys)
     {
       SysComp *sc = &sys->comps[i];
       HydComp *c = sc->comp;
-      guint np = c->type->n_ports, nv = c->n_vstates;
+      guint np = c->type->n_ports;
       for (guint X = 0; X < np; X++)
         {
           int nn = sc->port_node[X];
-          double qx = sc->q[X];
-          for (guint j = 0; j < nv; j++)
-            qx += sc->dV[X * nv + j] * sc->xdot[c->vstates[j]];
+          double qx = port_flow_hat (sc, X);
           if (nn >= 0)
             {
               sys->nodes[nn].R += qx;
@@ -619,23 +639,14 @@ static void
 eval_one (HydSystem *sys, guint i, double t, const double *y)
 {
   SysComp *sc = &sys->comps[i];
-  HydComp *c = sc->comp;
-  guint np = c->type->n_ports, nv = c->n_vstates;
+  guint np = sc->comp->type->n_ports;
   for (guint X = 0; X < np; X++)
     sc->p[X] = sc->port_node[X] >= 0 ? node_p (sys, (guint) sc->port_node[X], t, y) : 0.0;
   memset (sc->q, 0, sizeof (double) * sc->n_zero);
-  HydEvalIn in = { t, sc->p, y + sc->state0, sc->pos, sc->d };
-  HydEvalOut out = {
-    sc->q, sc->xdot, NULL, sc->q_t, sc->x_t, sc->V, sc->dV, sc->d2V, sc->C, sc->dC, sc->out
-  };
-  c->type->eval (c, &in, &out);
+  comp_call_eval (sc, t, y, FALSE);
+  /* what compute_port_flows gives a port without compliance of its own */
   for (guint X = 0; X < np; X++)
-    {
-      double qx = sc->q[X];
-      for (guint j = 0; j < nv; j++)
-        qx += sc->dV[X * nv + j] * sc->xdot[c->vstates[j]];
-      sc->pflow[X] = qx;
-    }
+    sc->pflow[X] = port_flow_hat (sc, X);
 }
 
 int
