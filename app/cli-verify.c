@@ -18,7 +18,7 @@
 static gboolean
 takes_part (const HydSolverInfo *info)
 {
-  return g_strcmp0 (info->id, "tlm") != 0;
+  return !info->needs_model;
 }
 
 static void

@@ -267,6 +267,10 @@ void hyd_sys_domains_pattern (const HydSystem *sys, GArray *pairs);
 void hyd_sys_domains_variables (HydSystem *sys);
 void hyd_sys_domains_free (HydSystem *sys);
 
+/* hyd-system-tlm.c: the circuit stepped by transmission-line modelling
+ * (HydOdeProblem.tlm, the tlm solver). */
+const HydTlmOps *hyd_sys_tlm_ops (void);
+
 /* hyd-system-electrical.c */
 gboolean hyd_sys_build_electrical (HydSystem *sys, const int *port_root_enet, guint n_enets, GError **error);
 gboolean hyd_sys_resolve_taps (HydSystem *sys, GError **error);

@@ -491,6 +491,7 @@ hyd_system_get_problem (HydSystem *sys, HydOdeProblem *problem)
   problem->n_events = sys->n_events;
   problem->events = problem_events;
   problem->event_name = problem_event_name;
+  problem->tlm = hyd_sys_tlm_ops ();
   if (sys->n_dstates > 0)
     {
       /* switching is the model: its events are always located, and each

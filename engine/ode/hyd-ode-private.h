@@ -66,6 +66,7 @@ struct _HydOdeMethod {
 /* Driver services for the methods (hyd-ode.c). */
 guint hyd_ode_driver_n (const HydOdeDriver *d);
 HydOdeStats *hyd_ode_driver_stats (HydOdeDriver *d);
+double hyd_ode_driver_rtol (const HydOdeDriver *d);
 
 /* f(t, y), counted; a non-finite value makes it return 1 and remembers the
  * state for the failure message. */
@@ -111,6 +112,10 @@ const HydOdeMethod *const *hyd_ode_family_theta (guint *n);      /* hyd-theta.c:
 const HydOdeMethod *const *hyd_ode_family_expo (guint *n);       /* hyd-expo.c */
 const HydOdeMethod *const *hyd_ode_family_explicit (guint *n);   /* hyd-explicit.c: dopri5, bs23, rk4, euler */
 const HydOdeMethod *const *hyd_ode_family_auto (guint *n);       /* hyd-auto.c */
+const HydOdeMethod *const *hyd_ode_family_tlm (guint *n);        /* hyd-tlm.c */
+/* The tlm solver's model of the problem (problem->tlm), made when its
+ * stepper is: FALSE and why (newly allocated) when the problem has none. */
+gboolean hyd_tlm_attach (gpointer ws, const HydOdeProblem *problem, double t0, const double *y0, char **why);
 
 /* The coefficients of a Rosenbrock method in the Hairer–Wanner transformed
  * form (hyd-rosenbrock.c; Esqué 2008, §4.1): method->data of every

@@ -26,6 +26,7 @@ static const FamilyFunc families[] = {
   hyd_ode_family_theta,
   hyd_ode_family_expo,
   hyd_ode_family_explicit,
+  hyd_ode_family_tlm,
   hyd_ode_family_auto,
 };
 
@@ -101,6 +102,12 @@ struct _HydOdeDriver {
 
   HydOdeResult *result;     /* for the methods' notes, or NULL */
 };
+
+double
+hyd_ode_driver_rtol (const HydOdeDriver *d)
+{
+  return d->opt->rtol;
+}
 
 const char *
 hyd_ode_status_name (HydOdeStatus status)
@@ -1715,6 +1722,19 @@ stepper_new (const HydOdeMethod *m, const HydOdeProblem *problem,
     }
 
   d->ws = m->workspace_new (m, n);
+  if (m->info.needs_model)
+    {
+      g_autofree char *why_not = NULL;
+      if (problem->tlm == NULL || !hyd_tlm_attach (d->ws, problem, options->t0, y0, &why_not))
+        {
+          g_set_error (error, HYD_SOLVER_ERROR, HYD_ODE_BAD_INPUT,
+                       "the %s solver: %s", m->info.id,
+                       why_not != NULL ? why_not
+                       : "it steps the components of a circuit, and this problem is an ODE without them");
+          hyd_ode_stepper_free (s);
+          return NULL;
+        }
+    }
   return s;
 }
 

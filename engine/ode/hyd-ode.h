@@ -34,6 +34,26 @@ typedef enum {
 
 const char *hyd_ode_status_name (HydOdeStatus status); /* "success", "step-underflow", ... */
 
+/* Transmission-line modelling (Burton 1994; hyd-tlm.c): a problem made of
+ * components joined by fluid volumes can be stepped by TLM, every
+ * component solved on its own against the characteristic pressures its
+ * lines bring, when it offers these operations. */
+typedef struct {
+  /* The TLM model of the problem with the state y0 at t0, or NULL and why
+   * (a sentence, newly allocated) when it cannot be modelled so. */
+  gpointer (*create) (gpointer user, double t0, const double *y0, char **why);
+  void (*destroy) (gpointer model);
+  /* A trial step from the accepted state (t, y) to t + h: y_new, and *pe,
+   * the largest pressure difference across a line (Pa; Burton's error of
+   * the parasitic inertance). 0; > 0: a component's iteration failed or a
+   * value is not finite (retry smaller); < 0: fatal. */
+  int (*step) (gpointer model, double t, const double *y, double h, double *y_new, double *pe);
+  /* The last trial step is taken: its waves travel on. */
+  void (*accept) (gpointer model);
+  /* Where the last failed step failed (a sentence, newly allocated), or NULL. */
+  char *(*why) (gpointer model);
+} HydTlmOps;
+
 typedef struct {
   guint n;
   gpointer user;
@@ -77,6 +97,8 @@ typedef struct {
   const guint *colptr;   /* [n + 1] */
   const guint *rowind;   /* [nnz], each (i, j) at most once */
   int (*jac_sparse) (double t, const double *y, double *values, double *dfdt, gpointer user);
+  /* Optional: stepping by transmission-line modelling (the tlm solver). */
+  const HydTlmOps *tlm;
 } HydOdeProblem;
 
 typedef struct {
@@ -178,6 +200,9 @@ typedef struct {
   gboolean adaptive;     /* FALSE: fixed step only */
   gboolean multistep;
   const char *notes;
+  /* TRUE: steps a circuit's components (transmission-line modelling), not
+   * an ODE: it needs HydOdeProblem.tlm and is not run on the stiff test set. */
+  gboolean needs_model;
 } HydSolverInfo;
 
 /* The default solver; hyd_ode_solve also takes NULL for it. */
