@@ -44,7 +44,6 @@
 #include "hyd-system-private.h"
 #include "hyd-ode.h"
 
-#define TLM_ALPHA      0.2     /* Burton's filter constant, after Krus et al. 1990 */
 #define TLM_NEWTON_MAX 40
 #define TLM_REL_TOL    1e-10   /* Newton: update below this relative size */
 
@@ -57,6 +56,7 @@ typedef struct {
 
 typedef struct {
   HydSystem *sys;
+  double alpha;            /* filter constant of the characteristic pressures */
   guint n;                 /* states */
   guint ntp;               /* TLM ports: hydraulic ports on nodes that are not boundaries */
   guint *tp_gp;            /* [ntp] global port */
@@ -327,7 +327,7 @@ tlm_step (gpointer model, double t, const double *y, double h, double *y_new, do
   TlmModel *M = model;
   HydSystem *sys = M->sys;
   double t1 = t + h;
-  double a1 = 1.0 - TLM_ALPHA;
+  double a1 = 1.0 - M->alpha;
 
   /* impedances for this Δ and the accepted capacities; a change re-scales
    * each line's waves, keeping its pressure and flow (eq. 3.27) */
@@ -396,7 +396,7 @@ tlm_step (gpointer model, double t, const double *y, double h, double *y_new, do
         {
           guint k = tn->first + j;
           double c_next = 2.0 * S / tn->n - M->cout_t[k];
-          M->cnext_t[k] = a1 * c_next + TLM_ALPHA * M->cin_t[k];
+          M->cnext_t[k] = a1 * c_next + M->alpha * M->cin_t[k];
         }
       double psi = hyd_fluid_node_state_for_pressure (&sys->fluid, Pm);
       y_new[tn->state] = psi;
@@ -476,7 +476,7 @@ tlm_why (gpointer model)
 }
 
 static gpointer
-tlm_create (gpointer user, double t0, const double *y0, char **why)
+tlm_create (gpointer user, double t0, const double *y0, double alpha, guint threads, char **why)
 {
   HydSystem *sys = user;
   char *no = tlm_unsupported (sys);
@@ -488,6 +488,7 @@ tlm_create (gpointer user, double t0, const double *y0, char **why)
 
   TlmModel *M = g_new0 (TlmModel, 1);
   M->sys = sys;
+  M->alpha = alpha;
   M->n = sys->n;
   M->node_tn = g_new (int, sys->n_nodes + 1);
   M->gp_tp = g_new (int, sys->n_ports_total + 1);

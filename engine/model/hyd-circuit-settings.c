@@ -171,6 +171,8 @@ hyd_circuit_get_sim_options (const HydCircuit *circuit, HydSimOptions *opts, GEr
   for (guint k = 0; k < HYD_ATOL_N_KINDS; k++)
     result.atol[k] = hyd_atol_kind_default (k);
   result.fixed_step = 0.0;
+  result.tlm_filter = NAN;
+  result.threads = 0;
   result.initial_pressure = 0.0;
   result.real_time_factor = 0.0;
   result.events = TRUE;

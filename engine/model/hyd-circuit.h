@@ -107,6 +107,10 @@ typedef struct {
   gboolean events;         /* locate end stops and valve seating (extension) */
   gboolean max_step_set;
   gboolean output_interval_set;
+  /* Not in the file (the command line, the application's settings): the
+   * tlm solver's filter constant (NAN: its default) and threads (0: one). */
+  double tlm_filter;
+  guint threads;
 } HydSimOptions;
 
 HydCircuit *hyd_circuit_new (void);

@@ -115,7 +115,8 @@ const HydOdeMethod *const *hyd_ode_family_auto (guint *n);       /* hyd-auto.c *
 const HydOdeMethod *const *hyd_ode_family_tlm (guint *n);        /* hyd-tlm.c */
 /* The tlm solver's model of the problem (problem->tlm), made when its
  * stepper is: FALSE and why (newly allocated) when the problem has none. */
-gboolean hyd_tlm_attach (gpointer ws, const HydOdeProblem *problem, double t0, const double *y0, char **why);
+gboolean hyd_tlm_attach (gpointer ws, const HydOdeProblem *problem, const HydOdeOptions *options,
+                         const double *y0, char **why);
 
 /* The coefficients of a Rosenbrock method in the Hairer–Wanner transformed
  * form (hyd-rosenbrock.c; Esqué 2008, §4.1): method->data of every

@@ -135,6 +135,7 @@ hyd_ode_options_init (HydOdeOptions *options)
 
   memset (options, 0, sizeof *options);
   options->rtol = 1e-6;
+  options->tlm_filter = NAN;
 }
 
 void
@@ -1725,7 +1726,7 @@ stepper_new (const HydOdeMethod *m, const HydOdeProblem *problem,
   if (m->info.needs_model)
     {
       g_autofree char *why_not = NULL;
-      if (problem->tlm == NULL || !hyd_tlm_attach (d->ws, problem, options->t0, y0, &why_not))
+      if (problem->tlm == NULL || !hyd_tlm_attach (d->ws, problem, options, y0, &why_not))
         {
           g_set_error (error, HYD_SOLVER_ERROR, HYD_ODE_BAD_INPUT,
                        "the %s solver: %s", m->info.id,

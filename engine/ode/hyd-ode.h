@@ -41,7 +41,8 @@ const char *hyd_ode_status_name (HydOdeStatus status); /* "success", "step-under
 typedef struct {
   /* The TLM model of the problem with the state y0 at t0, or NULL and why
    * (a sentence, newly allocated) when it cannot be modelled so. */
-  gpointer (*create) (gpointer user, double t0, const double *y0, char **why);
+  gpointer (*create) (gpointer user, double t0, const double *y0, double alpha, guint threads,
+                      char **why);
   void (*destroy) (gpointer model);
   /* A trial step from the accepted state (t, y) to t + h: y_new, and *pe,
    * the largest pressure difference across a line (Pa; Burton's error of
@@ -128,6 +129,11 @@ typedef struct {
    * grid). */
   gboolean output_origin_set;
   double output_origin;
+  /* The tlm solver (docs/solvers.md, "TLM"): the filter constant α of the
+   * characteristic pressures, in [0, 1) (NAN: Burton's 0.2), and the
+   * threads its partitions step in (0: one). */
+  double tlm_filter;
+  guint threads;
 } HydOdeOptions;
 
 /* options.linear_solver. Automatic: sparse LU (KLU) when the problem has a

@@ -31,6 +31,7 @@
 #include <math.h>
 #include <string.h>
 
+#define TLM_ALPHA_DEFAULT 0.2   /* Burton's α (his eq. 3.16, after Krus et al. 1990) */
 #define TLM_PREF_PER_RTOL 1e8   /* P_ref = rtol · 10⁸ Pa: 0.1 bar at 1e-4 */
 #define TLM_REJECT_FACTOR 10.0  /* reject above 10·P_ref (Burton: 1 bar) */
 #define TLM_DT_MIN        1e-6  /* Burton's Δ_min */
@@ -74,11 +75,18 @@ tlm_workspace_free (gpointer ws)
 }
 
 gboolean
-hyd_tlm_attach (gpointer ws, const HydOdeProblem *problem, double t0, const double *y0, char **why)
+hyd_tlm_attach (gpointer ws, const HydOdeProblem *problem, const HydOdeOptions *options,
+                const double *y0, char **why)
 {
   TlmWs *w = ws;
+  double alpha = isnan (options->tlm_filter) ? TLM_ALPHA_DEFAULT : options->tlm_filter;
+  if (!(alpha >= 0.0 && alpha < 1.0))
+    {
+      *why = g_strdup_printf ("the filter constant %g is outside [0, 1)", alpha);
+      return FALSE;
+    }
   w->ops = problem->tlm;
-  w->model = w->ops->create (problem->user, t0, y0, why);
+  w->model = w->ops->create (problem->user, options->t0, y0, alpha, options->threads, why);
   return w->model != NULL;
 }
 

@@ -428,6 +428,8 @@ hyd_run_execute (HydSystem *sys, const HydRunSpec *spec, HydOdeResult *result, G
   opts.atol = atol;
   opts.max_step = sim->max_step;
   opts.fixed_step = sim->fixed_step;
+  opts.tlm_filter = sim->tlm_filter;
+  opts.threads = sim->threads;
   opts.output_interval = sim->output_interval;
   opts.fd_jacobian = spec->fd_jacobian;
   opts.events = sim->events;
