@@ -1135,8 +1135,10 @@ locate_event (HydOdeDriver *d, double t, double h, double *t_event)
     }
   if (best > 1.0)
     return 0;
-  if (best >= 1.0)
-    return 0;   /* at the step's end: the next step starts past it */
+  /* An event at the step's very end (g reaches 0 there: a step on a grid
+   * that holds the event time) is an event there: the next step starts at
+   * g = 0, and a change from 0 is no crossing, so it would be lost. */
+  best = MIN (best, 1.0);
   int rc = d->method->dense (d->ws, d, best, d->y_event);
   if (rc != 0)
     return rc;

@@ -452,6 +452,55 @@ test_lag_step (void)
   hyd_system_free (sys);
 }
 
+/* The same step with a fixed step whose grid holds the step time: the step
+ * that ends exactly on the event (g = t − 0.5 reaches 0 there) switches
+ * the block; the next step, starting at g = 0, must not lose it. rk4 and
+ * the trapezoidal rule at h = 1 ms, events on. */
+static void
+test_step_on_fixed_grid (void)
+{
+  HydSystem *sys = compile_ok (
+    HEAD "\"components\": ["
+    "{\"id\": \"W1\", \"type\": \"step\", \"params\": {\"initial\": 0, \"final\": 2, \"time\": 0.5}},"
+    "{\"id\": \"G1\", \"type\": \"first_order_lag\", \"params\": {\"gain\": 1.5, \"time_constant\": 0.4}},"
+    "{\"id\": \"K1\", \"type\": \"gain\"}],"
+    "\"connections\": [{\"from\": \"W1.Y\", \"to\": \"G1.U\"}, {\"from\": \"G1.Y\", \"to\": \"K1.U\"}]}");
+  const char *solvers[] = { "rk4", "trapezoid" };
+  for (guint k = 0; k < G_N_ELEMENTS (solvers); k++)
+    {
+      HydSimOptions sim;
+      g_autoptr (HydCircuit) empty = hyd_circuit_new ();
+      g_assert_true (hyd_circuit_get_sim_options (empty, &sim, NULL));
+      sim.t_end = 2.0;
+      sim.output_interval = 0.01;
+      sim.fixed_step = 1e-3;
+      sim.events = TRUE;
+      g_free (sim.solver);
+      sim.solver = g_strdup (solvers[k]);
+      int var = hyd_system_find_variable (sys, "G1.Y");
+      g_assert_cmpint (var, >=, 0);
+      HydTestRows r = { g_array_new (FALSE, FALSE, sizeof (double)), 0 };
+      HydRunSpec spec = { .sim = &sim, .vars = &var, .n_vars = 1, .sample = hyd_test_keep_row, .user = &r };
+      HydOdeResult res = { 0 };
+      g_assert_cmpint (hyd_run_execute (sys, &spec, &res, NULL), ==, HYD_ODE_SUCCESS);
+      double worst = 0.0;
+      for (guint i = 0; i < N_ROWS (r); i++)
+        {
+          const double *row = ROW (r, i);
+          double t = row[0], exact = t < 0.5 ? 0.0 : 3.0 * (1 - exp (-(t - 0.5) / 0.4));
+          worst = MAX (worst, fabs (row[1] - exact));
+        }
+      g_test_message ("%s, h = 1 ms: %" G_GUINT64_FORMAT " events; worst |y − exact| = %.3g",
+                      solvers[k], res.stats.events, worst);
+      g_assert_cmpuint (res.stats.events, >=, 1);
+      g_assert_cmpfloat (worst, <, 1e-6);
+      hyd_ode_result_clear (&res);
+      hyd_sim_options_clear (&sim);
+      g_array_unref (r.rows);
+    }
+  hyd_system_free (sys);
+}
+
 /* An integrator (k = 1, limits [−0.5, 1]) of a step 2 → −1 at t = 1 s:
  * y = 2t up to 0.5 s, held at 1 until the input turns at 1 s, then
  * 1 − (t − 1) down to −0.5 at 2.5 s, held there. */
@@ -988,6 +1037,7 @@ main (int argc, char **argv)
   g_test_add_func ("/engine/signals/partials-1", test_partials_group1);
   g_test_add_func ("/engine/signals/partials-2", test_partials_group2);
   g_test_add_func ("/engine/signals/lag-step", test_lag_step);
+  g_test_add_func ("/engine/signals/step-on-fixed-grid", test_step_on_fixed_grid);
   g_test_add_func ("/engine/signals/second-order-step", test_second_order_step);
   g_test_add_func ("/engine/signals/rate-limiter", test_rate_limiter);
   g_test_add_func ("/engine/signals/hysteresis", test_hysteresis);
