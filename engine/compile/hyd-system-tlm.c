@@ -38,13 +38,24 @@
  * node (|P_a − P_b| for a line), or for a node with one port the drop
  * Z·|q| its line takes.
  *
- * Not yet (docs/solvers.md, "TLM"): components joined by mechanical
- * nodes, signals or electrical nets; cavitation's void tracking (§3.3);
- * parallel partitions. A circuit with them is refused with what and where. */
+ * Components joined by something other than oil are solved together:
+ * the components on a mechanical node (a cylinder's rod, the mass on it, a
+ * spring to a fixed point) form a cluster whose ports, states and node
+ * velocities and positions are one Newton iteration, the node's equation
+ * m·v̇ = −ΣF̂ by the same trapezoidal rule. Signals are instantaneous
+ * one-way links (Burton §3.7): clusters are solved in the order of their
+ * signals, a driver's outputs computed from its solved values before its
+ * readers are solved; a loop of signals takes the value of the step before
+ * where it closes. Discrete states switch at events between steps, as with
+ * every solver.
+ *
+ * Not yet (docs/solvers.md, "TLM"): springs as mechanical TLM elements
+ * (§4.2) — a spring joins its two nodes' clusters; cavitation's void
+ * tracking (§3.3); parallel partitions. */
 #include "hyd-system-private.h"
 #include "hyd-ode.h"
 
-#define TLM_NEWTON_MAX 40
+#define TLM_NEWTON_MAX 60
 #define TLM_REL_TOL    1e-10   /* Newton: update below this relative size */
 
 typedef struct {
@@ -55,12 +66,16 @@ typedef struct {
 } TlmNode;
 
 typedef struct {
+  guint first, n;          /* its components: cl_comp[first .. first + n) */
+  guint mfirst, mn;        /* its mechanical nodes with states: cl_mnode[mfirst .. mfirst + mn) */
+} TlmCluster;
+
+typedef struct {
   HydSystem *sys;
   double alpha;            /* filter constant of the characteristic pressures */
   guint n;                 /* states */
   guint ntp;               /* TLM ports: hydraulic ports on nodes that are not boundaries */
   guint *tp_gp;            /* [ntp] global port */
-  guint *tp_node;          /* [ntp] TLM node */
   int *gp_tp;              /* [n_ports_total] TLM port, or −1 */
   guint *port0;            /* [n_comps] global index of each component's port 0 */
   double *Z;               /* [ntp] impedance the accepted waves are for (0: none yet) */
@@ -74,12 +89,21 @@ typedef struct {
   guint nn;
   TlmNode *nodes;
   int *node_tn;            /* [n_nodes] TLM node, or −1 */
-  double *xdot, *xdot_t;   /* [n] ẋ of the components at the accepted point and trial */
+  /* clusters, in the order they are solved */
+  guint ncl;
+  TlmCluster *cl;
+  guint *cl_comp;          /* components, cluster by cluster */
+  guint *cl_mnode;         /* mechanical nodes with states, cluster by cluster */
+  double *net_acc;         /* [n_signals] signal values at the accepted point */
+  double *xdot, *xdot_t;   /* [n] ẋ at the accepted point and trial (states of components and mechanical nodes) */
   double *y_t;             /* [n] trial state vector */
   /* Newton scratch: m ≤ mmax unknowns */
   guint mmax, nlmax;
   double *A, *r, *G, *u;
-  int *ucol;               /* [mmax] what each unknown is: ≥ 0 port X, < 0 state −1 − i */
+  int *unk_state;          /* [n] unknown index of each state, or −1 */
+  int *unk_tp;             /* [ntp] unknown index of each TLM port, or −1 */
+  int *uvar;               /* [mmax] ≥ 0: state; < 0: TLM port −1 − k */
+  int *lmap;               /* [nlmax] a component's local column → unknown, or −1 */
   int *piv;
   char *why;
 } TlmModel;
@@ -88,29 +112,6 @@ static double
 boundary_pressure (HydSystem *sys, const SysNode *nd, double t)
 {
   return nd->bprof ? hyd_profile_eval (nd->bprof, t, sys->t_piece, NULL) : 0.0;
-}
-
-/* The sentence why the circuit is beyond this TLM, or NULL. */
-static char *
-tlm_unsupported (HydSystem *sys)
-{
-  for (guint i = 0; i < sys->n_comps; i++)
-    {
-      SysComp *sc = &sys->comps[i];
-      const HydComponentType *type = sc->comp->type;
-      for (guint X = 0; X < type->n_ports; X++)
-        {
-          gboolean mech = sc->port_mnode != NULL && sc->port_mnode[X] >= 0;
-          gboolean sig = sc->port_signal != NULL && sc->port_signal[X] >= 0;
-          gboolean elec = sys->n_enets > 0 && sys->port_enet[sys->comp_port0[i] + X] >= 0;
-          if (mech || sig || elec)
-            return g_strdup_printf ("%s.%s is a %s connection; this TLM joins components by their "
-                                    "fluid volumes only, so far (docs/solvers.md, \"TLM\")",
-                                    sc->comp->id, type->ports[X].name,
-                                    hyd_domain_name (type->ports[X].domain));
-        }
-    }
-  return NULL;
 }
 
 static gboolean
@@ -155,16 +156,83 @@ lu_solve (double *A, double *b, int *piv, guint m)
     }
   for (guint k = m; k-- > 0;)
     {
-      double s = b[k];
+      double sum = b[k];
       for (guint j = k + 1; j < m; j++)
-        s -= A[k * m + j] * b[j];
-      b[k] = s / A[k * m + k];
+        sum -= A[k * m + j] * b[j];
+      b[k] = sum / A[k * m + k];
     }
   return TRUE;
 }
 
-/* Evaluate component i at time t with its ports' pressures from P (TLM
- * ports) or the boundaries, its states from M->y_t. */
+/* The mechanical nodes' velocities and positions from the trial state. */
+static void
+mnodes_from (TlmModel *M, const TlmCluster *cl)
+{
+  HydSystem *sys = M->sys;
+  for (guint j = 0; j < cl->n; j++)
+    {
+      SysComp *sc = &sys->comps[M->cl_comp[cl->first + j]];
+      if (sc->port_mnode == NULL)
+        continue;
+      for (guint X = 0; X < sc->comp->type->n_ports; X++)
+        {
+          int k = sc->port_mnode[X];
+          if (k < 0)
+            continue;
+          SysMechNode *mn = &sys->mnodes[k];
+          if (mn->state < 0)
+            {
+              mn->v = 0.0;
+              mn->x = sys->comps[mn->bcomp].comp->par[mn->bparam];
+            }
+          else
+            {
+              mn->v = M->y_t[mn->state];
+              mn->x = M->y_t[mn->state + 1];
+            }
+          mn->F = 0.0;
+          mn->m = 0.0;
+        }
+    }
+}
+
+/* The values of the signals component i drives, from its evaluated inputs
+ * and states (Burton's one-way links). */
+static void
+drive_signals (TlmModel *M, guint i, double t)
+{
+  HydSystem *sys = M->sys;
+  SysComp *sc = &sys->comps[i];
+  HydComp *c = sc->comp;
+  if (sc->s == NULL || c->type->signals == NULL)
+    return;
+  guint np = c->type->n_ports;
+  memset (sc->s, 0, sizeof (double) * 2 * np);
+  HydEvalIn in = { t, sc->p, M->y_t + sc->state0, sc->pos, sc->d };
+  c->type->signals (c, &in, sc->s, NULL, sc->s_t);
+  for (guint X = 0; X < np; X++)
+    if (sc->port_signal[X] >= 0 && c->type->ports[X].direction == HYD_PORT_OUTPUT)
+      sys->signals[sc->port_signal[X]].value = sc->s[X];
+}
+
+/* The reference nets that read component i's states. */
+static void
+drive_taps (TlmModel *M, guint i)
+{
+  HydSystem *sys = M->sys;
+  for (guint k = 0; k < sys->n_signals; k++)
+    {
+      SysSignal *net = &sys->signals[k];
+      if (!net->tap || net->tap_comp != i)
+        continue;
+      const SysComp *tc = &sys->comps[i];
+      net->value = net->tap_state >= 0 ? M->y_t[tc->state0 + (guint) net->tap_state] : tc->d[net->tap_dstate];
+    }
+}
+
+/* Evaluate component i at time t: hydraulic ports from P (TLM ports) or the
+ * boundaries, mechanical and signal ports from their nodes and nets, states
+ * from M->y_t. */
 static void
 eval_comp (TlmModel *M, guint i, double t, const double *P, gboolean want_jac)
 {
@@ -184,6 +252,8 @@ eval_comp (TlmModel *M, guint i, double t, const double *P, gboolean want_jac)
       else
         sc->p[X] = 0.0;
     }
+  if (sc->port_mnode != NULL || sc->port_signal != NULL)
+    hyd_sys_domains_inputs (sys, sc);
   memset (sc->q, 0, sizeof (double) * sc->n_zero);
   if (want_jac)
     memset (sc->jac, 0, sizeof (double) * c->nnz);
@@ -193,6 +263,9 @@ eval_comp (TlmModel *M, guint i, double t, const double *P, gboolean want_jac)
     sc->V, sc->dV, sc->d2V, sc->C, sc->dC, sc->out
   };
   c->type->eval (c, &in, &out);
+  if (sc->port_mnode != NULL)
+    hyd_sys_domains_accumulate (sys, sc);
+  drive_signals (M, i, t);
 }
 
 /* q̂_X + V̇_X: the flow into the evaluated component at port X. */
@@ -207,97 +280,219 @@ flow_in (const SysComp *sc, guint X)
   return q;
 }
 
-/* Solve component i over the step (t, t + h): Newton on its ports'
- * pressures and its states. 0, or 1 when it does not converge. */
-static int
-solve_comp (TlmModel *M, guint i, double t, double h, const double *y0)
+/* The local Jacobian of an evaluated component as a dense (np + ns) × nl
+ * block in M->G, and the map of its local columns to the cluster's
+ * unknowns in M->lmap. */
+static void
+local_block (TlmModel *M, const SysComp *sc, guint gp0)
 {
   HydSystem *sys = M->sys;
-  SysComp *sc = &sys->comps[i];
-  HydComp *c = sc->comp;
-  guint np = c->type->n_ports, ns = c->n_states, nl = hyd_comp_n_local (c), nv = c->n_vstates;
-  guint gp0 = M->port0[i];
+  const HydComp *c = sc->comp;
+  guint np = c->type->n_ports, ns = c->n_states, nl = hyd_comp_n_local (c);
+  memset (M->G, 0, sizeof (double) * (np + ns) * nl);
+  for (guint e = 0; e < c->nnz; e++)
+    M->G[c->jrow[e] * nl + c->jcol[e]] += sc->jac[e];
+  for (guint lc = 0; lc < nl; lc++)
+    M->lmap[lc] = -1;
+  for (guint X = 0; X < np; X++)
+    {
+      int k = M->gp_tp[gp0 + X];
+      if (k >= 0)
+        M->lmap[X] = M->unk_tp[k];
+      else if (sc->port_mnode != NULL && sc->port_mnode[X] >= 0)
+        {
+          const SysMechNode *mn = &sys->mnodes[sc->port_mnode[X]];
+          if (mn->state >= 0)
+            {
+              M->lmap[X] = M->unk_state[mn->state];
+              if (c->n_pos > 0)
+                M->lmap[hyd_comp_pos_col (c, X)] = M->unk_state[mn->state + 1];
+            }
+        }
+    }
+  for (guint j = 0; j < ns; j++)
+    M->lmap[np + j] = M->unk_state[sc->state0 + j];
+}
+
+/* Solve cluster `ci` over the step (t, t + h): Newton on its components'
+ * TLM ports and states and its mechanical nodes' v and x. 0, or 1 when it
+ * does not converge (the component named in M->why). */
+static int
+solve_cluster (TlmModel *M, guint ci, double t, double h, const double *y0)
+{
+  HydSystem *sys = M->sys;
+  const TlmCluster *cl = &M->cl[ci];
   double t1 = t + h;
   guint m = 0;
 
-  for (guint X = 0; X < np; X++)
-    if (M->gp_tp[gp0 + X] >= 0)
-      M->ucol[m++] = (int) X;
-  for (guint j = 0; j < ns; j++)
-    M->ucol[m++] = -1 - (int) j;
-  if (m == 0)
+  /* the unknowns */
+  for (guint j = 0; j < cl->n; j++)
     {
-      eval_comp (M, i, t1, M->P_t, FALSE);
-      return 0;
+      guint i = M->cl_comp[cl->first + j];
+      SysComp *sc = &sys->comps[i];
+      guint np = sc->comp->type->n_ports, gp0 = M->port0[i];
+      for (guint X = 0; X < np; X++)
+        {
+          int k = M->gp_tp[gp0 + X];
+          if (k >= 0)
+            {
+              M->unk_tp[k] = (int) m;
+              M->uvar[m++] = -1 - k;
+            }
+        }
+      for (guint s = 0; s < sc->comp->n_states; s++)
+        {
+          M->unk_state[sc->state0 + s] = (int) m;
+          M->uvar[m++] = (int) (sc->state0 + s);
+        }
+    }
+  for (guint j = 0; j < cl->mn; j++)
+    {
+      const SysMechNode *mn = &sys->mnodes[M->cl_mnode[cl->mfirst + j]];
+      for (guint s = 0; s < 2; s++)
+        {
+          M->unk_state[mn->state + s] = (int) m;
+          M->uvar[m++] = (int) (mn->state + s);
+        }
     }
 
-  double *x = M->y_t + sc->state0;
-  const double *xa = y0 + sc->state0;
-  const double *xda = M->xdot + sc->state0;
-  for (int it = 0; it < TLM_NEWTON_MAX; it++)
+  int status = 1, halvings = 0;
+  double rnorm_prev = INFINITY, lambda = 1.0;
+  for (int it = 0; it < TLM_NEWTON_MAX && status != 0; it++)
     {
-      eval_comp (M, i, t1, M->P_t, TRUE);
-      /* the local Jacobian as a dense (np + ns) × nl block */
-      memset (M->G, 0, sizeof (double) * (np + ns) * nl);
-      for (guint e = 0; e < c->nnz; e++)
-        M->G[c->jrow[e] * nl + c->jcol[e]] += sc->jac[e];
-#define G_(r, col) M->G[(r) * nl + (col)]
-      for (guint a = 0; a < m; a++)
+      mnodes_from (M, cl);
+      memset (M->A, 0, sizeof (double) * m * m);
+      /* the components: port rows and state rows */
+      for (guint j = 0; j < cl->n; j++)
         {
-          int ua = M->ucol[a];
-          double *row = M->A + a * m;
-          if (ua >= 0)
+          guint i = M->cl_comp[cl->first + j];
+          SysComp *sc = &sys->comps[i];
+          HydComp *c = sc->comp;
+          guint np = c->type->n_ports, ns = c->n_states, nl = hyd_comp_n_local (c), nv = c->n_vstates;
+          guint gp0 = M->port0[i];
+          eval_comp (M, i, t1, M->P_t, TRUE);
+          local_block (M, sc, gp0);
+#define G_(r, col) M->G[(r) * nl + (col)]
+          for (guint X = 0; X < np; X++)
             {
-              /* P_k + Z_k·(q̂_X + Σ_j ∂V_X/∂x_j·ẋ_j) − c_in,k */
-              guint X = (guint) ua;
               int k = M->gp_tp[gp0 + X];
+              if (k < 0)
+                continue;
+              /* P_k + Z_k·(q̂_X + Σ_j ∂V_X/∂x_j·ẋ_j) − c_in,k */
+              guint a = (guint) M->unk_tp[k];
               double Zk = M->Zt[k];
+              double *row = M->A + a * m;
               M->r[a] = M->P_t[k] + Zk * flow_in (sc, X) - M->cin_t[k];
-              for (guint b = 0; b < m; b++)
+              row[a] += 1.0;
+              for (guint lc = 0; lc < nl; lc++)
                 {
-                  int ub = M->ucol[b];
-                  guint col = ub >= 0 ? (guint) ub : np + (guint) (-1 - ub);
-                  double d = G_(X, col);
-                  for (guint j = 0; j < nv; j++)
+                  int b = M->lmap[lc];
+                  if (b < 0)
+                    continue;
+                  double d = G_(X, lc);
+                  for (guint jv = 0; jv < nv; jv++)
                     {
-                      guint vs = c->vstates[j];
-                      d += sc->dV[X * nv + j] * G_(np + vs, col);
-                      if (ub < 0)
+                      guint vs = c->vstates[jv];
+                      d += sc->dV[X * nv + jv] * G_(np + vs, lc);
+                      if (lc >= np && lc < np + ns)
                         for (guint kk = 0; kk < nv; kk++)
-                          if ((int) c->vstates[kk] == -1 - ub)
-                            d += sc->d2V[(X * nv + j) * nv + kk] * sc->xdot[vs];
+                          if (c->vstates[kk] == lc - np)
+                            d += sc->d2V[(X * nv + jv) * nv + kk] * sc->xdot[vs];
                     }
-                  row[b] = Zk * d + (b == a ? 1.0 : 0.0);
+                  row[b] += Zk * d;
                 }
             }
-          else
+          for (guint s = 0; s < ns; s++)
             {
               /* x − x₀ − Δ/2·(ẋ₀ + ẋ) */
-              guint s = (guint) (-1 - ua);
-              M->r[a] = x[s] - xa[s] - 0.5 * h * (xda[s] + sc->xdot[s]);
-              for (guint b = 0; b < m; b++)
-                {
-                  int ub = M->ucol[b];
-                  guint col = ub >= 0 ? (guint) ub : np + (guint) (-1 - ub);
-                  row[b] = -0.5 * h * G_(np + s, col) + (b == a ? 1.0 : 0.0);
-                }
+              guint gs = sc->state0 + s;
+              guint a = (guint) M->unk_state[gs];
+              double *row = M->A + a * m;
+              M->r[a] = M->y_t[gs] - y0[gs] - 0.5 * h * (M->xdot[gs] + sc->xdot[s]);
+              row[a] += 1.0;
+              for (guint lc = 0; lc < nl; lc++)
+                if (M->lmap[lc] >= 0)
+                  row[M->lmap[lc]] -= 0.5 * h * G_(np + s, lc);
             }
-        }
+          /* the forces on the cluster's mechanical nodes: m·v̇ = −ΣF̂ */
+          if (sc->port_mnode != NULL)
+            for (guint X = 0; X < np; X++)
+              {
+                int mk = sc->port_mnode[X];
+                if (mk < 0 || sys->mnodes[mk].state < 0)
+                  continue;
+                guint a = (guint) M->unk_state[sys->mnodes[mk].state];
+                double *row = M->A + a * m;
+                /* divided by the node's mass below, once it is summed */
+                for (guint lc = 0; lc < nl; lc++)
+                  if (M->lmap[lc] >= 0)
+                    row[M->lmap[lc]] += 0.5 * h * G_(X, lc);
+              }
 #undef G_
+        }
+      for (guint j = 0; j < cl->mn; j++)
+        {
+          const SysMechNode *mn = &sys->mnodes[M->cl_mnode[cl->mfirst + j]];
+          guint av = (guint) M->unk_state[mn->state], ax = (guint) M->unk_state[mn->state + 1];
+          double *rv = M->A + av * m, *rx = M->A + ax * m;
+          double f = -mn->F / mn->m;
+          /* v − v₀ − Δ/2·(f₀ + f), f = −ΣF̂/m */
+          for (guint b = 0; b < m; b++)
+            rv[b] /= mn->m;
+          rv[av] += 1.0;
+          M->r[av] = M->y_t[mn->state] - y0[mn->state] - 0.5 * h * (M->xdot[mn->state] + f);
+          M->xdot_t[mn->state] = f;
+          /* x − x₀ − Δ/2·(v₀ + v) */
+          rx[ax] += 1.0;
+          rx[av] -= 0.5 * h;
+          M->r[ax] = M->y_t[mn->state + 1] - y0[mn->state + 1] - 0.5 * h * (y0[mn->state] + M->y_t[mn->state]);
+          M->xdot_t[mn->state + 1] = M->y_t[mn->state];
+        }
+      if (m == 0)
+        {
+          status = 0;
+          break;
+        }
+      /* Backtracking (Dennis & Schnabel 1983, §6.3): an update that does
+       * not shrink the scaled residual by a tenth is halved, up to 12
+       * times. Newton's
+       * step can cycle on a square-root orifice law whose conductance near
+       * zero flow is huge (a large valve); Burton solved his orifices in
+       * closed form (his §4.4.3), this keeps the iteration general. */
+      double rn = 0.0;
       for (guint a = 0; a < m; a++)
         {
-          M->u[a] = -M->r[a];
-          if (!isfinite (M->u[a]))
+          int var = M->uvar[a];
+          double scale = var < 0 ? fabs (M->P_t[-1 - var]) + 1e3 : fabs (M->y_t[var]) + 1e-6;
+          if (!isfinite (M->r[a]))
             return 1;
+          rn = MAX (rn, fabs (M->r[a]) / scale);
         }
+      if (rn > 0.9 * rnorm_prev && halvings < 12)
+        {
+          lambda *= 0.5;
+          for (guint a = 0; a < m; a++)
+            {
+              int var = M->uvar[a];
+              double *v = var < 0 ? &M->P_t[-1 - var] : &M->y_t[var];
+              *v -= lambda * M->u[a];
+            }
+          halvings++;
+          continue;
+        }
+      rnorm_prev = rn;
+      halvings = 0;
+      lambda = 1.0;
+      for (guint a = 0; a < m; a++)
+        M->u[a] = -M->r[a];
       if (!lu_solve (M->A, M->u, M->piv, m))
         return 1;
       gboolean small = TRUE;
       for (guint a = 0; a < m; a++)
         {
-          int ua = M->ucol[a];
-          double *v = ua >= 0 ? &M->P_t[M->gp_tp[gp0 + (guint) ua]] : &x[-1 - ua];
-          double scale = ua >= 0 ? fabs (*v) + 1e3 : fabs (*v) + 1e-6;
+          int var = M->uvar[a];
+          double *v = var < 0 ? &M->P_t[-1 - var] : &M->y_t[var];
+          double scale = var < 0 ? fabs (*v) + 1e3 : fabs (*v) + 1e-6;
           if (!isfinite (M->u[a]))
             return 1;
           if (fabs (M->u[a]) > TLM_REL_TOL * scale)
@@ -305,13 +500,29 @@ solve_comp (TlmModel *M, guint i, double t, double h, const double *y0)
           *v += M->u[a];
         }
       if (small)
-        {
-          /* the flows, volumes and ẋ at the solution */
-          eval_comp (M, i, t1, M->P_t, FALSE);
-          return 0;
-        }
+        status = 0;
     }
-  return 1;
+  if (status != 0)
+    return 1;
+
+  /* the flows, volumes, ẋ and signals at the solution */
+  mnodes_from (M, cl);
+  for (guint j = 0; j < cl->n; j++)
+    {
+      guint i = M->cl_comp[cl->first + j];
+      SysComp *sc = &sys->comps[i];
+      eval_comp (M, i, t1, M->P_t, FALSE);
+      memcpy (M->xdot_t + sc->state0, sc->xdot, sc->comp->n_states * sizeof (double));
+    }
+  for (guint j = 0; j < cl->mn; j++)
+    {
+      const SysMechNode *mn = &sys->mnodes[M->cl_mnode[cl->mfirst + j]];
+      M->xdot_t[mn->state] = -mn->F / mn->m;
+      M->xdot_t[mn->state + 1] = M->y_t[mn->state];
+    }
+  for (guint j = 0; j < cl->n; j++)
+    drive_taps (M, M->cl_comp[cl->first + j]);
+  return 0;
 }
 
 static void
@@ -322,7 +533,8 @@ why_set (TlmModel *M, char *text)
 }
 
 static int
-tlm_step (gpointer model, double t, const double *y, double h, double *y_new, double *pe)
+tlm_step (gpointer model, double t, const double *y, double h, double *y_new, double *pe,
+          double *est)
 {
   TlmModel *M = model;
   HydSystem *sys = M->sys;
@@ -350,18 +562,23 @@ tlm_step (gpointer model, double t, const double *y, double h, double *y_new, do
         }
     }
   memcpy (M->y_t, y, M->n * sizeof (double));
+  for (guint k = 0; k < sys->n_signals; k++)
+    sys->signals[k].value = M->net_acc[k];
   hyd_sys_refresh_params (sys, t1);
 
-  for (guint i = 0; i < sys->n_comps; i++)
-    {
-      if (solve_comp (M, i, t, h, y) != 0)
-        {
-          why_set (M, g_strdup_printf ("the iteration of %s did not converge", sys->comps[i].comp->id));
-          return 1;
-        }
-      SysComp *sc = &sys->comps[i];
-      memcpy (M->xdot_t + sc->state0, sc->xdot, sc->comp->n_states * sizeof (double));
-    }
+  for (guint ci = 0; ci < M->ncl; ci++)
+    if (solve_cluster (M, ci, t, h, y) != 0)
+      {
+        const TlmCluster *cl = &M->cl[ci];
+        g_autoptr (GString) ids = g_string_new (NULL);
+        for (guint j = 0; j < cl->n && j < 4; j++)
+          g_string_append_printf (ids, "%s%s", j ? ", " : "", sys->comps[M->cl_comp[cl->first + j]].comp->id);
+        if (cl->n > 4)
+          g_string_append (ids, ", …");
+        why_set (M, g_strdup_printf ("the iteration of %s did not converge at t = %g s (Δ = %g s)",
+                                     ids->str, t1, h));
+        return 1;
+      }
 
   /* nodes: pressure, capacity, error, and the waves of the next step */
   double err = 0.0;
@@ -399,25 +616,27 @@ tlm_step (gpointer model, double t, const double *y, double h, double *y_new, do
           M->cnext_t[k] = a1 * c_next + M->alpha * M->cin_t[k];
         }
       double psi = hyd_fluid_node_state_for_pressure (&sys->fluid, Pm);
-      y_new[tn->state] = psi;
       HydNodeFluid nf;
       double C, dC;
       hyd_fluid_node (&sys->fluid, psi, &nf);
       hyd_fluid_node_capacity (&nf, V, Cw, dCw, &C, &dC);
       tn->C_trial = nf.dp > 0.0 ? C / nf.dp : C;
+      M->y_t[tn->state] = psi;
       if (!(tn->C_trial > 0.0) || !isfinite (Pm))
         {
-          why_set (M, g_strdup_printf ("the oil at %s has no capacity left",
-                                       hyd_sys_port_name (sys, M->tp_gp[tn->first])));
+          why_set (M, g_strdup_printf ("the oil at %s has no capacity left at t = %g s",
+                                       hyd_sys_port_name (sys, M->tp_gp[tn->first]), t1));
           return 1;
         }
     }
-  for (guint i = 0; i < sys->n_comps; i++)
-    {
-      SysComp *sc = &sys->comps[i];
-      memcpy (y_new + sc->state0, M->y_t + sc->state0, sc->comp->n_states * sizeof (double));
-    }
+  memcpy (y_new, M->y_t, M->n * sizeof (double));
   *pe = err;
+  /* the trapezoidal rule's states: (Δ/2)·(ẋ − ẋ₀), the difference to an
+   * explicit Euler step (h²/2·ẍ: conservative for a second-order rule) */
+  for (guint i = 0; i < M->n; i++)
+    est[i] = 0.5 * h * (M->xdot_t[i] - M->xdot[i]);
+  for (guint b = 0; b < M->nn; b++)
+    est[M->nodes[b].state] = 0.0;
   return 0;
 }
 
@@ -432,6 +651,8 @@ tlm_accept (gpointer model)
   memcpy (M->xdot, M->xdot_t, M->n * sizeof (double));
   for (guint b = 0; b < M->nn; b++)
     M->nodes[b].C = M->nodes[b].C_trial;
+  for (guint k = 0; k < M->sys->n_signals; k++)
+    M->net_acc[k] = M->sys->signals[k].value;
 }
 
 static void
@@ -441,7 +662,6 @@ tlm_destroy (gpointer model)
   if (M == NULL)
     return;
   g_free (M->tp_gp);
-  g_free (M->tp_node);
   g_free (M->gp_tp);
   g_free (M->port0);
   g_free (M->Z);
@@ -455,6 +675,14 @@ tlm_destroy (gpointer model)
   g_free (M->P_t);
   g_free (M->nodes);
   g_free (M->node_tn);
+  g_free (M->cl);
+  g_free (M->cl_comp);
+  g_free (M->cl_mnode);
+  g_free (M->net_acc);
+  g_free (M->unk_state);
+  g_free (M->unk_tp);
+  g_free (M->uvar);
+  g_free (M->lmap);
   g_free (M->xdot);
   g_free (M->xdot_t);
   g_free (M->y_t);
@@ -462,7 +690,6 @@ tlm_destroy (gpointer model)
   g_free (M->r);
   g_free (M->G);
   g_free (M->u);
-  g_free (M->ucol);
   g_free (M->piv);
   g_free (M->why);
   g_free (M);
@@ -475,16 +702,128 @@ tlm_why (gpointer model)
   return g_strdup (M->why);
 }
 
+/* Clusters: the components joined by mechanical nodes (union-find), in
+ * the order of their signals (Kahn; a loop is cut at its lowest cluster). */
+static void
+build_clusters (TlmModel *M)
+{
+  HydSystem *sys = M->sys;
+  guint nc = sys->n_comps;
+  g_autofree guint *parent = g_new (guint, nc + 1);
+  for (guint i = 0; i < nc; i++)
+    parent[i] = i;
+  for (guint k = 0; k < sys->n_mnodes; k++)
+    {
+      const SysMechNode *mn = &sys->mnodes[k];
+      for (guint j = 1; j < mn->ports->len; j++)
+        hyd_sys_uf_union (parent, sys->port_comp[g_array_index (mn->ports, guint, 0)],
+                          sys->port_comp[g_array_index (mn->ports, guint, j)]);
+    }
+  /* the cluster of each component, numbered by its first component */
+  g_autofree int *cid = g_new (int, nc + 1);
+  g_autofree int *root_cl = g_new (int, nc + 1);
+  guint ncl = 0;
+  for (guint i = 0; i < nc; i++)
+    root_cl[i] = -1;
+  for (guint i = 0; i < nc; i++)
+    {
+      guint r = hyd_sys_uf_find (parent, i);
+      if (root_cl[r] < 0)
+        root_cl[r] = (int) ncl++;
+      cid[i] = root_cl[r];
+    }
+  /* signal edges between clusters: driver → reader */
+  g_autoptr (GArray) edges = g_array_new (FALSE, FALSE, sizeof (guint));
+  for (guint k = 0; k < sys->n_signals; k++)
+    {
+      const SysSignal *net = &sys->signals[k];
+      int from = net->tap ? cid[net->tap_comp]
+                 : net->driver >= 0 ? cid[sys->port_comp[net->driver]] : -1;
+      if (from < 0)
+        continue;
+      for (guint j = 0; j <= net->ports->len; j++)
+        {
+          guint gp;
+          if (j < net->ports->len)
+            gp = g_array_index (net->ports, guint, j);
+          else if (net->tap)
+            gp = net->tap_reader;
+          else
+            break;
+          int to = cid[sys->port_comp[gp]];
+          if (to != from)
+            {
+              guint e[2] = { (guint) from, (guint) to };
+              g_array_append_vals (edges, e, 2);
+            }
+        }
+    }
+  const guint *ed = (const guint *) edges->data;
+  guint ne = edges->len / 2;
+  g_autofree guint *indeg = g_new0 (guint, ncl + 1);
+  for (guint e = 0; e < ne; e++)
+    indeg[ed[2 * e + 1]]++;
+  g_autofree guint *order = g_new (guint, ncl + 1);
+  g_autofree gboolean *done = g_new0 (gboolean, ncl + 1);
+  for (guint r = 0; r < ncl; r++)
+    {
+      guint pick = G_MAXUINT;
+      for (guint c = 0; c < ncl && pick == G_MAXUINT; c++)
+        if (!done[c] && indeg[c] == 0)
+          pick = c;
+      for (guint c = 0; c < ncl && pick == G_MAXUINT; c++)
+        if (!done[c])
+          pick = c;   /* a loop of signals: cut here */
+      done[pick] = TRUE;
+      order[r] = pick;
+      for (guint e = 0; e < ne; e++)
+        if (ed[2 * e] == pick && indeg[ed[2 * e + 1]] > 0)
+          indeg[ed[2 * e + 1]]--;
+    }
+  /* components cluster by cluster in that order; inside a cluster, the
+   * signal drivers first, in their dependency order */
+  g_autofree guint *sig_pos = g_new (guint, nc + 1);
+  for (guint i = 0; i < nc; i++)
+    sig_pos[i] = sys->n_sig_order + i;
+  for (guint o = 0; o < sys->n_sig_order; o++)
+    sig_pos[sys->sig_order[o]] = o;
+  M->ncl = ncl;
+  M->cl = g_new0 (TlmCluster, ncl + 1);
+  M->cl_comp = g_new (guint, nc + 1);
+  M->cl_mnode = g_new (guint, sys->n_mnodes + 1);
+  guint nfill = 0, mfill = 0;
+  for (guint r = 0; r < ncl; r++)
+    {
+      guint c = order[r];
+      TlmCluster *cl = &M->cl[r];
+      cl->first = nfill;
+      for (guint i = 0; i < nc; i++)
+        if ((guint) cid[i] == c)
+          M->cl_comp[nfill++] = i;
+      cl->n = nfill - cl->first;
+      for (guint a = cl->first + 1; a < nfill; a++)
+        for (guint b = a; b > cl->first && sig_pos[M->cl_comp[b]] < sig_pos[M->cl_comp[b - 1]]; b--)
+          {
+            guint tmp = M->cl_comp[b];
+            M->cl_comp[b] = M->cl_comp[b - 1];
+            M->cl_comp[b - 1] = tmp;
+          }
+      cl->mfirst = mfill;
+      for (guint k = 0; k < sys->n_mnodes; k++)
+        {
+          const SysMechNode *mn = &sys->mnodes[k];
+          if (mn->state >= 0 && mn->ports->len > 0
+              && (guint) cid[sys->port_comp[g_array_index (mn->ports, guint, 0)]] == c)
+            M->cl_mnode[mfill++] = k;
+        }
+      cl->mn = mfill - cl->mfirst;
+    }
+}
+
 static gpointer
 tlm_create (gpointer user, double t0, const double *y0, double alpha, guint threads, char **why)
 {
   HydSystem *sys = user;
-  char *no = tlm_unsupported (sys);
-  if (no != NULL)
-    {
-      *why = no;
-      return NULL;
-    }
 
   TlmModel *M = g_new0 (TlmModel, 1);
   M->sys = sys;
@@ -520,7 +859,6 @@ tlm_create (gpointer user, double t0, const double *y0, double alpha, guint thre
   M->nn = nodes->len;
   M->nodes = (TlmNode *) g_array_free (nodes, FALSE);
   guint ntp = M->ntp + 1;
-  M->tp_node = g_new0 (guint, ntp);
   M->Z = g_new0 (double, ntp);
   M->Zt = g_new0 (double, ntp);
   M->cin = g_new0 (double, ntp);
@@ -530,21 +868,32 @@ tlm_create (gpointer user, double t0, const double *y0, double alpha, guint thre
   M->cnext_t = g_new0 (double, ntp);
   M->P = g_new0 (double, ntp);
   M->P_t = g_new0 (double, ntp);
+  M->unk_tp = g_new0 (int, ntp);
   M->xdot = g_new0 (double, sys->n + 1);
   M->xdot_t = g_new0 (double, sys->n + 1);
   M->y_t = g_new0 (double, sys->n + 1);
-  for (guint i = 0; i < sys->n_comps; i++)
+  M->unk_state = g_new0 (int, sys->n + 1);
+  M->net_acc = g_new0 (double, sys->n_signals + 1);
+  build_clusters (M);
+  for (guint ci = 0; ci < M->ncl; ci++)
     {
-      HydComp *c = sys->comps[i].comp;
-      M->mmax = MAX (M->mmax, c->type->n_ports + c->n_states);
-      M->nlmax = MAX (M->nlmax, hyd_comp_n_local (c));
+      const TlmCluster *cl = &M->cl[ci];
+      guint m = 2 * cl->mn;
+      for (guint j = 0; j < cl->n; j++)
+        {
+          HydComp *c = sys->comps[M->cl_comp[cl->first + j]].comp;
+          m += c->type->n_ports + c->n_states;
+          M->nlmax = MAX (M->nlmax, hyd_comp_n_local (c));
+        }
+      M->mmax = MAX (M->mmax, m);
     }
-  M->A = g_new0 (double, M->mmax * M->mmax + 1);
+  M->A = g_new0 (double, (gsize) M->mmax * M->mmax + 1);
   M->r = g_new0 (double, M->mmax + 1);
   M->u = g_new0 (double, M->mmax + 1);
-  M->ucol = g_new0 (int, M->mmax + 1);
+  M->uvar = g_new0 (int, M->mmax + 1);
   M->piv = g_new0 (int, M->mmax + 1);
-  M->G = g_new0 (double, M->mmax * M->nlmax + 1);
+  M->lmap = g_new0 (int, M->nlmax + 1);
+  M->G = g_new0 (double, (gsize) M->nlmax * M->nlmax + 1);
 
   /* at rest: every wave at its node's pressure (no flow, Burton §3.2) */
   for (guint b = 0; b < M->nn; b++)
@@ -555,19 +904,19 @@ tlm_create (gpointer user, double t0, const double *y0, double alpha, guint thre
       for (guint j = 0; j < tn->n; j++)
         {
           guint k = tn->first + j;
-          M->tp_node[k] = b;
           M->P[k] = M->cin[k] = M->cout[k] = nf.p;
         }
     }
-  /* ẋ and the capacities at the start */
-  memcpy (M->y_t, y0, sys->n * sizeof (double));
-  hyd_sys_refresh_params (sys, t0);
-  for (guint i = 0; i < sys->n_comps; i++)
+  /* ẋ, the signals and the volumes at the start: the whole system's
+   * evaluation, every port at its node's pressure */
+  if (hyd_sys_eval_all (sys, t0, y0, M->xdot, FALSE) != 0)
     {
-      SysComp *sc = &sys->comps[i];
-      eval_comp (M, i, t0, M->P, FALSE);
-      memcpy (M->xdot + sc->state0, sc->xdot, sc->comp->n_states * sizeof (double));
+      *why = g_strdup ("the circuit cannot be evaluated at its initial state");
+      tlm_destroy (M);
+      return NULL;
     }
+  for (guint k = 0; k < sys->n_signals; k++)
+    M->net_acc[k] = sys->signals[k].value;
   for (guint b = 0; b < sys->n_nodes; b++)
     {
       int tnb = M->node_tn[b];

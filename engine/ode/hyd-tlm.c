@@ -45,9 +45,11 @@ typedef struct {
   const HydTlmOps *ops;
   double *y0, *y1;    /* the last step's ends (dense output) */
   double *fd;         /* (y1 − y0)/h: the f the driver keeps */
-  double pe;          /* the last attempt's error (Pa) */
-  double pe_smooth_prev; /* the smoothed error of the last accepted step */
-  double pe_acc;      /* the last accepted step's raw error */
+  double *est;        /* the components' states' error estimate */
+  double pe;          /* the last attempt's pressure error (Pa) */
+  double e;           /* the last attempt's error, 1 = the rejection threshold */
+  double pe_smooth_prev; /* the smoothed error of the last accepted step (units of the reference) */
+  double pe_acc;      /* the last accepted step's error (units of the reference) */
   gboolean have_acc;
 } TlmWs;
 
@@ -59,6 +61,7 @@ tlm_workspace_new (const HydOdeMethod *method, guint n)
   w->y0 = g_new0 (double, n + 1);
   w->y1 = g_new0 (double, n + 1);
   w->fd = g_new0 (double, n + 1);
+  w->est = g_new0 (double, n + 1);
   return w;
 }
 
@@ -71,6 +74,7 @@ tlm_workspace_free (gpointer ws)
   g_free (w->y0);
   g_free (w->y1);
   g_free (w->fd);
+  g_free (w->est);
   g_free (w);
 }
 
@@ -108,7 +112,7 @@ tlm_attempt (gpointer ws, HydOdeDriver *d, double t, const double *y,
 {
   TlmWs *w = ws;
   HydOdeStats *st = hyd_ode_driver_stats (d);
-  int rc = w->ops->step (w->model, t, y, h, y_new, &w->pe);
+  int rc = w->ops->step (w->model, t, y, h, y_new, &w->pe, w->est);
   st->f_evals++;
   if (rc < 0)
     return HYD_ATTEMPT_FATAL;
@@ -118,7 +122,11 @@ tlm_attempt (gpointer ws, HydOdeDriver *d, double t, const double *y,
   memcpy (w->y1, y_new, w->n * sizeof (double));
   for (guint i = 0; i < w->n; i++)
     w->fd[i] = (y_new[i] - y[i]) / h;
-  *err = w->pe / (TLM_REJECT_FACTOR * p_ref (d));
+  /* the lines' pressure error against 10·P_ref, the states' estimate
+   * against the tolerances, as every other solver's */
+  double e_states = hyd_ode_driver_error_norm (d, y, y_new, w->est);
+  w->e = MAX (w->pe / (TLM_REJECT_FACTOR * p_ref (d)), e_states);
+  *err = w->e;
   /* at Δ_min the step is taken whatever its error (Burton's Fig. 5.5b):
    * a jump in a flow shows as Z·ΔQ, which no step removes */
   if (h <= TLM_DT_MIN * (1.0 + 1e-9))
@@ -140,24 +148,26 @@ tlm_propose (gpointer ws, HydOdeDriver *d, double h, double err,
              gboolean accepted, gboolean after_reject)
 {
   TlmWs *w = ws;
-  double pref = p_ref (d);
-  double pe = MAX (w->pe, 1e-6 * pref);
+  /* in units of the reference: Burton's P_e/P_ref, or ten times the
+   * states' error norm (the step aims at a tenth of the tolerance, as at
+   * a tenth of the rejection threshold for the lines) */
+  double e = MAX (TLM_REJECT_FACTOR * w->e, 1e-6);
   double fac;
 
   if (!accepted)
-    fac = pow (pref / pe, TLM_REJECT_EXP);
+    fac = pow (1.0 / e, TLM_REJECT_EXP);
   else
     {
       /* eq. 3.31: the error smoothed over this step and the last */
-      double sm = w->have_acc ? 0.5 * (pe + w->pe_acc) : pe;
-      fac = pow (pref / sm, TLM_GAIN_I);
+      double sm = w->have_acc ? 0.5 * (e + w->pe_acc) : e;
+      fac = pow (1.0 / sm, TLM_GAIN_I);
       if (w->have_acc)
         fac *= pow (w->pe_smooth_prev / sm, TLM_GAIN_P);
       fac = CLAMP (fac, 0.2, 2.0);
       if (after_reject)
         fac = MIN (fac, 1.0);
       w->pe_smooth_prev = sm;
-      w->pe_acc = pe;
+      w->pe_acc = e;
       w->have_acc = TRUE;
     }
   /* Burton's Δ_min: below it the error is let through (his Fig. 5.5b) */
