@@ -63,6 +63,8 @@ typedef struct {
   int state;               /* its state in y */
   double C;                /* capacity dV_oil/dp (m³/Pa), accepted */
   double C_trial;
+  double V;                /* its volume, accepted (m³) */
+  double void_acc, void_t; /* the volume of its void at the vapour pressure (m³), accepted and trial */
 } TlmNode;
 
 typedef struct {
@@ -582,6 +584,8 @@ tlm_step (gpointer model, double t, const double *y, double h, double *y_new, do
 
   /* nodes: pressure, capacity, error, and the waves of the next step */
   double err = 0.0;
+  gboolean has_floor = hyd_fluid_has_floor (&sys->fluid);
+  double pv = sys->fluid.vapour_pressure;
   for (guint b = 0; b < sys->n_nodes; b++)
     {
       int tnb = M->node_tn[b];
@@ -609,13 +613,34 @@ tlm_step (gpointer model, double t, const double *y, double h, double *y_new, do
       Pm /= tn->n;
       double e = tn->n > 1 ? pmax - pmin : fabs (M->cout_t[tn->first] - M->P_t[tn->first]);
       err = MAX (err, e);
+      /* the junction's pressure (its lines have equal impedances); at the
+       * vapour pressure a void opens instead of the pressure falling below
+       * it and takes up what the lines draw, until the oil refills it
+       * (Burton §3.3, eq. 3.24, at the junction) */
+      double PJ = S / tn->n;
+      tn->void_t = 0.0;
+      if (has_floor && (tn->void_acc > 0.0 || PJ < pv))
+        {
+          double inflow = (S - tn->n * pv) / M->Zt[tn->first];
+          double vv = tn->void_acc - h * inflow;
+          if (vv > 0.0)
+            {
+              tn->void_t = vv;
+              PJ = pv;
+            }
+        }
       for (guint j = 0; j < tn->n; j++)
         {
           guint k = tn->first + j;
-          double c_next = 2.0 * S / tn->n - M->cout_t[k];
+          double c_next = 2.0 * PJ - M->cout_t[k];
           M->cnext_t[k] = a1 * c_next + M->alpha * M->cin_t[k];
         }
-      double psi = hyd_fluid_node_state_for_pressure (&sys->fluid, Pm);
+      /* the node's state: its mean port pressure, or deep in a void
+       * ψ = p_v − B_l·V_void/V (hyd-fluid.h) */
+      double psi = tn->void_t > 0.0
+                   ? MIN (pv - 0.5 * HYD_CAVITATION_SMOOTHING, pv - sys->fluid.bulk_modulus * tn->void_t / V)
+                   : hyd_fluid_node_state_for_pressure (&sys->fluid, Pm);
+      tn->V = V;
       HydNodeFluid nf;
       double C, dC;
       hyd_fluid_node (&sys->fluid, psi, &nf);
@@ -650,7 +675,10 @@ tlm_accept (gpointer model)
   memcpy (M->P, M->P_t, M->ntp * sizeof (double));
   memcpy (M->xdot, M->xdot_t, M->n * sizeof (double));
   for (guint b = 0; b < M->nn; b++)
-    M->nodes[b].C = M->nodes[b].C_trial;
+    {
+      M->nodes[b].C = M->nodes[b].C_trial;
+      M->nodes[b].void_acc = M->nodes[b].void_t;
+    }
   for (guint k = 0; k < M->sys->n_signals; k++)
     M->net_acc[k] = M->sys->signals[k].value;
 }
@@ -938,6 +966,8 @@ tlm_create (gpointer user, double t0, const double *y0, double alpha, guint thre
       hyd_fluid_node (&sys->fluid, y0[tn->state], &nf);
       hyd_fluid_node_capacity (&nf, V, Cw, dCw, &C, &dC);
       tn->C = nf.dp > 0.0 ? C / nf.dp : C;
+      tn->V = V;
+      tn->void_acc = hyd_fluid_has_floor (&sys->fluid) ? V * nf.voidf : 0.0;
       if (!(tn->C > 0.0))
         {
           *why = g_strdup_printf ("the node at %s holds no oil: TLM needs a volume at every node "
