@@ -864,22 +864,31 @@ tlm_create (gpointer user, double t0, const double *y0, double alpha, guint thre
     M->port0[sys->port_comp[q]] = q;
   for (guint gp = 0; gp < sys->n_ports_total; gp++)
     M->gp_tp[gp] = -1;
+  /* every hydraulic port on a node with a state, node by node (a hose's
+   * ends are on their nodes though not in the nodes' port lists) */
+  g_autofree guint *count = g_new0 (guint, sys->n_nodes + 1);
+  for (guint gp = 0; gp < sys->n_ports_total; gp++)
+    {
+      int b = sys->comps[sys->port_comp[gp]].port_node[sys->port_index[gp]];
+      if (b >= 0 && !sys->nodes[b].boundary && sys->nodes[b].state >= 0)
+        count[b]++;
+    }
   GArray *tp = g_array_new (FALSE, FALSE, sizeof (guint));
   GArray *nodes = g_array_new (FALSE, TRUE, sizeof (TlmNode));
   for (guint b = 0; b < sys->n_nodes; b++)
     {
       SysNode *nd = &sys->nodes[b];
       M->node_tn[b] = -1;
-      if (nd->boundary || nd->state < 0 || nd->ports->len == 0)
+      if (count[b] == 0)
         continue;
-      TlmNode tn = { .first = tp->len, .n = nd->ports->len, .state = nd->state };
+      TlmNode tn = { .first = tp->len, .n = count[b], .state = nd->state };
       M->node_tn[b] = (int) nodes->len;
-      for (guint k = 0; k < nd->ports->len; k++)
-        {
-          guint gp = g_array_index (nd->ports, guint, k);
-          M->gp_tp[gp] = (int) tp->len;
-          g_array_append_val (tp, gp);
-        }
+      for (guint gp = 0; gp < sys->n_ports_total; gp++)
+        if (sys->comps[sys->port_comp[gp]].port_node[sys->port_index[gp]] == (int) b)
+          {
+            M->gp_tp[gp] = (int) tp->len;
+            g_array_append_val (tp, gp);
+          }
       g_array_append_val (nodes, tn);
     }
   M->ntp = tp->len;
