@@ -21,6 +21,7 @@ hyd_cli_run_args_clear (HydCliRunArgs *a)
   g_clear_pointer (&a->output_interval, g_free);
   g_clear_pointer (&a->events, g_free);
   g_clear_pointer (&a->tlm_filter, g_free);
+  g_clear_pointer (&a->threads, g_free);
   g_clear_pointer (&a->sets, g_strfreev);
 }
 
@@ -39,6 +40,7 @@ hyd_cli_run_entries (HydCliRunArgs *a, GOptionEntry e[HYD_CLI_RUN_N_ENTRIES])
     { "fd-jacobian", 0, 0, G_OPTION_ARG_NONE, &a->fd_jacobian, "Use a finite-difference Jacobian instead of the analytic one", NULL },
     { "events", 0, 0, G_OPTION_ARG_STRING, &a->events, "Locate end stops and valve seating and restart there (on|off; default: the file's simulation.events, else on)", "on|off" },
     { "tlm-filter", 0, 0, G_OPTION_ARG_STRING, &a->tlm_filter, "The tlm solver's filter constant of the characteristic pressures, in [0, 1) (default 0.2; docs/solvers.md, TLM)", "ALPHA" },
+    { "threads", 0, 0, G_OPTION_ARG_STRING, &a->threads, "Threads the tlm solver's partitions step in, 1 to 256 (default 1; the result is the same for any number)", "N" },
   };
   memcpy (e, list, sizeof list);
 }
@@ -178,6 +180,14 @@ hyd_cli_run_prepare (const char *path, const HydCliRunArgs *a, GOptionContext *c
       if (!hyd_cli_parse_double ("--tlm-filter", a->tlm_filter, 0, 1, HYD_CLI_MAX_EXCLUSIVE, NULL, &v))
         return HYD_CLI_EXIT_USAGE;
       sim->tlm_filter = v;
+    }
+  if (a->threads)
+    {
+      double v;
+      if (!hyd_cli_parse_double ("--threads", a->threads, 1, 256, 0, NULL, &v) || v != floor (v))
+        return hyd_cli_usage_error (ctx, "--threads takes a whole number from 1 to 256, not '%s'",
+                                    hyd_cli_q (a->threads));
+      sim->threads = (guint) v;
     }
   if (hyd_solver_lookup (sim->solver) == NULL)
     return hyd_cli_failed ("%s: simulation.solver '%s' is not a solver this build has (bramah-cli solvers)",

@@ -13,7 +13,7 @@
 
 /* The run options as typed (NULL: not given). */
 typedef struct {
-  char *solver, *t_end, *rtol, *atol, *fixed_step, *output_interval, *events, *tlm_filter;
+  char *solver, *t_end, *rtol, *atol, *fixed_step, *output_interval, *events, *tlm_filter, *threads;
   char **sets;
   gboolean stats, fd_jacobian;
 } HydCliRunArgs;
@@ -23,10 +23,11 @@ G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (HydCliRunArgs, hyd_cli_run_args_clear)
 
 /* The options' entries, in the order `--help` lists them: the first
  * HYD_CLI_RUN_N_MODEL (solver, t-end, rtol, atol, fixed-step,
- * output-interval, set), then stats, fd-jacobian, events, tlm-filter. */
+ * output-interval, set), then stats, fd-jacobian, events, tlm-filter,
+ * threads. */
 enum {
   HYD_CLI_RUN_N_MODEL = 7,
-  HYD_CLI_RUN_N_ENTRIES = 11,
+  HYD_CLI_RUN_N_ENTRIES = 12,
 };
 void hyd_cli_run_entries (HydCliRunArgs *args, GOptionEntry entries[HYD_CLI_RUN_N_ENTRIES]);
 

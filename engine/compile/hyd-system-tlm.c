@@ -54,6 +54,7 @@
  * tracking (§3.3); parallel partitions. */
 #include "hyd-system-private.h"
 #include "hyd-ode.h"
+#include "hyd-task-pool.h"
 
 #define TLM_NEWTON_MAX 60
 #define TLM_REL_TOL    1e-10   /* Newton: update below this relative size */
@@ -71,6 +72,14 @@ typedef struct {
   guint first, n;          /* its components: cl_comp[first .. first + n) */
   guint mfirst, mn;        /* its mechanical nodes with states: cl_mnode[mfirst .. mfirst + mn) */
 } TlmCluster;
+
+/* A thread's Newton scratch (m ≤ mmax unknowns, local blocks ≤ nlmax). */
+typedef struct {
+  double *A, *r, *G, *u;
+  int *uvar;               /* [mmax] ≥ 0: state; < 0: TLM port −1 − k */
+  int *lmap;               /* [nlmax] a component's local column → unknown, or −1 */
+  int *piv;
+} TlmScratch;
 
 typedef struct {
   HydSystem *sys;
@@ -99,14 +108,21 @@ typedef struct {
   double *net_acc;         /* [n_signals] signal values at the accepted point */
   double *xdot, *xdot_t;   /* [n] ẋ at the accepted point and trial (states of components and mechanical nodes) */
   double *y_t;             /* [n] trial state vector */
-  /* Newton scratch: m ≤ mmax unknowns */
   guint mmax, nlmax;
-  double *A, *r, *G, *u;
-  int *unk_state;          /* [n] unknown index of each state, or −1 */
-  int *unk_tp;             /* [ntp] unknown index of each TLM port, or −1 */
-  int *uvar;               /* [mmax] ≥ 0: state; < 0: TLM port −1 − k */
-  int *lmap;               /* [nlmax] a component's local column → unknown, or −1 */
-  int *piv;
+  int *unk_state;          /* [n] unknown index of each state in its cluster */
+  int *unk_tp;             /* [ntp] unknown index of each TLM port in its cluster */
+  /* parallel: tasks (runs of clusters joined by signals, cl_task[t] ..
+   * cl_task[t + 1]) on threads (tasks part_start[k] .. part_start[k + 1]) */
+  guint ntask;
+  guint *cl_task;          /* [ntask + 1] */
+  double *task_cost;       /* [ntask] */
+  guint nthreads;
+  guint *part_start;       /* [nthreads + 1] */
+  HydTaskPool *pool;       /* NULL: one thread */
+  TlmScratch *scr;         /* [nthreads] */
+  guint *task_fail;        /* [ntask] 1 + the cluster that failed, or 0 */
+  double step_t, step_h;   /* the step the tasks solve */
+  const double *step_y;
   char *why;
 } TlmModel;
 
@@ -286,41 +302,41 @@ flow_in (const SysComp *sc, guint X)
  * block in M->G, and the map of its local columns to the cluster's
  * unknowns in M->lmap. */
 static void
-local_block (TlmModel *M, const SysComp *sc, guint gp0)
+local_block (TlmModel *M, TlmScratch *W, const SysComp *sc, guint gp0)
 {
   HydSystem *sys = M->sys;
   const HydComp *c = sc->comp;
   guint np = c->type->n_ports, ns = c->n_states, nl = hyd_comp_n_local (c);
-  memset (M->G, 0, sizeof (double) * (np + ns) * nl);
+  memset (W->G, 0, sizeof (double) * (np + ns) * nl);
   for (guint e = 0; e < c->nnz; e++)
-    M->G[c->jrow[e] * nl + c->jcol[e]] += sc->jac[e];
+    W->G[c->jrow[e] * nl + c->jcol[e]] += sc->jac[e];
   for (guint lc = 0; lc < nl; lc++)
-    M->lmap[lc] = -1;
+    W->lmap[lc] = -1;
   for (guint X = 0; X < np; X++)
     {
       int k = M->gp_tp[gp0 + X];
       if (k >= 0)
-        M->lmap[X] = M->unk_tp[k];
+        W->lmap[X] = M->unk_tp[k];
       else if (sc->port_mnode != NULL && sc->port_mnode[X] >= 0)
         {
           const SysMechNode *mn = &sys->mnodes[sc->port_mnode[X]];
           if (mn->state >= 0)
             {
-              M->lmap[X] = M->unk_state[mn->state];
+              W->lmap[X] = M->unk_state[mn->state];
               if (c->n_pos > 0)
-                M->lmap[hyd_comp_pos_col (c, X)] = M->unk_state[mn->state + 1];
+                W->lmap[hyd_comp_pos_col (c, X)] = M->unk_state[mn->state + 1];
             }
         }
     }
   for (guint j = 0; j < ns; j++)
-    M->lmap[np + j] = M->unk_state[sc->state0 + j];
+    W->lmap[np + j] = M->unk_state[sc->state0 + j];
 }
 
 /* Solve cluster `ci` over the step (t, t + h): Newton on its components'
  * TLM ports and states and its mechanical nodes' v and x. 0, or 1 when it
  * does not converge (the component named in M->why). */
 static int
-solve_cluster (TlmModel *M, guint ci, double t, double h, const double *y0)
+solve_cluster (TlmModel *M, TlmScratch *W, guint ci, double t, double h, const double *y0)
 {
   HydSystem *sys = M->sys;
   const TlmCluster *cl = &M->cl[ci];
@@ -339,13 +355,13 @@ solve_cluster (TlmModel *M, guint ci, double t, double h, const double *y0)
           if (k >= 0)
             {
               M->unk_tp[k] = (int) m;
-              M->uvar[m++] = -1 - k;
+              W->uvar[m++] = -1 - k;
             }
         }
       for (guint s = 0; s < sc->comp->n_states; s++)
         {
           M->unk_state[sc->state0 + s] = (int) m;
-          M->uvar[m++] = (int) (sc->state0 + s);
+          W->uvar[m++] = (int) (sc->state0 + s);
         }
     }
   for (guint j = 0; j < cl->mn; j++)
@@ -354,7 +370,7 @@ solve_cluster (TlmModel *M, guint ci, double t, double h, const double *y0)
       for (guint s = 0; s < 2; s++)
         {
           M->unk_state[mn->state + s] = (int) m;
-          M->uvar[m++] = (int) (mn->state + s);
+          W->uvar[m++] = (int) (mn->state + s);
         }
     }
 
@@ -363,7 +379,7 @@ solve_cluster (TlmModel *M, guint ci, double t, double h, const double *y0)
   for (int it = 0; it < TLM_NEWTON_MAX && status != 0; it++)
     {
       mnodes_from (M, cl);
-      memset (M->A, 0, sizeof (double) * m * m);
+      memset (W->A, 0, sizeof (double) * m * m);
       /* the components: port rows and state rows */
       for (guint j = 0; j < cl->n; j++)
         {
@@ -373,8 +389,8 @@ solve_cluster (TlmModel *M, guint ci, double t, double h, const double *y0)
           guint np = c->type->n_ports, ns = c->n_states, nl = hyd_comp_n_local (c), nv = c->n_vstates;
           guint gp0 = M->port0[i];
           eval_comp (M, i, t1, M->P_t, TRUE);
-          local_block (M, sc, gp0);
-#define G_(r, col) M->G[(r) * nl + (col)]
+          local_block (M, W, sc, gp0);
+#define G_(r, col) W->G[(r) * nl + (col)]
           for (guint X = 0; X < np; X++)
             {
               int k = M->gp_tp[gp0 + X];
@@ -383,12 +399,12 @@ solve_cluster (TlmModel *M, guint ci, double t, double h, const double *y0)
               /* P_k + Z_k·(q̂_X + Σ_j ∂V_X/∂x_j·ẋ_j) − c_in,k */
               guint a = (guint) M->unk_tp[k];
               double Zk = M->Zt[k];
-              double *row = M->A + a * m;
-              M->r[a] = M->P_t[k] + Zk * flow_in (sc, X) - M->cin_t[k];
+              double *row = W->A + a * m;
+              W->r[a] = M->P_t[k] + Zk * flow_in (sc, X) - M->cin_t[k];
               row[a] += 1.0;
               for (guint lc = 0; lc < nl; lc++)
                 {
-                  int b = M->lmap[lc];
+                  int b = W->lmap[lc];
                   if (b < 0)
                     continue;
                   double d = G_(X, lc);
@@ -409,12 +425,12 @@ solve_cluster (TlmModel *M, guint ci, double t, double h, const double *y0)
               /* x − x₀ − Δ/2·(ẋ₀ + ẋ) */
               guint gs = sc->state0 + s;
               guint a = (guint) M->unk_state[gs];
-              double *row = M->A + a * m;
-              M->r[a] = M->y_t[gs] - y0[gs] - 0.5 * h * (M->xdot[gs] + sc->xdot[s]);
+              double *row = W->A + a * m;
+              W->r[a] = M->y_t[gs] - y0[gs] - 0.5 * h * (M->xdot[gs] + sc->xdot[s]);
               row[a] += 1.0;
               for (guint lc = 0; lc < nl; lc++)
-                if (M->lmap[lc] >= 0)
-                  row[M->lmap[lc]] -= 0.5 * h * G_(np + s, lc);
+                if (W->lmap[lc] >= 0)
+                  row[W->lmap[lc]] -= 0.5 * h * G_(np + s, lc);
             }
           /* the forces on the cluster's mechanical nodes: m·v̇ = −ΣF̂ */
           if (sc->port_mnode != NULL)
@@ -424,11 +440,11 @@ solve_cluster (TlmModel *M, guint ci, double t, double h, const double *y0)
                 if (mk < 0 || sys->mnodes[mk].state < 0)
                   continue;
                 guint a = (guint) M->unk_state[sys->mnodes[mk].state];
-                double *row = M->A + a * m;
+                double *row = W->A + a * m;
                 /* divided by the node's mass below, once it is summed */
                 for (guint lc = 0; lc < nl; lc++)
-                  if (M->lmap[lc] >= 0)
-                    row[M->lmap[lc]] += 0.5 * h * G_(X, lc);
+                  if (W->lmap[lc] >= 0)
+                    row[W->lmap[lc]] += 0.5 * h * G_(X, lc);
               }
 #undef G_
         }
@@ -436,18 +452,18 @@ solve_cluster (TlmModel *M, guint ci, double t, double h, const double *y0)
         {
           const SysMechNode *mn = &sys->mnodes[M->cl_mnode[cl->mfirst + j]];
           guint av = (guint) M->unk_state[mn->state], ax = (guint) M->unk_state[mn->state + 1];
-          double *rv = M->A + av * m, *rx = M->A + ax * m;
+          double *rv = W->A + av * m, *rx = W->A + ax * m;
           double f = -mn->F / mn->m;
           /* v − v₀ − Δ/2·(f₀ + f), f = −ΣF̂/m */
           for (guint b = 0; b < m; b++)
             rv[b] /= mn->m;
           rv[av] += 1.0;
-          M->r[av] = M->y_t[mn->state] - y0[mn->state] - 0.5 * h * (M->xdot[mn->state] + f);
+          W->r[av] = M->y_t[mn->state] - y0[mn->state] - 0.5 * h * (M->xdot[mn->state] + f);
           M->xdot_t[mn->state] = f;
           /* x − x₀ − Δ/2·(v₀ + v) */
           rx[ax] += 1.0;
           rx[av] -= 0.5 * h;
-          M->r[ax] = M->y_t[mn->state + 1] - y0[mn->state + 1] - 0.5 * h * (y0[mn->state] + M->y_t[mn->state]);
+          W->r[ax] = M->y_t[mn->state + 1] - y0[mn->state + 1] - 0.5 * h * (y0[mn->state] + M->y_t[mn->state]);
           M->xdot_t[mn->state + 1] = M->y_t[mn->state];
         }
       if (m == 0)
@@ -464,20 +480,20 @@ solve_cluster (TlmModel *M, guint ci, double t, double h, const double *y0)
       double rn = 0.0;
       for (guint a = 0; a < m; a++)
         {
-          int var = M->uvar[a];
+          int var = W->uvar[a];
           double scale = var < 0 ? fabs (M->P_t[-1 - var]) + 1e3 : fabs (M->y_t[var]) + 1e-6;
-          if (!isfinite (M->r[a]))
+          if (!isfinite (W->r[a]))
             return 1;
-          rn = MAX (rn, fabs (M->r[a]) / scale);
+          rn = MAX (rn, fabs (W->r[a]) / scale);
         }
       if (rn > 0.9 * rnorm_prev && halvings < 12)
         {
           lambda *= 0.5;
           for (guint a = 0; a < m; a++)
             {
-              int var = M->uvar[a];
+              int var = W->uvar[a];
               double *v = var < 0 ? &M->P_t[-1 - var] : &M->y_t[var];
-              *v -= lambda * M->u[a];
+              *v -= lambda * W->u[a];
             }
           halvings++;
           continue;
@@ -486,20 +502,20 @@ solve_cluster (TlmModel *M, guint ci, double t, double h, const double *y0)
       halvings = 0;
       lambda = 1.0;
       for (guint a = 0; a < m; a++)
-        M->u[a] = -M->r[a];
-      if (!lu_solve (M->A, M->u, M->piv, m))
+        W->u[a] = -W->r[a];
+      if (!lu_solve (W->A, W->u, W->piv, m))
         return 1;
       gboolean small = TRUE;
       for (guint a = 0; a < m; a++)
         {
-          int var = M->uvar[a];
+          int var = W->uvar[a];
           double *v = var < 0 ? &M->P_t[-1 - var] : &M->y_t[var];
           double scale = var < 0 ? fabs (*v) + 1e3 : fabs (*v) + 1e-6;
-          if (!isfinite (M->u[a]))
+          if (!isfinite (W->u[a]))
             return 1;
-          if (fabs (M->u[a]) > TLM_REL_TOL * scale)
+          if (fabs (W->u[a]) > TLM_REL_TOL * scale)
             small = FALSE;
-          *v += M->u[a];
+          *v += W->u[a];
         }
       if (small)
         status = 0;
@@ -532,6 +548,20 @@ why_set (TlmModel *M, char *text)
 {
   g_free (M->why);
   M->why = text;
+}
+
+/* One task: its clusters in order; the first that fails is remembered. */
+static void
+run_task (guint task, guint part, gpointer user)
+{
+  TlmModel *M = user;
+  M->task_fail[task] = 0;
+  for (guint ci = M->cl_task[task]; ci < M->cl_task[task + 1]; ci++)
+    if (solve_cluster (M, &M->scr[part], ci, M->step_t, M->step_h, M->step_y) != 0)
+      {
+        M->task_fail[task] = ci + 1;
+        return;
+      }
 }
 
 static int
@@ -568,10 +598,21 @@ tlm_step (gpointer model, double t, const double *y, double h, double *y_new, do
     sys->signals[k].value = M->net_acc[k];
   hyd_sys_refresh_params (sys, t1);
 
-  for (guint ci = 0; ci < M->ncl; ci++)
-    if (solve_cluster (M, ci, t, h, y) != 0)
+  /* the tasks, on the threads of their partitions; each writes only its
+   * own components', ports' and states' values, so the result does not
+   * depend on the number of threads */
+  M->step_t = t;
+  M->step_h = h;
+  M->step_y = y;
+  if (M->pool != NULL)
+    hyd_task_pool_run (M->pool, M->part_start, run_task, M);
+  else
+    for (guint k = 0; k < M->ntask; k++)
+      run_task (k, 0, M);
+  for (guint k = 0; k < M->ntask; k++)
+    if (M->task_fail[k] != 0)
       {
-        const TlmCluster *cl = &M->cl[ci];
+        const TlmCluster *cl = &M->cl[M->task_fail[k] - 1];
         g_autoptr (GString) ids = g_string_new (NULL);
         for (guint j = 0; j < cl->n && j < 4; j++)
           g_string_append_printf (ids, "%s%s", j ? ", " : "", sys->comps[M->cl_comp[cl->first + j]].comp->id);
@@ -709,16 +750,27 @@ tlm_destroy (gpointer model)
   g_free (M->net_acc);
   g_free (M->unk_state);
   g_free (M->unk_tp);
-  g_free (M->uvar);
-  g_free (M->lmap);
+  if (M->pool != NULL)
+    hyd_task_pool_free (M->pool);
+  for (guint k = 0; M->scr != NULL && k < M->nthreads; k++)
+    {
+      TlmScratch *W = &M->scr[k];
+      g_free (W->A);
+      g_free (W->r);
+      g_free (W->G);
+      g_free (W->u);
+      g_free (W->uvar);
+      g_free (W->lmap);
+      g_free (W->piv);
+    }
+  g_free (M->scr);
+  g_free (M->cl_task);
+  g_free (M->task_cost);
+  g_free (M->part_start);
+  g_free (M->task_fail);
   g_free (M->xdot);
   g_free (M->xdot_t);
   g_free (M->y_t);
-  g_free (M->A);
-  g_free (M->r);
-  g_free (M->G);
-  g_free (M->u);
-  g_free (M->piv);
   g_free (M->why);
   g_free (M);
 }
@@ -848,6 +900,87 @@ build_clusters (TlmModel *M)
     }
 }
 
+/* Tasks: runs of clusters that signals join (a signal chain stays on one
+ * thread, Burton §6.3), each costed by its Newton iteration (m³/3 for the
+ * LU plus its components' local blocks); the threads take contiguous runs
+ * of tasks of about equal cost. */
+static void
+build_tasks (TlmModel *M, guint threads)
+{
+  HydSystem *sys = M->sys;
+  guint ncl = M->ncl;
+  g_autofree int *cl_of = g_new (int, sys->n_comps + 1);
+  for (guint ci = 0; ci < ncl; ci++)
+    for (guint j = 0; j < M->cl[ci].n; j++)
+      cl_of[M->cl_comp[M->cl[ci].first + j]] = (int) ci;
+  g_autofree guint *parent = g_new (guint, ncl + 1);
+  for (guint ci = 0; ci < ncl; ci++)
+    parent[ci] = ci;
+  for (guint k = 0; k < sys->n_signals; k++)
+    {
+      const SysSignal *net = &sys->signals[k];
+      int from = net->tap ? cl_of[net->tap_comp]
+                 : net->driver >= 0 ? cl_of[sys->port_comp[net->driver]] : -1;
+      if (from < 0)
+        continue;
+      for (guint j = 0; j < net->ports->len; j++)
+        hyd_sys_uf_union (parent, (guint) from, (guint) cl_of[sys->port_comp[g_array_index (net->ports, guint, j)]]);
+      if (net->tap)
+        hyd_sys_uf_union (parent, (guint) from, (guint) cl_of[sys->port_comp[net->tap_reader]]);
+    }
+  /* clusters regrouped task by task, each task's in their solving order */
+  g_autofree TlmCluster *cl = g_new (TlmCluster, ncl + 1);
+  g_autofree gboolean *taken = g_new0 (gboolean, ncl + 1);
+  M->cl_task = g_new0 (guint, ncl + 2);
+  M->task_cost = g_new0 (double, ncl + 1);
+  guint fill = 0, nt = 0;
+  for (guint a = 0; a < ncl; a++)
+    {
+      if (taken[a])
+        continue;
+      guint root = hyd_sys_uf_find (parent, a);
+      M->cl_task[nt] = fill;
+      double cost = 0.0;
+      for (guint b = a; b < ncl; b++)
+        if (!taken[b] && hyd_sys_uf_find (parent, b) == root)
+          {
+            taken[b] = TRUE;
+            cl[fill++] = M->cl[b];
+            double m = 2.0 * M->cl[b].mn;
+            for (guint j = 0; j < M->cl[b].n; j++)
+              {
+                const HydComp *c = sys->comps[M->cl_comp[M->cl[b].first + j]].comp;
+                double nl = hyd_comp_n_local (c);
+                m += c->type->n_ports + c->n_states;
+                cost += 4.0 * nl * nl + 20.0;
+              }
+            cost += m * m * m / 3.0 + 2.0 * m * m;
+          }
+      M->task_cost[nt++] = cost;
+    }
+  M->cl_task[nt] = fill;
+  memcpy (M->cl, cl, ncl * sizeof (TlmCluster));
+  M->ntask = nt;
+  M->task_fail = g_new0 (guint, nt + 1);
+  M->nthreads = CLAMP (threads, 1, MAX (nt, 1));
+  M->part_start = g_new0 (guint, M->nthreads + 1);
+  hyd_partition_contiguous (M->task_cost, nt, M->nthreads, M->part_start);
+  M->scr = g_new0 (TlmScratch, M->nthreads);
+  for (guint k = 0; k < M->nthreads; k++)
+    {
+      TlmScratch *W = &M->scr[k];
+      W->A = g_new0 (double, (gsize) M->mmax * M->mmax + 1);
+      W->r = g_new0 (double, M->mmax + 1);
+      W->u = g_new0 (double, M->mmax + 1);
+      W->uvar = g_new0 (int, M->mmax + 1);
+      W->piv = g_new0 (int, M->mmax + 1);
+      W->lmap = g_new0 (int, M->nlmax + 1);
+      W->G = g_new0 (double, (gsize) M->nlmax * M->nlmax + 1);
+    }
+  if (M->nthreads > 1)
+    M->pool = hyd_task_pool_new (M->nthreads);
+}
+
 static gpointer
 tlm_create (gpointer user, double t0, const double *y0, double alpha, guint threads, char **why)
 {
@@ -924,13 +1057,7 @@ tlm_create (gpointer user, double t0, const double *y0, double alpha, guint thre
         }
       M->mmax = MAX (M->mmax, m);
     }
-  M->A = g_new0 (double, (gsize) M->mmax * M->mmax + 1);
-  M->r = g_new0 (double, M->mmax + 1);
-  M->u = g_new0 (double, M->mmax + 1);
-  M->uvar = g_new0 (int, M->mmax + 1);
-  M->piv = g_new0 (int, M->mmax + 1);
-  M->lmap = g_new0 (int, M->nlmax + 1);
-  M->G = g_new0 (double, (gsize) M->nlmax * M->nlmax + 1);
+  build_tasks (M, threads);
 
   /* at rest: every wave at its node's pressure (no flow, Burton §3.2) */
   for (guint b = 0; b < M->nn; b++)
@@ -989,12 +1116,48 @@ tlm_create (gpointer user, double t0, const double *y0, double alpha, guint thre
   return M;
 }
 
+static char *
+tlm_partition (gpointer model)
+{
+  TlmModel *M = model;
+  HydSystem *sys = M->sys;
+  if (M->nthreads <= 1)
+    return NULL;
+  double total = 0.0;
+  for (guint k = 0; k < M->ntask; k++)
+    total += M->task_cost[k];
+  GString *s = g_string_new (NULL);
+  g_string_append_printf (s, "%u threads, the components' share of the estimated cost:", M->nthreads);
+  for (guint part = 0; part < M->nthreads; part++)
+    {
+      double cost = 0.0;
+      guint shown = 0, count = 0;
+      GString *ids = g_string_new (NULL);
+      for (guint k = M->part_start[part]; k < M->part_start[part + 1]; k++)
+        {
+          cost += M->task_cost[k];
+          for (guint ci = M->cl_task[k]; ci < M->cl_task[k + 1]; ci++)
+            for (guint j = 0; j < M->cl[ci].n; j++, count++)
+              if (shown < 8)
+                g_string_append_printf (ids, "%s%s", shown++ ? " " : "",
+                                        sys->comps[M->cl_comp[M->cl[ci].first + j]].comp->id);
+        }
+      if (count > shown)
+        g_string_append_printf (ids, " … (%u)", count);
+      g_string_append_printf (s, "%s thread %u: %.0f %% {%s}", part ? ";" : "", part + 1,
+                              total > 0.0 ? 100.0 * cost / total : 0.0, ids->str);
+      g_string_free (ids, TRUE);
+    }
+  return g_string_free (s, FALSE);
+}
+
 static const HydTlmOps tlm_ops = {
   .create = tlm_create,
   .destroy = tlm_destroy,
   .step = tlm_step,
   .accept = tlm_accept,
   .why = tlm_why,
+  .partition = tlm_partition,
 };
 
 const HydTlmOps *

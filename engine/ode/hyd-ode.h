@@ -56,6 +56,9 @@ typedef struct {
   void (*accept) (gpointer model);
   /* Where the last failed step failed (a sentence, newly allocated), or NULL. */
   char *(*why) (gpointer model);
+  /* How the model is split over threads (a sentence, newly allocated), or
+   * NULL for one thread. */
+  char *(*partition) (gpointer model);
 } HydTlmOps;
 
 typedef struct {

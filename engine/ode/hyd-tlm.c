@@ -51,6 +51,7 @@ typedef struct {
   double pe_smooth_prev; /* the smoothed error of the last accepted step (units of the reference) */
   double pe_acc;      /* the last accepted step's error (units of the reference) */
   gboolean have_acc;
+  char *partition;    /* how the model runs on threads, for the run's note */
 } TlmWs;
 
 static gpointer
@@ -75,6 +76,7 @@ tlm_workspace_free (gpointer ws)
   g_free (w->y1);
   g_free (w->fd);
   g_free (w->est);
+  g_free (w->partition);
   g_free (w);
 }
 
@@ -91,12 +93,20 @@ hyd_tlm_attach (gpointer ws, const HydOdeProblem *problem, const HydOdeOptions *
     }
   w->ops = problem->tlm;
   w->model = w->ops->create (problem->user, options->t0, y0, alpha, options->threads, why);
+  if (w->model != NULL && w->ops->partition != NULL)
+    w->partition = w->ops->partition (w->model);
   return w->model != NULL;
 }
 
 static int
 tlm_prepare (gpointer ws, HydOdeDriver *d, double t, const double *y, const double *f0)
 {
+  TlmWs *w = ws;
+  if (w->partition != NULL)
+    {
+      hyd_ode_driver_note (d, "tlm: %s", w->partition);
+      g_clear_pointer (&w->partition, g_free);
+    }
   return 0;
 }
 

@@ -56,6 +56,8 @@ load (const char *name, HydSimOptions *sim)
 }
 
 /* Samples of a run of `solver` (fixed step h when h > 0, else rtol). */
+static guint run_threads;   /* HydOdeOptions.threads of the runs below */
+
 static HydOdeStatus
 run (HydSystem *sys, const HydSimOptions *sim, const char *solver, double rtol, double h,
      Samples *s, char **message)
@@ -80,6 +82,7 @@ run (HydSystem *sys, const HydSimOptions *sim, const char *solver, double rtol, 
   o.events = sim->events;
   o.output = on_sample;
   o.output_user = s;
+  o.threads = run_threads;
   const GArray *bp = hyd_system_get_breakpoints (sys);
   o.breakpoints = (const double *) bp->data;
   o.n_breakpoints = bp->len;
@@ -317,12 +320,53 @@ test_burton_appendix1 (void)
   hyd_system_free (sys);
 }
 
+/* The partitions step in parallel threads; the result must not depend on
+ * their number, bit for bit (Burton's central controller, §6.3): variable
+ * steps, a circuit with mechanical clusters and signal chains, and one of
+ * oil only. */
+static void
+check_threads (const char *name, double t_end)
+{
+  HydSimOptions sim = { 0 };
+  HydSystem *sys = load (name, &sim);
+  if (t_end > 0.0)
+    hyd_sim_options_set_t_end (&sim, t_end);
+  guint n = hyd_system_get_n_states (sys);
+  guint cap = (guint) ceil (sim.t_end / sim.output_interval) + 2;
+  Samples one = { .cap = cap, .ys = g_new (double, (gsize) cap * n) };
+  run_threads = 1;
+  g_assert_cmpint (run (sys, &sim, "tlm", 1e-4, 0.0, &one, NULL), ==, HYD_ODE_SUCCESS);
+  for (guint threads = 2; threads <= 4; threads++)
+    {
+      Samples s = { .cap = cap, .ys = g_new (double, (gsize) cap * n) };
+      g_autofree char *note = NULL;
+      run_threads = threads;
+      g_assert_cmpint (run (sys, &sim, "tlm", 1e-4, 0.0, &s, NULL), ==, HYD_ODE_SUCCESS);
+      g_assert_cmpuint (s.k, ==, one.k);
+      g_assert_cmpint (memcmp (s.ys, one.ys, sizeof (double) * n * MIN (s.k, cap)), ==, 0);
+      g_free (s.ys);
+    }
+  run_threads = 0;
+  g_free (one.ys);
+  hyd_sim_options_clear (&sim);
+  hyd_system_free (sys);
+}
+
+static void
+test_threads (void)
+{
+  check_threads ("position-servo.bramah", 0.5);
+  check_threads ("burton-two-actuator.bramah", 0.0);
+  check_threads ("electro-sequence-a-b-b-a.bramah", 0.0);
+}
+
 int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/tlm/listed", test_listed);
   g_test_add_func ("/tlm/burton-appendix1", test_burton_appendix1);
+  g_test_add_func ("/tlm/threads-bitwise", test_threads);
   g_test_add_func ("/tlm/converges/esque-circuit1-step", test_converges_esque);
   g_test_add_func ("/tlm/converges/hasp-transmission", test_converges_hasp);
   g_test_add_func ("/tlm/converges/cylinder-mass-spring-resonance", test_converges_mechanical);
