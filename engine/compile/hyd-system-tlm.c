@@ -523,13 +523,11 @@ solve_cluster (TlmModel *M, TlmScratch *W, guint ci, double t, double h, const d
   if (status != 0)
     return 1;
 
-  /* the flows, volumes, ẋ and signals at the solution */
-  mnodes_from (M, cl);
+  /* the flows, volumes, ẋ and signals of the last evaluation: at the
+   * solution but for the last update, below 1e-10 of each value */
   for (guint j = 0; j < cl->n; j++)
     {
-      guint i = M->cl_comp[cl->first + j];
-      SysComp *sc = &sys->comps[i];
-      eval_comp (M, i, t1, M->P_t, FALSE);
+      SysComp *sc = &sys->comps[M->cl_comp[cl->first + j]];
       memcpy (M->xdot_t + sc->state0, sc->xdot, sc->comp->n_states * sizeof (double));
     }
   for (guint j = 0; j < cl->mn; j++)
