@@ -121,6 +121,7 @@ typedef struct {
   HydTaskPool *pool;       /* NULL: one thread */
   TlmScratch *scr;         /* [nthreads] */
   guint *task_fail;        /* [ntask] 1 + the cluster that failed, or 0 */
+  guint64 *task_iters;     /* [ntask] Newton iterations of the last step */
   double step_t, step_h;   /* the step the tasks solve */
   const double *step_y;
   char *why;
@@ -336,7 +337,8 @@ local_block (TlmModel *M, TlmScratch *W, const SysComp *sc, guint gp0)
  * TLM ports and states and its mechanical nodes' v and x. 0, or 1 when it
  * does not converge (the component named in M->why). */
 static int
-solve_cluster (TlmModel *M, TlmScratch *W, guint ci, double t, double h, const double *y0)
+solve_cluster (TlmModel *M, TlmScratch *W, guint ci, double t, double h, const double *y0,
+               guint64 *iters)
 {
   HydSystem *sys = M->sys;
   const TlmCluster *cl = &M->cl[ci];
@@ -378,6 +380,7 @@ solve_cluster (TlmModel *M, TlmScratch *W, guint ci, double t, double h, const d
   double rnorm_prev = INFINITY, lambda = 1.0;
   for (int it = 0; it < TLM_NEWTON_MAX && status != 0; it++)
     {
+      (*iters)++;
       mnodes_from (M, cl);
       memset (W->A, 0, sizeof (double) * m * m);
       /* the components: port rows and state rows */
@@ -554,8 +557,9 @@ run_task (guint task, guint part, gpointer user)
 {
   TlmModel *M = user;
   M->task_fail[task] = 0;
+  M->task_iters[task] = 0;
   for (guint ci = M->cl_task[task]; ci < M->cl_task[task + 1]; ci++)
-    if (solve_cluster (M, &M->scr[part], ci, M->step_t, M->step_h, M->step_y) != 0)
+    if (solve_cluster (M, &M->scr[part], ci, M->step_t, M->step_h, M->step_y, &M->task_iters[task]) != 0)
       {
         M->task_fail[task] = ci + 1;
         return;
@@ -564,7 +568,7 @@ run_task (guint task, guint part, gpointer user)
 
 static int
 tlm_step (gpointer model, double t, const double *y, double h, double *y_new, double *pe,
-          double *est)
+          double *est, guint64 *iterations)
 {
   TlmModel *M = model;
   HydSystem *sys = M->sys;
@@ -607,6 +611,8 @@ tlm_step (gpointer model, double t, const double *y, double h, double *y_new, do
   else
     for (guint k = 0; k < M->ntask; k++)
       run_task (k, 0, M);
+  for (guint k = 0; k < M->ntask; k++)
+    *iterations += M->task_iters[k];
   for (guint k = 0; k < M->ntask; k++)
     if (M->task_fail[k] != 0)
       {
@@ -766,6 +772,7 @@ tlm_destroy (gpointer model)
   g_free (M->task_cost);
   g_free (M->part_start);
   g_free (M->task_fail);
+  g_free (M->task_iters);
   g_free (M->xdot);
   g_free (M->xdot_t);
   g_free (M->y_t);
@@ -960,6 +967,7 @@ build_tasks (TlmModel *M, guint threads)
   memcpy (M->cl, cl, ncl * sizeof (TlmCluster));
   M->ntask = nt;
   M->task_fail = g_new0 (guint, nt + 1);
+  M->task_iters = g_new0 (guint64, nt + 1);
   M->nthreads = CLAMP (threads, 1, MAX (nt, 1));
   M->part_start = g_new0 (guint, M->nthreads + 1);
   hyd_partition_contiguous (M->task_cost, nt, M->nthreads, M->part_start);

@@ -47,11 +47,12 @@ typedef struct {
   /* A trial step from the accepted state (t, y) to t + h: y_new; *pe, the
    * largest pressure difference across a line (Pa; Burton's error of the
    * parasitic inertance); est[n], an estimate of the local error of the
-   * states the components integrate themselves (0 for the volumes'). 0;
-   * > 0: a component's iteration failed or a value is not finite (retry
+   * states the components integrate themselves (0 for the volumes');
+   * *iterations, the Newton iterations of all its clusters. 0; > 0: a
+   * component's iteration failed or a value is not finite (retry
    * smaller); < 0: fatal. */
   int (*step) (gpointer model, double t, const double *y, double h, double *y_new, double *pe,
-               double *est);
+               double *est, guint64 *iterations);
   /* The last trial step is taken: its waves travel on. */
   void (*accept) (gpointer model);
   /* Where the last failed step failed (a sentence, newly allocated), or NULL. */

@@ -122,7 +122,9 @@ tlm_attempt (gpointer ws, HydOdeDriver *d, double t, const double *y,
 {
   TlmWs *w = ws;
   HydOdeStats *st = hyd_ode_driver_stats (d);
-  int rc = w->ops->step (w->model, t, y, h, y_new, &w->pe, w->est);
+  guint64 iterations = 0;
+  int rc = w->ops->step (w->model, t, y, h, y_new, &w->pe, w->est, &iterations);
+  st->newton += iterations;
   st->f_evals++;
   if (rc < 0)
     return HYD_ATTEMPT_FATAL;
