@@ -61,6 +61,9 @@ struct _HydOdeMethod {
    * already evaluated it (first same as last, e.g. dopri5), else NULL; the
    * driver then takes it as f_new instead of evaluating f again. */
   const double *(*fsal) (gpointer ws);
+  /* After HYD_ATTEMPT_DIVERGED: what did not converge (names, newly
+   * allocated, e.g. "C1, M1"), for the failure message; NULL: unknown. */
+  char *(*diverged_at) (gpointer ws);
 };
 
 /* Driver services for the methods (hyd-ode.c). */

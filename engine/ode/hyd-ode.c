@@ -1485,7 +1485,11 @@ step (HydOdeStepper *s)
           fail (r, HYD_ODE_NO_CONVERGENCE,
                 N_("the Newton iteration did not converge at t = %s with the fixed step %s"),
                 TIME_TEXT (tbuf, t), STEP_TEXT (hbuf, h), NULL);
-          append_worst (d, r, d->err_state);
+          g_autofree char *where = m->diverged_at != NULL ? m->diverged_at (d->ws) : NULL;
+          if (where != NULL)
+            message_append (r, N_(" (the iteration of %s)"), where, NULL);
+          else
+            append_worst (d, r, d->err_state);
           return r->status;
         }
       s->h = 0.5 * h;

@@ -196,6 +196,13 @@ tlm_accept (gpointer ws, HydOdeDriver *d, double t_new, const double *y_new,
   w->ops->accept (w->model);
 }
 
+static char *
+tlm_diverged_at (gpointer ws)
+{
+  TlmWs *w = ws;
+  return w->ops->why != NULL ? w->ops->why (w->model) : NULL;
+}
+
 static const double *
 tlm_fsal (gpointer ws)
 {
@@ -225,6 +232,7 @@ static const HydOdeMethod tlm_method = {
   .propose = tlm_propose,
   .accept = tlm_accept,
   .fsal = tlm_fsal,
+  .diverged_at = tlm_diverged_at,
 };
 
 static const HydOdeMethod *const tlm_members[] = {
