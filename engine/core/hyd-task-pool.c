@@ -9,7 +9,30 @@
  * both spin makes no system call. */
 #include "hyd-task-pool.h"
 
-#define SPIN_LIMIT 20000
+/* How long a side spins before it sleeps: longer than the serial part of
+ * a step (the driver's events, error, output: tens of µs for hundreds of
+ * components), so that in a run the workers rarely sleep; a futex wake-up
+ * costs more than that on a VM. */
+#define SPIN_PAUSES 20000   /* about 0.1–1 ms, by the CPU's PAUSE latency */
+
+/* A polite spin (x86 PAUSE: the sibling hyper-thread keeps the core). */
+static inline void
+spin_pause (void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause ();
+#endif
+}
+
+/* TRUE while a spin has not yet paused SPIN_PAUSES times (counted, not
+ * timed: reading the clock can be a system call on a VM). */
+static inline gboolean
+keep_spinning (gint64 *t0, guint *count)
+{
+  (void) t0;
+  spin_pause ();
+  return ++*count < SPIN_PAUSES;
+}
 
 struct _HydTaskPool {
   guint n;
@@ -44,9 +67,10 @@ worker_main (gpointer data)
   gint seen = 0;
   for (;;)
     {
-      int spins = 0;
+      gint64 t0 = 0;
+      guint spins = 0;
       while (g_atomic_int_get (&p->gen) == seen && !g_atomic_int_get (&p->quit))
-        if (++spins > SPIN_LIMIT)
+        if (!keep_spinning (&t0, &spins))
           {
             g_mutex_lock (&p->mutex);
             g_atomic_int_inc (&p->sleepers);
@@ -54,6 +78,7 @@ worker_main (gpointer data)
               g_cond_wait (&p->wake, &p->mutex);
             g_atomic_int_dec_and_test (&p->sleepers);
             g_mutex_unlock (&p->mutex);
+            t0 = 0;
             spins = 0;
           }
       if (g_atomic_int_get (&p->quit))
@@ -111,9 +136,10 @@ hyd_task_pool_run (HydTaskPool *p, const guint *part_start,
       g_mutex_unlock (&p->mutex);
     }
   run_part (p, 0);
-  int spins = 0;
+  gint64 t0 = 0;
+  guint spins = 0;
   while (g_atomic_int_get (&p->pending) != 0)
-    if (++spins > SPIN_LIMIT)
+    if (!keep_spinning (&t0, &spins))
       {
         g_mutex_lock (&p->mutex);
         g_atomic_int_set (&p->caller_asleep, 1);
