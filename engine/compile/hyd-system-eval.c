@@ -49,19 +49,6 @@ comp_call_eval (SysComp *sc, double t, const double *y, gboolean want_jac)
   c->type->eval (c, &in, &out);
 }
 
-/* q̂_X + Σ_j ∂V_X/∂x_j·ẋ_j: the flow at port X of an evaluated component,
- * before its own compliance's share. */
-static inline double
-port_flow_hat (const SysComp *sc, guint X)
-{
-  const HydComp *c = sc->comp;
-  guint nv = c->n_vstates;
-  double qx = sc->q[X];
-  for (guint j = 0; j < nv; j++)
-    qx += sc->dV[X * nv + j] * sc->xdot[c->vstates[j]];
-  return qx;
-}
-
 /* Evaluate every component and the node sums; fills f (may be NULL). */
 int
 hyd_sys_eval_all (HydSystem *sys, double t, const double *y, double *f, gboolean want_jac)
@@ -525,7 +512,7 @@ compute_port_flows (HydSystem *sys)
       for (guint X = 0; X < np; X++)
         {
           int nn = sc->port_node[X];
-          double qx = port_flow_hat (sc, X);
+          double qx = hyd_sys_port_flow_hat (sc, X);
           if (nn >= 0)
             {
               sys->nodes[nn].R += qx;
@@ -646,7 +633,7 @@ eval_one (HydSystem *sys, guint i, double t, const double *y)
   comp_call_eval (sc, t, y, FALSE);
   /* what compute_port_flows gives a port without compliance of its own */
   for (guint X = 0; X < np; X++)
-    sc->pflow[X] = port_flow_hat (sc, X);
+    sc->pflow[X] = hyd_sys_port_flow_hat (sc, X);
 }
 
 int

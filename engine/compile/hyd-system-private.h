@@ -193,6 +193,19 @@ struct _HydSystem {
 };
 
 
+/* q̂_X + Σ_j ∂V_X/∂x_j·ẋ_j: the flow into an evaluated component at port
+ * X, its chamber's growth included, before its own compliance's share. */
+static inline double
+hyd_sys_port_flow_hat (const SysComp *sc, guint X)
+{
+  const HydComp *c = sc->comp;
+  guint nv = c->n_vstates;
+  double qx = sc->q[X];
+  for (guint j = 0; j < nv; j++)
+    qx += sc->dV[X * nv + j] * sc->xdot[c->vstates[j]];
+  return qx;
+}
+
 /* shared between the files of compile/ */
 const HydProfile *hyd_sys_boundary_profile (const SysComp *sc);
 char *hyd_sys_port_name (const HydSystem *sys, guint gp);

@@ -128,6 +128,36 @@ typedef struct {
   char *why;
 } TlmModel;
 
+/* A TLM node's oil: its volume, the compliances at it and their slope, from
+ * the last evaluation of its ports' components. */
+static void
+node_oil (const TlmModel *M, const SysNode *nd, const TlmNode *tn, double *V, double *Cw, double *dCw)
+{
+  const HydSystem *sys = M->sys;
+  *V = nd->wire_volume;
+  *Cw = *dCw = 0.0;
+  for (guint j = 0; j < tn->n; j++)
+    {
+      guint gp = M->tp_gp[tn->first + j];
+      const SysComp *sc = &sys->comps[sys->port_comp[gp]];
+      guint X = sys->port_index[gp];
+      *V += sc->V[X];
+      *Cw += sc->C[X];
+      *dCw += sc->dC[X];
+    }
+}
+
+/* The capacity dV_oil/dp (m³/Pa) of V of oil with the compliances Cw at
+ * state ψ. */
+static double
+node_capacity (const HydFluid *fluid, double psi, double V, double Cw, double dCw, HydNodeFluid *nf)
+{
+  double C, dC;
+  hyd_fluid_node (fluid, psi, nf);
+  hyd_fluid_node_capacity (nf, V, Cw, dCw, &C, &dC);
+  return nf->dp > 0.0 ? C / nf->dp : C;
+}
+
 static double
 boundary_pressure (HydSystem *sys, const SysNode *nd, double t)
 {
@@ -288,18 +318,6 @@ eval_comp (TlmModel *M, guint i, double t, const double *P, gboolean want_jac)
   drive_signals (M, i, t);
 }
 
-/* q̂_X + V̇_X: the flow into the evaluated component at port X. */
-static double
-flow_in (const SysComp *sc, guint X)
-{
-  const HydComp *c = sc->comp;
-  guint nv = c->n_vstates;
-  double q = sc->q[X];
-  for (guint j = 0; j < nv; j++)
-    q += sc->dV[X * nv + j] * sc->xdot[c->vstates[j]];
-  return q;
-}
-
 /* The local Jacobian of an evaluated component as a dense (np + ns) × nl
  * block in M->G, and the map of its local columns to the cluster's
  * unknowns in M->lmap. */
@@ -404,7 +422,7 @@ solve_cluster (TlmModel *M, TlmScratch *W, guint ci, double t, double h, const d
               guint a = (guint) M->unk_tp[k];
               double Zk = M->Zt[k];
               double *row = W->A + a * m;
-              W->r[a] = M->P_t[k] + Zk * flow_in (sc, X) - M->cin_t[k];
+              W->r[a] = M->P_t[k] + Zk * hyd_sys_port_flow_hat (sc, X) - M->cin_t[k];
               row[a] += 1.0;
               for (guint lc = 0; lc < nl; lc++)
                 {
@@ -648,17 +666,12 @@ tlm_step (gpointer model, double t, const double *y, double h, double *y_new, do
         continue;
       SysNode *nd = &sys->nodes[b];
       TlmNode *tn = &M->nodes[tnb];
-      double V = nd->wire_volume, Cw = 0.0, dCw = 0.0, S = 0.0, Pm = 0.0;
+      double V, Cw, dCw, S = 0.0, Pm = 0.0;
       double pmin = INFINITY, pmax = -INFINITY;
+      node_oil (M, nd, tn, &V, &Cw, &dCw);
       for (guint j = 0; j < tn->n; j++)
         {
           guint k = tn->first + j;
-          guint gp = M->tp_gp[k];
-          SysComp *sc = &sys->comps[sys->port_comp[gp]];
-          guint X = sys->port_index[gp];
-          V += sc->V[X];
-          Cw += sc->C[X];
-          dCw += sc->dC[X];
           M->cout_t[k] = 2.0 * M->P_t[k] - M->cin_t[k];
           S += M->cout_t[k];
           Pm += M->P_t[k];
@@ -697,10 +710,7 @@ tlm_step (gpointer model, double t, const double *y, double h, double *y_new, do
                    : hyd_fluid_node_state_for_pressure (&sys->fluid, Pm);
       tn->V = V;
       HydNodeFluid nf;
-      double C, dC;
-      hyd_fluid_node (&sys->fluid, psi, &nf);
-      hyd_fluid_node_capacity (&nf, V, Cw, dCw, &C, &dC);
-      tn->C_trial = nf.dp > 0.0 ? C / nf.dp : C;
+      tn->C_trial = node_capacity (&sys->fluid, psi, V, Cw, dCw, &nf);
       M->y_t[tn->state] = psi;
       if (!(tn->C_trial > 0.0) || !isfinite (Pm))
         {
@@ -1104,20 +1114,10 @@ tlm_create (gpointer user, double t0, const double *y0, double alpha, guint thre
         continue;
       SysNode *nd = &sys->nodes[b];
       TlmNode *tn = &M->nodes[tnb];
-      double V = nd->wire_volume, Cw = 0.0, dCw = 0.0, C, dC;
-      for (guint j = 0; j < tn->n; j++)
-        {
-          guint gp = M->tp_gp[tn->first + j];
-          SysComp *sc = &sys->comps[sys->port_comp[gp]];
-          guint X = sys->port_index[gp];
-          V += sc->V[X];
-          Cw += sc->C[X];
-          dCw += sc->dC[X];
-        }
+      double V, Cw, dCw;
       HydNodeFluid nf;
-      hyd_fluid_node (&sys->fluid, y0[tn->state], &nf);
-      hyd_fluid_node_capacity (&nf, V, Cw, dCw, &C, &dC);
-      tn->C = nf.dp > 0.0 ? C / nf.dp : C;
+      node_oil (M, nd, tn, &V, &Cw, &dCw);
+      tn->C = node_capacity (&sys->fluid, y0[tn->state], V, Cw, dCw, &nf);
       tn->V = V;
       tn->void_acc = hyd_fluid_has_floor (&sys->fluid) ? V * nf.voidf : 0.0;
       if (!(tn->C > 0.0))
