@@ -295,7 +295,15 @@ def ring_main(taps, segments, chain=False):
     return doc
 
 
+NOTES = (" The hoses are volumes only (\"friction\": false): the tlm solver does not take a "
+         "hose with friction yet (the generator's --hose-friction writes them with it). The "
+         "cylinders cavitate briefly in a chamber after a valve centres (the trapped oil "
+         "spring rebounds, lightly damped); tlm has no void tracking yet, so its voids there "
+         "are much smaller than rodas4's.")
+
+
 def write(doc, path):
+    doc["description"] += NOTES
     text = json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
     with open(path, "w", encoding="utf-8") as f:
         f.write(text)
