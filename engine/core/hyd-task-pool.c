@@ -43,7 +43,8 @@ struct _HydTaskPool
   gpointer user;
   gboolean quit;
 
-  /* each on its own cache line: workers spin on generation, the caller on n_done */
+  /* each on its own cache line: workers spin on generation, the caller on
+   * n_done; generation may wrap around (it is only compared for equality) */
   gint generation __attribute__ ((aligned (64)));
   gint n_done __attribute__ ((aligned (64)));
   gint n_sleeping __attribute__ ((aligned (64)));

@@ -13,7 +13,8 @@
  *   - the partition's largest part cost equals brute force's on every small
  *     random case (GRand seeded with 20261127), integer and real costs;
  *   - edge cases: no tasks, more parts than tasks, zero costs, one part,
- *     100 000 tasks. */
+ *     100 000 tasks; freeing a pool before its workers start, while they
+ *     spin and while they sleep. */
 #include <string.h>
 
 #include <glib.h>
@@ -120,6 +121,27 @@ test_each_task_once (void)
       check_once (pool, ps, nt);
       g_free (ps);
     }
+}
+
+/* freeing a pool whose workers have not started yet, spin, or sleep */
+static void
+test_free_idle (void)
+{
+  for (guint nt = 1; nt <= 3; nt++)
+    {
+      hyd_task_pool_free (hyd_task_pool_new (nt));
+
+      HydTaskPool *pool = hyd_task_pool_new (nt);
+      g_usleep (20 * HYD_TASK_POOL_SPIN_US); /* the workers block */
+      hyd_task_pool_free (pool);
+
+      pool = hyd_task_pool_new (nt);
+      guint *ps = g_new0 (guint, nt + 1);
+      hyd_task_pool_run (pool, ps, once_task, NULL); /* no tasks: fn never called */
+      hyd_task_pool_free (pool); /* right after a run: the workers still spin */
+      g_free (ps);
+    }
+  hyd_task_pool_free (NULL);
 }
 
 /* ---- many rounds ------------------------------------------------------- */
@@ -371,6 +393,7 @@ main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/engine/task-pool/each-task-once-on-its-thread", test_each_task_once);
+  g_test_add_func ("/engine/task-pool/free-idle", test_free_idle);
   g_test_add_func ("/engine/task-pool/many-rounds", test_many_rounds);
   g_test_add_func ("/engine/task-pool/deterministic-1-2-3-threads", test_deterministic);
   g_test_add_func ("/engine/task-pool/partition-brute-force", test_partition_brute);
