@@ -65,6 +65,13 @@ spin_until_changed (const gint *p, gint old)
       if (g_atomic_int_get (p) != old)
         return TRUE;
       cpu_relax ();
+      /* after about 15 µs of pure spinning (512 pauses of ~27 ns on the
+       * development VM), offer the CPU now and then: when there are more
+       * threads than CPUs, the thread this one waits for may be the one
+       * waiting for a CPU (3 threads on 2 CPUs: ~30 µs per empty run with
+       * this, ~200 µs without) */
+      if (i > 512 && (i & 15) == 0)
+        g_thread_yield ();
       if ((i & 63) == 0)
         {
           gint64 now = g_get_monotonic_time ();
