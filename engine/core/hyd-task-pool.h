@@ -15,10 +15,10 @@
  * counter for about HYD_TASK_POOL_SPIN_US microseconds after their last task,
  * then block on a condition variable (an idle pool burns no core); the caller
  * waits for the workers the same way. An empty run on 2 threads costs about
- * 1.0–1.5 µs (median wall time per run on a 2-core VM at load average ~2)
+ * 0.4 µs (median wall time per run on a 2-core VM while both CPUs were free)
  * against 11 µs for a mutex and condition-variable hand-off
  * (tests/engine/bench-task-pool.c); when other processes compete for the
- * CPUs a partner is often descheduled and a run costs several µs or more. More threads than CPUs cost a scheduler
+ * CPUs a partner is often descheduled and a run costs 1–30 µs. More threads than CPUs cost a scheduler
  * time slice per run now and then (tens of µs per run on average): give the
  * pool at most as many threads as there are CPUs.
  *
