@@ -80,7 +80,11 @@ typedef struct {
   int *uvar;               /* [mmax] ≥ 0: state; < 0: TLM port −1 − k */
   int *lmap;               /* [nlmax] a component's local column → unknown, or −1 */
   int *piv;
+  double *block;           /* all of the above, padded: no cache line with another thread's */
 } TlmScratch;
+
+/* Doubles of padding around a thread's scratch: two cache lines. */
+#define TLM_PAD 16
 
 typedef struct {
   HydSystem *sys;
@@ -779,13 +783,7 @@ tlm_destroy (gpointer model)
   for (guint k = 0; M->scr != NULL && k < M->nthreads; k++)
     {
       TlmScratch *W = &M->scr[k];
-      g_free (W->A);
-      g_free (W->r);
-      g_free (W->G);
-      g_free (W->u);
-      g_free (W->uvar);
-      g_free (W->lmap);
-      g_free (W->piv);
+      g_free (W->block);
     }
   g_free (M->scr);
   g_free (M->cl_task);
@@ -995,13 +993,22 @@ build_tasks (TlmModel *M, guint threads)
   for (guint k = 0; k < M->nthreads; k++)
     {
       TlmScratch *W = &M->scr[k];
-      W->A = g_new0 (double, (gsize) M->mmax * M->mmax + 1);
-      W->r = g_new0 (double, M->mmax + 1);
-      W->u = g_new0 (double, M->mmax + 1);
-      W->uvar = g_new0 (int, M->mmax + 1);
-      W->piv = g_new0 (int, M->mmax + 1);
-      W->lmap = g_new0 (int, M->nlmax + 1);
-      W->G = g_new0 (double, (gsize) M->nlmax * M->nlmax + 1);
+      gsize mm = (gsize) M->mmax * M->mmax + 1, m1 = M->mmax + 1, gg = (gsize) M->nlmax * M->nlmax + 1;
+      gsize ints = 2 * m1 + M->nlmax + 1;   /* uvar, piv, lmap */
+      gsize total = TLM_PAD + mm + 2 * m1 + gg + (ints + 1) / 2 + TLM_PAD;
+      W->block = g_new0 (double, total);
+      double *at = W->block + TLM_PAD;
+      W->A = at;
+      at += mm;
+      W->r = at;
+      at += m1;
+      W->u = at;
+      at += m1;
+      W->G = at;
+      at += gg;
+      W->uvar = (int *) at;
+      W->piv = W->uvar + m1;
+      W->lmap = W->piv + m1;
     }
   if (M->nthreads > 1)
     M->pool = hyd_task_pool_new (M->nthreads);
