@@ -968,6 +968,9 @@ hyd_window_init (HydWindow *self)
       if (g_settings_get_boolean (self->settings, "window-maximized"))
         gtk_window_maximize (GTK_WINDOW (self));
       hyd_sim_bar_set_keep_ghost (self->sim_bar, g_settings_get_boolean (self->settings, "keep-ghost"));
+      /* the tlm solver's settings, kept as they change */
+      g_settings_bind (self->settings, "tlm-threads", self->sim_bar, "tlm-threads", G_SETTINGS_BIND_DEFAULT);
+      g_settings_bind (self->settings, "tlm-filter", self->sim_bar, "tlm-filter", G_SETTINGS_BIND_DEFAULT);
       hyd_canvas_set_show_labels (self->canvas, g_settings_get_boolean (self->settings, "show-labels"));
     }
   else
