@@ -250,15 +250,17 @@ update_tlm_box (HydSimBar *self)
   gtk_widget_set_visible (self->tlm_box, g_strcmp0 (hyd_sim_bar_get_solver (self), "tlm") == 0);
 }
 
-/* The button that opens them says what they are now. */
+/* The button that opens them (an icon: the bar has no room for more) says
+ * in its tooltip what they are now. */
 static void
 update_tlm_label (HydSimBar *self)
 {
-  /* translators: the tlm solver's settings on its button in the run bar:
-   * "Threads 2 · filter 0.20" */
-  g_autofree char *label = g_strdup_printf (_("Threads %u · filter %.2f"), hyd_sim_bar_get_tlm_threads (self),
-                                            hyd_sim_bar_get_tlm_filter (self));
-  gtk_menu_button_set_label (GTK_MENU_BUTTON (self->tlm_box), label);
+  /* translators: the tooltip of the tlm solver's settings button in the run
+   * bar: "Settings of the tlm solver: threads 2, filter 0.20. ..." */
+  g_autofree char *tip = g_strdup_printf (_("Settings of the tlm solver: threads %u, filter %.2f. Settings of this "
+                                            "computer, not saved in the circuit."),
+                                          hyd_sim_bar_get_tlm_threads (self), hyd_sim_bar_get_tlm_filter (self));
+  gtk_widget_set_tooltip_text (self->tlm_box, tip);
 }
 
 static void
