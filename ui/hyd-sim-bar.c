@@ -583,6 +583,13 @@ hyd_sim_bar_get_solver (HydSimBar *self)
   return i < self->solver_ids->len ? g_ptr_array_index (self->solver_ids, i) : HYD_SOLVER_DEFAULT;
 }
 
+GtkWidget *
+hyd_sim_bar_get_solver_widget (HydSimBar *self)
+{
+  g_return_val_if_fail (HYD_IS_SIM_BAR (self), NULL);
+  return GTK_WIDGET (self->solver_dropdown);
+}
+
 guint
 hyd_sim_bar_get_tlm_threads (HydSimBar *self)
 {

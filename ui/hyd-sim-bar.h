@@ -27,6 +27,8 @@ gboolean hyd_sim_bar_get_keep_ghost (HydSimBar *self);
 void hyd_sim_bar_set_keep_ghost (HydSimBar *self, gboolean keep_ghost);
 /* The solver chosen (an id of hyd_solver_list). */
 const char *hyd_sim_bar_get_solver (HydSimBar *self);
+/* The solver list's button (BRAMAH_DEBUG_GEOMETRY reports where it is). */
+GtkWidget *hyd_sim_bar_get_solver_widget (HydSimBar *self);
 
 /* The tlm solver's settings (shown only while tlm is chosen, locked while a
  * run goes): the threads its partitions step in, 1 to the processors of this
