@@ -25,6 +25,9 @@ struct _HydSimBar
   GtkEntry *t_end_entry;
   GtkEntry *rtol_entry;
   GtkDropDown *speed_dropdown;
+  GtkWidget *tlm_box;
+  GtkSpinButton *threads_spin;
+  GtkSpinButton *filter_spin;
   GtkCheckButton *ghost_check;
   GtkProgressBar *progress_bar;
   GtkScale *time_scale;
@@ -43,6 +46,8 @@ enum {
   PROP_0,
   PROP_REAL_TIME_FACTOR,
   PROP_KEEP_GHOST,
+  PROP_TLM_THREADS,
+  PROP_TLM_FILTER,
   N_PROPS
 };
 enum { SIGNAL_REPLAY, N_SIGNALS };
@@ -238,9 +243,44 @@ entry_focus_leave_cb (GtkEventControllerFocus *controller, HydSimBar *self)
     commit_rtol (self);
 }
 
+/* The tlm solver's settings show only while tlm is chosen. */
+static void
+update_tlm_box (HydSimBar *self)
+{
+  gtk_widget_set_visible (self->tlm_box, g_strcmp0 (hyd_sim_bar_get_solver (self), "tlm") == 0);
+}
+
+/* The button that opens them (an icon: the bar has no room for more) says
+ * in its tooltip what they are now. */
+static void
+update_tlm_label (HydSimBar *self)
+{
+  /* translators: the tooltip of the tlm solver's settings button in the run
+   * bar: "Settings of the tlm solver: threads 2, filter 0.20. ..." */
+  g_autofree char *tip = g_strdup_printf (_("Settings of the tlm solver: threads %u, filter %.2f. Settings of this "
+                                            "computer, not saved in the circuit."),
+                                          hyd_sim_bar_get_tlm_threads (self), hyd_sim_bar_get_tlm_filter (self));
+  gtk_widget_set_tooltip_text (self->tlm_box, tip);
+}
+
+static void
+threads_changed_cb (HydSimBar *self, GtkSpinButton *spin)
+{
+  update_tlm_label (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TLM_THREADS]);
+}
+
+static void
+filter_changed_cb (HydSimBar *self, GtkSpinButton *spin)
+{
+  update_tlm_label (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TLM_FILTER]);
+}
+
 static void
 solver_changed_cb (GObject *object, GParamSpec *pspec, HydSimBar *self)
 {
+  update_tlm_box (self);
   guint i = gtk_drop_down_get_selected (self->solver_dropdown);
   if (self->updating || self->document == NULL || i >= self->solver_ids->len)
     return;
@@ -320,6 +360,12 @@ hyd_sim_bar_get_property (GObject *object, guint prop_id, GValue *value, GParamS
     case PROP_KEEP_GHOST:
       g_value_set_boolean (value, hyd_sim_bar_get_keep_ghost (self));
       break;
+    case PROP_TLM_THREADS:
+      g_value_set_uint (value, hyd_sim_bar_get_tlm_threads (self));
+      break;
+    case PROP_TLM_FILTER:
+      g_value_set_double (value, hyd_sim_bar_get_tlm_filter (self));
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -333,6 +379,12 @@ hyd_sim_bar_set_property (GObject *object, guint prop_id, const GValue *value, G
     {
     case PROP_KEEP_GHOST:
       hyd_sim_bar_set_keep_ghost (self, g_value_get_boolean (value));
+      break;
+    case PROP_TLM_THREADS:
+      hyd_sim_bar_set_tlm_threads (self, g_value_get_uint (value));
+      break;
+    case PROP_TLM_FILTER:
+      hyd_sim_bar_set_tlm_filter (self, g_value_get_double (value));
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -375,6 +427,12 @@ hyd_sim_bar_class_init (HydSimBarClass *klass)
   properties[PROP_KEEP_GHOST] =
     g_param_spec_boolean ("keep-ghost", NULL, NULL, TRUE,
                           G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_TLM_THREADS] =
+    g_param_spec_uint ("tlm-threads", NULL, NULL, 1, G_MAXUINT, 1,
+                       G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_TLM_FILTER] =
+    g_param_spec_double ("tlm-filter", NULL, NULL, 0, HYD_SIM_BAR_TLM_FILTER_MAX, HYD_SIM_BAR_TLM_FILTER_DEFAULT,
+                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   gtk_widget_class_set_template_from_resource (widget_class, BRAMAH_RESOURCE_PREFIX "/ui/hyd-sim-bar.ui");
@@ -386,6 +444,11 @@ hyd_sim_bar_class_init (HydSimBarClass *klass)
   gtk_widget_class_bind_template_child (widget_class, HydSimBar, rtol_entry);
   gtk_widget_class_bind_template_child (widget_class, HydSimBar, speed_dropdown);
   gtk_widget_class_bind_template_child (widget_class, HydSimBar, ghost_check);
+  gtk_widget_class_bind_template_child (widget_class, HydSimBar, tlm_box);
+  gtk_widget_class_bind_template_child (widget_class, HydSimBar, threads_spin);
+  gtk_widget_class_bind_template_child (widget_class, HydSimBar, filter_spin);
+  gtk_widget_class_bind_template_callback (widget_class, threads_changed_cb);
+  gtk_widget_class_bind_template_callback (widget_class, filter_changed_cb);
   gtk_widget_class_bind_template_child (widget_class, HydSimBar, progress_bar);
   gtk_widget_class_bind_template_callback (widget_class, t_end_changed_cb);
   gtk_widget_class_bind_template_callback (widget_class, t_end_activate_cb);
@@ -438,6 +501,11 @@ hyd_sim_bar_init (HydSimBar *self)
     }
 
   gtk_check_button_set_active (self->ghost_check, TRUE);
+
+  /* threads: one to the processors this computer has */
+  gtk_spin_button_set_range (self->threads_spin, 1, MAX (1, g_get_num_processors ()));
+  update_tlm_box (self);
+  update_tlm_label (self);
 }
 
 GtkWidget *
@@ -474,6 +542,7 @@ hyd_sim_bar_set_running (HydSimBar *self, gboolean running)
   gtk_widget_set_sensitive (GTK_WIDGET (self->solver_dropdown), !running);
   gtk_widget_set_sensitive (GTK_WIDGET (self->t_end_entry), !running);
   gtk_widget_set_sensitive (GTK_WIDGET (self->rtol_entry), !running);
+  gtk_widget_set_sensitive (self->tlm_box, !running);
 }
 
 void
@@ -512,6 +581,42 @@ hyd_sim_bar_get_solver (HydSimBar *self)
   g_return_val_if_fail (HYD_IS_SIM_BAR (self), NULL);
   guint i = gtk_drop_down_get_selected (self->solver_dropdown);
   return i < self->solver_ids->len ? g_ptr_array_index (self->solver_ids, i) : HYD_SOLVER_DEFAULT;
+}
+
+GtkWidget *
+hyd_sim_bar_get_solver_widget (HydSimBar *self)
+{
+  g_return_val_if_fail (HYD_IS_SIM_BAR (self), NULL);
+  return GTK_WIDGET (self->solver_dropdown);
+}
+
+guint
+hyd_sim_bar_get_tlm_threads (HydSimBar *self)
+{
+  g_return_val_if_fail (HYD_IS_SIM_BAR (self), 1);
+  return (guint) MAX (1, gtk_spin_button_get_value_as_int (self->threads_spin));
+}
+
+void
+hyd_sim_bar_set_tlm_threads (HydSimBar *self, guint threads)
+{
+  g_return_if_fail (HYD_IS_SIM_BAR (self));
+  /* clamped to the processors of this computer */
+  gtk_spin_button_set_value (self->threads_spin, threads);
+}
+
+double
+hyd_sim_bar_get_tlm_filter (HydSimBar *self)
+{
+  g_return_val_if_fail (HYD_IS_SIM_BAR (self), HYD_SIM_BAR_TLM_FILTER_DEFAULT);
+  return CLAMP (gtk_spin_button_get_value (self->filter_spin), 0, HYD_SIM_BAR_TLM_FILTER_MAX);
+}
+
+void
+hyd_sim_bar_set_tlm_filter (HydSimBar *self, double filter)
+{
+  g_return_if_fail (HYD_IS_SIM_BAR (self));
+  gtk_spin_button_set_value (self->filter_spin, isfinite (filter) ? filter : HYD_SIM_BAR_TLM_FILTER_DEFAULT);
 }
 
 void

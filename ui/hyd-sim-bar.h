@@ -2,7 +2,8 @@
 /* hyd-sim-bar.h — the simulation bar: Run / Pause / Stop / Reset (the
  * window's sim.* actions), the solver (every solver the engine has), end
  * time and tolerance (edits of the document's simulation settings, so they
- * are saved and undoable), the real-time factor, the ghost toggle and the
+ * are saved and undoable), the tlm solver's threads and filter (application
+ * settings, shown while tlm is chosen), the real-time factor, the ghost toggle and the
  * run's progress. */
 #pragma once
 
@@ -26,6 +27,20 @@ gboolean hyd_sim_bar_get_keep_ghost (HydSimBar *self);
 void hyd_sim_bar_set_keep_ghost (HydSimBar *self, gboolean keep_ghost);
 /* The solver chosen (an id of hyd_solver_list). */
 const char *hyd_sim_bar_get_solver (HydSimBar *self);
+/* The solver list's button (BRAMAH_DEBUG_GEOMETRY reports where it is). */
+GtkWidget *hyd_sim_bar_get_solver_widget (HydSimBar *self);
+
+/* The tlm solver's settings (shown only while tlm is chosen, locked while a
+ * run goes): the threads its partitions step in, 1 to the processors of this
+ * computer, and its filter constant, 0 to HYD_SIM_BAR_TLM_FILTER_MAX.
+ * Application settings (the window keeps them in GSettings), not the
+ * circuit's. */
+#define HYD_SIM_BAR_TLM_FILTER_MAX 0.95
+#define HYD_SIM_BAR_TLM_FILTER_DEFAULT 0.2
+guint hyd_sim_bar_get_tlm_threads (HydSimBar *self);
+void hyd_sim_bar_set_tlm_threads (HydSimBar *self, guint threads);
+double hyd_sim_bar_get_tlm_filter (HydSimBar *self);
+void hyd_sim_bar_set_tlm_filter (HydSimBar *self, double filter);
 
 /* The replay slider (issue 8): shown after a run and while one is paused,
  * over the run's time span [t0, t1], at t (NaN: t1); hidden when t1 <= t0
@@ -35,7 +50,8 @@ void hyd_sim_bar_set_replay (HydSimBar *self, double t0, double t1, double t);
 double hyd_sim_bar_get_replay_time (HydSimBar *self);
 GtkWidget *hyd_sim_bar_get_replay_scale (HydSimBar *self);
 
-/* Properties: "real-time-factor" (double), "keep-ghost" (boolean).
+/* Properties: "real-time-factor" (double), "keep-ghost" (boolean),
+ * "tlm-threads" (uint), "tlm-filter" (double).
  * Signals: "replay" (double time). */
 
 G_END_DECLS

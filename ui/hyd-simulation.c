@@ -41,6 +41,8 @@ struct _HydSimulation
   GHashTable *elec_nets;     /* "comp.port" → net + 1 (0: none) */
 
   double real_time_factor;
+  double tlm_filter;         /* the application's settings for tlm (NaN: the engine's default) */
+  guint threads;
   guint keep_ghost : 1;
   GCancellable *starting;    /* a run being compiled by a worker (start_async), or NULL */
 };
@@ -253,6 +255,7 @@ static void
 hyd_simulation_init (HydSimulation *self)
 {
   self->keep_ghost = TRUE;
+  self->tlm_filter = NAN;
   self->params = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   self->shown_t = NAN;
   self->void_columns = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
@@ -337,6 +340,17 @@ install_runner (HydSimulation *self, HydRunner *owned_runner, HydCircuit *circui
 }
 
 
+/* The circuit's own options with the application's settings for tlm. */
+static gboolean
+run_options (const HydCircuit *circuit, double tlm_filter, guint threads, HydSimOptions *opts, GError **error)
+{
+  if (!hyd_circuit_get_sim_options (circuit, opts, error))
+    return FALSE;
+  opts->tlm_filter = tlm_filter;
+  opts->threads = threads;
+  return TRUE;
+}
+
 gboolean
 hyd_simulation_start (HydSimulation *self, const HydCircuit *circuit, const HydSimOptions *sim,
                       GError **error)
@@ -344,12 +358,34 @@ hyd_simulation_start (HydSimulation *self, const HydCircuit *circuit, const HydS
   g_return_val_if_fail (HYD_IS_SIMULATION (self), FALSE);
   g_return_val_if_fail (circuit != NULL, FALSE);
 
+  g_auto (HydSimOptions) own = { 0 };
+  if (sim == NULL)
+    {
+      if (!run_options (circuit, self->tlm_filter, self->threads, &own, error))
+        return FALSE;
+      sim = &own;
+    }
   HydRunner *runner = hyd_runner_new (circuit, sim, error);
   if (runner == NULL)
     return FALSE;
   cancel_start (self);
   install_runner (self, runner, hyd_circuit_copy (circuit), compile_elec (circuit));
   return TRUE;
+}
+
+/* What the worker compiles: a copy of the circuit, with the application's
+ * settings that are not in the file. */
+typedef struct {
+  HydCircuit *circuit;
+  double tlm_filter;
+  guint threads;
+} StartData;
+
+static void
+start_data_free (StartData *data)
+{
+  g_clear_pointer (&data->circuit, hyd_circuit_free);
+  g_free (data);
 }
 
 /* What the worker compiled: the run, and the schematic's electrical levels. */
@@ -371,7 +407,11 @@ static void
 start_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancellable)
 {
   GError *error = NULL;
-  HydRunner *runner = hyd_runner_new (data, NULL, &error);
+  StartData *start = data;
+  g_auto (HydSimOptions) opts = { 0 };
+  HydRunner *runner = run_options (start->circuit, start->tlm_filter, start->threads, &opts, &error)
+                      ? hyd_runner_new (start->circuit, &opts, &error)
+                      : NULL;
 
   (void) source;
   (void) cancellable;
@@ -382,7 +422,7 @@ start_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancell
     }
   Compiled *compiled = g_new0 (Compiled, 1);
   compiled->runner = runner;
-  compiled->elec = compile_elec (data);
+  compiled->elec = compile_elec (start->circuit);
   g_task_return_pointer (task, compiled, (GDestroyNotify) compiled_free);
 }
 
@@ -413,7 +453,7 @@ start_done (GObject *source, GAsyncResult *result, gpointer data)
       g_signal_emit (self, signals[SIGNAL_STATE_CHANGED], 0);
       return;
     }
-  install_runner (self, g_steal_pointer (&runner), hyd_circuit_copy (g_task_get_task_data (inner)),
+  install_runner (self, g_steal_pointer (&runner), hyd_circuit_copy (((StartData *) g_task_get_task_data (inner))->circuit),
                   g_steal_pointer (&elec));
   g_task_return_boolean (outer, TRUE);
 }
@@ -430,7 +470,11 @@ hyd_simulation_start_async (HydSimulation *self, const HydCircuit *circuit,
   GTask *outer = g_task_new (self, self->starting, callback, user_data);
   g_task_set_source_tag (outer, hyd_simulation_start_async);
   GTask *inner = g_task_new (self, NULL, start_done, outer);
-  g_task_set_task_data (inner, hyd_circuit_copy (circuit), (GDestroyNotify) hyd_circuit_free);
+  StartData *start = g_new0 (StartData, 1);
+  start->circuit = hyd_circuit_copy (circuit);
+  start->tlm_filter = self->tlm_filter;
+  start->threads = self->threads;
+  g_task_set_task_data (inner, start, (GDestroyNotify) start_data_free);
   g_task_run_in_thread (inner, start_thread);
   g_object_unref (inner);
   g_signal_emit (self, signals[SIGNAL_STATE_CHANGED], 0);
@@ -568,6 +612,24 @@ hyd_simulation_get_real_time_factor (HydSimulation *self)
 {
   g_return_val_if_fail (HYD_IS_SIMULATION (self), 0.0);
   return self->real_time_factor;
+}
+
+void
+hyd_simulation_set_tlm (HydSimulation *self, double filter, guint threads)
+{
+  g_return_if_fail (HYD_IS_SIMULATION (self));
+  self->tlm_filter = filter;
+  self->threads = threads;
+}
+
+void
+hyd_simulation_get_tlm (HydSimulation *self, double *filter, guint *threads)
+{
+  g_return_if_fail (HYD_IS_SIMULATION (self));
+  if (filter)
+    *filter = self->tlm_filter;
+  if (threads)
+    *threads = self->threads;
 }
 
 static char *

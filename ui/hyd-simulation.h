@@ -20,12 +20,12 @@ HydSimulation *hyd_simulation_new (void);
 
 /* Compile `circuit` and start a run (a running one is stopped first). With
  * keep-ghost, the previous run's store becomes the ghost. `sim` may be NULL
- * (the circuit's own options). On error nothing runs and the stores stay. */
+ * (the circuit's own options with hyd_simulation_set_tlm's settings). On error nothing runs and the stores stay. */
 gboolean hyd_simulation_start (HydSimulation *self, const HydCircuit *circuit, const HydSimOptions *sim,
                                GError **error);
 /* As hyd_simulation_start, with the compile in a worker thread, so that a
  * large circuit never blocks input (the circuit is copied first, with the
- * circuit's own options). The run starts on the main thread when the
+ * circuit's own options and hyd_simulation_set_tlm's settings). The run starts on the main thread when the
  * compile ends, before `callback` is called; hyd_simulation_start_finish
  * then gives TRUE, or the compile's error, or G_IO_ERROR_CANCELLED when a
  * stop, a reset or another start came first (then nothing starts). While
@@ -51,6 +51,13 @@ void hyd_simulation_set_keep_ghost (HydSimulation *self, gboolean keep_ghost);
 gboolean hyd_simulation_get_keep_ghost (HydSimulation *self);
 void hyd_simulation_set_real_time_factor (HydSimulation *self, double factor);
 double hyd_simulation_get_real_time_factor (HydSimulation *self);
+/* The application's settings for the tlm solver, which the circuit file does
+ * not hold: its filter constant (NaN: the engine's default, 0.2) and the
+ * threads its partitions step in (0 or 1: one). Every later start without
+ * explicit options (`sim` NULL, start_async) runs with them; other solvers
+ * ignore them. */
+void hyd_simulation_set_tlm (HydSimulation *self, double filter, guint threads);
+void hyd_simulation_get_tlm (HydSimulation *self, double *filter, guint *threads);
 
 /* A live what-if change (clamped to the range by the runner). */
 gboolean hyd_simulation_set_param (HydSimulation *self, const char *component, const char *param,

@@ -144,6 +144,34 @@ diagnostic_highlight (HydWindow *self, const HydDiagnostic *d)
   return g_strv_builder_end (builder);
 }
 
+/* The ports of `circuit` a message names as "C1.R" (a component id, a dot
+ * and one of its ports), each with its component: what a solver that
+ * refuses a circuit names in its sentence. NULL when none. */
+static GStrv
+named_ports (const HydCircuit *circuit, const char *message)
+{
+  if (message == NULL)
+    return NULL;
+  g_autoptr (GStrvBuilder) builder = g_strv_builder_new ();
+  g_auto (GStrv) words = g_strsplit_set (message, " \t;,:()\"'", -1);
+  guint n = 0;
+  for (guint i = 0; words[i]; i++)
+    {
+      const char *dot = strchr (words[i], '.');
+      if (dot == NULL || dot == words[i] || strchr (dot + 1, '.') != NULL)
+        continue;
+      g_autofree char *id = g_strndup (words[i], dot - words[i]);
+      const HydCircuitComponent *c = hyd_circuit_find_component (circuit, id);
+      const HydComponentType *type = c ? hyd_catalogue_lookup (c->type) : NULL;
+      if (type == NULL || hyd_component_type_find_port (type, dot + 1) < 0)
+        continue;
+      g_strv_builder_add (builder, id);
+      g_strv_builder_add (builder, words[i]);
+      n++;
+    }
+  return n > 0 ? g_strv_builder_end (builder) : NULL;
+}
+
 /* Shows an error (already in the interface's language) and highlights what
  * `ids` names (components, "C1.B" ports, junctions; NULL: nothing). */
 static void
@@ -461,6 +489,30 @@ simulation_finished_cb (HydWindow *self, HydSimulation *simulation)
   switch (hyd_simulation_get_state (simulation))
     {
     case HYD_RUNNER_FAILED:
+      if (result->status == HYD_ODE_BAD_INPUT)
+        {
+          /* the solver refused the circuit before its first step (a
+           * fixed-step solver without a fixed step, tlm on what it cannot
+           * model): no tolerance helps, another solver does */
+          HydRunner *runner = hyd_simulation_get_runner (simulation);
+          g_autoptr (HydDiagnostic) failure = runner ? hyd_runner_dup_failure (runner) : NULL;
+          g_autofree char *why = failure ? hyd_diagnostic_dup_message (failure, GETTEXT_PACKAGE)
+                                         : g_strdup (result->message ? result->message
+                                                                     : hyd_ode_status_name (result->status));
+          /* the engine's sentence begins "the tlm solver: " where ours says it */
+          g_autofree char *prefix = g_strdup_printf ("the %s solver: ", hyd_sim_bar_get_solver (self->sim_bar));
+          const char *reason = g_str_has_prefix (why, prefix) ? why + strlen (prefix) : why;
+          /* translators: "The tlm solver cannot run this circuit: <the solver's reason>. ..." */
+          g_autofree char *message
+              = g_strdup_printf (_("The %s solver cannot run this circuit: %s. Choose another solver in "
+                                   "the run bar; the drawing is unchanged."),
+                                 hyd_sim_bar_get_solver (self->sim_bar), reason);
+          g_auto (GStrv) ids = diagnostic_highlight (self, failure);
+          if (ids == NULL)
+            ids = named_ports (hyd_document_get_circuit (self->document), failure ? failure->message : why);
+          show_error_with_highlight (self, message, (const char *const *) ids);
+          break;
+        }
       {
         g_autofree char *t = hyd_ui_format_seconds (result->t);
         /* the solver's sentence, translated; the state of the largest
@@ -609,6 +661,9 @@ _hyd_window_run (HydWindow *self)
 
   hyd_simulation_set_keep_ghost (self->simulation, hyd_sim_bar_get_keep_ghost (self->sim_bar));
   hyd_simulation_set_real_time_factor (self->simulation, hyd_sim_bar_get_real_time_factor (self->sim_bar));
+  /* the application's settings for tlm (other solvers ignore them) */
+  hyd_simulation_set_tlm (self->simulation, hyd_sim_bar_get_tlm_filter (self->sim_bar),
+                          hyd_sim_bar_get_tlm_threads (self->sim_bar));
   /* compiled by a worker: a large circuit does not block input; the
    * window stays alive for the callback */
   hyd_simulation_start_async (self->simulation, circuit, run_started_cb, g_object_ref (self));

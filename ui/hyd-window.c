@@ -558,6 +558,8 @@ describe_geometry (HydWindow *self)
   append_widget (s, "state-diagram-csv", hyd_state_diagram_pane_get_export_button (self->state_diagram, "csv"));
   append_widget (s, "replay", hyd_sim_bar_get_replay_scale (self->sim_bar));
   append_widget (s, "simbar", GTK_WIDGET (self->sim_bar));
+  append_widget (s, "solver-list", hyd_sim_bar_get_solver_widget (self->sim_bar));
+  g_string_append_printf (s, "solver %s\n", hyd_sim_bar_get_solver (self->sim_bar));
   append_widget (s, "paned", GTK_WIDGET (self->main_paned));
 
   if (gtk_info_bar_get_revealed (self->info_bar))
@@ -968,6 +970,9 @@ hyd_window_init (HydWindow *self)
       if (g_settings_get_boolean (self->settings, "window-maximized"))
         gtk_window_maximize (GTK_WINDOW (self));
       hyd_sim_bar_set_keep_ghost (self->sim_bar, g_settings_get_boolean (self->settings, "keep-ghost"));
+      /* the tlm solver's settings, kept as they change */
+      g_settings_bind (self->settings, "tlm-threads", self->sim_bar, "tlm-threads", G_SETTINGS_BIND_DEFAULT);
+      g_settings_bind (self->settings, "tlm-filter", self->sim_bar, "tlm-filter", G_SETTINGS_BIND_DEFAULT);
       hyd_canvas_set_show_labels (self->canvas, g_settings_get_boolean (self->settings, "show-labels"));
     }
   else

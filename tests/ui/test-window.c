@@ -13,6 +13,7 @@
 #include "hyd-live-panel.h"
 #include "hyd-param-value.h"
 #include "hyd-property-panel.h"
+#include "hyd-sim-bar.h"
 #include "hyd-simulation.h"
 #include "hyd-window.h"
 #include "hyd-window-private.h"
@@ -1131,6 +1132,222 @@ test_signal_loop_runs (void)
   g_rmdir (dir);
 }
 
+/* ---- the tlm solver (issue 14) ---- */
+
+/* The first drop-down under `widget` whose list holds the string `item`;
+ * its position in *index. */
+static GtkDropDown *
+find_drop_down_with (GtkWidget *widget, const char *item, guint *index)
+{
+  if (GTK_IS_DROP_DOWN (widget))
+    {
+      GListModel *model = gtk_drop_down_get_model (GTK_DROP_DOWN (widget));
+      for (guint i = 0; model && GTK_IS_STRING_LIST (model) && i < g_list_model_get_n_items (model); i++)
+        if (g_strcmp0 (gtk_string_list_get_string (GTK_STRING_LIST (model), i), item) == 0)
+          {
+            *index = i;
+            return GTK_DROP_DOWN (widget);
+          }
+    }
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child; child = gtk_widget_get_next_sibling (child))
+    {
+      GtkDropDown *found = find_drop_down_with (child, item, index);
+      if (found)
+        return found;
+    }
+  return NULL;
+}
+
+static GtkWidget *
+find_of_type (GtkWidget *widget, GType type)
+{
+  if (G_TYPE_CHECK_INSTANCE_TYPE (widget, type))
+    return widget;
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child; child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_of_type (child, type);
+      if (found)
+        return found;
+    }
+  return NULL;
+}
+
+/* Choose `solver` in the run bar's solver list, as a click on its entry does. */
+static void
+choose_solver (HydWindow *window, const char *solver)
+{
+  guint i = G_MAXUINT;
+  GtkDropDown *dropdown = find_drop_down_with (GTK_WIDGET (window->sim_bar), solver, &i);
+  g_assert_nonnull (dropdown);
+  gtk_drop_down_set_selected (dropdown, i);
+  iterate ();
+  g_assert_cmpstr (hyd_sim_bar_get_solver (window->sim_bar), ==, solver);
+}
+
+/* The value of `column` in the run's first sample at or after time t. */
+static double
+value_at (HydTraceStore *store, const char *column, double t)
+{
+  int ct = hyd_trace_store_find (store, "t");
+  int c = hyd_trace_store_find (store, column);
+  g_assert_cmpint (ct, >=, 0);
+  g_assert_cmpint (c, >=, 0);
+  guint n = hyd_trace_store_get_n_rows (store);
+  const double *times = hyd_trace_store_get_column (store, ct);
+  for (guint i = 0; i < n; i++)
+    if (times[i] >= t - 1e-12)
+      return hyd_trace_store_get_column (store, c)[i];
+  g_assert_not_reached ();
+  return NAN;
+}
+
+/* Run to the end (as fast as possible) and give the last value of `column`. */
+static double
+run_to_end (HydWindow *window, const char *column)
+{
+  HydSimulation *sim = hyd_window_get_simulation (window);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "sim.run", NULL));
+  gint64 end = g_get_monotonic_time () + 120 * G_USEC_PER_SEC;
+  while ((hyd_simulation_get_starting (sim) || hyd_simulation_get_active (sim)) && g_get_monotonic_time () < end)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_cmpint (hyd_simulation_get_state (sim), ==, HYD_RUNNER_FINISHED);
+  iterate ();
+  HydTraceStore *store = hyd_simulation_get_store (sim);
+  int c = hyd_trace_store_find (store, column);
+  g_assert_cmpint (c, >=, 0);
+  guint n = hyd_trace_store_get_n_rows (store);
+  g_assert_cmpuint (n, >, 1);
+  return hyd_trace_store_get_column (store, c)[n - 1];
+}
+
+/* tlm chosen in the solver list: its settings appear beside it (and go with
+ * another solver), are kept as application settings, reach the run, and
+ * the run ends where rodas4's does. */
+static void
+test_tlm_choose_and_run (void)
+{
+  HydWindow *window = open_example ("cylinder-extend-retract.bramah");
+  HydSimulation *sim = hyd_window_get_simulation (window);
+  HydDocument *doc = hyd_window_get_document (window);
+  guint n_components = hyd_document_get_circuit (doc)->components->len;
+  /* watched as fast as possible */
+  guint fast = G_MAXUINT;
+  GtkDropDown *speed = find_drop_down_with (GTK_WIDGET (window->sim_bar), "As fast as possible", &fast);
+  g_assert_nonnull (speed);
+  gtk_drop_down_set_selected (speed, fast);
+  GtkWidget *settings = find_of_type (GTK_WIDGET (window->sim_bar), GTK_TYPE_MENU_BUTTON);
+  g_assert_nonnull (settings);
+
+  /* the reference: rodas4, the circuit's solver; no tlm settings shown */
+  g_assert_cmpstr (hyd_sim_bar_get_solver (window->sim_bar), ==, "rodas4");
+  g_assert_false (gtk_widget_get_visible (settings));
+  double x_rodas4 = run_to_end (window, "C1.x");
+  double x2_rodas4 = value_at (hyd_simulation_get_store (sim), "C1.x", 2.0);
+  g_assert_cmpfloat (x2_rodas4, >, 0.05); /* extending */
+
+  choose_solver (window, "tlm");
+  g_assert_true (gtk_widget_get_visible (settings));
+  /* the solver is the circuit's (saved, undoable) */
+  HydSimOptions opts = { 0 };
+  g_assert_true (hyd_circuit_get_sim_options (hyd_document_get_circuit (doc), &opts, NULL));
+  g_assert_cmpstr (opts.solver, ==, "tlm");
+  hyd_sim_options_clear (&opts);
+  /* the settings: threads 1 … the processors, filter 0 … 0.95 */
+  guint n_cpu = MAX (1, g_get_num_processors ());
+  hyd_sim_bar_set_tlm_threads (window->sim_bar, n_cpu + 7);
+  g_assert_cmpuint (hyd_sim_bar_get_tlm_threads (window->sim_bar), ==, n_cpu);
+  hyd_sim_bar_set_tlm_filter (window->sim_bar, 2.0);
+  g_assert_cmpfloat_with_epsilon (hyd_sim_bar_get_tlm_filter (window->sim_bar), 0.95, 1e-12);
+  hyd_sim_bar_set_tlm_filter (window->sim_bar, 0.3);
+  hyd_sim_bar_set_tlm_threads (window->sim_bar, n_cpu);
+  /* kept as the application's settings */
+  g_assert_nonnull (window->settings);
+  g_assert_cmpfloat_with_epsilon (g_settings_get_double (window->settings, "tlm-filter"), 0.3, 1e-12);
+  g_assert_cmpuint (g_settings_get_uint (window->settings, "tlm-threads"), ==, n_cpu);
+  g_assert_nonnull (strstr (gtk_widget_get_tooltip_text (settings), "0.30"));
+
+  double x_tlm = run_to_end (window, "C1.x");
+  double filter = NAN;
+  guint threads = 0;
+  hyd_simulation_get_tlm (sim, &filter, &threads);
+  g_assert_cmpfloat_with_epsilon (filter, 0.3, 1e-12);
+  g_assert_cmpuint (threads, ==, n_cpu);
+  /* the rod ends where rodas4 leaves it, to 1 mm (its end stop), and at 2 s,
+   * while it extends, it is where rodas4's is to 1 % of its 0.3 m stroke */
+  g_assert_cmpfloat_with_epsilon (x_tlm, x_rodas4, 1e-3);
+  g_assert_cmpfloat_with_epsilon (value_at (hyd_simulation_get_store (sim), "C1.x", 2.0), x2_rodas4, 3e-3);
+  /* no error shown, the drawing as it was */
+  GtkInfoBar *bar = find_info_bar (GTK_WIDGET (window));
+  g_assert_false (bar && gtk_info_bar_get_revealed (bar));
+  g_assert_cmpuint (hyd_document_get_circuit (doc)->components->len, ==, n_components);
+
+  /* the filter reaches the engine: another filter, another trace */
+  HydTraceStore *store = hyd_simulation_get_store (sim);
+  int c = hyd_trace_store_find (store, "C1.A.p");
+  g_assert_cmpint (c, >=, 0);
+  guint n = hyd_trace_store_get_n_rows (store);
+  g_autofree double *p_03 = g_memdup2 (hyd_trace_store_get_column (store, c), n * sizeof (double));
+  hyd_sim_bar_set_tlm_filter (window->sim_bar, 0.0);
+  run_to_end (window, "C1.x");
+  store = hyd_simulation_get_store (sim);
+  g_assert_cmpuint (hyd_trace_store_get_n_rows (store), ==, n);
+  const double *p_0 = hyd_trace_store_get_column (store, c);
+  double diff = 0;
+  for (guint i = 0; i < n; i++)
+    diff = MAX (diff, fabs (p_0[i] - p_03[i]));
+  g_assert_cmpfloat (diff, >, 0.0);
+
+  /* another solver: the tlm settings go */
+  choose_solver (window, "rodas4");
+  g_assert_false (gtk_widget_get_visible (settings));
+  gtk_window_destroy (GTK_WINDOW (window));
+  iterate ();
+}
+
+/* A solver that refuses the circuit before its first step (rk4 runs only
+ * at a fixed step, and the circuit sets none): the bar says why in plain
+ * words and suggests another solver, not a tighter tolerance; the drawing
+ * stays, and rodas4 runs it again. (tlm, which this branch was written for,
+ * now models every circuit the compiler accepts.) */
+static void
+test_solver_refuses (void)
+{
+  HydWindow *window = open_example ("position-servo.bramah");
+  HydSimulation *sim = hyd_window_get_simulation (window);
+  HydDocument *doc = hyd_window_get_document (window);
+  guint n_components = hyd_document_get_circuit (doc)->components->len;
+  guint n_connections = hyd_document_get_circuit (doc)->connections->len;
+  GtkInfoBar *bar = find_info_bar (GTK_WIDGET (window));
+  g_assert_nonnull (bar);
+
+  choose_solver (window, "rk4");
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "sim.run", NULL));
+  gint64 end = g_get_monotonic_time () + 60 * G_USEC_PER_SEC;
+  while ((hyd_simulation_get_starting (sim) || hyd_simulation_get_active (sim)) && g_get_monotonic_time () < end)
+    g_main_context_iteration (NULL, TRUE);
+  iterate ();
+  g_assert_cmpint (hyd_simulation_get_state (sim), ==, HYD_RUNNER_FAILED);
+  g_assert_true (gtk_info_bar_get_revealed (bar));
+  const char *text = find_label_text (GTK_WIDGET (bar), "cannot run this circuit");
+  g_assert_nonnull (text);
+  g_assert_nonnull (strstr (text, "The rk4 solver cannot run this circuit:"));
+  g_assert_nonnull (strstr (text, "needs a fixed step"));
+  g_assert_nonnull (strstr (text, "Choose another solver"));
+  g_assert_null (strstr (text, "tighter tolerance"));
+  g_assert_cmpuint (hyd_document_get_circuit (doc)->components->len, ==, n_components);
+  g_assert_cmpuint (hyd_document_get_circuit (doc)->connections->len, ==, n_connections);
+
+  /* another solver runs it */
+  choose_solver (window, "rodas4");
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "sim.run", NULL));
+  iterate_until_started (window);
+  g_assert_true (hyd_simulation_get_active (sim));
+  g_assert_false (gtk_info_bar_get_revealed (bar));
+  stop_and_wait (window);
+  gtk_window_destroy (GTK_WINDOW (window));
+  iterate ();
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -1162,6 +1379,8 @@ main (int argc, char *argv[])
   g_test_add_func ("/ui/window/recover-unloadable-keeps-file", test_recover_unloadable_kept);
   g_test_add_func ("/ui/window/help-fluid-page", test_help_fluid_page);
   g_test_add_func ("/ui/window/highlight-from-diagnostic", test_highlight_from_diagnostic);
+  g_test_add_func ("/ui/window/tlm-choose-and-run", test_tlm_choose_and_run);
+  g_test_add_func ("/ui/window/solver-refuses", test_solver_refuses);
   int status = g_test_run ();
   g_autofree char *autosave = hyd_autosave_get_directory ();
   g_autofree char *bramah = g_path_get_dirname (autosave);
