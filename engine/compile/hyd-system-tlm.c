@@ -62,6 +62,7 @@
 
 typedef struct {
   guint first, n;          /* its ports: tport[first .. first + n) */
+  guint node;              /* the circuit's node */
   int state;               /* its state in y */
   double C;                /* capacity dV_oil/dp (m³/Pa), accepted */
   double C_trial;
@@ -92,6 +93,7 @@ typedef struct {
   guint n;                 /* states */
   guint ntp;               /* TLM ports: hydraulic ports on nodes that are not boundaries */
   guint *tp_gp;            /* [ntp] global port */
+  guint *tp_tn;            /* [ntp] its TLM node */
   int *gp_tp;              /* [n_ports_total] TLM port, or −1 */
   guint *port0;            /* [n_comps] global index of each component's port 0 */
   double *Z;               /* [ntp] impedance the accepted waves are for (0: none yet) */
@@ -104,7 +106,6 @@ typedef struct {
   double *P, *P_t;         /* [ntp] port pressures, accepted and trial */
   guint nn;
   TlmNode *nodes;
-  int *node_tn;            /* [n_nodes] TLM node, or −1 */
   /* clusters, in the order they are solved */
   guint ncl;
   TlmCluster *cl;
@@ -123,6 +124,9 @@ typedef struct {
   double *task_cost;       /* [ntask] */
   guint nthreads;
   guint *part_start;       /* [nthreads + 1] */
+  guint *node_start;       /* [nthreads + 1] the TLM nodes each thread updates */
+  double *part_err;        /* [nthreads · TLM_PAD] each thread's largest pressure error */
+  guint *timed_first;      /* [n_comps + 1] each component's timed parameters: sys->timed pairs */
   HydTaskPool *pool;       /* NULL: one thread */
   TlmScratch *scr;         /* [nthreads] */
   guint *task_fail;        /* [ntask] 1 + the cluster that failed, or 0 */
@@ -356,6 +360,25 @@ local_block (TlmModel *M, TlmScratch *W, const SysComp *sc, guint gp0)
     W->lmap[np + j] = M->unk_state[sc->state0 + j];
 }
 
+/* Port k's impedance for the step Δ = h from its node's accepted capacity;
+ * a change re-scales the line's waves, keeping its pressure and flow
+ * (eq. 3.27). */
+static void
+port_for_step (TlmModel *M, guint k, double h)
+{
+  const TlmNode *tn = &M->nodes[M->tp_tn[k]];
+  double Z = (double) tn->n * h / (2.0 * tn->C * (1.0 - M->alpha));
+  M->Zt[k] = Z;
+  if (M->Z[k] > 0.0 && M->Z[k] != Z)
+    {
+      double g = Z / M->Z[k];
+      M->cin_t[k] = 0.5 * (1.0 + g) * M->cin[k] + 0.5 * (1.0 - g) * M->cout[k];
+    }
+  else
+    M->cin_t[k] = M->cin[k];
+  M->P_t[k] = M->P[k];
+}
+
 /* Solve cluster `ci` over the step (t, t + h): Newton on its components'
  * TLM ports and states and its mechanical nodes' v and x. 0, or 1 when it
  * does not converge (the component named in M->why). */
@@ -381,7 +404,14 @@ solve_cluster (TlmModel *M, TlmScratch *W, guint ci, double t, double h, const d
             {
               M->unk_tp[k] = (int) m;
               W->uvar[m++] = -1 - k;
+              port_for_step (M, (guint) k, h);
             }
+        }
+      /* its parameters that follow a profile, at t + Δ */
+      for (guint e = M->timed_first[i]; e < M->timed_first[i + 1]; e++)
+        {
+          guint kp = sys->timed[2 * e + 1];
+          sc->comp->par[kp] = hyd_profile_eval (sc->prof[kp], t1, sys->t_piece, &sc->comp->par_dt[kp]);
         }
       for (guint s = 0; s < sc->comp->n_states; s++)
         {
@@ -599,6 +629,85 @@ run_task (guint task, guint part, gpointer user)
       }
 }
 
+/* The list of parameters that follow a profile, component by component
+ * (sys->timed, made again after a live change). */
+static void
+timed_by_comp (TlmModel *M, double t)
+{
+  HydSystem *sys = M->sys;
+  hyd_sys_refresh_params (sys, t);
+  guint e = 0;
+  for (guint i = 0; i <= sys->n_comps; i++)
+    {
+      while (e < sys->n_timed && sys->timed[2 * e] < i)
+        e++;
+      M->timed_first[i] = e;
+    }
+}
+
+/* TLM node b after its ports are solved: its pressure, capacity and void,
+ * the waves of the next step, and its pressure error (the largest in the
+ * thread's part_err). Nodes write only their own ports and state. */
+static void
+update_node (guint b, guint part, gpointer user)
+{
+  TlmModel *M = user;
+  HydSystem *sys = M->sys;
+  double h = M->step_h, a1 = 1.0 - M->alpha;
+  double pv = sys->fluid.vapour_pressure;
+  TlmNode *tn = &M->nodes[b];
+  SysNode *nd = &sys->nodes[tn->node];
+  double V, Cw, dCw, S = 0.0, Pm = 0.0;
+  double pmin = INFINITY, pmax = -INFINITY;
+  node_oil (M, nd, tn, &V, &Cw, &dCw);
+  for (guint j = 0; j < tn->n; j++)
+    {
+      guint k = tn->first + j;
+      M->cout_t[k] = 2.0 * M->P_t[k] - M->cin_t[k];
+      S += M->cout_t[k];
+      Pm += M->P_t[k];
+      pmin = MIN (pmin, M->P_t[k]);
+      pmax = MAX (pmax, M->P_t[k]);
+    }
+  Pm /= tn->n;
+  double e = tn->n > 1 ? pmax - pmin : fabs (M->cout_t[tn->first] - M->P_t[tn->first]);
+  double *err = &M->part_err[part * TLM_PAD];
+  *err = MAX (*err, e);
+  /* the junction's pressure (its lines have equal impedances); at the
+   * vapour pressure a void opens instead of the pressure falling below
+   * it and takes up what the lines draw, until the oil refills it
+   * (Burton §3.3, eq. 3.24, at the junction) */
+  double PJ = S / tn->n;
+  tn->void_t = 0.0;
+  if (hyd_fluid_has_floor (&sys->fluid) && (tn->void_acc > 0.0 || PJ < pv))
+    {
+      double inflow = (S - tn->n * pv) / M->Zt[tn->first];
+      double vv = tn->void_acc - h * inflow;
+      if (vv > 0.0)
+        {
+          tn->void_t = vv;
+          PJ = pv;
+        }
+    }
+  for (guint j = 0; j < tn->n; j++)
+    {
+      guint k = tn->first + j;
+      double c_next = 2.0 * PJ - M->cout_t[k];
+      M->cnext_t[k] = a1 * c_next + M->alpha * M->cin_t[k];
+    }
+  /* the node's state: its mean port pressure, or deep in a void
+   * ψ = p_v − B_l·V_void/V (hyd-fluid.h) */
+  double psi = tn->void_t > 0.0
+               ? MIN (pv - 0.5 * HYD_CAVITATION_SMOOTHING, pv - sys->fluid.bulk_modulus * tn->void_t / V)
+               : hyd_fluid_node_state_for_pressure (&sys->fluid, Pm);
+  tn->V = V;
+  HydNodeFluid nf;
+  tn->C_trial = node_capacity (&sys->fluid, psi, V, Cw, dCw, &nf);
+  M->y_t[tn->state] = psi;
+  if (!(tn->C_trial > 0.0) || !isfinite (Pm))
+    *err = INFINITY;   /* not a component's iteration: the driver names the state */
+}
+
 static int
 tlm_step (gpointer model, double t, const double *y, double h, double *y_new, double *pe,
           double *est, guint64 *iterations)
@@ -606,36 +715,17 @@ tlm_step (gpointer model, double t, const double *y, double h, double *y_new, do
   TlmModel *M = model;
   HydSystem *sys = M->sys;
   double t1 = t + h;
-  double a1 = 1.0 - M->alpha;
 
-  /* impedances for this Δ and the accepted capacities; a change re-scales
-   * each line's waves, keeping its pressure and flow (eq. 3.27) */
-  for (guint b = 0; b < M->nn; b++)
-    {
-      TlmNode *tn = &M->nodes[b];
-      double Z = (double) tn->n * h / (2.0 * tn->C * a1);
-      for (guint j = 0; j < tn->n; j++)
-        {
-          guint k = tn->first + j;
-          M->Zt[k] = Z;
-          if (M->Z[k] > 0.0 && M->Z[k] != Z)
-            {
-              double g = Z / M->Z[k];
-              M->cin_t[k] = 0.5 * (1.0 + g) * M->cin[k] + 0.5 * (1.0 - g) * M->cout[k];
-            }
-          else
-            M->cin_t[k] = M->cin[k];
-          M->P_t[k] = M->P[k];
-        }
-    }
   memcpy (M->y_t, y, M->n * sizeof (double));
   for (guint k = 0; k < sys->n_signals; k++)
     sys->signals[k].value = M->net_acc[k];
-  hyd_sys_refresh_params (sys, t1);
+  if (!sys->timed_valid)
+    timed_by_comp (M, t1);
 
-  /* the tasks, on the threads of their partitions; each writes only its
-   * own components', ports' and states' values, so the result does not
-   * depend on the number of threads */
+  /* the tasks, on the threads of their partitions (each cluster takes its
+   * ports' impedances for this Δ and its parameters at t + Δ first); each
+   * writes only its own components', ports' and states' values, so the
+   * result does not depend on the number of threads */
   M->step_t = t;
   M->step_h = h;
   M->step_y = y;
@@ -659,69 +749,22 @@ tlm_step (gpointer model, double t, const double *y, double h, double *y_new, do
         return 1;
       }
 
-  /* nodes: pressure, capacity, error, and the waves of the next step */
+  /* nodes: pressure, capacity, error, and the waves of the next step, on
+   * the threads too (the largest error does not depend on their order) */
+  for (guint part = 0; part < M->nthreads; part++)
+    M->part_err[part * TLM_PAD] = 0.0;
+  if (M->pool != NULL)
+    hyd_task_pool_run (M->pool, M->node_start, update_node, M);
+  else
+    for (guint b = 0; b < M->nn; b++)
+      update_node (b, 0, M);
   double err = 0.0;
-  gboolean has_floor = hyd_fluid_has_floor (&sys->fluid);
-  double pv = sys->fluid.vapour_pressure;
-  for (guint b = 0; b < sys->n_nodes; b++)
+  for (guint part = 0; part < M->nthreads; part++)
+    err = MAX (err, M->part_err[part * TLM_PAD]);
+  if (!isfinite (err))
     {
-      int tnb = M->node_tn[b];
-      if (tnb < 0)
-        continue;
-      SysNode *nd = &sys->nodes[b];
-      TlmNode *tn = &M->nodes[tnb];
-      double V, Cw, dCw, S = 0.0, Pm = 0.0;
-      double pmin = INFINITY, pmax = -INFINITY;
-      node_oil (M, nd, tn, &V, &Cw, &dCw);
-      for (guint j = 0; j < tn->n; j++)
-        {
-          guint k = tn->first + j;
-          M->cout_t[k] = 2.0 * M->P_t[k] - M->cin_t[k];
-          S += M->cout_t[k];
-          Pm += M->P_t[k];
-          pmin = MIN (pmin, M->P_t[k]);
-          pmax = MAX (pmax, M->P_t[k]);
-        }
-      Pm /= tn->n;
-      double e = tn->n > 1 ? pmax - pmin : fabs (M->cout_t[tn->first] - M->P_t[tn->first]);
-      err = MAX (err, e);
-      /* the junction's pressure (its lines have equal impedances); at the
-       * vapour pressure a void opens instead of the pressure falling below
-       * it and takes up what the lines draw, until the oil refills it
-       * (Burton §3.3, eq. 3.24, at the junction) */
-      double PJ = S / tn->n;
-      tn->void_t = 0.0;
-      if (has_floor && (tn->void_acc > 0.0 || PJ < pv))
-        {
-          double inflow = (S - tn->n * pv) / M->Zt[tn->first];
-          double vv = tn->void_acc - h * inflow;
-          if (vv > 0.0)
-            {
-              tn->void_t = vv;
-              PJ = pv;
-            }
-        }
-      for (guint j = 0; j < tn->n; j++)
-        {
-          guint k = tn->first + j;
-          double c_next = 2.0 * PJ - M->cout_t[k];
-          M->cnext_t[k] = a1 * c_next + M->alpha * M->cin_t[k];
-        }
-      /* the node's state: its mean port pressure, or deep in a void
-       * ψ = p_v − B_l·V_void/V (hyd-fluid.h) */
-      double psi = tn->void_t > 0.0
-                   ? MIN (pv - 0.5 * HYD_CAVITATION_SMOOTHING, pv - sys->fluid.bulk_modulus * tn->void_t / V)
-                   : hyd_fluid_node_state_for_pressure (&sys->fluid, Pm);
-      tn->V = V;
-      HydNodeFluid nf;
-      tn->C_trial = node_capacity (&sys->fluid, psi, V, Cw, dCw, &nf);
-      M->y_t[tn->state] = psi;
-      if (!(tn->C_trial > 0.0) || !isfinite (Pm))
-        {
-          /* not a component's iteration: the driver names the state */
-          why_set (M, NULL);
-          return 1;
-        }
+      why_set (M, NULL);
+      return 1;
     }
   memcpy (y_new, M->y_t, M->n * sizeof (double));
   *pe = err;
@@ -759,6 +802,10 @@ tlm_destroy (gpointer model)
   if (M == NULL)
     return;
   g_free (M->tp_gp);
+  g_free (M->tp_tn);
+  g_free (M->node_start);
+  g_free (M->part_err);
+  g_free (M->timed_first);
   g_free (M->gp_tp);
   g_free (M->port0);
   g_free (M->Z);
@@ -771,7 +818,6 @@ tlm_destroy (gpointer model)
   g_free (M->P);
   g_free (M->P_t);
   g_free (M->nodes);
-  g_free (M->node_tn);
   g_free (M->cl);
   g_free (M->cl_comp);
   g_free (M->cl_mnode);
@@ -989,6 +1035,13 @@ build_tasks (TlmModel *M, guint threads)
   M->nthreads = CLAMP (threads, 1, MAX (nt, 1));
   M->part_start = g_new0 (guint, M->nthreads + 1);
   hyd_partition_contiguous (M->task_cost, nt, M->nthreads, M->part_start);
+  /* the nodes' update: contiguous runs of about equal numbers of ports */
+  g_autofree double *ncost = g_new (double, M->nn + 1);
+  for (guint b = 0; b < M->nn; b++)
+    ncost[b] = 4.0 + M->nodes[b].n;
+  M->node_start = g_new0 (guint, M->nthreads + 1);
+  hyd_partition_contiguous (ncost, M->nn, M->nthreads, M->node_start);
+  M->part_err = g_new0 (double, (gsize) M->nthreads * TLM_PAD + 1);
   M->scr = g_new0 (TlmScratch, M->nthreads);
   for (guint k = 0; k < M->nthreads; k++)
     {
@@ -1023,7 +1076,6 @@ tlm_create (gpointer user, double t0, const double *y0, double alpha, guint thre
   M->sys = sys;
   M->alpha = alpha;
   M->n = sys->n;
-  M->node_tn = g_new (int, sys->n_nodes + 1);
   M->gp_tp = g_new (int, sys->n_ports_total + 1);
   M->port0 = g_new0 (guint, sys->n_comps + 1);
   for (guint q = sys->n_ports_total; q-- > 0;)
@@ -1044,11 +1096,9 @@ tlm_create (gpointer user, double t0, const double *y0, double alpha, guint thre
   for (guint b = 0; b < sys->n_nodes; b++)
     {
       SysNode *nd = &sys->nodes[b];
-      M->node_tn[b] = -1;
       if (count[b] == 0)
         continue;
-      TlmNode tn = { .first = tp->len, .n = count[b], .state = nd->state };
-      M->node_tn[b] = (int) nodes->len;
+      TlmNode tn = { .first = tp->len, .n = count[b], .node = b, .state = nd->state };
       for (guint gp = 0; gp < sys->n_ports_total; gp++)
         if (sys->comps[sys->port_comp[gp]].port_node[sys->port_index[gp]] == (int) b)
           {
@@ -1061,6 +1111,12 @@ tlm_create (gpointer user, double t0, const double *y0, double alpha, guint thre
   M->tp_gp = (guint *) g_array_free (tp, FALSE);
   M->nn = nodes->len;
   M->nodes = (TlmNode *) g_array_free (nodes, FALSE);
+  M->tp_tn = g_new0 (guint, M->ntp + 1);
+  for (guint b = 0; b < M->nn; b++)
+    for (guint j = 0; j < M->nodes[b].n; j++)
+      M->tp_tn[M->nodes[b].first + j] = b;
+  M->timed_first = g_new0 (guint, sys->n_comps + 2);
+  timed_by_comp (M, t0);
   guint ntp = M->ntp + 1;
   M->Z = g_new0 (double, ntp);
   M->Zt = g_new0 (double, ntp);
@@ -1114,13 +1170,10 @@ tlm_create (gpointer user, double t0, const double *y0, double alpha, guint thre
     }
   for (guint k = 0; k < sys->n_signals; k++)
     M->net_acc[k] = sys->signals[k].value;
-  for (guint b = 0; b < sys->n_nodes; b++)
+  for (guint b = 0; b < M->nn; b++)
     {
-      int tnb = M->node_tn[b];
-      if (tnb < 0)
-        continue;
-      SysNode *nd = &sys->nodes[b];
-      TlmNode *tn = &M->nodes[tnb];
+      TlmNode *tn = &M->nodes[b];
+      SysNode *nd = &sys->nodes[tn->node];
       double V, Cw, dCw;
       HydNodeFluid nf;
       node_oil (M, nd, tn, &V, &Cw, &dCw);
