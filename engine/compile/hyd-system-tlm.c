@@ -40,18 +40,22 @@
  *
  * Components joined by something other than oil are solved together:
  * the components on a mechanical node (a cylinder's rod, the mass on it, a
- * spring to a fixed point) form a cluster whose ports, states and node
+ * damper to a fixed point) form a cluster whose ports, states and node
  * velocities and positions are one Newton iteration, the node's equation
- * m·v̇ = −ΣF̂ by the same trapezoidal rule. Signals are instantaneous
+ * m·v̇ = −ΣF̂ by the same trapezoidal rule. A spring is not in a cluster:
+ * it is a mechanical TLM element (Burton §4.2), a line between its ends
+ * that decouples the masses on them, its force difference a length error
+ * |F_A − F_B|/k for the step control. Signals are instantaneous
  * one-way links (Burton §3.7): clusters are solved in the order of their
  * signals, a driver's outputs computed from its solved values before its
  * readers are solved; a loop of signals takes the value of the step before
  * where it closes. Discrete states switch at events between steps, as with
  * every solver.
  *
- * Not yet (docs/solvers.md, "TLM"): springs as mechanical TLM elements
- * (§4.2) — a spring joins its two nodes' clusters; cavitation's void
- * tracking (§3.3); parallel partitions. */
+ * Parallel: clusters joined by signals are tasks, split into contiguous
+ * runs of equal estimated cost, one per thread; after them the nodes and
+ * springs are updated on the threads too. Not yet (docs/solvers.md,
+ * "TLM"): a void at a component's own port. */
 #include "hyd-system-private.h"
 #include "hyd-ode.h"
 #include "hyd-task-pool.h"
@@ -73,7 +77,21 @@ typedef struct {
 typedef struct {
   guint first, n;          /* its components: cl_comp[first .. first + n) */
   guint mfirst, mn;        /* its mechanical nodes with states: cl_mnode[mfirst .. mfirst + mn) */
+  guint sfirst, sn;        /* the spring ends on them: cl_send[sfirst .. sfirst + sn) */
 } TlmCluster;
+
+/* A spring as a mechanical TLM element (Burton §1.11 of his survey, §4.2):
+ * force the analogue of pressure, velocity of flow. Its compliance 1/k is
+ * a line of delay Δ and impedance Z = k·Δ/(1 − α) between its ends (the
+ * hydraulic node's junction with n = 2), which decouples the masses at its
+ * two ends; the tension at end A is F_A = c_A − Z·v_A, at end B
+ * F_B = c_B + Z·v_B (the line's inflow is −v_A and +v_B). Ends 2s and
+ * 2s + 1 of spring s. */
+typedef struct {
+  guint comp;
+  int mn[2];               /* the mechanical node at A and B, −1: a fixed point's (v = 0) */
+  int xstate[2];           /* its position's state, or −1 */
+} TlmSpring;
 
 /* A thread's Newton scratch (m ≤ mmax unknowns, local blocks ≤ nlmax). */
 typedef struct {
@@ -111,6 +129,14 @@ typedef struct {
   TlmCluster *cl;
   guint *cl_comp;          /* components, cluster by cluster */
   guint *cl_mnode;         /* mechanical nodes with states, cluster by cluster */
+  guint *cl_send;          /* spring ends on those nodes, cluster by cluster */
+  /* springs as TLM elements, and their ends' waves (as the ports'
+   * arrays, end e = 2·spring + side) */
+  guint nsp;
+  TlmSpring *sp;
+  gboolean *comp_is_line;  /* [n_comps] a spring stepped as a line, in no cluster */
+  double *sZ, *sZt, *scin, *scin_t, *scout, *scout_t, *scnext_t, *sF, *sF_t;
+  double *serr;            /* [nsp] |F_A − F_B|/k of the trial step (m) */
   double *net_acc;         /* [n_signals] signal values at the accepted point */
   double *xdot, *xdot_t;   /* [n] ẋ at the accepted point and trial (states of components and mechanical nodes) */
   double *y_t;             /* [n] trial state vector */
@@ -379,6 +405,21 @@ port_for_step (TlmModel *M, guint k, double h)
   M->P_t[k] = M->P[k];
 }
 
+/* The tension at spring end e moving at v, and the force F̂ its node
+ * exerts on the spring there (−F at A, +F at B; ∂F̂/∂v = Z at both). */
+static inline double
+spring_tension (const TlmModel *M, guint e, double v)
+{
+  return e % 2 == 0 ? M->scin_t[e] - M->sZt[e] * v : M->scin_t[e] + M->sZt[e] * v;
+}
+
+static inline double
+spring_end_force (const TlmModel *M, guint e, double v)
+{
+  double F = spring_tension (M, e, v);
+  return e % 2 == 0 ? -F : F;
+}
+
 /* Solve cluster `ci` over the step (t, t + h): Newton on its components'
  * TLM ports and states and its mechanical nodes' v and x. 0, or 1 when it
  * does not converge (the component named in M->why). */
@@ -505,6 +546,15 @@ solve_cluster (TlmModel *M, TlmScratch *W, guint ci, double t, double h, const d
               }
 #undef G_
         }
+      /* the springs' tensions at the cluster's ends of them */
+      for (guint j = 0; j < cl->sn; j++)
+        {
+          guint e = M->cl_send[cl->sfirst + j];
+          SysMechNode *mn = &sys->mnodes[M->sp[e / 2].mn[e % 2]];
+          guint av = (guint) M->unk_state[mn->state];
+          mn->F += spring_end_force (M, e, M->y_t[mn->state]);
+          W->A[av * m + av] += 0.5 * h * M->sZt[e];
+        }
       for (guint j = 0; j < cl->mn; j++)
         {
           const SysMechNode *mn = &sys->mnodes[M->cl_mnode[cl->mfirst + j]];
@@ -602,6 +652,11 @@ solve_cluster (TlmModel *M, TlmScratch *W, guint ci, double t, double h, const d
       M->xdot_t[mn->state] = -mn->F / mn->m;
       M->xdot_t[mn->state + 1] = M->y_t[mn->state];
     }
+  for (guint j = 0; j < cl->sn; j++)
+    {
+      guint e = M->cl_send[cl->sfirst + j];
+      M->sF_t[e] = spring_tension (M, e, M->y_t[sys->mnodes[M->sp[e / 2].mn[e % 2]].state]);
+    }
   for (guint j = 0; j < cl->n; j++)
     drive_taps (M, M->cl_comp[cl->first + j]);
   return 0;
@@ -649,9 +704,30 @@ timed_by_comp (TlmModel *M, double t)
  * the waves of the next step, and its pressure error (the largest in the
  * thread's part_err). Nodes write only their own ports and state. */
 static void
+update_spring (TlmModel *M, guint s)
+{
+  double a1 = 1.0 - M->alpha, S = 0.0;
+  for (guint e = 2 * s; e < 2 * s + 2; e++)
+    {
+      if (M->sp[s].mn[e % 2] < 0)
+        M->sF_t[e] = M->scin_t[e];   /* a fixed end: v = 0 */
+      M->scout_t[e] = 2.0 * M->sF_t[e] - M->scin_t[e];
+      S += M->scout_t[e];
+    }
+  for (guint e = 2 * s; e < 2 * s + 2; e++)
+    M->scnext_t[e] = a1 * (S - M->scout_t[e]) + M->alpha * M->scin_t[e];
+  M->serr[s] = fabs (M->sF_t[2 * s] - M->sF_t[2 * s + 1]) / M->sys->comps[M->sp[s].comp].comp->par[0];
+}
+
+static void
 update_node (guint b, guint part, gpointer user)
 {
   TlmModel *M = user;
+  if (b >= M->nn)
+    {
+      update_spring (M, b - M->nn);
+      return;
+    }
   HydSystem *sys = M->sys;
   double h = M->step_h, a1 = 1.0 - M->alpha;
   double pv = sys->fluid.vapour_pressure;
@@ -721,6 +797,30 @@ tlm_step (gpointer model, double t, const double *y, double h, double *y_new, do
     sys->signals[k].value = M->net_acc[k];
   if (!sys->timed_valid)
     timed_by_comp (M, t1);
+  /* the springs' impedances for this Δ and their stiffness at t + Δ; a
+   * change re-scales the waves as at a node (eq. 3.27) */
+  for (guint sidx = 0; sidx < M->nsp; sidx++)
+    {
+      guint i = M->sp[sidx].comp;
+      SysComp *sc = &sys->comps[i];
+      for (guint e = M->timed_first[i]; e < M->timed_first[i + 1]; e++)
+        {
+          guint kp = sys->timed[2 * e + 1];
+          sc->comp->par[kp] = hyd_profile_eval (sc->prof[kp], t1, sys->t_piece, &sc->comp->par_dt[kp]);
+        }
+      double Z = sc->comp->par[0] * h / (1.0 - M->alpha);
+      for (guint e = 2 * sidx; e < 2 * sidx + 2; e++)
+        {
+          M->sZt[e] = Z;
+          if (M->sZ[e] > 0.0 && M->sZ[e] != Z)
+            {
+              double g = Z / M->sZ[e];
+              M->scin_t[e] = 0.5 * (1.0 + g) * M->scin[e] + 0.5 * (1.0 - g) * M->scout[e];
+            }
+          else
+            M->scin_t[e] = M->scin[e];
+        }
+    }
 
   /* the tasks, on the threads of their partitions (each cluster takes its
    * ports' impedances for this Δ and its parameters at t + Δ first); each
@@ -756,7 +856,7 @@ tlm_step (gpointer model, double t, const double *y, double h, double *y_new, do
   if (M->pool != NULL)
     hyd_task_pool_run (M->pool, M->node_start, update_node, M);
   else
-    for (guint b = 0; b < M->nn; b++)
+    for (guint b = 0; b < M->nn + M->nsp; b++)
       update_node (b, 0, M);
   double err = 0.0;
   for (guint part = 0; part < M->nthreads; part++)
@@ -774,6 +874,16 @@ tlm_step (gpointer model, double t, const double *y, double h, double *y_new, do
     est[i] = 0.5 * h * (M->xdot_t[i] - M->xdot[i]);
   for (guint b = 0; b < M->nn; b++)
     est[M->nodes[b].state] = 0.0;
+  /* a spring's two ends disagree by |F_A − F_B|: a length error of
+   * |F_A − F_B|/k at its ends' positions (Burton's force difference on a
+   * mechanical line, weighed as every position is) */
+  for (guint sidx = 0; sidx < M->nsp; sidx++)
+    for (guint side = 0; side < 2; side++)
+      {
+        int xs = M->sp[sidx].xstate[side];
+        if (xs >= 0)
+          est[xs] = MAX (fabs (est[xs]), M->serr[sidx]);
+      }
   return 0;
 }
 
@@ -786,6 +896,11 @@ tlm_accept (gpointer model)
   memcpy (M->cout, M->cout_t, M->ntp * sizeof (double));
   memcpy (M->P, M->P_t, M->ntp * sizeof (double));
   memcpy (M->xdot, M->xdot_t, M->n * sizeof (double));
+  gsize se = 2 * (gsize) M->nsp * sizeof (double);
+  memcpy (M->sZ, M->sZt, se);
+  memcpy (M->scin, M->scnext_t, se);
+  memcpy (M->scout, M->scout_t, se);
+  memcpy (M->sF, M->sF_t, se);
   for (guint b = 0; b < M->nn; b++)
     {
       M->nodes[b].C = M->nodes[b].C_trial;
@@ -821,6 +936,19 @@ tlm_destroy (gpointer model)
   g_free (M->cl);
   g_free (M->cl_comp);
   g_free (M->cl_mnode);
+  g_free (M->cl_send);
+  g_free (M->sp);
+  g_free (M->comp_is_line);
+  g_free (M->sZ);
+  g_free (M->sZt);
+  g_free (M->scin);
+  g_free (M->scin_t);
+  g_free (M->scout);
+  g_free (M->scout_t);
+  g_free (M->scnext_t);
+  g_free (M->sF);
+  g_free (M->sF_t);
+  g_free (M->serr);
   g_free (M->net_acc);
   g_free (M->unk_state);
   g_free (M->unk_tp);
@@ -851,8 +979,85 @@ tlm_why (gpointer model)
   return g_strdup (M->why);
 }
 
-/* Clusters: the components joined by mechanical nodes (union-find), in
- * the order of their signals (Kahn; a loop is cut at its lowest cluster). */
+static gboolean
+is_spring (const SysComp *sc)
+{
+  return sc->comp->type->eval == hyd_mech_spring_eval && sc->port_mnode != NULL;
+}
+
+/* The springs that become lines: each end on a fixed point or on a node
+ * that something else (a mass, a cylinder's rod) is on; a spring on a
+ * massless node between springs stays a component of its cluster. */
+static void
+find_springs (TlmModel *M)
+{
+  HydSystem *sys = M->sys;
+  GArray *sp = g_array_new (FALSE, FALSE, sizeof (TlmSpring));
+  M->comp_is_line = g_new0 (gboolean, sys->n_comps + 1);
+  for (guint i = 0; i < sys->n_comps; i++)
+    {
+      const SysComp *sc = &sys->comps[i];
+      if (!is_spring (sc))
+        continue;
+      TlmSpring t = { .comp = i };
+      gboolean ok = TRUE;
+      for (guint side = 0; side < 2 && ok; side++)
+        {
+          int k = sc->port_mnode[side];
+          t.mn[side] = -1;
+          t.xstate[side] = -1;
+          if (k < 0)
+            {
+              ok = FALSE;
+              continue;
+            }
+          const SysMechNode *mn = &sys->mnodes[k];
+          if (mn->state < 0)
+            continue;
+          gboolean held = FALSE;
+          for (guint j = 0; j < mn->ports->len && !held; j++)
+            held = !is_spring (&sys->comps[sys->port_comp[g_array_index (mn->ports, guint, j)]]);
+          ok = held;
+          t.mn[side] = k;
+          t.xstate[side] = mn->state + 1;
+        }
+      if (!ok)
+        continue;
+      M->comp_is_line[i] = TRUE;
+      g_array_append_val (sp, t);
+    }
+  M->nsp = sp->len;
+  M->sp = (TlmSpring *) g_array_free (sp, FALSE);
+  gsize ne = 2 * (gsize) M->nsp + 1;
+  M->sZ = g_new0 (double, ne);
+  M->sZt = g_new0 (double, ne);
+  M->scin = g_new0 (double, ne);
+  M->scin_t = g_new0 (double, ne);
+  M->scout = g_new0 (double, ne);
+  M->scout_t = g_new0 (double, ne);
+  M->scnext_t = g_new0 (double, ne);
+  M->sF = g_new0 (double, ne);
+  M->sF_t = g_new0 (double, ne);
+  M->serr = g_new0 (double, M->nsp + 1);
+}
+
+/* The component a mechanical node's cluster is found by: its first that
+ * is not a line, or −1. */
+static int
+mnode_anchor (const TlmModel *M, const SysMechNode *mn)
+{
+  for (guint j = 0; j < mn->ports->len; j++)
+    {
+      guint i = M->sys->port_comp[g_array_index (mn->ports, guint, j)];
+      if (!M->comp_is_line[i])
+        return (int) i;
+    }
+  return -1;
+}
+
+/* Clusters: the components joined by mechanical nodes (union-find; a
+ * spring stepped as a line joins nothing), in the order of their signals
+ * (Kahn; a loop is cut at its lowest cluster). */
 static void
 build_clusters (TlmModel *M)
 {
@@ -864,9 +1069,13 @@ build_clusters (TlmModel *M)
   for (guint k = 0; k < sys->n_mnodes; k++)
     {
       const SysMechNode *mn = &sys->mnodes[k];
-      for (guint j = 1; j < mn->ports->len; j++)
-        hyd_sys_uf_union (parent, sys->port_comp[g_array_index (mn->ports, guint, 0)],
-                          sys->port_comp[g_array_index (mn->ports, guint, j)]);
+      int anchor = mnode_anchor (M, mn);
+      for (guint j = 0; j < mn->ports->len && anchor >= 0; j++)
+        {
+          guint i = sys->port_comp[g_array_index (mn->ports, guint, j)];
+          if (!M->comp_is_line[i])
+            hyd_sys_uf_union (parent, (guint) anchor, i);
+        }
     }
   /* the cluster of each component, numbered by its first component */
   g_autofree int *cid = g_new (int, nc + 1);
@@ -876,6 +1085,9 @@ build_clusters (TlmModel *M)
     root_cl[i] = -1;
   for (guint i = 0; i < nc; i++)
     {
+      cid[i] = -1;
+      if (M->comp_is_line[i])
+        continue;
       guint r = hyd_sys_uf_find (parent, i);
       if (root_cl[r] < 0)
         root_cl[r] = (int) ncl++;
@@ -940,7 +1152,8 @@ build_clusters (TlmModel *M)
   M->cl = g_new0 (TlmCluster, ncl + 1);
   M->cl_comp = g_new (guint, nc + 1);
   M->cl_mnode = g_new (guint, sys->n_mnodes + 1);
-  guint nfill = 0, mfill = 0;
+  M->cl_send = g_new (guint, 2 * M->nsp + 1);
+  guint nfill = 0, mfill = 0, sfill = 0;
   for (guint r = 0; r < ncl; r++)
     {
       guint c = order[r];
@@ -961,11 +1174,19 @@ build_clusters (TlmModel *M)
       for (guint k = 0; k < sys->n_mnodes; k++)
         {
           const SysMechNode *mn = &sys->mnodes[k];
-          if (mn->state >= 0 && mn->ports->len > 0
-              && (guint) cid[sys->port_comp[g_array_index (mn->ports, guint, 0)]] == c)
+          int anchor = mnode_anchor (M, mn);
+          if (mn->state >= 0 && anchor >= 0 && (guint) cid[anchor] == c)
             M->cl_mnode[mfill++] = k;
         }
       cl->mn = mfill - cl->mfirst;
+      cl->sfirst = sfill;
+      for (guint e = 0; e < 2 * M->nsp; e++)
+        {
+          int k = M->sp[e / 2].mn[e % 2];
+          if (k >= 0 && (guint) cid[mnode_anchor (M, &sys->mnodes[k])] == c)
+            M->cl_send[sfill++] = e;
+        }
+      cl->sn = sfill - cl->sfirst;
     }
 }
 
@@ -1036,11 +1257,13 @@ build_tasks (TlmModel *M, guint threads)
   M->part_start = g_new0 (guint, M->nthreads + 1);
   hyd_partition_contiguous (M->task_cost, nt, M->nthreads, M->part_start);
   /* the nodes' update: contiguous runs of about equal numbers of ports */
-  g_autofree double *ncost = g_new (double, M->nn + 1);
+  g_autofree double *ncost = g_new (double, M->nn + M->nsp + 1);
   for (guint b = 0; b < M->nn; b++)
     ncost[b] = 4.0 + M->nodes[b].n;
+  for (guint b = M->nn; b < M->nn + M->nsp; b++)
+    ncost[b] = 3.0;
   M->node_start = g_new0 (guint, M->nthreads + 1);
-  hyd_partition_contiguous (ncost, M->nn, M->nthreads, M->node_start);
+  hyd_partition_contiguous (ncost, M->nn + M->nsp, M->nthreads, M->node_start);
   M->part_err = g_new0 (double, (gsize) M->nthreads * TLM_PAD + 1);
   M->scr = g_new0 (TlmScratch, M->nthreads);
   for (guint k = 0; k < M->nthreads; k++)
@@ -1133,6 +1356,7 @@ tlm_create (gpointer user, double t0, const double *y0, double alpha, guint thre
   M->y_t = g_new0 (double, sys->n + 1);
   M->unk_state = g_new0 (int, sys->n + 1);
   M->net_acc = g_new0 (double, sys->n_signals + 1);
+  find_springs (M);
   build_clusters (M);
   for (guint ci = 0; ci < M->ncl; ci++)
     {
@@ -1170,6 +1394,9 @@ tlm_create (gpointer user, double t0, const double *y0, double alpha, guint thre
     }
   for (guint k = 0; k < sys->n_signals; k++)
     M->net_acc[k] = sys->signals[k].value;
+  /* the springs at rest at their initial tension */
+  for (guint e = 0; e < 2 * M->nsp; e++)
+    M->scin[e] = M->scout[e] = M->sF[e] = sys->comps[M->sp[e / 2].comp].q[1];
   for (guint b = 0; b < M->nn; b++)
     {
       TlmNode *tn = &M->nodes[b];

@@ -360,6 +360,105 @@ test_threads (void)
   check_threads ("electro-sequence-a-b-b-a.bramah", 0.0);
 }
 
+/* A spring is a mechanical TLM element (Burton §4.2): between two masses
+ * it is a line, so the masses are solved apart (two clusters, shown on two
+ * threads) and the run still converges to the ODE's as Δ → 0. Fixed point
+ * — K1 (10 kN/m) — M1 (1 kg, damped 100 N·s/m to the frame) — K2 (40 kN/m)
+ * — M2 (2 kg) pulled by 100 N from 10 ms: at rest x1 = F/k1 = 10 mm and
+ * x2 = x1 + F/k2 = 12.5 mm (the slowest mode decays as e^(−13.7·t): by
+ * e^(−20) at the end). */
+static const char spring_chain[] =
+  "{\"format\": \"bramah-circuit\", \"version\": 2, \"title\": \"spring chain\","
+  " \"simulation\": {\"t_end\": 1.5, \"output_interval\": 0.002},"
+  " \"components\": ["
+  "  {\"id\": \"X1\", \"type\": \"fixed_point\", \"position\": [0, 0]},"
+  "  {\"id\": \"K1\", \"type\": \"spring\", \"position\": [40, 0], \"params\": {\"stiffness\": 1e4}},"
+  "  {\"id\": \"D1\", \"type\": \"damper\", \"position\": [40, 40], \"params\": {\"damping\": 100}},"
+  "  {\"id\": \"M1\", \"type\": \"mass\", \"position\": [80, 0], \"params\": {\"mass\": 1}},"
+  "  {\"id\": \"K2\", \"type\": \"spring\", \"position\": [120, 0], \"params\": {\"stiffness\": 4e4}},"
+  "  {\"id\": \"M2\", \"type\": \"mass\", \"position\": [160, 0], \"params\": {\"mass\": 2}},"
+  "  {\"id\": \"F1\", \"type\": \"force_source\", \"position\": [200, 0],"
+  "   \"params\": {\"force\": {\"step\": {\"times\": [0.01], \"values\": [0, 100]}}}}],"
+  " \"connections\": ["
+  "  {\"from\": \"X1.A\", \"to\": \"K1.A\"}, {\"from\": \"K1.B\", \"to\": \"M1.A\"},"
+  "  {\"from\": \"X1.A\", \"to\": \"D1.A\"}, {\"from\": \"D1.B\", \"to\": \"M1.A\"},"
+  "  {\"from\": \"M1.A\", \"to\": \"K2.A\"}, {\"from\": \"K2.B\", \"to\": \"M2.A\"},"
+  "  {\"from\": \"F1.A\", \"to\": \"M2.A\"}]}";
+
+static void
+test_spring_line (void)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (HydCircuit) circuit = hyd_circuit_load_from_data (spring_chain, -1, "spring-chain", &error);
+  g_assert_no_error (error);
+  HydSystem *sys = hyd_system_compile (circuit, &error);
+  g_assert_no_error (error);
+  HydSimOptions sim = { 0 };
+  g_assert_true (hyd_circuit_get_sim_options (circuit, &sim, &error));
+  guint n = hyd_system_get_n_states (sys);
+  g_assert_cmpuint (n, ==, 4);   /* v1, x1, v2, x2 */
+  guint cap = (guint) ceil (sim.t_end / sim.output_interval) + 2;
+
+  /* two threads: the masses' clusters on one each, K2 on neither */
+  HydOdeProblem problem;
+  hyd_system_get_problem (sys, &problem);
+  g_autofree double *y = g_memdup2 (hyd_system_get_initial_state (sys), n * sizeof (double));
+  g_autofree double *atol = g_new (double, n);
+  hyd_system_get_atol (sys, &sim, atol);
+  HydOdeOptions o;
+  hyd_ode_options_init (&o);
+  o.t_end = 0.02;
+  o.rtol = 1e-4;
+  o.atol = atol;
+  o.threads = 2;
+  HydOdeResult r = { 0 };
+  g_assert_cmpint (hyd_ode_solve ("tlm", &problem, &o, y, &r), ==, HYD_ODE_SUCCESS);
+  g_test_message ("note: %s", r.note);
+  g_assert_nonnull (r.note);
+  g_assert_nonnull (strstr (r.note, "thread 1: "));
+  g_assert_nonnull (strstr (r.note, "thread 2: "));
+  const char *t2 = strstr (r.note, "thread 2: ");
+  g_assert_true (strstr (r.note, "M1") < t2 && strstr (t2, "M2") != NULL);
+  g_assert_null (strstr (r.note, "K2"));
+  hyd_ode_result_clear (&r);
+
+  /* fixed steps over the first 0.4 s (a million steps at 1 µs) */
+  double t_end = sim.t_end;
+  hyd_sim_options_set_t_end (&sim, 0.4);
+  Samples ref = { .cap = cap, .ys = g_new (double, (gsize) cap * n) };
+  g_assert_cmpint (run (sys, &sim, "radau5", 1e-10, 0.0, &ref, NULL), ==, HYD_ODE_SUCCESS);
+  const double steps[] = { 1e-4, 1e-5, 1e-6 };
+  double err[G_N_ELEMENTS (steps)];
+  for (guint j = 0; j < G_N_ELEMENTS (steps); j++)
+    {
+      Samples s = { .cap = cap, .ys = g_new (double, (gsize) cap * n) };
+      g_autofree char *message = NULL;
+      g_assert_cmpint (run (sys, &sim, "tlm", 1e-4, steps[j], &s, &message), ==, HYD_ODE_SUCCESS);
+      err[j] = state_error (sys, &s, &ref, FALSE);
+      g_test_message ("spring chain: step %g s: largest state error %.3g of its largest value", steps[j], err[j]);
+      g_free (s.ys);
+    }
+  for (guint j = 1; j < G_N_ELEMENTS (steps); j++)
+    g_assert_cmpfloat (err[j], <, err[j - 1] / 3.0);
+  g_assert_cmpfloat (err[G_N_ELEMENTS (steps) - 1], <, 1e-2);
+
+  /* the variable step over the whole run: the rest positions, and its error */
+  hyd_sim_options_set_t_end (&sim, t_end);
+  g_assert_cmpint (run (sys, &sim, "radau5", 1e-10, 0.0, &ref, NULL), ==, HYD_ODE_SUCCESS);
+  Samples s = { .cap = cap, .ys = g_new (double, (gsize) cap * n) };
+  g_assert_cmpint (run (sys, &sim, "tlm", 1e-6, 0.0, &s, NULL), ==, HYD_ODE_SUCCESS);
+  double e_var = state_error (sys, &s, &ref, FALSE);
+  const double *last = s.ys + (gsize) (MIN (s.k, cap) - 1) * n;
+  g_test_message ("spring chain, variable step at rtol 1e-6: error %.3g; x1 %.6g m, x2 %.6g m", e_var, last[1], last[3]);
+  g_assert_cmpfloat (fabs (last[1] - 0.01), <, 1e-4);
+  g_assert_cmpfloat (fabs (last[3] - 0.0125), <, 1e-4);
+  g_assert_cmpfloat (e_var, <, 1e-2);
+  g_free (s.ys);
+  g_free (ref.ys);
+  hyd_sim_options_clear (&sim);
+  hyd_system_free (sys);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -371,5 +470,6 @@ main (int argc, char **argv)
   g_test_add_func ("/tlm/converges/hasp-transmission", test_converges_hasp);
   g_test_add_func ("/tlm/converges/cylinder-mass-spring-resonance", test_converges_mechanical);
   g_test_add_func ("/tlm/converges/signal-blocks-pi-vs-on-off", test_converges_signals);
+  g_test_add_func ("/tlm/spring-line", test_spring_line);
   return g_test_run ();
 }
