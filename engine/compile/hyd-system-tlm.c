@@ -153,6 +153,12 @@ typedef struct {
   guint *node_start;       /* [nthreads + 1] the TLM nodes each thread updates */
   double *part_err;        /* [nthreads · TLM_PAD] each thread's largest pressure error */
   guint *timed_first;      /* [n_comps + 1] each component's timed parameters: sys->timed pairs */
+  /* the event functions at the step's end, on the threads (a circuit of
+   * oil only: hyd_system_events needs no whole evaluation there) */
+  guint nev;               /* components with event functions */
+  guint *ev_comp;          /* [nev] */
+  guint *ev_start;         /* [nthreads + 1] */
+  double *ev_g;            /* where the tasks write them */
   HydTaskPool *pool;       /* NULL: one thread */
   TlmScratch *scr;         /* [nthreads] */
   guint *task_fail;        /* [ntask] 1 + the cluster that failed, or 0 */
@@ -784,6 +790,53 @@ update_node (guint b, guint part, gpointer user)
     *err = INFINITY;   /* not a component's iteration: the driver names the state */
 }
 
+/* Component ev_comp[j]'s event functions at the end of the step, as
+ * hyd_system_events computes them: its ports at their nodes' pressures
+ * from the new state (a boundary's from its profile). */
+static void
+event_comp (guint j, guint part, gpointer user)
+{
+  TlmModel *M = user;
+  HydSystem *sys = M->sys;
+  double t1 = M->step_t + M->step_h;
+  SysComp *sc = &sys->comps[M->ev_comp[j]];
+  HydComp *c = sc->comp;
+  for (guint X = 0; X < c->type->n_ports; X++)
+    {
+      int b = sc->port_node[X];
+      if (b < 0)
+        sc->p[X] = 0.0;
+      else if (sys->nodes[b].boundary)
+        sc->p[X] = boundary_pressure (sys, &sys->nodes[b], t1);
+      else
+        {
+          HydNodeFluid nf;
+          hyd_fluid_node (&sys->fluid, M->y_t[sys->nodes[b].state], &nf);
+          sc->p[X] = nf.p;
+        }
+    }
+  HydEvalIn in = { t1, sc->p, M->y_t + sc->state0 };
+  c->type->events (c, &in, M->ev_g + sc->event0);
+}
+
+static int
+tlm_events (gpointer model, double *g)
+{
+  TlmModel *M = model;
+  if (M->ev_start == NULL)
+    return 1;
+  M->ev_g = g;
+  if (M->pool != NULL)
+    hyd_task_pool_run (M->pool, M->ev_start, event_comp, M);
+  else
+    for (guint j = 0; j < M->nev; j++)
+      event_comp (j, 0, M);
+  for (guint k = 0; k < M->sys->n_events; k++)
+    if (!isfinite (g[k]))
+      return 1;   /* the driver's own evaluation says which */
+  return 0;
+}
+
 static int
 tlm_step (gpointer model, double t, const double *y, double h, double *y_new, double *pe,
           double *est, guint64 *iterations)
@@ -921,6 +974,8 @@ tlm_destroy (gpointer model)
   g_free (M->node_start);
   g_free (M->part_err);
   g_free (M->timed_first);
+  g_free (M->ev_comp);
+  g_free (M->ev_start);
   g_free (M->gp_tp);
   g_free (M->port0);
   g_free (M->Z);
@@ -1265,6 +1320,18 @@ build_tasks (TlmModel *M, guint threads)
   M->node_start = g_new0 (guint, M->nthreads + 1);
   hyd_partition_contiguous (ncost, M->nn + M->nsp, M->nthreads, M->node_start);
   M->part_err = g_new0 (double, (gsize) M->nthreads * TLM_PAD + 1);
+  if (!sys->has_domains && sys->n_events > 0)
+    {
+      M->ev_comp = g_new (guint, sys->n_comps + 1);
+      for (guint i = 0; i < sys->n_comps; i++)
+        if (sys->comps[i].comp->type->events != NULL && sys->comps[i].comp->n_events > 0)
+          M->ev_comp[M->nev++] = i;
+      g_autofree double *ecost = g_new (double, M->nev + 1);
+      for (guint j = 0; j < M->nev; j++)
+        ecost[j] = 1.0 + sys->comps[M->ev_comp[j]].comp->type->n_ports;
+      M->ev_start = g_new0 (guint, M->nthreads + 1);
+      hyd_partition_contiguous (ecost, M->nev, M->nthreads, M->ev_start);
+    }
   M->scr = g_new0 (TlmScratch, M->nthreads);
   for (guint k = 0; k < M->nthreads; k++)
     {
@@ -1461,6 +1528,7 @@ static const HydTlmOps tlm_ops = {
   .accept = tlm_accept,
   .why = tlm_why,
   .partition = tlm_partition,
+  .events = tlm_events,
 };
 
 const HydTlmOps *

@@ -64,6 +64,10 @@ struct _HydOdeMethod {
   /* After HYD_ATTEMPT_DIVERGED: what did not converge (names, newly
    * allocated, e.g. "C1, M1"), for the failure message; NULL: unknown. */
   char *(*diverged_at) (gpointer ws);
+  /* After an HYD_ATTEMPT_OK attempt: the event functions at (t + h, y_new)
+   * when the method can give them (0), bitwise those of problem.events;
+   * else 1, and the driver evaluates them. */
+  int (*step_events) (gpointer ws, double *g);
 };
 
 /* Driver services for the methods (hyd-ode.c). */

@@ -1562,7 +1562,8 @@ step (HydOdeStepper *s)
   if (s->use_events)
     {
       double t_ev = t_new;
-      rc = eval_events (d, t_new, y_new, d->g_new);
+      rc = m->step_events != NULL && m->step_events (d->ws, d->g_new) == 0
+           ? 0 : eval_events (d, t_new, y_new, d->g_new);
       if (rc == 0)
         rc = locate_event (d, t, h, &t_ev);
       if (rc < 0)

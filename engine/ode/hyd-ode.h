@@ -60,6 +60,11 @@ typedef struct {
   /* How the model is split over threads (a sentence, newly allocated), or
    * NULL for one thread. */
   char *(*partition) (gpointer model);
+  /* Optional: the problem's event functions at the end of the last step
+   * (its t + Δ and y_new), evaluated in the model's threads; bitwise what
+   * problem.events gives there. 0, or 1 when the model cannot (the driver
+   * then calls problem.events). */
+  int (*events) (gpointer model, double *g);
 } HydTlmOps;
 
 typedef struct {

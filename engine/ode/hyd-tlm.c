@@ -209,6 +209,13 @@ tlm_fsal (gpointer ws)
   return ((TlmWs *) ws)->fd;
 }
 
+static int
+tlm_step_events (gpointer ws, double *g)
+{
+  TlmWs *w = ws;
+  return w->ops->events != NULL ? w->ops->events (w->model, g) : 1;
+}
+
 static const HydOdeMethod tlm_method = {
   .info = {
     .id = "tlm",
@@ -230,6 +237,7 @@ static const HydOdeMethod tlm_method = {
   .attempt = tlm_attempt,
   .dense = tlm_dense,
   .propose = tlm_propose,
+  .step_events = tlm_step_events,
   .accept = tlm_accept,
   .fsal = tlm_fsal,
   .diverged_at = tlm_diverged_at,
