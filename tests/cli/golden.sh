@@ -216,6 +216,15 @@ run state-diagram-extension state-diagram cli/data/state-diagram.bramah -o out.g
 run state-diagram-width state-diagram cli/data/state-diagram.bramah --width 10 -o out.svg
 run state-diagram-unwritable state-diagram cli/data/state-diagram.bramah -o nodir/out.svg
 
+# ---- explain (tests/cli/explain.sh checks the figures)
+run help-explain explain --help
+run explain-motor explain ex/motor-relief.bramah
+run explain-motor-at explain --at 0.5 ex/motor-relief.bramah
+run explain-json explain --json cli/small.bramah
+run explain-at-range explain --at -1 cli/small.bramah
+run explain-missing explain nosuch.bramah
+run explain-no-file explain
+
 if [ "$update" = --update ]; then
   cp "$got" "$golden"
   echo "wrote $golden ($(grep -c '^### ' "$golden") cases)"
