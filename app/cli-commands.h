@@ -36,6 +36,7 @@ extern const HydCliCommand hyd_cli_simulate_command;        /* cli-simulate.c */
 extern const HydCliCommand hyd_cli_check_command;           /* cli-check.c */
 extern const HydCliCommand hyd_cli_describe_command;        /* cli-describe.c */
 extern const HydCliCommand hyd_cli_explain_command;         /* cli-explain.c */
+extern const HydCliCommand hyd_cli_linearize_command;       /* cli-linearize.c */
 extern const HydCliCommand hyd_cli_jacobian_check_command;  /* cli-jacobian-check.c */
 extern const HydCliCommand hyd_cli_components_command;      /* cli-components.c */
 extern const HydCliCommand hyd_cli_solvers_command;         /* cli-solvers.c */
