@@ -25,11 +25,19 @@ hyd_spectrum_free (HydSpectrum *s)
 }
 
 /* An eigenvalue counts as zero — no mode at all — when its magnitude is
- * within LAPACK's error bound n·ε·‖J̃‖/s_i (J̃ the balanced matrix, s_i the
- * reciprocal condition number of λ_i; Anderson et al., LAPACK Users'
- * Guide, 3rd ed. 1999, §4.8.1). Since s_i ≤ 1 and ‖J̃‖ ≥ ρ(J), the bound
- * is never below n·ε·ρ(J): relative to the spectral radius, a computed λ
- * this small cannot be told from 0. A conserved quantity (the oil of a
+ * within max(n·ε·‖J̃‖₁/s_i, n·ε·‖J‖₁): LAPACK's error bound for the
+ * eigensolver (J̃ the balanced matrix, s_i the reciprocal condition number
+ * of λ_i; Anderson et al., LAPACK Users' Guide, 3rd ed. 1999, §4.8.1), and
+ * the rounding of the Jacobian itself, whose entries carry the rounding of
+ * the sums they come from (a flow balance Q − A·v that is zero at rest
+ * comes out as ε·Q), normwise n·ε·‖J‖₁ of the unbalanced matrix. The
+ * first-order factor 1/s_i grows without limit at a multiple eigenvalue
+ * (s_i → 0: two equal lags in series make a Jordan block), where an
+ * eigenvalue moves by O(√ε) instead (Wilkinson 1965, The Algebraic
+ * Eigenvalue Problem, §2.22): LAPACK's bound is capped at √(n·ε)·ρ(J), and
+ * the second term is not divided by s_i. Since s_i ≤ 1 and ‖J̃‖₁ ≥ ρ(J),
+ * the bound is never below n·ε·ρ(J): relative to the spectral radius, a
+ * computed λ this small cannot be told from 0. A conserved quantity (the oil of a
  * closed circuit) or a structural zero (a shaft angle nothing depends on)
  * gives λ = 0 exactly, which dgeevx returns as ±1e-16·ρ(J), and which
  * counted as a decaying mode made stiffness ratios of 1e15–1e19. */
@@ -67,9 +75,21 @@ hyd_spectrum_compute (const double *J, guint n, GError **error)
       return NULL;
     }
   s->norm = abnrm;
+  double norm1 = 0;
+  for (guint j = 0; j < n; j++)
+    {
+      double col = 0;
+      for (guint i = 0; i < n; i++)
+        col += fabs (J[i + (gsize) j * n]);
+      norm1 = MAX (norm1, col);
+    }
+  double rho = 0;
+  for (guint i = 0; i < n; i++)
+    rho = MAX (rho, hypot (s->re[i], s->im[i]));
   for (guint i = 0; i < n; i++)
     {
-      s->bound[i] = n * DBL_EPSILON * abnrm / MAX (rconde[i], DBL_MIN);
+      double lapack = MIN (n * DBL_EPSILON * abnrm / MAX (rconde[i], DBL_MIN), sqrt (n * DBL_EPSILON) * rho);
+      s->bound[i] = MAX (lapack, n * DBL_EPSILON * norm1);
       s->zero[i] = hypot (s->re[i], s->im[i]) <= s->bound[i];
     }
   /* participation: |l_k|·|r_k| of the complex vectors (a pair shares it) */

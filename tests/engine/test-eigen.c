@@ -159,6 +159,14 @@ test_zero_not_counted (void)
   for (guint i = 0; i < 3; i++)
     if (s->zero[i])
       g_assert_true (isinf (hyd_spectrum_euler_step_limit (s, i)));
+  /* a double eigenvalue (a Jacobian's Jordan block: two equal spool lags in
+   * series) is ill-conditioned (s_i → 0) but nowhere near zero */
+  const double jordan[9] = { -200, 0, 0, 1e6, -200, 0, 0, 0, -1e4 };
+  g_autoptr (HydSpectrum) sj = hyd_spectrum_compute (jordan, 3, &error);
+  g_assert_no_error (error);
+  for (guint i = 0; i < 3; i++)
+    g_assert_false (sj->zero[i]);
+  g_assert_cmpfloat_with_epsilon (hyd_spectrum_stiffness_ratio (sj, NULL) / 50.0, 1.0, 1e-6);
   /* a Jacobian with a NaN is refused, naming where */
   double bad[4] = { -1, 0, NAN, -2 };
   g_autoptr (GError) e2 = NULL;
@@ -189,6 +197,43 @@ test_motor_relief_ratio (void)
   g_assert_cmpuint (n_zero, ==, 2);
 }
 
+/* meter-in-meter-out (data/examples) at t = 1 s: its cylinders' positions
+ * feed back only through flow balances that are zero at rest up to
+ * rounding (Q − A·v), which made eigenvalues of ±4e-8 1/s (τ of 800
+ * years, one of them "growing") and a stiffness ratio of 2.8e12 under
+ * LAPACK's bound alone (‖J̃‖₁ = 1.5e5 after balancing, ‖J‖₁ = 1.1e10).
+ * Nothing in a circuit of seconds decays over 10⁶ s: no mode counted may be
+ * that slow, and the ratio is below 1e6. */
+static void
+test_rounding_of_the_jacobian (void)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (HydCircuit) circuit =
+    hyd_circuit_load_from_file (HYD_TEST_DATA_DIR "/examples/meter-in-meter-out.bramah", &error);
+  g_assert_no_error (error);
+  g_autoptr (HydSystem) sys = hyd_system_compile (circuit, &error);
+  g_assert_no_error (error);
+  g_auto (HydSimOptions) sim = { 0 };
+  g_assert_true (hyd_circuit_get_sim_options (circuit, &sim, &error));
+  g_autoptr (HydOperatingPoint) op = hyd_operating_point_run (sys, &sim, 1.0, NULL, &error);
+  g_assert_no_error (error);
+  guint n = op->n;
+  g_autofree double *J = g_new0 (double, (gsize) n * n);
+  g_assert_cmpint (hyd_system_jacobian (sys, op->t, op->y, J, NULL), ==, 0);
+  g_autoptr (HydSpectrum) s = hyd_spectrum_compute (J, n, &error);
+  g_assert_no_error (error);
+  for (guint i = 0; i < n; i++)
+    {
+      g_test_message ("lambda %u = %.6g %+.6gi%s (bound %.3g)", i, s->re[i], s->im[i], s->zero[i] ? " zero" : "",
+                      s->bound[i]);
+      if (!s->zero[i])
+        g_assert_cmpfloat (hypot (s->re[i], s->im[i]), >, 1e-6);
+    }
+  double ratio = hyd_spectrum_stiffness_ratio (s, NULL);
+  g_test_message ("stiffness ratio %g", ratio);
+  g_assert_cmpfloat (ratio, <, 1e6);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -197,5 +242,6 @@ main (int argc, char **argv)
   g_test_add_func ("/analysis/eigen/mass-on-oil-column", test_mass_oil_column);
   g_test_add_func ("/analysis/eigen/zero-not-counted", test_zero_not_counted);
   g_test_add_func ("/analysis/eigen/motor-relief-ratio", test_motor_relief_ratio);
+  g_test_add_func ("/analysis/eigen/rounding-of-the-jacobian", test_rounding_of_the_jacobian);
   return g_test_run ();
 }
