@@ -34,7 +34,7 @@ hyd_spectrum_free (HydSpectrum *s)
  * first-order factor 1/s_i grows without limit at a multiple eigenvalue
  * (s_i → 0: two equal lags in series make a Jordan block), where an
  * eigenvalue moves by O(√ε) instead (Wilkinson 1965, The Algebraic
- * Eigenvalue Problem, §2.22): LAPACK's bound is capped at √(n·ε)·ρ(J), and
+ * Eigenvalue Problem, ch. 2): LAPACK's bound is capped at √(n·ε)·ρ(J), and
  * the second term is not divided by s_i. Since s_i ≤ 1 and ‖J̃‖₁ ≥ ρ(J),
  * the bound is never below n·ε·ρ(J): relative to the spectral radius, a
  * computed λ this small cannot be told from 0. A conserved quantity (the oil of a
