@@ -7,7 +7,9 @@
  * pump's node on the schematic and leaving clears it, and a circuit that
  * cannot run is reported, not shown. With BRAMAH_SCREENSHOT=FILE.png it
  * writes the window (the fastest mode hovered) to FILE.png
- * (docs/images/explain-view.png). Skips (77) without a display. */
+ * (docs/images/explain-view.png), with BRAMAH_SCREENSHOT_WINDOW=FILE.png
+ * the main window with the fastest mode's components lit
+ * (docs/images/explain-highlight.png). Skips (77) without a display. */
 #include <gtk/gtk.h>
 #include <string.h>
 
@@ -172,6 +174,12 @@ test_window_action (void)
   g_auto (GStrv) lit = hyd_canvas_dup_highlight (HYD_CANVAS (canvas));
   g_assert_nonnull (lit);
   g_assert_true (g_strv_contains ((const char *const *) lit, "PU1"));
+  const char *shot = g_getenv ("BRAMAH_SCREENSHOT_WINDOW");
+  if (shot && *shot)
+    {
+      gtk_window_set_default_size (GTK_WINDOW (window), 1100, 700);
+      save_screenshot (GTK_WIDGET (window), shot);
+    }
   gtk_window_destroy (GTK_WINDOW (view));
   gtk_window_destroy (GTK_WINDOW (window));
 }
