@@ -161,7 +161,7 @@ run (int argc, char **argv)
       for (guint i = 0; i < n; i++)
         printf (" %s", hyd_cli_q (hyd_system_get_state_name (sys, i)));
       printf ("\n");
-      if (n <= MAX_PRINTED_STATES)
+      if (n > 0 && n <= MAX_PRINTED_STATES)
         {
           printf ("A (analytic Jacobian):\n");
           for (guint i = 0; i < n; i++)

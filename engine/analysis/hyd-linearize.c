@@ -86,7 +86,8 @@ hyd_operating_point_run (HydSystem *sys, const HydSimOptions *sim, double at, co
   opts.rtol = sim->rtol;
   opts.atol = atol;
   opts.max_step = sim->max_step;
-  opts.fixed_step = info->adaptive ? sim->fixed_step : (sim->fixed_step > 0 ? sim->fixed_step : sim->max_step);
+  /* a file's fixed step belongs to its own solver: an adaptive one adapts */
+  opts.fixed_step = info->adaptive ? 0 : (sim->fixed_step > 0 ? sim->fixed_step : sim->max_step);
   opts.tlm_filter = sim->tlm_filter;
   opts.output_interval = 0;
   opts.events = sim->events;

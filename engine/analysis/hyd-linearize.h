@@ -27,7 +27,8 @@ typedef struct {
 
 /* Run sys from its initial state to `at` (s, ≥ 0) with `solver` (NULL: the
  * default, rodas4) and the tolerances and maximum step of sim (its t_end,
- * output interval and solver are not used). sys is left with the discrete
+ * output interval and solver are not used, nor its fixed step unless the
+ * solver has no error control). sys is left with the discrete
  * states in force at `at`. NULL with an error (HYD_ANALYSIS_ERROR_RUN)
  * naming the time and the state when the run fails. */
 HydOperatingPoint *hyd_operating_point_run (HydSystem *sys, const HydSimOptions *sim, double at,

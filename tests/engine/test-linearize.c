@@ -220,6 +220,33 @@ test_after_run (Fixture *f, gconstpointer data)
   g_assert_cmpfloat (old, ==, 0.0);
 }
 
+/* A file's fixed step is its own solver's (rk4 here): the default solver
+ * the operating point runs with adapts its step (at rest it grows to the
+ * maximum step, t_end/10), so the step it reports is its own. */
+static void
+test_fixed_step_not_imposed (void)
+{
+  g_autofree char *json = g_strdup (cylinder_json);
+  char *at = strstr (json, "\"simulation\": {\"t_end\": 1}");
+  g_assert_nonnull (at);
+  g_autofree char *edited = g_strdup_printf ("%.*s\"simulation\": {\"t_end\": 1, \"solver\": \"rk4\", "
+                                             "\"fixed_step\": 0.001}%s",
+                                             (int) (at - json), json, at + strlen ("\"simulation\": {\"t_end\": 1}"));
+  g_autoptr (GError) error = NULL;
+  g_autoptr (HydCircuit) circuit = hyd_circuit_load_from_data (edited, -1, "test.bramah", &error);
+  g_assert_no_error (error);
+  g_autoptr (HydSystem) sys = hyd_system_compile (circuit, &error);
+  g_assert_no_error (error);
+  g_auto (HydSimOptions) sim = { 0 };
+  g_assert_true (hyd_circuit_get_sim_options (circuit, &sim, &error));
+  g_assert_cmpfloat (sim.fixed_step, ==, 0.001);
+  g_autoptr (HydOperatingPoint) op = hyd_operating_point_run (sys, &sim, 0.5, NULL, &error);
+  g_assert_no_error (error);
+  g_test_message ("%s: last step %g s in %" G_GUINT64_FORMAT " steps", op->solver, op->h_last, op->steps);
+  g_assert_cmpstr (op->solver, ==, "rodas4");
+  g_assert_cmpfloat (op->h_last, >, 0.002);
+}
+
 /* Requests that cannot be met name what is wrong. */
 static void
 test_bad_requests (Fixture *f, gconstpointer data)
@@ -249,5 +276,6 @@ main (int argc, char **argv)
   ADD ("/analysis/linearize/cylinder/step-response", test_step_response);
   ADD ("/analysis/linearize/cylinder/after-run", test_after_run);
   ADD ("/analysis/linearize/bad-requests", test_bad_requests);
+  g_test_add_func ("/analysis/linearize/fixed-step-not-imposed", test_fixed_step_not_imposed);
   return g_test_run ();
 }
