@@ -32,6 +32,8 @@ static const HydCliCommand *const commands[] = {
   &hyd_cli_simulate_command,
   &hyd_cli_check_command,
   &hyd_cli_describe_command,
+  &hyd_cli_explain_command,
+  &hyd_cli_linearize_command,
   &hyd_cli_jacobian_check_command,
   &hyd_cli_components_command,
   &hyd_cli_solvers_command,

@@ -3,64 +3,40 @@
  * (docs/cli.md): each state and node, the Jacobian's sparsity pattern, and
  * the eigenvalues of the Jacobian at t = 0 with the stiffness ratio. */
 #include <glib.h>
-#include <lapacke.h>
-#include <float.h>
 #include <math.h>
 #include <stdio.h>
 
 #include "cli-circuit.h"
 #include "cli-commands.h"
+#include "hyd-eigen.h"
 #include "hyd-system.h"
 
-/* The eigenvalues of J (n × n, column-major; overwritten) and the stiffness
- * ratio over the decaying modes. An eigenvalue counts as zero — a
- * non-decaying mode — when its magnitude is within LAPACK's error bound
- * n·ε·‖J̃‖/s_i (J̃ the balanced matrix, s_i the reciprocal condition number
- * of λ_i; Anderson et al., LAPACK Users' Guide, 3rd ed. 1999, §4.8.1): a
- * conserved quantity (the oil volume of a closed circuit) or a structural
- * zero (a shaft angle that nothing depends on) gives λ = 0 exactly, which
- * dgeev returns as ±1e-16·max|λ| and which would otherwise make the ratio
- * 1e15–1e19. */
+/* The eigenvalues of J and the stiffness ratio over the decaying modes;
+ * an eigenvalue zero within LAPACK's rounding bound is no mode
+ * (hyd-eigen.h, docs/analysis.md). */
 static void
-print_spectrum (double *J, guint n)
+print_spectrum (const double *J, guint n)
 {
-  g_autofree double *wr = g_new0 (double, n), *wi = g_new0 (double, n);
-  g_autofree double *vl = g_new (double, (gsize) n * n), *vr = g_new (double, (gsize) n * n);
-  g_autofree double *scale = g_new (double, n), *rconde = g_new (double, n), *rcondv = g_new (double, n);
-  lapack_int ilo, ihi;
-  double abnrm = 0.0;
-  lapack_int info = LAPACKE_dgeevx (LAPACK_COL_MAJOR, 'B', 'V', 'V', 'E', (lapack_int) n, J,
-                                    (lapack_int) n, wr, wi, vl, (lapack_int) n, vr, (lapack_int) n,
-                                    &ilo, &ihi, scale, &abnrm, rconde, rcondv);
-  if (info == 0)
+  g_autoptr (GError) error = NULL;
+  g_autoptr (HydSpectrum) s = hyd_spectrum_compute (J, n, &error);
+  if (s == NULL)
     {
-      printf ("Eigenvalues of J at t = 0:\n");
-      double maxre = 0.0, minre = INFINITY;
-      guint n_zero = 0;
-      for (guint i = 0; i < n; i++)
-        {
-          double bound = n * DBL_EPSILON * abnrm / MAX (rconde[i], DBL_MIN);
-          gboolean zero = hypot (wr[i], wi[i]) <= bound;
-          printf ("  %14.6g %+14.6gi%s\n", wr[i], wi[i],
-                  zero && (wr[i] != 0.0 || wi[i] != 0.0) ? "  (zero within rounding)" : "");
-          if (zero)
-            n_zero++;
-          else if (wr[i] < 0)
-            {
-              maxre = MAX (maxre, -wr[i]);
-              minre = MIN (minre, -wr[i]);
-            }
-        }
-      if (minre > 0 && isfinite (minre))
-        printf ("Stiffness ratio (max/min |Re λ| over decaying modes): %.4g\n", maxre / minre);
-      else
-        printf ("Stiffness ratio: undefined (no decaying modes)\n");
-      if (n_zero)
-        printf ("  (%u eigenvalue%s zero, exactly or within rounding: non-decaying, not counted)\n", n_zero,
-                n_zero == 1 ? "" : "s");
+      printf ("Eigenvalues: %s\n", error->message);
+      return;
     }
+  printf ("Eigenvalues of J at t = 0:\n");
+  for (guint i = 0; i < n; i++)
+    printf ("  %14.6g %+14.6gi%s\n", s->re[i], s->im[i],
+            s->zero[i] && (s->re[i] != 0.0 || s->im[i] != 0.0) ? "  (zero within rounding)" : "");
+  guint n_zero;
+  double ratio = hyd_spectrum_stiffness_ratio (s, &n_zero);
+  if (isfinite (ratio))
+    printf ("Stiffness ratio (max/min |Re λ| over decaying modes): %.4g\n", ratio);
   else
-    printf ("Eigenvalues: LAPACK dgeevx failed (info %d)\n", (int) info);
+    printf ("Stiffness ratio: undefined (no decaying modes)\n");
+  if (n_zero)
+    printf ("  (%u eigenvalue%s zero, exactly or within rounding: non-decaying, not counted)\n", n_zero,
+            n_zero == 1 ? "" : "s");
 }
 
 static int

@@ -100,6 +100,11 @@ LAZY (lapacke, lapack_int, LAPACKE_dgeevx,
        double *rconde, double *rcondv),
       (layout, balanc, jobvl, jobvr, sense, n, a, lda, wr, wi, vl, ldvl, vr, ldvr, ilo, ihi,
        scale, abnrm, rconde, rcondv))
+LAZY (lapacke, lapack_int, LAPACKE_dggev,
+      (int layout, char jobvl, char jobvr, lapack_int n, double *a, lapack_int lda, double *b,
+       lapack_int ldb, double *alphar, double *alphai, double *beta, double *vl, lapack_int ldvl,
+       double *vr, lapack_int ldvr),
+      (layout, jobvl, jobvr, n, a, lda, b, ldb, alphar, alphai, beta, vl, ldvl, vr, ldvr))
 LAZY (lapacke, lapack_complex_double, lapack_make_complex_double, (double re, double im), (re, im))
 
 /* bramah-cli-graphics compiles this file without BRAMAH_KLU_SONAME: it

@@ -11,6 +11,8 @@
 #include <string.h>
 #include "hyd-autosave.h"
 #include "hyd-catalogue.h"
+#include "hyd-explain-view.h"
+#include "hyd-linear-view.h"
 #include "hyd-help.h"
 #include "hyd-param-value.h"
 #include "hyd-symbol-render.h"
@@ -881,6 +883,53 @@ hyd_window_finalize (GObject *object)
   G_OBJECT_CLASS (hyd_window_parent_class)->finalize (object);
 }
 
+/* The moment the schematic shows and its circuit (win.explain-stiffness,
+ * win.linear-analysis): the time slider's sample, else the run's latest,
+ * else t = 0 (no run); the run's circuit, else the document's. */
+static const HydCircuit *
+shown_moment (HydWindow *self, double *t_out)
+{
+  const HydCircuit *circuit = hyd_simulation_get_circuit (self->simulation);
+  double t = 0;
+  if (circuit != NULL)
+    {
+      t = hyd_simulation_get_shown_time (self->simulation);
+      if (isnan (t))
+        {
+          HydRunnerProgress progress;
+          hyd_simulation_get_progress (self->simulation, &progress);
+          t = progress.t;
+        }
+    }
+  else
+    circuit = hyd_document_get_circuit (self->document);
+  if (!(t >= 0) || !isfinite (t))
+    t = 0;
+  *t_out = t;
+  return circuit;
+}
+
+static void
+explain_stiffness_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
+{
+  HydWindow *self = HYD_WINDOW (widget);
+  double t;
+  const HydCircuit *circuit = shown_moment (self, &t);
+  HydExplainView *view = hyd_explain_view_new (GTK_WINDOW (self), circuit, t, self->canvas);
+  gtk_window_present (GTK_WINDOW (view));
+}
+
+/* win.linear-analysis: the "Linear Analysis" window (hyd-linear-view.h). */
+static void
+linear_analysis_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
+{
+  HydWindow *self = HYD_WINDOW (widget);
+  double t;
+  const HydCircuit *circuit = shown_moment (self, &t);
+  HydLinearView *view = hyd_linear_view_new (GTK_WINDOW (self), circuit, t);
+  gtk_window_present (GTK_WINDOW (view));
+}
+
 static void
 hyd_window_class_init (HydWindowClass *klass)
 {
@@ -914,6 +963,9 @@ hyd_window_class_init (HydWindowClass *klass)
   g_type_ensure (HYD_TYPE_SIM_BAR);
   g_type_ensure (HYD_TYPE_PLOT_PANES);
   g_type_ensure (HYD_TYPE_STATE_DIAGRAM_PANE);
+
+  gtk_widget_class_install_action (widget_class, "win.explain-stiffness", NULL, explain_stiffness_action);
+  gtk_widget_class_install_action (widget_class, "win.linear-analysis", NULL, linear_analysis_action);
 
   gtk_widget_class_set_template_from_resource (widget_class, BRAMAH_RESOURCE_PREFIX "/ui/hyd-window.ui");
   gtk_widget_class_bind_template_child (widget_class, HydWindow, title_label);

@@ -216,6 +216,25 @@ run state-diagram-extension state-diagram cli/data/state-diagram.bramah -o out.g
 run state-diagram-width state-diagram cli/data/state-diagram.bramah --width 10 -o out.svg
 run state-diagram-unwritable state-diagram cli/data/state-diagram.bramah -o nodir/out.svg
 
+# ---- explain (tests/cli/explain.sh checks the figures)
+run help-explain explain --help
+run explain-motor explain ex/motor-relief.bramah
+run explain-motor-at explain --at 0.5 ex/motor-relief.bramah
+run explain-json explain --json cli/small.bramah
+run explain-at-range explain --at -1 cli/small.bramah
+run explain-missing explain nosuch.bramah
+run explain-no-file explain
+run help-linearize linearize --help
+run linearize-resonance linearize ex/cylinder-mass-spring-resonance.bramah --at 3.5 --input C1.load_force --output C1.x --bode 30:45:7 --step 0.05:5
+run linearize-csv linearize cli/data/cylinder-oil-column.bramah --input C1.load_force --output C1.x --bode 10:100:5 --csv
+run linearize-bad-input linearize cli/small.bramah --input OR1.colour --output V1.P.p
+run linearize-no-dot linearize cli/small.bramah --input OR1 --output V1.P.p
+run linearize-bad-output linearize cli/small.bramah --input OR1.diameter --output V1.nosuch
+run linearize-no-output linearize cli/small.bramah --input OR1.diameter
+run linearize-bad-bode linearize cli/small.bramah --input OR1.diameter --output V1.P.p --bode 100:10:5
+run linearize-bode-form linearize cli/small.bramah --input OR1.diameter --output V1.P.p --bode 1:10
+run linearize-csv-alone linearize cli/small.bramah --input OR1.diameter --output V1.P.p --csv
+
 if [ "$update" = --update ]; then
   cp "$got" "$golden"
   echo "wrote $golden ($(grep -c '^### ' "$golden") cases)"
