@@ -101,19 +101,21 @@ run (int argc, char **argv)
     "Run it from t = 0 to the circuit's end time with RODAS4; the CSV on\n"
     "stdout has the columns of `bramah-cli simulate`:\n\n"
     "    ./%s > run.csv\n    ./%s --rtol 1e-8 > run.csv\n\n"
-    "Evaluate f, the Jacobian and df/dt at given points (one line \"t y_0 ... y_n-1\"\n"
-    "each on stdin; f, J row by row and df/dt on one line each):\n\n"
-    "    echo \"0 $(...)\" | ./%s --eval\n\n"
+    "Evaluate f, the Jacobian and df/dt at given points: one line \"t y_0 ... y_n-1\"\n"
+    "each on stdin (the states in the order of the enum at the top of %s.c);\n"
+    "f, J row by row and df/dt come out on one line each:\n\n"
+    "    ./%s --eval < points.txt\n\n"
     "The file begins with the circuit (states, parameters with their units,\n"
     "nodes, f and J with one line per component); the component laws at its\n"
     "end are Bramah's own model code. See Bramah's docs/export-c.md.\n",
-    name, base, name, name, name, name, name);
+    name, base, name, name, name, name, name, name);
   if (!write_file (dir, cname, text, &st) || !write_file (dir, "Makefile", makefile, &st)
       || !write_file (dir, "README", readme, &st))
     return st;
   g_autofree char *out_path = g_build_filename (dir, cname, NULL);
-  printf ("%s: wrote %s (%u states; build: cc -O2 -std=c99 -o %s %s -lm)\n", hyd_cli_qpath (argv[1]),
-          hyd_cli_qpath (out_path), hyd_system_get_n_states (sys), name, cname);
+  guint n = hyd_system_get_n_states (sys);
+  printf ("%s: wrote %s (%u state%s; build: cc -O2 -std=c99 -o %s %s -lm)\n", hyd_cli_qpath (argv[1]),
+          hyd_cli_qpath (out_path), n, n == 1 ? "" : "s", name, cname);
   return HYD_CLI_EXIT_OK;
 }
 

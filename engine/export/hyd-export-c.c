@@ -445,10 +445,11 @@ hyd_export_c (HydSystem *sys, const HydCircuit *circuit, const HydSimOptions *si
   for (guint i = 0; i < sys->n_comps; i++)
     {
       HydComp *c = sys->comps[i].comp;
-      cid[i] = c_ident ("", c->id);
-      while (g_hash_table_contains (used, cid[i]) || g_ascii_isdigit (cid[i][0]) || cid[i][0] == '\0')
+      /* C_<id>: no clash with the program's own names */
+      cid[i] = c_ident ("C_", c->id);
+      while (g_hash_table_contains (used, cid[i]))
         {
-          char *more = g_strdup_printf ("C_%s_%u", cid[i], i);
+          char *more = g_strdup_printf ("%s_%u", cid[i], i);
           g_free (cid[i]);
           cid[i] = more;
         }
@@ -532,8 +533,9 @@ hyd_export_c (HydSystem *sys, const HydCircuit *circuit, const HydSimOptions *si
           {
             g_autofree char *pname = c_ident ("", type->params[k].name);
             g_autofree char *sym = g_strdup_printf ("%s_%s_profile", cid[i], pname);
-            g_autofree char *what = g_strdup_printf ("%s.%s (%s)", sc->comp->id, type->params[k].name,
-                                                     hyd_unit_symbol (type->params[k].unit));
+            const char *unit = hyd_unit_symbol (type->params[k].unit);
+            g_autofree char *what = g_strdup_printf ("%s.%s%s%s%s", sc->comp->id, type->params[k].name,
+                                                     *unit ? " (" : "", unit, *unit ? ")" : "");
             append_profile (out, sym, sc->prof[k], what);
             g_autofree char *wc = comment_text (what);
             g_string_append_printf (timed, "  c = bx_comps[%s].c; /* %s */\n"
@@ -592,7 +594,9 @@ hyd_export_c (HydSystem *sys, const HydCircuit *circuit, const HydSimOptions *si
       g_autofree char *idc = comment_text (c->id);
       g_string_free (ports, TRUE);
       g_string_append_printf (out, "  /* %s (%s): %s", idc, c->type->id, pc);
-      if (c->n_states)
+      if (c->n_states == 1)
+        g_string_append_printf (out, "; state %u", sc->state0);
+      else if (c->n_states > 1)
         g_string_append_printf (out, "; states %u…%u", sc->state0, sc->state0 + c->n_states - 1);
       g_string_append_printf (out, " */\n  bx_comp_eval (&bx_comps[%s], t, y, f, want_jac);\n", cid[i]);
     }
