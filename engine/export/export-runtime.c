@@ -32,6 +32,14 @@ bx_comp_setup (BxComp *bc)
     }
   for (guint k = 0; k < ns; k++)
     bc->col[np + k] = bc->state0 + (int) k;
+  for (guint X = 0; X < np; X++)
+    if (bc->port_mnode[X] >= 0)
+      {
+        /* a fixed point's node: constants, no column */
+        const BxMech *mn = &bx_mnodes[bc->port_mnode[X]];
+        bc->col[X] = mn->state;
+        bc->col[hyd_comp_pos_col (c, X)] = mn->state < 0 ? -1 : mn->state + 1;
+      }
   bc->vpos = bx_alloc (sizeof (int) * (ns + 1));
   for (guint k = 0; k < ns; k++)
     {
@@ -91,6 +99,22 @@ bx_nodes_begin (double t, const double *y)
       nd->Q = 0.0;
       nd->Vdot = 0.0;
     }
+  for (int k = 0; k < N_MNODES; k++)
+    {
+      BxMech *mn = &bx_mnodes[k];
+      if (mn->state < 0)
+        {
+          mn->v = 0.0;
+          mn->x = bx_comps[mn->bcomp].c->par[mn->bparam];
+        }
+      else
+        {
+          mn->v = y[mn->state];
+          mn->x = y[mn->state + 1];
+        }
+      mn->m = 0.0;
+      mn->F = 0.0;
+    }
 }
 
 /* One component: its port pressures, its model, its sums into the nodes. */
@@ -101,6 +125,13 @@ bx_comp_eval (BxComp *bc, double t, const double *y, double *f, int want_jac)
   guint np = c->type->n_ports, ns = c->n_states, nv = c->n_vstates;
   for (guint X = 0; X < np; X++)
     bc->p[X] = bc->port_node[X] >= 0 ? bx_nodes[bc->port_node[X]].p : 0.0;
+  for (guint X = 0; X < np; X++)
+    if (bc->port_mnode[X] >= 0)
+      {
+        /* a mechanical port: its node's velocity and position */
+        bc->p[X] = bx_mnodes[bc->port_mnode[X]].v;
+        bc->pos[X] = bx_mnodes[bc->port_mnode[X]].x;
+      }
   memset (bc->q, 0, sizeof (double) * bc->n_zero);
   if (want_jac)
     memset (bc->jac, 0, sizeof (double) * c->nnz);
@@ -125,6 +156,14 @@ bx_comp_eval (BxComp *bc, double t, const double *y, double *f, int want_jac)
       nd->Q += bc->q[X];
       nd->Vdot += rate;
     }
+  for (guint X = 0; X < np; X++)
+    if (bc->port_mnode[X] >= 0)
+      {
+        /* force (torque) into the component, mass (inertia) it adds */
+        BxMech *mn = &bx_mnodes[bc->port_mnode[X]];
+        mn->F += bc->q[X];
+        mn->m += bc->C[X];
+      }
 }
 
 /* The node equations; 1 when a value is not finite. */
@@ -145,6 +184,19 @@ bx_nodes_end (double *f)
       nd->f = nd->R / nd->C;
       if (f)
         f[nd->state] = nd->f;
+    }
+  /* m·v̇ = −ΣF̂, ẋ = v (J·ω̇ = −Στ̂, φ̇ = ω) */
+  for (int k = 0; k < N_MNODES; k++)
+    {
+      BxMech *mn = &bx_mnodes[k];
+      if (mn->state < 0)
+        continue;
+      mn->f = -mn->F / mn->m;
+      if (f)
+        {
+          f[mn->state] = mn->f;
+          f[mn->state + 1] = mn->v;
+        }
     }
   int status = 0;
   if (f)
@@ -190,6 +242,10 @@ bx_comp_jacobian (const BxComp *bc, double *J, double *dfdt)
           int nn = bc->port_node[r];
           if (nn >= 0 && bx_nodes[nn].state >= 0)
             bx_add (J, dfdt, bx_nodes[nn].state, col, -v / bx_nodes[nn].C);
+          /* a port force: −∂F_X/∂z / m on its mechanical node's row */
+          int mk = bc->port_mnode[r];
+          if (mk >= 0 && bx_mnodes[mk].state >= 0)
+            bx_add (J, dfdt, bx_mnodes[mk].state, col, -v / bx_mnodes[mk].m);
         }
       else
         {
@@ -245,12 +301,23 @@ bx_comp_jacobian (const BxComp *bc, double *J, double *dfdt)
             J[row + (size_t) bc->col[np + sj] * N_STATES] += -nd->f * (dv * nd->nf.c) / nd->C;
         }
     }
+  if (dfdt)
+    for (guint X = 0; X < np; X++)
+      if (bc->port_mnode[X] >= 0 && bx_mnodes[bc->port_mnode[X]].state >= 0)
+        {
+          const BxMech *mn = &bx_mnodes[bc->port_mnode[X]];
+          dfdt[mn->state] -= bc->q_t[X] / mn->m;
+        }
 }
 
-/* −(ψ̇_n·∂C_n/∂ψ_n + φ'·V̇_n)/C_n on the diagonal of every node. */
+/* ẋ = v, and −(ψ̇_n·∂C_n/∂ψ_n + φ'·V̇_n)/C_n on the diagonal of every node. */
 static void
 bx_nodes_jacobian (double *J)
 {
+  /* ẋ = v of every mechanical node */
+  for (int k = 0; k < N_MNODES; k++)
+    if (bx_mnodes[k].state >= 0)
+      J[(bx_mnodes[k].state + 1) + (size_t) bx_mnodes[k].state * N_STATES] += 1.0;
   for (int b = 0; b < N_NODES; b++)
     {
       const BxNode *nd = &bx_nodes[b];
@@ -359,6 +426,33 @@ static const double ro_d[2][RODAS_S] = {
     -6.594389125716872, 0.0 },
 };
 
+/* ==== Events: where a component's model switches regime ====
+ * The components' zero-crossing functions g_k(t, y) (an end stop reached,
+ * a valve seating); with USE_EVENTS the integrator ends a step where one
+ * changes sign and restarts there, as Bramah's solvers do (simulation.events). */
+static void
+circuit_events (double t, const double *y, double *g)
+{
+  int k = 0;
+  circuit_f (t, y, NULL, 0);
+  for (int i = 0; i < N_COMPS; i++)
+    {
+      BxComp *bc = &bx_comps[i];
+      HydComp *c = bc->c;
+      if (c->type->events == NULL || c->n_events == 0)
+        continue;
+      HydEvalIn in = { t, bc->p, y + bc->state0, bc->pos, NULL };
+      c->type->events (c, &in, g + k);
+      k += (int) c->n_events;
+    }
+}
+
+static int
+crosses (double a, double b)
+{
+  return (a < 0.0 && b >= 0.0) || (a > 0.0 && b <= 0.0);
+}
+
 /* The interval [lo, hi] between breakpoints that holds t (a breakpoint
  * starts the next one), made the one in force. */
 static double
@@ -379,6 +473,14 @@ set_interval_at (double t)
   return hi;
 }
 
+/* y(t_old + θh) = (1−θ)·y_old + θ·(y_new + (1−θ)·(d1 + θ·d2)) */
+static void
+dense (double th, const double *yo, const double *yn, const double *d1, const double *d2, double *out)
+{
+  for (int i = 0; i < N_STATES; i++)
+    out[i] = (1.0 - th) * yo[i] + th * (yn[i] + (1.0 - th) * (d1[i] + th * d2[i]));
+}
+
 static void
 write_row (double t, const double *y)
 {
@@ -392,7 +494,7 @@ write_row (double t, const double *y)
 /* Integrates from 0 to T_END and writes a CSV row every OUTPUT_INTERVAL;
  * 0, or 1 when the step size underflows or f is not finite. */
 static int
-rodas4_run (double rtol, double *y)
+rodas4_run (double rtol, double atol_scale, double *y)
 {
   const int n = N_STATES;
   double *J = bx_alloc (sizeof (double) * (size_t) n * n), *W = bx_alloc (sizeof (double) * (size_t) n * n);
@@ -401,10 +503,15 @@ rodas4_run (double rtol, double *y)
   double *k = bx_alloc (sizeof (double) * RODAS_S * n), *d1 = bx_alloc (sizeof (double) * n);
   double *d2 = bx_alloc (sizeof (double) * n), *yo = bx_alloc (sizeof (double) * n);
   int *piv = bx_alloc (sizeof (int) * n);
+  double *g_prev = bx_alloc (sizeof (double) * (N_EVENTS + 1));
+  double *g_new = bx_alloc (sizeof (double) * (N_EVENTS + 1));
+  double *g_try = bx_alloc (sizeof (double) * (N_EVENTS + 1));
   double t = 0.0, h = fmin (1e-6 * T_END, MAX_STEP);
   long i_out = 1, n_out = (long) floor (T_END / OUTPUT_INTERVAL + 1e-9);
   int reject = 0;
   double t_hi = set_interval_at (0.0);
+  if (USE_EVENTS)
+    circuit_events (0.0, y, g_prev);
 
   write_row (0.0, y);
   while (t < T_END)
@@ -457,7 +564,7 @@ rodas4_run (double rtol, double *y)
           yn[i] = y[i];
           for (int s = 0; s < RODAS_S; s++)
             yn[i] += ro_m[s] * k[(size_t) s * n + i];
-          double sc = ATOL[i] + rtol * fmax (fabs (y[i]), fabs (yn[i]));
+          double sc = atol_scale * ATOL[i] + rtol * fmax (fabs (y[i]), fabs (yn[i]));
           double e = k[(size_t) (RODAS_S - 1) * n + i] / sc;
           err += e * e;
           if (!isfinite (yn[i]))
@@ -491,11 +598,59 @@ rodas4_run (double rtol, double *y)
         }
       double t_old = t;
       t = (t + h >= t_hi) ? t_hi : t + h;
+      int event = 0;
+      if (USE_EVENTS)
+        {
+          /* the earliest sign change in the step, located on the dense
+           * output by the Illinois method to max(1e-12·|t|, 1e-7·h) */
+          circuit_events (t, y, g_new);
+          double best = 2.0, tol = fmax (1e-12 * fmax (fabs (t_old), 1.0), 1e-7 * h) / h;
+          for (int e = 0; e < N_EVENTS; e++)
+            {
+              if (!crosses (g_prev[e], g_new[e]))
+                continue;
+              double a = 0.0, b = 1.0, ga = g_prev[e], gb = g_new[e];
+              int side = 0;
+              for (int it = 0; it < 100 && b - a > tol; it++)
+                {
+                  double th = (a * gb - b * ga) / (gb - ga);
+                  if (!(th > a && th < b))
+                    th = 0.5 * (a + b);
+                  dense (th, yo, y, d1, d2, ys);
+                  circuit_events (t_old + th * h, ys, g_try);
+                  if (crosses (ga, g_try[e]))
+                    {
+                      b = th;
+                      gb = g_try[e];
+                      if (side == -1)
+                        ga *= 0.5;
+                      side = -1;
+                    }
+                  else
+                    {
+                      a = th;
+                      ga = g_try[e];
+                      if (side == 1)
+                        gb *= 0.5;
+                      side = 1;
+                    }
+                }
+              best = fmin (best, b);
+            }
+          if (best <= 1.0)
+            {
+              event = 1;
+              dense (best, yo, y, d1, d2, ys);
+              memcpy (y, ys, sizeof (double) * n);
+              t = t_old + best * h;
+              circuit_events (t, y, g_new);
+            }
+          memcpy (g_prev, g_new, sizeof (double) * N_EVENTS);
+        }
       while (i_out <= n_out && i_out * OUTPUT_INTERVAL <= t * (1.0 + 1e-12))
         {
-          double to = fmin (i_out * OUTPUT_INTERVAL, T_END), th = (to - t_old) / h;
-          for (int i = 0; i < n; i++)
-            ys[i] = (1.0 - th) * yo[i] + th * (y[i] + (1.0 - th) * (d1[i] + th * d2[i]));
+          double to = fmin (i_out * OUTPUT_INTERVAL, T_END);
+          dense ((to - t_old) / h, yo, yn, d1, d2, ys);
           write_row (to, ys);
           i_out++;
         }
@@ -505,8 +660,14 @@ rodas4_run (double rtol, double *y)
         hnew = fmin (hnew, h);
       reject = 0;
       h = fmin (hnew, MAX_STEP);
+      if (event)
+        h = fmin (1e-6 * T_END, MAX_STEP);  /* restart at the event */
       if (t == t_hi && t < T_END)
-        t_hi = set_interval_at (t);  /* past a breakpoint: the next piece */
+        {
+          t_hi = set_interval_at (t);  /* past a breakpoint: the next piece */
+          if (USE_EVENTS)
+            circuit_events (t, y, g_prev);
+        }
     }
   return 0;
 }
@@ -545,7 +706,7 @@ eval_mode (void)
 int
 main (int argc, char **argv)
 {
-  double rtol = RTOL;
+  double rtol = RTOL, atol_scale = 1.0;
   int eval = 0;
   for (int a = 1; a < argc; a++)
     {
@@ -553,10 +714,13 @@ main (int argc, char **argv)
         eval = 1;
       else if (strcmp (argv[a], "--rtol") == 0 && a + 1 < argc)
         rtol = strtod (argv[++a], NULL);
+      else if (strcmp (argv[a], "--atol-scale") == 0 && a + 1 < argc)
+        atol_scale = strtod (argv[++a], NULL);
       else
         {
-          fprintf (stderr, "usage: %s [--rtol R] [--eval]\n"
-                   "  writes the run as CSV on stdout; --eval reads lines \"t y...\" on stdin\n"
+          fprintf (stderr, "usage: %s [--rtol R] [--atol-scale F] [--eval]\n"
+                   "  writes the run as CSV on stdout (--atol-scale multiplies every absolute\n"
+                   "  tolerance); --eval reads lines \"t y...\" on stdin\n"
                    "  and writes f, J (row by row) and df/dt there\n", argv[0]);
           return 2;
         }
@@ -567,5 +731,10 @@ main (int argc, char **argv)
   double y[N_STATES];
   memcpy (y, Y0, sizeof y);
   printf ("%s", CSV_HEADER);
-  return rodas4_run (rtol, y);
+  if (!(rtol > 0.0) || !(atol_scale > 0.0))
+    {
+      fprintf (stderr, "--rtol and --atol-scale take numbers > 0\n");
+      return 2;
+    }
+  return rodas4_run (rtol, atol_scale, y);
 }

@@ -16,6 +16,16 @@ typedef struct {
   HydNodeFluid nf;
 } BxNode;
 
+/* A translational or rotational node: states v, x (ω, φ) at state and
+ * state + 1, m·v̇ = −ΣF̂, ẋ = v; a fixed point's node has no states and
+ * stands at the position parameter bparam of component bcomp. */
+typedef struct {
+  int state;             /* −1: a fixed point's node */
+  int bcomp, bparam;
+  /* evaluation scratch */
+  double v, x, m, F, f;
+} BxMech;
+
 typedef struct {
   const HydComponentType *type;
   const char *id;
@@ -24,6 +34,7 @@ typedef struct {
   int state0;                 /* global index of its first state */
   int n_states;               /* as compiled by Bramah (checked at start) */
   const int *port_node;       /* [n_ports] node of each port, −1 none */
+  const int *port_mnode;      /* [n_ports] mechanical node of each port, −1 none */
   /* made by bx_comp_setup */
   HydComp *c;
   int *col;                   /* [n_local] global column (≥ N_STATES: a boundary node) */

@@ -68,6 +68,60 @@ def excerpt(lines, symbols):
     return out
 
 
+STATIC_OBJ = re.compile(r'^static\s+[^(]*?\b(\w+)\s*(\[[^]]*\])*\s*(=|;)')
+STATIC_FN_ONE = re.compile(r'^static\s.*?\b(\w+)\s*\(')
+NAME_LINE = re.compile(r'^(\w+)\s*\(')
+ENUM_START = re.compile(r'^(typedef\s+)?enum\b')
+ENUM_CONST = re.compile(r'^\s+([A-Za-z_]\w*)\s*(=|,|$)')
+TYPEDEF_END = re.compile(r'^\}\s*(\w+)\s*;')
+MACRO = re.compile(r'^#\s*define\s+(\w+)')
+
+
+def declared(lines):
+    """The file-scope names a file declares (statics, enum constants,
+    typedef names) and the macros it defines: two files of one program must
+    not both declare a name (the exporter renames such names per file)."""
+    names, macros = set(), set()
+    in_enum = False
+    for i, l in enumerate(lines):
+        m = MACRO.match(l)
+        if m:
+            macros.add(m.group(1))
+            continue
+        if in_enum:
+            if l.startswith('}'):
+                in_enum = False
+                m = TYPEDEF_END.match(l)
+                if m:
+                    names.add(m.group(1))
+            else:
+                m = ENUM_CONST.match(l)
+                if m:
+                    names.add(m.group(1))
+            continue
+        if ENUM_START.match(l):
+            in_enum = '}' not in l
+            for c in re.findall(r'\b([A-Z][A-Z0-9_]+)\b', l.split('{', 1)[1] if '{' in l else ''):
+                names.add(c)
+            continue
+        if l.startswith('static'):
+            if '(' not in l and i + 1 < len(lines) and NAME_LINE.match(lines[i + 1]):
+                names.add(NAME_LINE.match(lines[i + 1]).group(1))
+                continue
+            m = STATIC_OBJ.match(l)
+            if m and '(' not in l.split('=')[0]:
+                names.add(m.group(1))
+                continue
+            m = STATIC_FN_ONE.match(l)
+            if m:
+                names.add(m.group(1))
+            continue
+        m = TYPEDEF_END.match(l)
+        if m:
+            names.add(m.group(1))
+    return sorted(names), sorted(macros)
+
+
 texts = {}
 defines = {}   # symbol -> file
 type_ids = []  # (id, file, symbol)
@@ -103,12 +157,17 @@ with open(out_path, 'w', encoding='utf-8') as out:
         for l in texts[f]:
             out.write('  %s,\n' % c_string(l))
         out.write('  NULL\n};\n')
-        out.write('static const char *const deps_%d[] = { %s };\n\n'
+        out.write('static const char *const deps_%d[] = { %s };\n'
                   % (i, ', '.join(['"%s"' % d for d in deps[f]] + ['NULL'])))
+        names, macros = declared(texts[f])
+        out.write('static const char *const names_%d[] = { %s };\n'
+                  % (i, ', '.join(['"%s"' % d for d in names] + ['NULL'])))
+        out.write('static const char *const macros_%d[] = { %s };\n\n'
+                  % (i, ', '.join(['"%s"' % d for d in macros] + ['NULL'])))
     out.write('const HydExportFile hyd_export_files[] = {\n')
     for i, f in enumerate(files):
-        out.write('  { "%s", file_%d, deps_%d },\n' % (f, i, i))
-    out.write('  { NULL, NULL, NULL }\n};\n\n')
+        out.write('  { "%s", file_%d, deps_%d, names_%d, macros_%d },\n' % (f, i, i, i, i))
+    out.write('  { NULL, NULL, NULL, NULL, NULL }\n};\n\n')
     out.write('const HydExportTypeFile hyd_export_type_files[] = {\n')
     for tid, f, sym in type_ids:
         out.write('  { "%s", "%s", "%s" },\n' % (tid, f, sym))

@@ -9,6 +9,9 @@ typedef struct {
   const char *path;               /* relative to the source tree, e.g. "engine/core/hyd-fluid.c" */
   const char *const *lines;       /* NULL-terminated, its project #includes dropped */
   const char *const *deps;        /* NULL-terminated: the files it uses definitions of */
+  const char *const *names;       /* NULL-terminated: its file-scope statics, enum
+                                     constants and typedef names */
+  const char *const *macros;      /* NULL-terminated: the macros it defines */
 } HydExportFile;
 
 typedef struct {

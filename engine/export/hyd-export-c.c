@@ -57,18 +57,63 @@ type_file (const char *type_id)
   return t ? t->path : NULL;
 }
 
+/* others (or NULL): the files that go into the program with this one, whose
+ * file-scope names this one's must not clash with (each was a translation
+ * unit of its own in the engine): a name two of them declare is renamed in
+ * this one by a macro around it, and its macros end with it. */
 static void
-append_file (GString *out, const char *path)
+append_file_among (GString *out, const char *path, GPtrArray *others)
 {
   const HydExportFile *f = find_file (path);
   g_assert (f != NULL);
+  g_autofree char *slug = g_path_get_basename (path);
+  for (char *p = slug; *p; p++)
+    if (!g_ascii_isalnum (*p))
+      *p = '_';
+  GPtrArray *renamed = g_ptr_array_new ();
+  for (guint k = 0; others && k < others->len; k++)
+    {
+      const HydExportFile *o = find_file (others->pdata[k]);
+      if (o == f)
+        continue;
+      for (const char *const *a = f->names; *a; a++)
+        for (const char *const *b = o->names; *b; b++)
+          if (strcmp (*a, *b) == 0)
+            {
+              gboolean seen = FALSE;
+              for (guint j = 0; j < renamed->len; j++)
+                seen |= strcmp (renamed->pdata[j], *a) == 0;
+              if (!seen)
+                g_ptr_array_add (renamed, (gpointer) *a);
+            }
+    }
   g_string_append_printf (out, "\n/* ======== %s (Bramah's engine, verbatim but for its #includes) ======== */\n\n",
                           path);
+  if (renamed->len)
+    g_string_append (out, "/* names another file of this program declares too, kept apart */\n");
+  for (guint j = 0; j < renamed->len; j++)
+    g_string_append_printf (out, "#define %s %s__%s\n", (char *) renamed->pdata[j], (char *) renamed->pdata[j], slug);
+  if (renamed->len)
+    g_string_append_c (out, '\n');
   for (const char *const *l = f->lines; *l; l++)
     {
       g_string_append (out, *l);
       g_string_append_c (out, '\n');
     }
+  if (others)
+    {
+      for (guint j = 0; j < renamed->len; j++)
+        g_string_append_printf (out, "#undef %s\n", (char *) renamed->pdata[j]);
+      for (const char *const *m = f->macros; *m; m++)
+        g_string_append_printf (out, "#undef %s\n", *m);
+    }
+  g_ptr_array_free (renamed, TRUE);
+}
+
+static void
+append_file (GString *out, const char *path)
+{
+  append_file_among (out, path, NULL);
 }
 
 /* Adds path and the files it needs (first) to `files`, each once. */
@@ -179,21 +224,20 @@ check_exportable (HydSystem *sys, GError **error)
       if (type_file (type->id) == NULL)
         return refuse (error, "export-c: component %s (%s): its model is not among the exported sources",
                        c->id, type->id);
-      /* a component with mechanical or signal ports exports while they are
-       * not wired: its positions are then 0 and its inputs 0, as in the
-       * engine; a wired one would need the mechanical nodes and signal nets */
+      /* a component with signal ports exports while they are not wired (its
+       * inputs are then 0, as in the engine); signal nets are not written */
       for (guint X = 0; X < type->n_ports; X++)
-        if ((sc->port_mnode && sc->port_mnode[X] >= 0) || (sc->port_signal && sc->port_signal[X] >= 0))
+        if (sc->port_signal && sc->port_signal[X] >= 0)
           return refuse (error, "export-c: component %s (%s): its %s port %s is wired; export-c writes "
-                         "the hydraulic domain only (no mechanical, signal or electrical connections)",
+                         "the hydraulic and mechanical domains (no signal or electrical connections)",
                          c->id, type->id, hyd_domain_name (type->ports[X].domain), type->ports[X].name);
       if (c->n_dstates > 0)
         return refuse (error, "export-c: component %s (%s) has discrete states (%s) switched at events; "
                        "export-c writes continuous models only", c->id, type->id, c->dstates[0].name);
     }
-  if (sys->n_mnodes > 0 || sys->n_dstates > 0 || sys->n_elec > 0)
-    return refuse (error, "export-c: the circuit has mechanical, signal or electrical parts; "
-                   "export-c writes the hydraulic domain only");
+  if (sys->n_signals > 0 || sys->n_dstates > 0 || sys->n_elec > 0)
+    return refuse (error, "export-c: the circuit has signal or electrical parts; "
+                   "export-c writes the hydraulic and mechanical domains");
   return TRUE;
 }
 
@@ -330,8 +374,8 @@ hyd_export_c (HydSystem *sys, const HydCircuit *circuit, const HydSimOptions *si
   double atol[n + 1];
   hyd_system_get_atol (sys, sim, atol);
   g_string_append_printf (out, "#define N_STATES %u\n#define N_NODES %u\n#define N_BOUNDARY %u\n"
-                               "#define N_COMPS %u\n#define N_OUTPUTS %u\n",
-                          n, sys->n_nodes, n_bnodes, sys->n_comps, defvars->len);
+                               "#define N_COMPS %u\n#define N_OUTPUTS %u\n#define N_MNODES %u\n",
+                          n, sys->n_nodes, n_bnodes, sys->n_comps, defvars->len, sys->n_mnodes);
   g_string_append (out, "#define T_END ");
   append_double (out, sim->t_end);
   g_string_append (out, "           /* s, the run's end time */\n#define OUTPUT_INTERVAL ");
@@ -340,7 +384,11 @@ hyd_export_c (HydSystem *sys, const HydCircuit *circuit, const HydSimOptions *si
   append_double (out, sim->max_step);
   g_string_append (out, "        /* s, the longest step */\n#define RTOL ");
   append_double (out, sim->rtol);
-  g_string_append (out, "            /* relative tolerance */\n\n");
+  g_string_append (out, "            /* relative tolerance */\n");
+  guint n_events = hyd_system_get_n_events (sys);
+  g_string_append_printf (out, "#define N_EVENTS %u        /* the components' zero-crossing functions */\n"
+                               "#define USE_EVENTS %d      /* simulation.events: locate them, restart there */\n\n",
+                          n_events, sim->events && n_events > 0);
 
   /* states */
   g_string_append (out, "/* The states y[i]: node pressures (the pseudo-pressure ψ of a node under a\n"
@@ -499,8 +547,43 @@ hyd_export_c (HydSystem *sys, const HydCircuit *circuit, const HydSimOptions *si
           g_autofree char *pn = comment_text (type->ports[X].name);
           g_string_append_printf (out, "%s%d /* %s */", X ? ", " : " ", b, pn);
         }
+      g_string_append (out, type->n_ports ? " };\n" : " -1 };\n");
+      g_string_append_printf (out, "static const int %s_port_mnode[%u] = {", cid[i], MAX (type->n_ports, 1));
+      for (guint X = 0; X < type->n_ports; X++)
+        {
+          int m = sc->port_mnode ? sc->port_mnode[X] : -1;
+          g_autofree char *pn = comment_text (type->ports[X].name);
+          g_string_append_printf (out, "%s%d /* %s */", X ? ", " : " ", m, pn);
+        }
       g_string_append (out, type->n_ports ? " };\n\n" : " -1 };\n\n");
     }
+
+  /* mechanical nodes (after the components: a fixed point names one) */
+  g_string_append (out, "/* The mechanical nodes: state of v (x at state + 1; −1: a fixed point),\n"
+                        " * the fixed point's component and position parameter. Ports: */\n");
+  for (guint k = 0; k < sys->n_mnodes; k++)
+    {
+      const SysMechNode *mn = &sys->mnodes[k];
+      GString *ports = g_string_new (NULL);
+      for (guint j = 0; j < mn->ports->len; j++)
+        {
+          g_autofree char *pn = hyd_sys_port_name (sys, g_array_index (mn->ports, guint, j));
+          g_string_append_printf (ports, "%s%s", j ? ", " : "", pn);
+        }
+      g_autofree char *pc = comment_text (ports->str);
+      g_string_append_printf (out, "/*   mechanical node %u (%s): %s */\n", k, hyd_domain_name (mn->domain), pc);
+      g_string_free (ports, TRUE);
+    }
+  g_string_append (out, "static BxMech bx_mnodes[N_MNODES + 1] = {\n");
+  for (guint k = 0; k < sys->n_mnodes; k++)
+    {
+      const SysMechNode *mn = &sys->mnodes[k];
+      if (mn->state < 0)
+        g_string_append_printf (out, "  { -1, %s, %d },\n", cid[mn->bcomp], mn->bparam);
+      else
+        g_string_append_printf (out, "  { %d, -1, -1 },\n", mn->state);
+    }
+  g_string_append (out, sys->n_mnodes ? "};\n\n" : "  { -1, -1, -1 }\n};\n\n");
 
   /* instances */
   g_autoptr (GHashTable) declared = g_hash_table_new (g_str_hash, g_str_equal);
@@ -516,9 +599,9 @@ hyd_export_c (HydSystem *sys, const HydCircuit *circuit, const HydSimOptions *si
       const SysComp *sc = &sys->comps[i];
       HydComp *c = sc->comp;
       g_autofree char *idq = c_string (c->id);
-      g_string_append_printf (out, "  [%s] = { &%s, \"%s\", %s_par, UINT64_C (0x%" G_GINT64_MODIFIER "x), %u, %u, %s_port_node },\n",
+      g_string_append_printf (out, "  [%s] = { &%s, \"%s\", %s_par, UINT64_C (0x%" G_GINT64_MODIFIER "x), %u, %u, %s_port_node, %s_port_mnode },\n",
                               cid[i], find_type (c->type->id)->symbol, idq, cid[i], (guint64) c->connected,
-                              sc->state0, c->n_states, cid[i]);
+                              sc->state0, c->n_states, cid[i], cid[i]);
     }
   g_string_append (out, "};\n\n");
 
@@ -663,10 +746,13 @@ hyd_export_c (HydSystem *sys, const HydCircuit *circuit, const HydSimOptions *si
   g_string_append (out, "\n/* ================================================================\n"
                         " * The model code: Bramah's engine, the files this circuit needs\n"
                         " * ================================================================ */\n");
+  g_autoptr (GPtrArray) all = g_ptr_array_new ();
   for (guint k = 0; k < G_N_ELEMENTS (core_paths); k++)
-    append_file (out, core_paths[k]);
+    g_ptr_array_add (all, (gpointer) core_paths[k]);
   for (guint k = 0; k < files->len; k++)
-    append_file (out, files->pdata[k]);
+    g_ptr_array_add (all, files->pdata[k]);
+  for (guint k = 0; k < all->len; k++)
+    append_file_among (out, all->pdata[k], all);
 
   g_strfreev (cid);
   return g_string_free (out, FALSE);

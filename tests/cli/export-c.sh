@@ -5,7 +5,7 @@
 # libm alone (-std=c99); its CSV has the header and the t column of
 # `bramah-cli simulate` and ends within 1e-6 relative of the engine's run at
 # rtol 1e-8 on the small circuit (tests/engine/test-export-c.c compares f,
-# J and runs on the examples). A circuit with a wired mechanical port is
+# J and runs on the examples). A circuit with a wired signal port is
 # refused naming the component and port (exit 1, nothing written); usage
 # errors exit 2.
 # Usage: export-c.sh BRAMAH_CLI SOURCE_DIR
@@ -60,12 +60,12 @@ printf '0 0\n0.1 1e5\n' | "$dir/out/small" --eval >"$dir/eval" || fail "--eval f
 "$cli" export-c "$small" -o "$dir/named" --name ctrl >/dev/null 2>&1 && [ -s "$dir/named/ctrl.c" ] \
   || fail "--name ctrl wrote no ctrl.c"
 
-# refused: a wired mechanical port
+# refused: a wired signal port
 "$cli" export-c "$src/data/examples/position-servo.bramah" -o "$dir/servo" >"$dir/stdout" 2>"$dir/err"
 st=$?
 [ "$st" -eq 1 ] || fail "position-servo: exit $st, not 1"
-grep -q 'component C1 (cylinder_double): its translational port R is wired' "$dir/err" \
-  || fail "position-servo: the refusal does not name C1's port R: $(cat "$dir/err")"
+grep -q 'component S1 (position_sensor): its signal port S is wired' "$dir/err" \
+  || fail "position-servo: the refusal does not name S1's port S: $(cat "$dir/err")"
 [ -e "$dir/servo" ] && fail "position-servo: a refused export made $dir/servo"
 
 # usage
