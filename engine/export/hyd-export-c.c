@@ -131,7 +131,7 @@ add_with_deps (GPtrArray *files, const char *path)
       gboolean core = FALSE;
       for (guint k = 0; k < G_N_ELEMENTS (core_paths); k++)
         core |= strcmp (*d, core_paths[k]) == 0;
-      if (!core && g_str_has_prefix (*d, "engine/components/hyd-comp-"))
+      if (!core && g_str_has_prefix (*d, "engine/components/hyd-comp-") && g_str_has_suffix (*d, ".c"))
         add_with_deps (files, *d);
     }
 }
@@ -315,6 +315,29 @@ append_profile (GString *out, const char *sym, const HydProfile *prof, const cha
       append_double (out, json_object_get_double_member (body, "phase"));
       g_string_append (out, " };\n");
     }
+}
+
+const char *
+hyd_export_c_type_source (const char *type_id)
+{
+  return type_file (type_id);
+}
+
+char *
+hyd_export_c_all_models (void)
+{
+  GString *out = g_string_new (NULL);
+  append_file (out, SHIM_PATH);
+  for (guint k = 0; k < G_N_ELEMENTS (header_paths); k++)
+    append_file (out, header_paths[k]);
+  g_autoptr (GPtrArray) all = g_ptr_array_new ();
+  for (guint k = 0; k < G_N_ELEMENTS (core_paths); k++)
+    g_ptr_array_add (all, (gpointer) core_paths[k]);
+  for (const HydExportTypeFile *t = hyd_export_type_files; t->type_id; t++)
+    add_with_deps (all, t->path);
+  for (guint k = 0; k < all->len; k++)
+    append_file_among (out, all->pdata[k], all);
+  return g_string_free (out, FALSE);
 }
 
 char *

@@ -18,4 +18,13 @@ G_BEGIN_DECLS
 char *hyd_export_c (HydSystem *sys, const HydCircuit *circuit, const HydSimOptions *sim,
                     const char *source, GError **error);
 
+/* The file of the engine that holds the model of component type type_id
+ * ("engine/components/hyd-comp-sources.c"), or NULL when export-c has none. */
+const char *hyd_export_c_type_source (const char *type_id);
+
+/* For the tests: the declarations and every model file of the engine
+ * together, as export-c writes them (a program's model part, whatever the
+ * circuit): it must compile as one C99 translation unit. */
+char *hyd_export_c_all_models (void);
+
 G_END_DECLS

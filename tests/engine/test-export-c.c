@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "hyd-catalogue.h"
 #include "hyd-circuit.h"
 #include "hyd-export-c.h"
 #include "hyd-run.h"
@@ -313,10 +314,42 @@ test_refused (void)
   g_assert_cmpuint (n_refused, >, 0);
 }
 
+/* Every type of the catalogue has its model among the exported sources,
+ * and all the model files together compile as one C99 file with cc: any
+ * circuit's program compiles, whatever kinds it mixes. */
+static void
+test_catalogue (void)
+{
+  guint n_types = 0;
+  const HydComponentType *const *types = hyd_catalogue_list (&n_types);
+  g_assert_cmpuint (n_types, >, 0);
+  for (guint k = 0; k < n_types; k++)
+    if (hyd_export_c_type_source (types[k]->id) == NULL)
+      g_error ("component type %s has no exported source", types[k]->id);
+  g_autofree char *text = hyd_export_c_all_models ();
+  g_autoptr (GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("export-c-XXXXXX", &error);
+  g_assert_no_error (error);
+  g_autofree char *c_path = g_build_filename (dir, "models.c", NULL);
+  g_assert_true (g_file_set_contents (c_path, text, -1, NULL));
+  g_autofree char *cmd = g_strdup_printf ("cd '%s' && cc -O0 -std=c99 -c models.c", dir);
+  const char *argv[] = { "/bin/sh", "-c", cmd, NULL };
+  int status = 0;
+  g_autofree char *cc_err = NULL;
+  g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, NULL, &cc_err,
+                               &status, &error));
+  if (!g_spawn_check_wait_status (status, NULL))
+    g_error ("the model files together do not compile:\n%s", cc_err);
+  g_test_message ("%u component types, their model files compile together", n_types);
+  g_autofree char *rm = g_strdup_printf ("rm -rf '%s'", dir);
+  g_assert_cmpint (system (rm), ==, 0);
+}
+
 int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/engine/export-c/catalogue", test_catalogue);
   g_test_add_func ("/engine/export-c/refused", test_refused);
   for (guint k = 0; k < G_N_ELEMENTS (exportable); k++)
     {
