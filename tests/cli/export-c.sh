@@ -68,6 +68,15 @@ grep -q 'component S1 (position_sensor): its signal port S is wired' "$dir/err" 
   || fail "position-servo: the refusal does not name S1's port S: $(cat "$dir/err")"
 [ -e "$dir/servo" ] && fail "position-servo: a refused export made $dir/servo"
 
+# refused: hose friction (version 3, a connection with a length and a diameter)
+sed -e 's/"version": 1/"version": 3/' \
+    -e 's/{ "from": "V1.P2", "to": "OR1.A" }/{ "from": "V1.P2", "to": "OR1.A", "length": 2.0, "diameter": 0.01 }/' \
+    "$small" >"$dir/hose.bramah"
+"$cli" export-c "$dir/hose.bramah" -o "$dir/hose" >/dev/null 2>"$dir/err"
+st=$?
+[ "$st" -eq 1 ] || fail "hose: exit $st, not 1"
+grep -q 'the connection V1.P2-OR1.A has friction' "$dir/err" || fail "hose: the refusal does not name the connection: $(cat "$dir/err")"
+
 # usage
 "$cli" export-c "$small" >/dev/null 2>&1; st=$?
 [ "$st" -eq 2 ] || fail "no -o: exit $st, not 2"
