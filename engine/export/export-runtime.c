@@ -33,6 +33,9 @@ bx_comp_setup (BxComp *bc)
   for (guint k = 0; k < ns; k++)
     bc->col[np + k] = bc->state0 + (int) k;
   for (guint X = 0; X < np; X++)
+    if (bc->port_signal[X] >= 0 && type->ports[X].direction == HYD_PORT_INPUT)
+      bc->col[X] = -2 - bc->port_signal[X];  /* a signal input: its net's columns */
+  for (guint X = 0; X < np; X++)
     if (bc->port_mnode[X] >= 0)
       {
         /* a fixed point's node: constants, no column */
@@ -64,6 +67,96 @@ bx_comp_setup (BxComp *bc)
   bc->out = bc->dC + np;
   bc->n_zero = n_zero;
   bc->jac = bx_alloc (sizeof (double) * (c->nnz + 1));
+  bc->s = bx_alloc (sizeof (double) * (2 * np + (size_t) np * nl + 1));
+  bc->s_t = bc->s + np;
+  bc->ds = bc->s_t + np;
+  bc->d = bx_alloc (sizeof (double) * (c->n_dstates + 1));
+  for (guint k = 0; k < c->n_dstates; k++)
+    bc->d[k] = c->d0[k];
+}
+
+/* A component's inputs beyond its hydraulic ports: the velocity and
+ * position of its mechanical nodes, the value of the signals it reads. */
+static void
+bx_comp_inputs (BxComp *bc)
+{
+  guint np = bc->type->n_ports;
+  for (guint X = 0; X < np; X++)
+    if (bc->port_mnode[X] >= 0)
+      {
+        bc->p[X] = bx_mnodes[bc->port_mnode[X]].v;
+        bc->pos[X] = bx_mnodes[bc->port_mnode[X]].x;
+      }
+    else if (bc->port_signal[X] >= 0)
+      bc->p[X] = bc->type->ports[X].direction == HYD_PORT_INPUT ? bx_signals[bc->port_signal[X]].value : 0.0;
+}
+
+static int
+index_of (const int *cols, int n, int col)
+{
+  for (int j = 0; j < n; j++)
+    if (cols[j] == col)
+      return j;
+  return -1;
+}
+
+/* Every signal block in dependency order (SIG_ORDER): its outputs into
+ * their nets, and with want_jac their sensitivities by the chain rule
+ * (∂s/∂y_j = Σ_c ∂g/∂z_c·∂z_c/∂y_j: a hydraulic port through F'(ψ), a
+ * signal input through its own net). The nodes are evaluated. */
+static void
+bx_signals_eval (double t, const double *y, int want_jac)
+{
+  for (int o = 0; o < N_SIG_ORDER; o++)
+    {
+      BxComp *bc = &bx_comps[SIG_ORDER[o]];
+      HydComp *c = bc->c;
+      guint np = c->type->n_ports, nl = hyd_comp_n_local (c);
+      for (guint X = 0; X < np; X++)
+        bc->p[X] = bc->port_node[X] >= 0 ? bx_nodes[bc->port_node[X]].p : 0.0;
+      bx_comp_inputs (bc);
+      memset (bc->s, 0, sizeof (double) * (2 * np + (size_t) np * nl));
+      HydEvalIn in = { t, bc->p, y + bc->state0, bc->pos, bc->d };
+      c->type->signals (c, &in, bc->s, want_jac ? bc->ds : NULL, bc->s_t);
+      for (guint X = 0; X < np; X++)
+        {
+          if (bc->port_signal[X] < 0 || c->type->ports[X].direction != HYD_PORT_OUTPUT)
+            continue;
+          BxSignal *net = &bx_signals[bc->port_signal[X]];
+          net->value = bc->s[X];
+          net->s_t = bc->s_t[X];
+          if (!want_jac || !net->used)
+            continue;
+          memset (net->vals, 0, sizeof (double) * (size_t) net->n_cols);
+          const double *row = bc->ds + (size_t) X * nl;
+          for (guint lc = 0; lc < nl; lc++)
+            {
+              double v = row[lc];
+              int col = bc->col[lc];
+              if (v == 0.0 || col == -1)
+                continue;
+              if (col >= 0)
+                {
+                  if (lc < np && bc->port_node[lc] >= 0)
+                    v *= bx_nodes[bc->port_node[lc]].nf.dp;
+                  int at = index_of (net->cols, net->n_cols, col);
+                  if (at >= 0)
+                    net->vals[at] += v;
+                }
+              else
+                {
+                  const BxSignal *in_net = &bx_signals[-2 - col];
+                  for (int j = 0; j < in_net->n_cols; j++)
+                    {
+                      int at = index_of (net->cols, net->n_cols, in_net->cols[j]);
+                      if (at >= 0)
+                        net->vals[at] += v * in_net->vals[j];
+                    }
+                  net->s_t += v * in_net->s_t;
+                }
+            }
+        }
+    }
 }
 
 static void
@@ -125,17 +218,11 @@ bx_comp_eval (BxComp *bc, double t, const double *y, double *f, int want_jac)
   guint np = c->type->n_ports, ns = c->n_states, nv = c->n_vstates;
   for (guint X = 0; X < np; X++)
     bc->p[X] = bc->port_node[X] >= 0 ? bx_nodes[bc->port_node[X]].p : 0.0;
-  for (guint X = 0; X < np; X++)
-    if (bc->port_mnode[X] >= 0)
-      {
-        /* a mechanical port: its node's velocity and position */
-        bc->p[X] = bx_mnodes[bc->port_mnode[X]].v;
-        bc->pos[X] = bx_mnodes[bc->port_mnode[X]].x;
-      }
+  bx_comp_inputs (bc);
   memset (bc->q, 0, sizeof (double) * bc->n_zero);
   if (want_jac)
     memset (bc->jac, 0, sizeof (double) * c->nnz);
-  HydEvalIn in = { t, bc->p, y + bc->state0, bc->pos, NULL };
+  HydEvalIn in = { t, bc->p, y + bc->state0, bc->pos, bc->d };
   HydEvalOut out = { bc->q, bc->xdot, want_jac ? bc->jac : NULL, bc->q_t, bc->x_t,
                      bc->V, bc->dV, bc->d2V, bc->C, bc->dC, bc->out };
   c->type->eval (c, &in, &out);
@@ -219,6 +306,18 @@ bx_add (double *J, double *dfdt, int row, int col, double v)
     dfdt[row] += v * bx_bpdot[col - N_STATES];
 }
 
+/* v at (row, a signal net's column): by the chain rule over the columns
+ * the net depends on, and its ∂/∂t into ∂f/∂t. */
+static void
+bx_add_net (double *J, double *dfdt, int row, int col, double v)
+{
+  const BxSignal *net = &bx_signals[-2 - col];
+  for (int j = 0; j < net->n_cols; j++)
+    bx_add (J, dfdt, row, net->cols[j], v * net->vals[j]);
+  if (dfdt)
+    dfdt[row] += v * net->s_t;
+}
+
 /* A component's part of J and ∂f/∂t (after circuit_f with want_jac). */
 static void
 bx_comp_jacobian (const BxComp *bc, double *J, double *dfdt)
@@ -299,6 +398,42 @@ bx_comp_jacobian (const BxComp *bc, double *J, double *dfdt)
           double dv = bc->dV[X * nv + j];
           if (dv != 0.0)
             J[row + (size_t) bc->col[np + sj] * N_STATES] += -nd->f * (dv * nd->nf.c) / nd->C;
+        }
+    }
+  /* entries in a signal input's column, spread over its net's columns */
+  for (guint e = 0; e < c->nnz; e++)
+    {
+      int col = bc->col[c->jcol[e]];
+      if (bc->jac[e] == 0.0 || col > -2)
+        continue;
+      double v = bc->jac[e];
+      guint r = c->jrow[e];
+      if (r < np)
+        {
+          int mk = bc->port_mnode[r], nn = bc->port_node[r];
+          if (mk >= 0)
+            {
+              if (bx_mnodes[mk].state >= 0)
+                bx_add_net (J, dfdt, bx_mnodes[mk].state, col, -v / bx_mnodes[mk].m);
+            }
+          else if (nn >= 0 && bx_nodes[nn].state >= 0)
+            bx_add_net (J, dfdt, bx_nodes[nn].state, col, -v / bx_nodes[nn].C);
+          continue;
+        }
+      guint k = r - np;
+      bx_add_net (J, dfdt, bc->state0 + (int) k, col, v);
+      int jv = bc->vpos[k];
+      if (jv < 0)
+        continue;
+      for (guint X = 0; X < np; X++)
+        {
+          int nn = bc->port_node[X];
+          if (nn < 0 || bx_nodes[nn].state < 0)
+            continue;
+          const BxNode *nd = &bx_nodes[nn];
+          double dv = bc->dV[X * nv + (guint) jv];
+          if (dv != 0.0)
+            bx_add_net (J, dfdt, nd->state, col, -nd->nf.phi * dv * v / nd->C);
         }
     }
   if (dfdt)
@@ -441,7 +576,7 @@ circuit_events (double t, const double *y, double *g)
       HydComp *c = bc->c;
       if (c->type->events == NULL || c->n_events == 0)
         continue;
-      HydEvalIn in = { t, bc->p, y + bc->state0, bc->pos, NULL };
+      HydEvalIn in = { t, bc->p, y + bc->state0, bc->pos, bc->d };
       c->type->events (c, &in, g + k);
       k += (int) c->n_events;
     }
@@ -451,6 +586,39 @@ static int
 crosses (double a, double b)
 {
   return (a < 0.0 && b >= 0.0) || (a > 0.0 && b <= 0.0);
+}
+
+/* At an event (crossed[k]: +1 when function k went up through 0, −1 down,
+ * 0 not; NULL: the settling at t = 0 and the later rounds), every
+ * component's update of its discrete states, repeated until none changes
+ * (Bramah docs/domains.md); 1 when 256 rounds do not settle. */
+static int
+bx_update (double t, const double *y, const int *crossed)
+{
+  for (int round = 0; round < 256; round++)
+    {
+      int changed = 0, e0 = 0;
+      circuit_f (t, y, NULL, 0);
+      for (int i = 0; i < N_COMPS; i++)
+        {
+          BxComp *bc = &bx_comps[i];
+          HydComp *c = bc->c;
+          int ne = (int) c->n_events;
+          e0 += ne;
+          if (c->type->update == NULL || c->n_dstates == 0)
+            continue;
+          HydEvalIn in = { t, bc->p, y + bc->state0, bc->pos, bc->d };
+          const int *cr = round == 0 && crossed != NULL && ne > 0 ? crossed + e0 - ne : NULL;
+          int any = 0;
+          for (int k = 0; cr && k < ne; k++)
+            any = any || cr[k] != 0;
+          changed = c->type->update (c, &in, any ? cr : NULL, bc->d) || changed;
+        }
+      if (!changed)
+        return 0;
+    }
+  fprintf (stderr, "the discrete states do not settle at t = %.9g s\n", t);
+  return 1;
 }
 
 /* The interval [lo, hi] between breakpoints that holds t (a breakpoint
@@ -509,7 +677,10 @@ rodas4_run (double rtol, double atol_scale, double *y)
   double t = 0.0, h = fmin (1e-6 * T_END, MAX_STEP);
   long i_out = 1, n_out = (long) floor (T_END / OUTPUT_INTERVAL + 1e-9);
   int reject = 0;
+  int *crossed = bx_alloc (sizeof (int) * (N_EVENTS + 1));
   double t_hi = set_interval_at (0.0);
+  if (N_DSTATES > 0 && bx_update (0.0, y, NULL) != 0)
+    return 1;
   if (USE_EVENTS)
     circuit_events (0.0, y, g_prev);
 
@@ -643,6 +814,15 @@ rodas4_run (double rtol, double atol_scale, double *y)
               dense (best, yo, y, d1, d2, ys);
               memcpy (y, ys, sizeof (double) * n);
               t = t_old + best * h;
+              if (N_DSTATES > 0)
+                {
+                  /* which functions crossed by t, and which way: the new regime */
+                  circuit_events (t, y, g_try);
+                  for (int e = 0; e < N_EVENTS; e++)
+                    crossed[e] = crosses (g_prev[e], g_try[e]) ? (g_prev[e] < 0.0 ? 1 : -1) : 0;
+                  if (bx_update (t, y, crossed) != 0)
+                    return 1;
+                }
               circuit_events (t, y, g_new);
             }
           memcpy (g_prev, g_new, sizeof (double) * N_EVENTS);

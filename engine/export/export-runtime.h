@@ -26,6 +26,18 @@ typedef struct {
   double v, x, m, F, f;
 } BxMech;
 
+/* A signal net: the value of its driver's output, and its sensitivities:
+ * vals[j] = ∂value/∂y at the columns cols[j] (≥ N_STATES: a boundary
+ * node's pressure), s_t = ∂value/∂t (Bramah docs/domains.md, "Signals"). */
+typedef struct {
+  int n_cols;
+  const int *cols;
+  double *vals;
+  int used;              /* a component reads it */
+  /* evaluation scratch */
+  double value, s_t;
+} BxSignal;
+
 typedef struct {
   const HydComponentType *type;
   const char *id;
@@ -35,6 +47,7 @@ typedef struct {
   int n_states;               /* as compiled by Bramah (checked at start) */
   const int *port_node;       /* [n_ports] node of each port, −1 none */
   const int *port_mnode;      /* [n_ports] mechanical node of each port, −1 none */
+  const int *port_signal;     /* [n_ports] signal net of each port, −1 none */
   /* made by bx_comp_setup */
   HydComp *c;
   int *col;                   /* [n_local] global column (≥ N_STATES: a boundary node) */
@@ -42,6 +55,8 @@ typedef struct {
   double *pos;                /* [n_ports] positions when c->n_pos > 0, else NULL */
   double *p, *q, *xdot, *jac, *q_t, *x_t, *V, *dV, *d2V, *C, *dC, *out;
   size_t n_zero;
+  double *s, *s_t, *ds;       /* signal outputs, ∂/∂t, dense ∂/∂z (blocks with outputs) */
+  double *d;                  /* [c->n_dstates] discrete states (a step block's "stepped") */
 } BxComp;
 
 /* Profiles are evaluated per integration interval [lo, hi]: the piece in
@@ -51,6 +66,7 @@ static double bx_t_piece;
 
 static void bx_comp_setup (BxComp *bc);
 static void bx_nodes_begin (double t, const double *y);
+static void bx_signals_eval (double t, const double *y, int want_jac);
 static void bx_comp_eval (BxComp *bc, double t, const double *y, double *f, int want_jac);
 static int bx_nodes_end (double *f);
 static void bx_comp_jacobian (const BxComp *bc, double *J, double *dfdt);

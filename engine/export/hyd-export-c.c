@@ -224,20 +224,21 @@ check_exportable (HydSystem *sys, GError **error)
       if (type_file (type->id) == NULL)
         return refuse (error, "export-c: component %s (%s): its model is not among the exported sources",
                        c->id, type->id);
-      /* a component with signal ports exports while they are not wired (its
-       * inputs are then 0, as in the engine); signal nets are not written */
+      gboolean electrical = type->n_elec_paths > 0 || type->n_elec_loads > 0;
       for (guint X = 0; X < type->n_ports; X++)
-        if (sc->port_signal && sc->port_signal[X] >= 0)
-          return refuse (error, "export-c: component %s (%s): its %s port %s is wired; export-c writes "
-                         "the hydraulic and mechanical domains (no signal or electrical connections)",
-                         c->id, type->id, hyd_domain_name (type->ports[X].domain), type->ports[X].name);
-      if (c->n_dstates > 0)
-        return refuse (error, "export-c: component %s (%s) has discrete states (%s) switched at events; "
-                       "export-c writes continuous models only", c->id, type->id, c->dstates[0].name);
+        electrical |= type->ports[X].domain == HYD_DOMAIN_ELECTRICAL;
+      if (electrical)
+        return refuse (error, "export-c: component %s (%s) is part of electrical control; export-c "
+                       "writes no current paths", c->id, type->id);
     }
-  if (sys->n_signals > 0 || sys->n_dstates > 0 || sys->n_elec > 0)
-    return refuse (error, "export-c: the circuit has signal or electrical parts; "
-                   "export-c writes the hydraulic and mechanical domains");
+  for (guint k = 0; k < sys->n_signals; k++)
+    if (sys->signals[k].tap)
+      return refuse (error, "export-c: component %s: its reference %s reads a variable of another "
+                     "component; export-c writes no references",
+                     sys->comps[sys->port_comp[sys->signals[k].tap_reader]].comp->id,
+                     sys->signals[k].tap_param);
+  if (sys->n_elec > 0)
+    return refuse (error, "export-c: the circuit has electrical control; export-c writes no current paths");
   return TRUE;
 }
 
@@ -410,8 +411,10 @@ hyd_export_c (HydSystem *sys, const HydCircuit *circuit, const HydSimOptions *si
   g_string_append (out, "            /* relative tolerance */\n");
   guint n_events = hyd_system_get_n_events (sys);
   g_string_append_printf (out, "#define N_EVENTS %u        /* the components' zero-crossing functions */\n"
-                               "#define USE_EVENTS %d      /* simulation.events: locate them, restart there */\n\n",
-                          n_events, sim->events && n_events > 0);
+                               "#define USE_EVENTS %d      /* simulation.events: locate them, restart there */\n",
+                          n_events, (sim->events || sys->n_dstates > 0) && n_events > 0);
+  g_string_append_printf (out, "#define N_DSTATES %u       /* discrete states, switched at events */\n\n",
+                          sys->n_dstates);
 
   /* states */
   g_string_append (out, "/* The states y[i]: node pressures (the pseudo-pressure ψ of a node under a\n"
@@ -578,8 +581,49 @@ hyd_export_c (HydSystem *sys, const HydCircuit *circuit, const HydSimOptions *si
           g_autofree char *pn = comment_text (type->ports[X].name);
           g_string_append_printf (out, "%s%d /* %s */", X ? ", " : " ", m, pn);
         }
+      g_string_append (out, type->n_ports ? " };\n" : " -1 };\n");
+      g_string_append_printf (out, "static const int %s_port_signal[%u] = {", cid[i], MAX (type->n_ports, 1));
+      for (guint X = 0; X < type->n_ports; X++)
+        {
+          int m = sc->port_signal ? sc->port_signal[X] : -1;
+          g_autofree char *pn = comment_text (type->ports[X].name);
+          g_string_append_printf (out, "%s%d /* %s */", X ? ", " : " ", m, pn);
+        }
       g_string_append (out, type->n_ports ? " };\n\n" : " -1 };\n\n");
     }
+
+  /* signal nets */
+  g_string_append_printf (out, "/* The signal nets: the columns each one's value depends on (≥ N_STATES: a\n"
+                               " * boundary node's pressure), and whether a component reads it */\n"
+                               "#define N_SIGNALS %u\n", sys->n_signals);
+  for (guint k = 0; k < sys->n_signals; k++)
+    {
+      const SysSignal *net = &sys->signals[k];
+      GString *ports = g_string_new (NULL);
+      for (guint j = 0; j < net->ports->len; j++)
+        {
+          g_autofree char *pn = hyd_sys_port_name (sys, g_array_index (net->ports, guint, j));
+          g_string_append_printf (ports, "%s%s", j ? ", " : "", pn);
+        }
+      g_autofree char *pc = comment_text (ports->str);
+      g_string_free (ports, TRUE);
+      g_string_append_printf (out, "static const int sig%u_cols[%u] = {", k, MAX (net->n_cols, 1));
+      for (guint j = 0; j < net->n_cols; j++)
+        g_string_append_printf (out, "%s%d", j ? ", " : " ", net->cols[j]);
+      g_string_append_printf (out, "%s }; /* net %u: %s */\nstatic double sig%u_vals[%u];\n",
+                              net->n_cols ? "" : " 0", k, pc, k, MAX (net->n_cols, 1));
+    }
+  g_string_append (out, "static BxSignal bx_signals[N_SIGNALS + 1] = {\n");
+  for (guint k = 0; k < sys->n_signals; k++)
+    g_string_append_printf (out, "  { %u, sig%u_cols, sig%u_vals, %d },\n", sys->signals[k].n_cols, k, k,
+                            sys->signals[k].used ? 1 : 0);
+  g_string_append (out, sys->n_signals ? "};\n" : "  { 0, NULL, NULL, 0 }\n};\n");
+  g_string_append_printf (out, "/* the blocks whose outputs are read, in dependency order */\n"
+                               "#define N_SIG_ORDER %u\nstatic const int SIG_ORDER[N_SIG_ORDER + 1] = {",
+                          sys->n_sig_order);
+  for (guint o = 0; o < sys->n_sig_order; o++)
+    g_string_append_printf (out, "%s%s", o ? ", " : " ", cid[sys->sig_order[o]]);
+  g_string_append (out, sys->n_sig_order ? " };\n\n" : " 0 };\n\n");
 
   /* mechanical nodes (after the components: a fixed point names one) */
   g_string_append (out, "/* The mechanical nodes: state of v (x at state + 1; −1: a fixed point),\n"
@@ -622,9 +666,9 @@ hyd_export_c (HydSystem *sys, const HydCircuit *circuit, const HydSimOptions *si
       const SysComp *sc = &sys->comps[i];
       HydComp *c = sc->comp;
       g_autofree char *idq = c_string (c->id);
-      g_string_append_printf (out, "  [%s] = { &%s, \"%s\", %s_par, UINT64_C (0x%" G_GINT64_MODIFIER "x), %u, %u, %s_port_node, %s_port_mnode },\n",
+      g_string_append_printf (out, "  [%s] = { &%s, \"%s\", %s_par, UINT64_C (0x%" G_GINT64_MODIFIER "x), %u, %u, %s_port_node, %s_port_mnode, %s_port_signal },\n",
                               cid[i], find_type (c->type->id)->symbol, idq, cid[i], (guint64) c->connected,
-                              sc->state0, c->n_states, cid[i], cid[i]);
+                              sc->state0, c->n_states, cid[i], cid[i], cid[i]);
     }
   g_string_append (out, "};\n\n");
 
@@ -686,7 +730,8 @@ hyd_export_c (HydSystem *sys, const HydCircuit *circuit, const HydSimOptions *si
                         " * equations. 0, or 1 when a value is not finite. */\n"
                         "static int\ncircuit_f (double t, const double *y, double *f, int want_jac)\n{\n"
                         "  circuit_params (t);\n"
-                        "  bx_nodes_begin (t, y);\n");
+                        "  bx_nodes_begin (t, y);\n"
+                        "  bx_signals_eval (t, y, want_jac);\n");
   for (guint i = 0; i < sys->n_comps; i++)
     {
       const SysComp *sc = &sys->comps[i];

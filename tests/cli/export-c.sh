@@ -60,13 +60,13 @@ printf '0 0\n0.1 1e5\n' | "$dir/out/small" --eval >"$dir/eval" || fail "--eval f
 "$cli" export-c "$small" -o "$dir/named" --name ctrl >/dev/null 2>&1 && [ -s "$dir/named/ctrl.c" ] \
   || fail "--name ctrl wrote no ctrl.c"
 
-# refused: a wired signal port
-"$cli" export-c "$src/data/examples/position-servo.bramah" -o "$dir/servo" >"$dir/stdout" 2>"$dir/err"
+# refused: electrical control
+"$cli" export-c "$src/data/examples/electro-timer-delayed-return.bramah" -o "$dir/refused" >"$dir/stdout" 2>"$dir/err"
 st=$?
-[ "$st" -eq 1 ] || fail "position-servo: exit $st, not 1"
-grep -q 'component S1 (position_sensor): its signal port S is wired' "$dir/err" \
-  || fail "position-servo: the refusal does not name S1's port S: $(cat "$dir/err")"
-[ -e "$dir/servo" ] && fail "position-servo: a refused export made $dir/servo"
+[ "$st" -eq 1 ] || fail "electro-timer-delayed-return: exit $st, not 1"
+grep -q 'component S1 (pushbutton_switch) is part of electrical control' "$dir/err" \
+  || fail "electro-timer-delayed-return: the refusal does not name S1: $(cat "$dir/err")"
+[ -e "$dir/refused" ] && fail "electro-timer-delayed-return: a refused export made $dir/servo"
 
 # refused: hose friction (version 3, a connection with a length and a diameter)
 sed -e 's/"version": 1/"version": 3/' \

@@ -213,7 +213,7 @@ run help-export-c export-c --help
 run export-c export-c cli/small.bramah -o exported
 show_file exported/Makefile
 show_file exported/README
-run export-c-refused export-c ex/position-servo.bramah -o refused
+run export-c-refused export-c ex/electro-timer-delayed-return.bramah -o refused
 show_file refused
 run export-c-no-output export-c cli/small.bramah
 run export-c-no-file export-c -o exported
