@@ -1,5 +1,5 @@
 /* ==== The assembly (the same operations, in the same order, as Bramah's
- * engine/compile/hyd-system-eval.c, for the hydraulic domain) ==== */
+ * engine/compile/hyd-system-eval.c and hyd-system-domains.c) ==== */
 
 static double bx_bpdot[N_BOUNDARY + 1];  /* ṗ of each boundary node */
 

@@ -6,10 +6,11 @@
  * build time, hyd-export-bundle.h), GLib's few names given by
  * export-shim.h. What is generated here is the circuit: its states, its
  * parameters, its nodes, the component instances, and f and J as one call
- * per component, each named. export-runtime.c is the assembly (the
- * hydraulic part of hyd-system-eval.c, step by step), a dense LU, RODAS4
- * and main. Exported are circuits of the hydraulic domain with constant
- * parameters; everything else is refused with the component named. */
+ * per component, each named. export-runtime.c is the assembly (that of
+ * hyd-system-eval.c and hyd-system-domains.c, step by step: nodes,
+ * mechanical nodes, signal nets, discrete states), a dense LU, RODAS4 with
+ * event location, and main. Electrical control, references and hose
+ * friction are refused with the component or connection named. */
 #include "hyd-export-c.h"
 #include "hyd-export-bundle.h"
 #include "hyd-system-private.h"
