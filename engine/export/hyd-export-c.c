@@ -541,11 +541,24 @@ hyd_export_c (HydSystem *sys, const HydCircuit *circuit, const HydSimOptions *si
       const HydComponentType *type = c->type;
       g_autofree char *idc = comment_text (c->id);
       g_string_append_printf (out, "/* %s (%s): parameters in force, SI units */\n", idc, type->id);
+      /* the parameters' names as indices: C_PU1_speed */
+      char **pid = g_new0 (char *, type->n_params + 1);
+      if (type->n_params)
+        {
+          g_string_append (out, "enum {");
+          for (guint k = 0; k < type->n_params; k++)
+            {
+              g_autofree char *pn = c_ident ("_", type->params[k].name);
+              pid[k] = g_strconcat (cid[i], pn, NULL);
+              g_string_append_printf (out, "%s%s", k ? ", " : " ", pid[k]);
+            }
+          g_string_append (out, " };\n");
+        }
       g_string_append_printf (out, "static const double %s_par[%u] = {\n", cid[i], MAX (type->n_params, 1));
       for (guint k = 0; k < type->n_params; k++)
         {
           const HydParamInfo *pi = &type->params[k];
-          g_string_append (out, "  ");
+          g_string_append_printf (out, "  [%s] = ", pid[k]);
           append_double (out, c->par[k]);
           const char *unit = hyd_unit_symbol (pi->unit);
           g_string_append_printf (out, ", /* %s", pi->name);
@@ -567,6 +580,7 @@ hyd_export_c (HydSystem *sys, const HydCircuit *circuit, const HydSimOptions *si
       if (type->n_params == 0)
         g_string_append (out, "  0\n");
       g_string_append (out, "};\n");
+      g_strfreev (pid);
       g_string_append_printf (out, "static const int %s_port_node[%u] = {", cid[i], MAX (type->n_ports, 1));
       for (guint X = 0; X < type->n_ports; X++)
         {
@@ -689,9 +703,10 @@ hyd_export_c (HydSystem *sys, const HydCircuit *circuit, const HydSimOptions *si
                                                      *unit ? " (" : "", unit, *unit ? ")" : "");
             append_profile (out, sym, sc->prof[k], what);
             g_autofree char *wc = comment_text (what);
+            g_autofree char *pidx = g_strconcat (cid[i], "_", pname, NULL);
             g_string_append_printf (timed, "  c = bx_comps[%s].c; /* %s */\n"
-                                    "  c->par[%u] = hyd_profile_eval (&%s, t, bx_t_piece, &c->par_dt[%u]);\n",
-                                    cid[i], wc, k, sym, k);
+                                    "  c->par[%s] = hyd_profile_eval (&%s, t, bx_t_piece, &c->par_dt[%s]);\n",
+                                    cid[i], wc, pidx, sym, pidx);
           }
     }
   g_string_append (out, "\n/* The parameters in force at t (the piece of the interval in force) */\n"
