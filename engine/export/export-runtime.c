@@ -7,7 +7,7 @@ static void
 bx_comp_setup (BxComp *bc)
 {
   const HydComponentType *type = bc->type;
-  HydComp *c = hyd_comp_new (type, bc->id, &bx_fluid);
+  HydComp *c = bc->make ? bc->make () : hyd_comp_new (type, bc->id, &bx_fluid);
   guint np = type->n_ports;
   for (guint k = 0; k < type->n_params; k++)
     c->par[k] = bc->par[k];

@@ -48,6 +48,7 @@ typedef struct {
   const int *port_node;       /* [n_ports] node of each port, −1 none */
   const int *port_mnode;      /* [n_ports] mechanical node of each port, −1 none */
   const int *port_signal;     /* [n_ports] signal net of each port, −1 none */
+  HydComp *(*make) (void);    /* NULL, or how the instance is made (a hose) */
   /* made by bx_comp_setup */
   HydComp *c;
   int *col;                   /* [n_local] global column (≥ N_STATES: a boundary node) */

@@ -117,6 +117,30 @@ g_strdup_printf (const char *fmt, ...)
   return s;
 }
 
+static char *
+g_strdup (const char *s)
+{
+  return s ? g_memdup2 (s, strlen (s) + 1) : NULL;
+}
+
+/* The strings up to a NULL, joined. */
+static char *
+g_strconcat (const char *first, ...)
+{
+  va_list ap;
+  size_t len = 0;
+  va_start (ap, first);
+  for (const char *s = first; s; s = va_arg (ap, const char *))
+    len += strlen (s);
+  va_end (ap);
+  char *out = bx_alloc (len + 1);
+  va_start (ap, first);
+  for (const char *s = first; s; s = va_arg (ap, const char *))
+    strcat (out, s);
+  va_end (ap);
+  return out;
+}
+
 static int
 g_strcmp0 (const char *a, const char *b)
 {

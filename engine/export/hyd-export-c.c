@@ -9,8 +9,8 @@
  * per component, each named. export-runtime.c is the assembly (that of
  * hyd-system-eval.c and hyd-system-domains.c, step by step: nodes,
  * mechanical nodes, signal nets, discrete states), a dense LU, RODAS4 with
- * event location, and main. Electrical control, references and hose
- * friction are refused with the component or connection named. */
+ * event location, and main. Electrical control and references are
+ * refused with the component named. */
 #include "hyd-export-c.h"
 #include "hyd-export-bundle.h"
 #include "hyd-system-private.h"
@@ -28,6 +28,7 @@ static const char *const header_paths[] = {
   "engine/components/hyd-component.h", "engine/components/hyd-comp-electrical.h",
   "engine/core/hyd-profile.h:HydProfileKind,HydProfile",
   "engine/core/hyd-profile.c:_HydProfile,count_le,eval_points,hyd_profile_eval",
+  "engine/compile/hyd-system-private.h:HydSysHose",
 };
 static const char *const core_paths[] = {
   "engine/core/hyd-smooth.c", "engine/core/hyd-fluid.c", "engine/components/hyd-component.c",
@@ -219,9 +220,6 @@ check_exportable (HydSystem *sys, GError **error)
       const SysComp *sc = &sys->comps[i];
       const HydComp *c = sc->comp;
       const HydComponentType *type = c->type;
-      if (hyd_sys_comp_is_hose (c))
-        return refuse (error, "export-c: the connection %s has friction (length and diameter of a hose); "
-                       "export-c writes circuits without hose friction", c->id);
       if (type_file (type->id) == NULL)
         return refuse (error, "export-c: component %s (%s): its model is not among the exported sources",
                        c->id, type->id);
@@ -675,15 +673,36 @@ hyd_export_c (HydSystem *sys, const HydCircuit *circuit, const HydSimOptions *si
       if (g_hash_table_add (declared, (gpointer) sym))
         g_string_append_printf (out, "extern const HydComponentType %s;\n", sym);
     }
+  gboolean any_hose = FALSE;
+  for (guint i = 0; i < sys->n_comps; i++)
+    any_hose |= hyd_sys_comp_is_hose (sys->comps[i].comp);
+  if (any_hose)
+    g_string_append (out, "HydComp *hyd_sys_hose_new (const HydFluid *fluid, const char *from, const char *to, "
+                          "guint connection,\n                           double length, double diameter);\n");
+  for (guint i = 0; i < sys->n_comps; i++)
+    if (hyd_sys_comp_is_hose (sys->comps[i].comp))
+      {
+        const HydSysHose *h = sys->comps[i].comp->priv;
+        g_autofree char *fq = c_string (h->from), *tq = c_string (h->to);
+        g_string_append_printf (out, "\n/* the hose of the connection from %s to %s: length (m), diameter (m) */\n"
+                                "static HydComp *\nmake_%s (void)\n{\n"
+                                "  return hyd_sys_hose_new (&bx_fluid, \"%s\", \"%s\", %u, ", fq, tq, cid[i], fq, tq,
+                                h->connection);
+        append_double (out, h->length);
+        g_string_append (out, ", ");
+        append_double (out, h->diameter);
+        g_string_append (out, ");\n}\n");
+      }
   g_string_append (out, "\nstatic BxComp bx_comps[N_COMPS] = {\n");
   for (guint i = 0; i < sys->n_comps; i++)
     {
       const SysComp *sc = &sys->comps[i];
       HydComp *c = sc->comp;
       g_autofree char *idq = c_string (c->id);
-      g_string_append_printf (out, "  [%s] = { &%s, \"%s\", %s_par, UINT64_C (0x%" G_GINT64_MODIFIER "x), %u, %u, %s_port_node, %s_port_mnode, %s_port_signal },\n",
+      g_string_append_printf (out, "  [%s] = { &%s, \"%s\", %s_par, UINT64_C (0x%" G_GINT64_MODIFIER "x), %u, %u, %s_port_node, %s_port_mnode, %s_port_signal, %s%s },\n",
                               cid[i], find_type (c->type->id)->symbol, idq, cid[i], (guint64) c->connected,
-                              sc->state0, c->n_states, cid[i], cid[i], cid[i]);
+                              sc->state0, c->n_states, cid[i], cid[i], cid[i],
+                              hyd_sys_comp_is_hose (c) ? "make_" : "", hyd_sys_comp_is_hose (c) ? cid[i] : "NULL");
     }
   g_string_append (out, "};\n\n");
 

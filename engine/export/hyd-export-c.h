@@ -12,9 +12,8 @@
 G_BEGIN_DECLS
 
 /* The program's text, or NULL with an error (HYD_CIRCUIT_ERROR) naming the
- * component or connection that export-c cannot write (electrical control,
- * a reference, a hose with friction). `source` names the circuit in the
- * program's heading. */
+ * component that export-c cannot write (electrical control, a reference).
+ * `source` names the circuit in the program's heading. */
 char *hyd_export_c (HydSystem *sys, const HydCircuit *circuit, const HydSimOptions *sim,
                     const char *source, GError **error);
 

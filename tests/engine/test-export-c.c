@@ -10,8 +10,9 @@
  *  - the program's own run (RODAS4 at rtol 1e-8, every atol times 1e-4)
  *    ends where the engine's rodas4 run at the same tolerances ends: every CSV column within 1e-5 of the
  *    largest magnitude it takes in the engine's run.
- * The examples that must export are listed; the others must be refused
- * with a message that names a component or a parameter. */
+ * The same for a circuit with hose friction. The examples that must export
+ * are listed; the others must be refused with a message that names a
+ * component. */
 #include <glib.h>
 #include <glib/gstdio.h>
 #include <math.h>
@@ -116,12 +117,9 @@ check_close (const char *what, const char *name, double t, guint i, double a, do
 }
 
 static void
-check_example (const char *name)
+check_circuit (const char *name, const HydCircuit *circuit)
 {
-  g_autofree char *path = g_strdup_printf ("%s/examples/%s.bramah", HYD_TEST_DATA_DIR, name);
   g_autoptr (GError) error = NULL;
-  g_autoptr (HydCircuit) circuit = hyd_circuit_load_from_file (path, &error);
-  g_assert_no_error (error);
   g_auto (HydSimOptions) sim = { 0 };
   g_assert_true (hyd_circuit_get_sim_options (circuit, &sim, &error));
   g_autoptr (HydSystem) sys = hyd_system_compile (circuit, &error);
@@ -272,7 +270,37 @@ check_example (const char *name)
 static void
 test_examples (gconstpointer data)
 {
-  check_example (data);
+  g_autofree char *path = g_strdup_printf ("%s/examples/%s.bramah", HYD_TEST_DATA_DIR, (const char *) data);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (HydCircuit) circuit = hyd_circuit_load_from_file (path, &error);
+  g_assert_no_error (error);
+  check_circuit (data, circuit);
+}
+
+/* Hose friction (circuit format version 3): a source into a volume, on to
+ * an orifice through 2 m of 10 mm hose (Re about 4000: the blend of
+ * laminar and Blasius) and from it to the tank through 1 m of 20 mm hose
+ * (laminar). */
+static void
+test_hoses (void)
+{
+  static const char text[] =
+    "{ \"format\": \"bramah-circuit\", \"version\": 3,\n"
+    "  \"simulation\": { \"t_end\": 0.5, \"output_interval\": 0.01 },\n"
+    "  \"components\": [\n"
+    "    { \"id\": \"FS1\", \"type\": \"flow_source\", \"position\": [100, 330],\n"
+    "      \"params\": { \"flow\": { \"ramp\": { \"points\": [[0, 0], [0.2, 0.001]] } } } },\n"
+    "    { \"id\": \"V1\", \"type\": \"volume\", \"position\": [160, 250], \"params\": { \"volume\": 1e-3 } },\n"
+    "    { \"id\": \"OR1\", \"type\": \"orifice\", \"position\": [260, 260], \"params\": { \"diameter\": 0.004 } },\n"
+    "    { \"id\": \"T1\", \"type\": \"tank\", \"position\": [360, 300], \"params\": {} } ],\n"
+    "  \"connections\": [\n"
+    "    { \"from\": \"FS1.P\", \"to\": \"V1.P\" },\n"
+    "    { \"from\": \"V1.P2\", \"to\": \"OR1.A\", \"length\": 2.0, \"diameter\": 0.01 },\n"
+    "    { \"from\": \"OR1.B\", \"to\": \"T1.T\", \"length\": 1.0, \"diameter\": 0.02 } ] }\n";
+  g_autoptr (GError) error = NULL;
+  g_autoptr (HydCircuit) circuit = hyd_circuit_load_from_data (text, -1, "hoses.bramah", &error);
+  g_assert_no_error (error);
+  check_circuit ("hoses", circuit);
 }
 
 /* The others are refused, naming what (a component or a parameter). */
@@ -350,6 +378,7 @@ main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/engine/export-c/catalogue", test_catalogue);
+  g_test_add_func ("/engine/export-c/hoses", test_hoses);
   g_test_add_func ("/engine/export-c/refused", test_refused);
   for (guint k = 0; k < G_N_ELEMENTS (exportable); k++)
     {
