@@ -367,7 +367,7 @@ hyd_export_c (HydSystem *sys, const HydCircuit *circuit, const HydSimOptions *si
   g_autofree char *src = comment_text (source);
   g_autofree char *title = comment_text (circuit->title ? circuit->title : "");
   g_string_append_printf (out,
-    "/* %s%s%s — exported by `bramah-cli export-c` from %s.\n"
+    "/* %s — exported by `bramah-cli export-c` from %s.\n"
     " *\n"
     " * The circuit as a self-contained C99 program: its states and parameters,\n"
     " * f(t, y), the analytic Jacobian ∂f/∂y and ∂f/∂t, and RODAS4 (Hairer &\n"
@@ -381,7 +381,7 @@ hyd_export_c (HydSystem *sys, const HydCircuit *circuit, const HydSimOptions *si
     " *\n"
     " * Bramah is free software (GPL-3.0-or-later); so is this file, which\n"
     " * contains parts of it. */\n\n",
-    title, *title ? " " : "", *title ? "" : "Circuit", src);
+    *title ? title : "Circuit", src);
 
   g_string_append (out, "/* ================================================================\n"
                         " * Declarations: GLib's few names, the engine's headers\n"
@@ -773,13 +773,21 @@ hyd_export_c (HydSystem *sys, const HydCircuit *circuit, const HydSimOptions *si
       HydComp *c = sc->comp;
       GString *ports = g_string_new (NULL);
       for (guint X = 0; X < c->type->n_ports; X++)
-        if (sc->port_node[X] >= 0)
-          g_string_append_printf (ports, "%s%s → node %d", ports->len ? ", " : "", c->type->ports[X].name,
-                                  sc->port_node[X]);
+        {
+          const char *pn = c->type->ports[X].name, *sep = ports->len ? ", " : "";
+          if (sc->port_node[X] >= 0)
+            g_string_append_printf (ports, "%s%s → node %d", sep, pn, sc->port_node[X]);
+          else if (sc->port_mnode && sc->port_mnode[X] >= 0)
+            g_string_append_printf (ports, "%s%s → mechanical node %d", sep, pn, sc->port_mnode[X]);
+          else if (sc->port_signal && sc->port_signal[X] >= 0)
+            g_string_append_printf (ports, "%s%s %s signal net %d", sep, pn,
+                                    c->type->ports[X].direction == HYD_PORT_OUTPUT ? "→" : "←",
+                                    sc->port_signal[X]);
+        }
       g_autofree char *pc = comment_text (ports->str);
       g_autofree char *idc = comment_text (c->id);
       g_string_free (ports, TRUE);
-      g_string_append_printf (out, "  /* %s (%s): %s", idc, c->type->id, pc);
+      g_string_append_printf (out, "  /* %s (%s)%s%s", idc, c->type->id, *pc ? ": " : "", pc);
       if (c->n_states == 1)
         g_string_append_printf (out, "; state %u", sc->state0);
       else if (c->n_states > 1)
