@@ -852,8 +852,9 @@ rodas4_run (double rtol, double atol_scale, double *y)
   return 0;
 }
 
-/* --eval: for every line "t y_0 … y_{n−1}" on stdin, f (n numbers), J
- * (n·n, row by row) and ∂f/∂t (n) on one line each, %.17g. */
+/* --eval: for every line "t y_0 … y_{n−1} d_0 … d_{N_DSTATES−1}" on stdin
+ * (the discrete states in component order), f (n numbers), J (n·n, row by
+ * row) and ∂f/∂t (n) on one line each, %.17g. */
 static int
 eval_mode (void)
 {
@@ -867,6 +868,11 @@ eval_mode (void)
       for (int i = 0; i < n; i++)
         if (scanf ("%lf", &y[i]) != 1)
           return 1;
+      /* then the discrete states, component by component */
+      for (int i = 0; i < N_COMPS; i++)
+        for (guint k = 0; k < bx_comps[i].c->n_dstates; k++)
+          if (scanf ("%lf", &bx_comps[i].d[k]) != 1)
+            return 1;
       circuit_f (t, y, f, 0);
       for (int i = 0; i < n; i++)
         printf (i ? " %.17g" : "%.17g", f[i]);
@@ -900,7 +906,7 @@ main (int argc, char **argv)
         {
           fprintf (stderr, "usage: %s [--rtol R] [--atol-scale F] [--eval]\n"
                    "  writes the run as CSV on stdout (--atol-scale multiplies every absolute\n"
-                   "  tolerance); --eval reads lines \"t y...\" on stdin\n"
+                   "  tolerance); --eval reads lines \"t y... d...\" on stdin\n"
                    "  and writes f, J (row by row) and df/dt there\n", argv[0]);
           return 2;
         }

@@ -40,6 +40,8 @@ static const char *const exportable[] = {
 typedef struct {
   GArray *rows;  /* of double: nv per sample */
   guint nv;
+  HydSystem *sys;
+  GArray *discrete; /* nd per sample: the discrete states in force there */
 } Samples;
 
 static gboolean
@@ -48,19 +50,26 @@ collect (double t, const double *values, guint nv, gpointer user)
   Samples *s = user;
   s->nv = nv;
   g_array_append_vals (s->rows, values, nv);
+  guint nd = hyd_system_get_n_discrete (s->sys);
+  if (s->discrete && nd > 0)
+    {
+      guint at = s->discrete->len;
+      g_array_set_size (s->discrete, at + nd);
+      hyd_system_get_discrete (s->sys, &g_array_index (s->discrete, double, at));
+    }
   return TRUE;
 }
 
 /* The engine's rodas4 run of vars at rtol; the rows of samples. */
 static GArray *
 engine_run (HydSystem *sys, HydSimOptions *sim, double rtol, double output_interval,
-            const GArray *vars)
+            const GArray *vars, GArray *discrete)
 {
   g_free (sim->solver);
   sim->solver = g_strdup ("rodas4");
   sim->rtol = rtol;
   sim->output_interval = output_interval;
-  Samples s = { g_array_new (FALSE, FALSE, sizeof (double)), 0 };
+  Samples s = { g_array_new (FALSE, FALSE, sizeof (double)), 0, sys, discrete };
   HydRunSpec spec = { .sim = sim, .vars = (const int *) vars->data, .n_vars = vars->len,
                       .sample = collect, .user = &s };
   g_auto (HydOdeResult) res = { 0 };
@@ -157,7 +166,9 @@ check_circuit (const char *name, const HydCircuit *circuit)
   {
     g_autoptr (HydSystem) sys1 = hyd_system_compile (circuit, &error);
     g_assert_no_error (error);
-    g_autoptr (GArray) traj = engine_run (sys1, &sim1, sim1.rtol, sim1.t_end / 20, state_vars);
+    g_autoptr (GArray) dtraj = g_array_new (FALSE, FALSE, sizeof (double));
+    g_autoptr (GArray) traj = engine_run (sys1, &sim1, sim1.rtol, sim1.t_end / 20, state_vars, dtraj);
+    guint nd = hyd_system_get_n_discrete (sys);
     guint n_rows = traj->len / (n + 1);
     g_assert_cmpuint (n_rows, >=, 21);
     double *atol = g_new (double, n + 1);
@@ -180,13 +191,26 @@ check_circuit (const char *name, const HydCircuit *circuit)
     g_rand_free (rand);
     g_free (atol);
 
+    /* each point with the discrete states of its sample (in force there) */
     GString *input = g_string_new (NULL);
     guint n_pts = pts->len / (n + 1);
-    for (guint k = 0; k < pts->len; k++)
+    g_assert_cmpuint (dtraj->len, ==, (gsize) n_rows * nd);
+    for (guint p = 0; p < n_pts; p++)
       {
         char buf[G_ASCII_DTOSTR_BUF_SIZE];
-        g_string_append (input, g_ascii_formatd (buf, sizeof buf, "%.17g", g_array_index (pts, double, k)));
-        g_string_append_c (input, (k + 1) % (n + 1) ? ' ' : '\n');
+        for (guint k = 0; k <= n; k++)
+          {
+            g_string_append (input, g_ascii_formatd (buf, sizeof buf, "%.17g",
+                                                     g_array_index (pts, double, (gsize) p * (n + 1) + k)));
+            g_string_append_c (input, ' ');
+          }
+        for (guint k = 0; k < nd; k++)
+          {
+            g_string_append (input, g_ascii_formatd (buf, sizeof buf, "%.17g",
+                                                     g_array_index (dtraj, double, (gsize) (p / 2) * nd + k)));
+            g_string_append_c (input, ' ');
+          }
+        g_string_append_c (input, '\n');
       }
     const char *eval_arg[] = { "--eval" };
     g_autofree char *out = run_program (dir, eval_arg, input->str);
@@ -199,6 +223,8 @@ check_circuit (const char *name, const HydCircuit *circuit)
         const double *pt = &g_array_index (pts, double, (gsize) p * (n + 1));
         double t = pt[0];
         interval_at (sys, t, sim.t_end);
+        if (nd > 0)
+          hyd_system_set_discrete (sys, &g_array_index (dtraj, double, (gsize) (p / 2) * nd));
         hyd_system_rhs (sys, t, pt + 1, f);
         hyd_system_jacobian (sys, t, pt + 1, J, ft);
         for (int part = 0; part < 3; part++)
@@ -236,7 +262,7 @@ check_circuit (const char *name, const HydCircuit *circuit)
      * are wider than 1e-5 of some columns' range */
     for (guint k = 0; k < HYD_ATOL_N_KINDS; k++)
       sim2.atol[k] *= 1e-4;
-    g_autoptr (GArray) rows = engine_run (sys2, &sim2, 1e-8, sim2.output_interval, defvars);
+    g_autoptr (GArray) rows = engine_run (sys2, &sim2, 1e-8, sim2.output_interval, defvars, NULL);
     guint nv = defvars->len, n_rows = rows->len / nv;
     const char *run_arg[] = { "--rtol 1e-8 --atol-scale 1e-4" };
     g_autofree char *csv = run_program (dir, run_arg, NULL);
