@@ -42,6 +42,7 @@ static const HydCliCommand *const commands[] = {
   &render_command,
   &state_diagram_command,
   &hyd_cli_migrate_command,
+  &hyd_cli_export_c_command,
 };
 
 static void

@@ -42,6 +42,7 @@ extern const HydCliCommand hyd_cli_components_command;      /* cli-components.c 
 extern const HydCliCommand hyd_cli_solvers_command;         /* cli-solvers.c */
 extern const HydCliCommand hyd_cli_verify_command;          /* cli-verify.c */
 extern const HydCliCommand hyd_cli_migrate_command;         /* cli-migrate.c */
+extern const HydCliCommand hyd_cli_export_c_command;        /* cli-export-c.c */
 
 /* The commands that need Cairo, PLplot or SUNDIALS run in a second
  * executable, bramah-cli-graphics (bramah-cli-graphics.c; app/meson.build

@@ -207,6 +207,19 @@ run migrate-no-file migrate -o x.bramah
 run migrate-unwritable migrate cli/small.bramah -o nodir/x.bramah
 show_file x.bramah
 
+# ---- export-c (tests/cli/export-c.sh builds and runs what it writes; the
+# program's text follows the engine's sources, so only its companions here)
+run help-export-c export-c --help
+run export-c export-c cli/small.bramah -o exported
+show_file exported/Makefile
+show_file exported/README
+run export-c-refused export-c ex/electro-timer-delayed-return.bramah -o refused
+show_file refused
+run export-c-no-output export-c cli/small.bramah
+run export-c-no-file export-c -o exported
+run export-c-bad-name export-c --name 'a b' cli/small.bramah -o exported
+run export-c-missing export-c nosuch.bramah -o exported
+
 # ---- state-diagram (tests/cli/state-diagram.sh checks the drawing)
 run state-diagram-csv state-diagram cli/data/state-diagram.bramah --items C1,HY1.on --output-interval 0.5
 run state-diagram-default state-diagram ex/cylinder-extend-retract.bramah --t-end 1 --output-interval 0.25
