@@ -71,6 +71,8 @@ typedef struct {
   double C;                /* capacity dV_oil/dp (m³/Pa), accepted */
   double C_trial;
   double V;                /* its volume, accepted (m³) */
+  double phi, phi_t;       /* the liquid's share φ of a growing volume (hyd-fluid.h; without the
+                            * void's part, which the junction tracks), accepted and trial */
   double void_acc, void_t; /* the volume of its void at the vapour pressure (m³), accepted and trial */
 } TlmNode;
 
@@ -477,7 +479,7 @@ solve_cluster (TlmModel *M, TlmScratch *W, guint ci, double t, double h, const d
     }
 
   int status = 1, halvings = 0;
-  double rnorm_prev = INFINITY, lambda = 1.0;
+  double rnorm_prev = INFINITY, rsnorm_prev = INFINITY, lambda = 1.0;
   for (int it = 0; it < TLM_NEWTON_MAX && status != 0; it++)
     {
       (*iters)++;
@@ -499,28 +501,31 @@ solve_cluster (TlmModel *M, TlmScratch *W, guint ci, double t, double h, const d
               int k = M->gp_tp[gp0 + X];
               if (k < 0)
                 continue;
-              /* P_k + Z_k·(q̂_X + Σ_j ∂V_X/∂x_j·ẋ_j) − c_in,k */
+              /* P_k + Z_k·(q̂_X + φ·Σ_j ∂V_X/∂x_j·ẋ_j) − c_in,k: of a
+               * growing chamber, the liquid fills the share φ (the rest
+               * is the air the oil carries, as in every solver's node
+               * equation) */
               guint a = (guint) M->unk_tp[k];
-              double Zk = M->Zt[k];
+              double Zk = M->Zt[k], phi = M->nodes[M->tp_tn[k]].phi;
               double *row = W->A + a * m;
-              W->r[a] = M->P_t[k] + Zk * hyd_sys_port_flow_hat (sc, X) - M->cin_t[k];
+              W->r[a] = M->P_t[k] + Zk * (sc->q[X] + phi * (hyd_sys_port_flow_hat (sc, X) - sc->q[X])) - M->cin_t[k];
               row[a] += 1.0;
               for (guint lc = 0; lc < nl; lc++)
                 {
                   int b = W->lmap[lc];
                   if (b < 0)
                     continue;
-                  double d = G_(X, lc);
+                  double dv = 0.0;
                   for (guint jv = 0; jv < nv; jv++)
                     {
                       guint vs = c->vstates[jv];
-                      d += sc->dV[X * nv + jv] * G_(np + vs, lc);
+                      dv += sc->dV[X * nv + jv] * G_(np + vs, lc);
                       if (lc >= np && lc < np + ns)
                         for (guint kk = 0; kk < nv; kk++)
                           if (c->vstates[kk] == lc - np)
-                            d += sc->d2V[(X * nv + jv) * nv + kk] * sc->xdot[vs];
+                            dv += sc->d2V[(X * nv + jv) * nv + kk] * sc->xdot[vs];
                     }
-                  row[b] += Zk * d;
+                  row[b] += Zk * (G_(X, lc) + phi * dv);
                 }
             }
           for (guint s = 0; s < ns; s++)
@@ -590,19 +595,25 @@ solve_cluster (TlmModel *M, TlmScratch *W, guint ci, double t, double h, const d
        * step can cycle on a square-root orifice law whose conductance near
        * zero flow is huge (a large valve); Burton solved his orifices in
        * closed form (his §4.4.3), this keeps the iteration general. */
-      double rn = 0.0;
+      double rn = 0.0, rs = 0.0;
       for (guint a = 0; a < m; a++)
         {
           int var = W->uvar[a];
           if (!isfinite (W->r[a]))
             return 1;
-          /* the ports' rows only (Pa): the orifice laws that make Newton
-           * cycle are there; a state's row near x = 0 has no scale of its
-           * own and would swamp them */
+          /* the ports' rows (Pa): the orifice laws that make Newton cycle
+           * are there. A state's row near x = 0 has no scale of its own
+           * and would swamp them in one norm; it counts apart, relative to
+           * its value and its change over the step. */
           if (var < 0)
             rn = MAX (rn, fabs (W->r[a]) / (fabs (M->P_t[-1 - var]) + fabs (M->cin_t[-1 - var]) + 1e3));
+          else
+            rs = MAX (rs, fabs (W->r[a]) / (fabs (M->y_t[var]) + fabs (y0[var]) + 1e-300));
         }
-      if (rn > 0.9 * rnorm_prev && rn > TLM_ROUNDOFF && halvings < 12)
+      /* an update that moved the states a decade closer to their rule is
+       * kept even when the ports' residual grew: a spool that starts to
+       * open makes flows (and their residual) where there were none */
+      if (rn > 0.9 * rnorm_prev && rn > TLM_ROUNDOFF && halvings < 12 && !(rs < 0.1 * rsnorm_prev))
         {
           lambda *= 0.5;
           for (guint a = 0; a < m; a++)
@@ -615,6 +626,7 @@ solve_cluster (TlmModel *M, TlmScratch *W, guint ci, double t, double h, const d
           continue;
         }
       rnorm_prev = rn;
+      rsnorm_prev = rs;
       halvings = 0;
       lambda = 1.0;
       for (guint a = 0; a < m; a++)
@@ -785,6 +797,17 @@ update_node (guint b, guint part, gpointer user)
   tn->V = V;
   HydNodeFluid nf;
   tn->C_trial = node_capacity (&sys->fluid, psi, V, Cw, dCw, &nf);
+  tn->phi_t = nf.phi_full;
+  /* the step took the capacity of its start: had it taken its end's, the
+   * pressure would have changed by ΔP·C/C_trial; the difference is an
+   * error too (it counts where the capacity changes fast with pressure,
+   * oil with air at low pressure, Burton §3.4) */
+  double P0 = 0.0;
+  for (guint j = 0; j < tn->n; j++)
+    P0 += M->P[tn->first + j];
+  P0 /= tn->n;
+  if (tn->C_trial > 0.0 && isfinite (tn->C_trial))
+    *err = MAX (*err, fabs (Pm - P0) * fabs (tn->C_trial - tn->C) / tn->C_trial);
   M->y_t[tn->state] = psi;
   if (!(tn->C_trial > 0.0) || !isfinite (Pm))
     *err = INFINITY;   /* not a component's iteration: the driver names the state */
@@ -957,6 +980,7 @@ tlm_accept (gpointer model)
   for (guint b = 0; b < M->nn; b++)
     {
       M->nodes[b].C = M->nodes[b].C_trial;
+      M->nodes[b].phi = M->nodes[b].phi_t;
       M->nodes[b].void_acc = M->nodes[b].void_t;
     }
   for (guint k = 0; k < M->sys->n_signals; k++)
@@ -1472,6 +1496,7 @@ tlm_create (gpointer user, double t0, const double *y0, double alpha, guint thre
       HydNodeFluid nf;
       node_oil (M, nd, tn, &V, &Cw, &dCw);
       tn->C = node_capacity (&sys->fluid, y0[tn->state], V, Cw, dCw, &nf);
+      tn->phi = nf.phi_full;
       tn->V = V;
       tn->void_acc = hyd_fluid_has_floor (&sys->fluid) ? V * nf.voidf : 0.0;
       if (!(tn->C > 0.0))

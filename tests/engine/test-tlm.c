@@ -206,6 +206,15 @@ test_converges_mechanical (void)
 }
 
 /* signal blocks only: one-way links in their order, no line at all */
+/* a cylinder driven through a 4/3 valve that opens at 0.5 s, with oil that
+ * carries air ("air" model: a growing chamber takes the liquid's share φ
+ * of its growth) */
+static void
+test_converges_air (void)
+{
+  check_convergence ("cylinder-extend-retract.bramah", 1.0, FALSE);
+}
+
 static void
 test_converges_signals (void)
 {
@@ -470,6 +479,7 @@ main (int argc, char **argv)
   g_test_add_func ("/tlm/converges/hasp-transmission", test_converges_hasp);
   g_test_add_func ("/tlm/converges/cylinder-mass-spring-resonance", test_converges_mechanical);
   g_test_add_func ("/tlm/converges/signal-blocks-pi-vs-on-off", test_converges_signals);
+  g_test_add_func ("/tlm/converges/cylinder-extend-retract", test_converges_air);
   g_test_add_func ("/tlm/spring-line", test_spring_line);
   return g_test_run ();
 }
