@@ -114,6 +114,9 @@ typedef struct {
   guint ntp;               /* TLM ports: hydraulic ports on nodes that are not boundaries */
   guint *tp_gp;            /* [ntp] global port */
   guint *tp_tn;            /* [ntp] its TLM node */
+  guint *node_port;        /* [ntp] the TLM ports node by node (TlmNode.first, .n index it); the
+                            * ports themselves are numbered task by task, so that the threads
+                            * write apart (a shared manifold's ports would share cache lines) */
   int *gp_tp;              /* [n_ports_total] TLM port, or −1 */
   guint *port0;            /* [n_comps] global index of each component's port 0 */
   double *Z;               /* [ntp] impedance the accepted waves are for (0: none yet) */
@@ -165,6 +168,9 @@ typedef struct {
   TlmScratch *scr;         /* [nthreads] */
   guint *task_fail;        /* [ntask] 1 + the cluster that failed, or 0 */
   guint64 *task_iters;     /* [ntask] Newton iterations of the last step */
+  gboolean measure;        /* timing the tasks, to balance the threads by what they take */
+  double *task_time;       /* [ntask] µs spent, while measuring */
+  guint64 nsteps;          /* steps taken (attempts) */
   double step_t, step_h;   /* the step the tasks solve */
   const double *step_y;
   char *why;
@@ -180,7 +186,7 @@ node_oil (const TlmModel *M, const SysNode *nd, const TlmNode *tn, double *V, do
   *Cw = *dCw = 0.0;
   for (guint j = 0; j < tn->n; j++)
     {
-      guint gp = M->tp_gp[tn->first + j];
+      guint gp = M->tp_gp[M->node_port[tn->first + j]];
       const SysComp *sc = &sys->comps[sys->port_comp[gp]];
       guint X = sys->port_index[gp];
       *V += sc->V[X];
@@ -692,14 +698,16 @@ static void
 run_task (guint task, guint part, gpointer user)
 {
   TlmModel *M = user;
-  M->task_fail[task] = 0;
-  M->task_iters[task] = 0;
-  for (guint ci = M->cl_task[task]; ci < M->cl_task[task + 1]; ci++)
-    if (solve_cluster (M, &M->scr[part], ci, M->step_t, M->step_h, M->step_y, &M->task_iters[task]) != 0)
-      {
-        M->task_fail[task] = ci + 1;
-        return;
-      }
+  guint64 iters = 0;   /* counted here: the tasks' counters share cache lines */
+  guint fail = 0;
+  gint64 t0 = M->measure ? g_get_monotonic_time () : 0;
+  for (guint ci = M->cl_task[task]; ci < M->cl_task[task + 1] && fail == 0; ci++)
+    if (solve_cluster (M, &M->scr[part], ci, M->step_t, M->step_h, M->step_y, &iters) != 0)
+      fail = ci + 1;
+  M->task_fail[task] = fail;
+  M->task_iters[task] = iters;
+  if (M->measure)
+    M->task_time[task] += (double) (g_get_monotonic_time () - t0);
 }
 
 /* The list of parameters that follow a profile, component by component
@@ -756,7 +764,7 @@ update_node (guint b, guint part, gpointer user)
   node_oil (M, nd, tn, &V, &Cw, &dCw);
   for (guint j = 0; j < tn->n; j++)
     {
-      guint k = tn->first + j;
+      guint k = M->node_port[tn->first + j];
       M->cout_t[k] = 2.0 * M->P_t[k] - M->cin_t[k];
       S += M->cout_t[k];
       Pm += M->P_t[k];
@@ -764,7 +772,8 @@ update_node (guint b, guint part, gpointer user)
       pmax = MAX (pmax, M->P_t[k]);
     }
   Pm /= tn->n;
-  double e = tn->n > 1 ? pmax - pmin : fabs (M->cout_t[tn->first] - M->P_t[tn->first]);
+  guint k0 = M->node_port[tn->first];
+  double e = tn->n > 1 ? pmax - pmin : fabs (M->cout_t[k0] - M->P_t[k0]);
   double *err = &M->part_err[part * TLM_PAD];
   *err = MAX (*err, e);
   /* the junction's pressure (its lines have equal impedances); at the
@@ -775,7 +784,7 @@ update_node (guint b, guint part, gpointer user)
   tn->void_t = 0.0;
   if (hyd_fluid_has_floor (&sys->fluid) && (tn->void_acc > 0.0 || PJ < pv))
     {
-      double inflow = (S - tn->n * pv) / M->Zt[tn->first];
+      double inflow = (S - tn->n * pv) / M->Zt[k0];
       double vv = tn->void_acc - h * inflow;
       if (vv > 0.0)
         {
@@ -785,7 +794,7 @@ update_node (guint b, guint part, gpointer user)
     }
   for (guint j = 0; j < tn->n; j++)
     {
-      guint k = tn->first + j;
+      guint k = M->node_port[tn->first + j];
       double c_next = 2.0 * PJ - M->cout_t[k];
       M->cnext_t[k] = a1 * c_next + M->alpha * M->cin_t[k];
     }
@@ -809,7 +818,7 @@ update_node (guint b, guint part, gpointer user)
    * weight, not Burton's. */
   double P0 = 0.0;
   for (guint j = 0; j < tn->n; j++)
-    P0 += M->P[tn->first + j];
+    P0 += M->P[M->node_port[tn->first + j]];
   P0 /= tn->n;
   if (tn->C_trial > 0.0 && isfinite (tn->C_trial))
     *err = MAX (*err, fabs (Pm - P0) * fabs (tn->C_trial - tn->C) / tn->C_trial
@@ -911,6 +920,17 @@ tlm_step (gpointer model, double t, const double *y, double h, double *y_new, do
   M->step_t = t;
   M->step_h = h;
   M->step_y = y;
+  /* with threads: time the tasks over steps 100 to 400, then split them
+   * again by what they took (the estimate misses how many iterations a
+   * component needs); which thread runs a task never changes a result */
+  M->nsteps++;
+  if (M->pool != NULL && M->nsteps == 100)
+    M->measure = TRUE;
+  if (M->measure && M->nsteps == 400)
+    {
+      M->measure = FALSE;
+      hyd_partition_contiguous (M->task_time, M->ntask, M->nthreads, M->part_start);
+    }
   if (M->pool != NULL)
     hyd_task_pool_run (M->pool, M->part_start, run_task, M);
   else
@@ -1001,6 +1021,7 @@ tlm_destroy (gpointer model)
     return;
   g_free (M->tp_gp);
   g_free (M->tp_tn);
+  g_free (M->node_port);
   g_free (M->node_start);
   g_free (M->part_err);
   g_free (M->timed_first);
@@ -1050,6 +1071,7 @@ tlm_destroy (gpointer model)
   g_free (M->part_start);
   g_free (M->task_fail);
   g_free (M->task_iters);
+  g_free (M->task_time);
   g_free (M->xdot);
   g_free (M->xdot_t);
   g_free (M->y_t);
@@ -1338,6 +1360,7 @@ build_tasks (TlmModel *M, guint threads)
   M->ntask = nt;
   M->task_fail = g_new0 (guint, nt + 1);
   M->task_iters = g_new0 (guint64, nt + 1);
+  M->task_time = g_new0 (double, nt + 1);
   M->nthreads = CLAMP (threads, 1, MAX (nt, 1));
   M->part_start = g_new0 (guint, M->nthreads + 1);
   hyd_partition_contiguous (M->task_cost, nt, M->nthreads, M->part_start);
@@ -1387,6 +1410,48 @@ build_tasks (TlmModel *M, guint threads)
     M->pool = hyd_task_pool_new (M->nthreads);
 }
 
+/* The TLM ports numbered in the order the tasks solve them (their nodes
+ * keep lists of them): each thread then writes its own stretch of every
+ * per-port array. Numbered node by node, the ports of a manifold that many
+ * valves share sat side by side, and two threads updating neighbours
+ * fought over the cache lines on every Newton iteration (the work of a step
+ * took 1.9 times as long on two threads as on one). */
+static void
+number_ports_by_task (TlmModel *M)
+{
+  HydSystem *sys = M->sys;
+  guint ntp = M->ntp;
+  g_autofree guint *renum = g_new (guint, ntp + 1);
+  g_autofree gboolean *done = g_new0 (gboolean, ntp + 1);
+  guint next = 0;
+  for (guint ci = 0; ci < M->ncl; ci++)
+    for (guint j = 0; j < M->cl[ci].n; j++)
+      {
+        guint i = M->cl_comp[M->cl[ci].first + j];
+        for (guint X = 0; X < sys->comps[i].comp->type->n_ports; X++)
+          {
+            int k = M->gp_tp[M->port0[i] + X];
+            if (k >= 0 && !done[k])
+              {
+                done[k] = TRUE;
+                renum[k] = next++;
+              }
+          }
+      }
+  for (guint k = 0; k < ntp; k++)
+    if (!done[k])
+      renum[k] = next++;
+  g_autofree guint *gp = g_memdup2 (M->tp_gp, (ntp + 1) * sizeof (guint));
+  g_autofree guint *tn = g_memdup2 (M->tp_tn, (ntp + 1) * sizeof (guint));
+  for (guint k = 0; k < ntp; k++)
+    {
+      M->tp_gp[renum[k]] = gp[k];
+      M->tp_tn[renum[k]] = tn[k];
+      M->gp_tp[gp[k]] = (int) renum[k];
+      M->node_port[k] = renum[k];   /* node b's ports were first .. first + n */
+    }
+}
+
 static gpointer
 tlm_create (gpointer user, double t0, const double *y0, double alpha, guint threads, char **why)
 {
@@ -1432,9 +1497,13 @@ tlm_create (gpointer user, double t0, const double *y0, double alpha, guint thre
   M->nn = nodes->len;
   M->nodes = (TlmNode *) g_array_free (nodes, FALSE);
   M->tp_tn = g_new0 (guint, M->ntp + 1);
+  M->node_port = g_new0 (guint, M->ntp + 1);
   for (guint b = 0; b < M->nn; b++)
     for (guint j = 0; j < M->nodes[b].n; j++)
-      M->tp_tn[M->nodes[b].first + j] = b;
+      {
+        M->tp_tn[M->nodes[b].first + j] = b;
+        M->node_port[M->nodes[b].first + j] = M->nodes[b].first + j;
+      }
   M->timed_first = g_new0 (guint, sys->n_comps + 2);
   timed_by_comp (M, t0);
   guint ntp = M->ntp + 1;
@@ -1468,6 +1537,7 @@ tlm_create (gpointer user, double t0, const double *y0, double alpha, guint thre
       M->mmax = MAX (M->mmax, m);
     }
   build_tasks (M, threads);
+  number_ports_by_task (M);
 
   /* at rest: every wave at its node's pressure (no flow, Burton §3.2) */
   for (guint b = 0; b < M->nn; b++)
@@ -1477,7 +1547,7 @@ tlm_create (gpointer user, double t0, const double *y0, double alpha, guint thre
       hyd_fluid_node (&sys->fluid, y0[tn->state], &nf);
       for (guint j = 0; j < tn->n; j++)
         {
-          guint k = tn->first + j;
+          guint k = M->node_port[tn->first + j];
           M->P[k] = M->cin[k] = M->cout[k] = nf.p;
         }
     }
@@ -1509,7 +1579,7 @@ tlm_create (gpointer user, double t0, const double *y0, double alpha, guint thre
         {
           *why = g_strdup_printf ("the node at %s holds no oil: TLM needs a volume at every node "
                                   "(give a connection a length, or add a volume)",
-                                  hyd_sys_port_name (sys, M->tp_gp[tn->first]));
+                                  hyd_sys_port_name (sys, M->tp_gp[M->node_port[tn->first]]));
           tlm_destroy (M);
           return NULL;
         }
