@@ -21,6 +21,7 @@
 #include "hyd-dtoa.h"
 #include "hyd-study.h"
 
+#ifdef BRAMAH_HAVE_NLOPT
 /* What an evaluation that failed (or whose metric is undefined) counts as:
  * worse than any value, finite so that the methods' arithmetic holds. */
 #define FAILED_VALUE 1e300
@@ -60,6 +61,7 @@ objective (unsigned n, const double *x, double *grad, void *data)
     }
   return f;
 }
+#endif
 
 static int
 run (int argc, char **argv)

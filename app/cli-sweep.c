@@ -288,13 +288,7 @@ rows_finish (Rows *r, guint64 n_runs, const char *header)
 
 /* ---------- MPI ---------- */
 
-#ifdef BRAMAH_HAVE_MPI
-enum { TAG_ROW = 1, TAG_RUN = 2 };
-/* Requests a worker rank keeps open: one run runs while the next is on
- * its way. */
-#define MPI_AHEAD 2
-
-/* Was this process started by mpirun/srun (Open MPI's or PMIx's
+/* Was this process started by mpirun/srun (Open MPI's, PMI's or PMIx's
  * environment)? Then MPI_Init, else the study runs alone. */
 static gboolean
 launched_by_mpi (void)
@@ -302,6 +296,12 @@ launched_by_mpi (void)
   return g_getenv ("OMPI_COMM_WORLD_SIZE") != NULL || g_getenv ("PMIX_RANK") != NULL
          || g_getenv ("PMI_SIZE") != NULL;
 }
+
+#ifdef BRAMAH_HAVE_MPI
+enum { TAG_ROW = 1, TAG_RUN = 2 };
+/* Requests a worker rank keeps open: one run runs while the next is on
+ * its way. */
+#define MPI_AHEAD 2
 
 /* A rank other than 0: take runs from rank 0, send back their rows
  * ('o' or 'f' for ok or failed, then the row), until it says -1. */
@@ -427,7 +427,19 @@ run (int argc, char **argv)
   g_option_context_add_main_entries (ctx, entries, NULL);
 
   int rank = 0, size = 1;
-#ifdef BRAMAH_HAVE_MPI
+#ifndef BRAMAH_HAVE_MPI
+  /* every rank would run the whole study and write the same file */
+  if (launched_by_mpi ())
+    {
+      const char *world = g_getenv ("OMPI_COMM_WORLD_SIZE");
+      if (world == NULL)
+        world = g_getenv ("PMI_SIZE");
+      if (world == NULL || strcmp (world, "1") != 0)
+        return hyd_cli_failed ("sweep: this bramah-cli was built without MPI (meson -Dmpi=enabled with Debian's "
+                               "libopenmpi-dev): under mpirun each rank would run the whole study; run it "
+                               "without mpirun (--jobs N uses the cores of one machine)");
+    }
+#else
   gboolean mpi = launched_by_mpi ();
   if (mpi)
     {

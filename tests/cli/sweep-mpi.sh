@@ -3,13 +3,22 @@
 # sweep under MPI (issue 16): `mpirun -n 2` and `-n 3` (on this machine,
 # --oversubscribe) write the same bytes as --jobs 1 and --jobs 2, to
 # stdout and to -o, and ranks other than 0 ran some of the runs (the final
-# progress line counts them). Skipped (77) in a build without MPI.
+# progress line counts them). Skipped (77) in a build without MPI, after
+# checking that such a build refuses to run under mpirun.
 # Usage: sweep-mpi.sh BRAMAH_CLI CIRCUIT HAVE_MPI(0|1)
 set -u
 cli=$1
 circuit=$2
 have_mpi=$3
 if [ "$have_mpi" != 1 ]; then
+  # started by mpirun all the same, it refuses rather than run the study once per rank
+  if command -v mpirun >/dev/null; then
+    mpirun --allow-run-as-root --oversubscribe -n 2 "$cli" sweep "$circuit" --vary G1.damping_ratio=0:1:3 \
+      --metric final:E1.Y >/dev/null 2>"${TMPDIR:-/tmp}/sweep-mpi-err.$$"
+    grep -q 'built without MPI' "${TMPDIR:-/tmp}/sweep-mpi-err.$$" \
+      || { echo "FAIL: under mpirun without MPI: $(cat "${TMPDIR:-/tmp}/sweep-mpi-err.$$")"; rm -f "${TMPDIR:-/tmp}/sweep-mpi-err.$$"; exit 1; }
+    rm -f "${TMPDIR:-/tmp}/sweep-mpi-err.$$"
+  fi
   echo "SKIP: bramah-cli was built without MPI (meson -Dmpi=enabled with Debian's libopenmpi-dev and openmpi-bin)"
   exit 77
 fi
