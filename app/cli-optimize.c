@@ -120,7 +120,7 @@ run (int argc, char **argv)
   char *metrics[] = { minimize, NULL };
   g_autoptr (HydStudy) study = NULL;
   /* a sampled design: the bounds are ranges (the design itself is unused) */
-  if ((st = hyd_cli_study_prepare (argv[1], &args, ctx, vary, metrics, HYD_STUDY_DESIGN_RANDOM, 1, 1, &study)) != 0)
+  if ((st = hyd_cli_study_prepare (argv[1], &args, ctx, vary, metrics, HYD_STUDY_DESIGN_RANDOM, 1, 1, 1, &study)) != 0)
     return st;
   guint nv = hyd_study_get_n_vary (study);
   g_autofree double *lo = g_new (double, nv), *hi = g_new (double, nv), *x = g_new (double, nv);

@@ -55,7 +55,8 @@ study_error (GOptionContext *ctx, const GError *error)
 
 int
 hyd_cli_study_prepare (const char *path, const HydCliRunArgs *args, GOptionContext *ctx, char **vary,
-                       char **metrics, HydStudyDesign design, guint64 n, guint64 seed, HydStudy **study_out)
+                       char **metrics, HydStudyDesign design, guint64 n, guint64 seed, guint jobs,
+                       HydStudy **study_out)
 {
   g_autoptr (HydCircuit) circuit = NULL;
   g_autoptr (HydSystem) sys = NULL;
@@ -74,6 +75,23 @@ hyd_cli_study_prepare (const char *path, const HydCliRunArgs *args, GOptionConte
   hyd_study_set_design (study, design, n, seed);
   if (!hyd_study_prepare (study, &error))
     return study_error (ctx, error);
+  /* a run keeps t and its metrics' variables at every sample */
+  double n_samples = hyd_run_count_samples (&sim);
+  if (!(n_samples <= HYD_RUN_MAX_SAMPLES))
+    return hyd_cli_failed ("%s: t_end %g s with output_interval %g s gives %.0f output samples a run, more than "
+                           "the %.0f a run may report: raise simulation.output_interval (--output-interval) or "
+                           "lower simulation.t_end (--t-end)",
+                           hyd_cli_qpath (path), sim.t_end, sim.output_interval, n_samples, HYD_RUN_MAX_SAMPLES);
+  double need = n_samples * (1.0 + hyd_study_get_n_metrics (study)) * sizeof (double) * jobs;
+  guint64 avail;
+  if (hyd_cli_memory_available (&avail) && need > 0.5 * (double) avail)
+    {
+      g_autofree char *need_s = hyd_cli_format_size (need);
+      g_autofree char *avail_s = hyd_cli_format_size ((double) avail);
+      return hyd_cli_failed ("%s: %u runs at a time of %.0f samples each keep up to %s, more than half the %s "
+                             "of memory available: fewer --jobs, a larger --output-interval or a shorter --t-end",
+                             hyd_cli_qpath (path), jobs, n_samples, need_s, avail_s);
+    }
   *study_out = g_steal_pointer (&study);
   return 0;
 }
@@ -493,7 +511,7 @@ run (int argc, char **argv)
   g_autoptr (HydStudy) study = NULL;
   if (st == 0)
     st = hyd_cli_study_prepare (argc == 2 ? argv[1] : NULL, &args, ctx, vary, metrics, design,
-                                (guint64) n_samples, (guint64) seed, &study);
+                                (guint64) n_samples, (guint64) seed, (guint) jobs, &study);
 #ifdef BRAMAH_HAVE_MPI
   if (saved_stderr >= 0)
     {
