@@ -552,9 +552,14 @@ run (int argc, char **argv)
   Rows rows = { .path = output, .fd = -1 };
   if (output)
     {
+      GStatBuf sb;
       rows.fd = g_open (output, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
       if (rows.fd < 0)
         st = hyd_cli_failed ("cannot open %s: %s", hyd_cli_qpath (output), g_strerror (errno));
+      else if (fstat (rows.fd, &sb) != 0 || !S_ISREG (sb.st_mode))
+        st = hyd_cli_failed ("%s is not a regular file: sweep -o writes the rows there as they finish and reads "
+                             "them back to sort them (without -o they go to standard output)",
+                             hyd_cli_qpath (output));
       else
         {
           rows.offset = g_new (guint64, n_runs);

@@ -9,7 +9,8 @@
 # and refuses a file of another study; an existing -o without --resume is
 # refused and left alone; usage errors exit 2; a run of more than 10⁸
 # samples, or runs at a time keeping more samples than half the memory
-# (1024 × 10⁸ × 16 bytes), exit 1 before the first run.
+# (1024 × 10⁸ × 16 bytes), exit 1 before the first run, as does -o
+# /dev/null (the rows are read back to be sorted).
 # Usage: sweep.sh BRAMAH_CLI CIRCUIT (tests/cli/data/second-order-step.bramah)
 set -u
 cli=$1
@@ -103,7 +104,8 @@ for args in "--vary G9.gain=0:1:3 --metric final:E1.Y" \
             "--vary G1.damping_ratio=-1:1:3 --metric final:E1.Y" \
             "--vary G1.damping_ratio=0:1:3 --metric final:G1.nothing" \
             "--vary G1.damping_ratio=0:1:3 --metric final:E1.Y --output-interval 1e-8 --t-end 1e6" \
-            "--vary G1.damping_ratio=0:1:3 --metric final:E1.Y --output-interval 1e-6 --t-end 99 --jobs 1024"; do
+            "--vary G1.damping_ratio=0:1:3 --metric final:E1.Y --output-interval 1e-6 --t-end 99 --jobs 1024" \
+            "--vary G1.damping_ratio=0:1:3 --metric final:E1.Y -o /dev/null"; do
   # shellcheck disable=SC2086
   "$cli" sweep "$circuit" $args -q >/dev/null 2>"$dir/err"
   st=$?
