@@ -486,13 +486,13 @@ run (int argc, char **argv)
   if (st == 0 && random)
     {
       design = HYD_STUDY_DESIGN_RANDOM;
-      if (!hyd_cli_parse_int ("--random", random, 1, 1000000000000, &n_samples))
+      if (!hyd_cli_parse_int ("--random", random, 1, 1000000000, &n_samples))
         st = HYD_CLI_EXIT_USAGE;
     }
   if (st == 0 && lhs)
     {
       design = HYD_STUDY_DESIGN_LHS;
-      if (!hyd_cli_parse_int ("--lhs", lhs, 1, 100000000, &n_samples))
+      if (!hyd_cli_parse_int ("--lhs", lhs, 1, 10000000, &n_samples))
         st = HYD_CLI_EXIT_USAGE;
     }
   if (st == 0 && seed_text && !hyd_cli_parse_int ("--seed", seed_text, 0, G_MAXINT64, &seed))
@@ -547,6 +547,24 @@ run (int argc, char **argv)
 
   guint64 n_runs = hyd_study_get_n_runs (study);
   g_autofree char *header = hyd_study_header (study);
+  /* per run: its place in the list to run, and where its row is (-o) or
+   * the row itself (stdout, about 25 bytes a column) */
+  double book = (double) n_runs * (output ? 8 + 12 : 8 + 8 + 25.0 * (2 + hyd_study_get_n_vary (study)
+                                                                      + hyd_study_get_n_metrics (study)));
+  guint64 avail;
+  if (hyd_cli_memory_available (&avail) && book > 0.5 * (double) avail)
+    {
+      g_autofree char *need_s = hyd_cli_format_size (book);
+      g_autofree char *avail_s = hyd_cli_format_size ((double) avail);
+      st = hyd_cli_failed ("the study's %" G_GUINT64_FORMAT " runs need %s to keep track of their rows, more than "
+                           "half the %s of memory available: %ssplit it into smaller studies",
+                           n_runs, need_s, avail_s, output ? "" : "write it with -o FILE.csv or ");
+#ifdef BRAMAH_HAVE_MPI
+      if (mpi)
+        MPI_Abort (MPI_COMM_WORLD, st);
+#endif
+      return st;
+    }
   Progress p = { .total = n_runs, .start = g_get_monotonic_time (), .last = g_get_monotonic_time (), .tty = isatty (2), .quiet = quiet,
                  .ranks = size };
   Rows rows = { .path = output, .fd = -1 };

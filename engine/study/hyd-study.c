@@ -481,8 +481,8 @@ hyd_study_prepare (HydStudy *s, GError **error)
                            "normal:MEAN:SD", v->name);
       if (s->design == HYD_STUDY_DESIGN_GRID)
         {
-          if (s->n_runs > G_MAXUINT64 / v->n || s->n_runs * v->n > G_GUINT64_CONSTANT (1000000000000))
-            return spec_error (error, HYD_STUDY_ERROR_SPEC, "the grid has more than 10^12 runs");
+          if (s->n_runs > G_MAXUINT64 / v->n || s->n_runs * v->n > G_GUINT64_CONSTANT (1000000000))
+            return spec_error (error, HYD_STUDY_ERROR_SPEC, "the grid has more than 10^9 runs");
           s->n_runs *= v->n;
         }
       /* the parameter exists, and the ends of a grid or range are values
