@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* bramah-cli-graphics.c — the commands of bramah-cli that draw or compare
  * against SUNDIALS CVODE: render (Cairo), state-diagram (Cairo) and bench
- * (SUNDIALS, PLplot). bramah-cli executes this program in its place for
+ * (SUNDIALS, PLplot); and the parameter studies sweep (Open MPI, when
+ * built with it) and optimize (NLopt). bramah-cli executes this program in its place for
  * them (bramah-cli.c), with the same arguments, so that bramah-cli itself
  * loads none of those libraries (app/meson.build). Installed in
  * LIBEXECDIR: not a command for people; run directly it takes the same
@@ -17,6 +18,8 @@ static const HydCliCommand *const commands[] = {
   &hyd_cli_bench_command,
   &hyd_cli_render_command,
   &hyd_cli_state_diagram_command,
+  &hyd_cli_sweep_command,
+  &hyd_cli_optimize_command,
 };
 
 int

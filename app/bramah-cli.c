@@ -5,7 +5,8 @@
  * write that file, list it in app/meson.build and add it to the table.
  *
  * The commands that draw or compare against SUNDIALS (render,
- * state-diagram, bench) live in a second executable,
+ * state-diagram, bench) and the parameter studies (sweep, optimize: Open
+ * MPI, NLopt) live in a second executable,
  * bramah-cli-graphics (bramah-cli-graphics.c), so that this one loads no
  * Cairo, PLplot or SUNDIALS (app/meson.build says why): their entries here
  * have a name and a summary but no run, and main executes the helper in
@@ -26,6 +27,8 @@
 static const HydCliCommand bench_command = { HYD_CLI_BENCH_NAME_SUMMARY, NULL };
 static const HydCliCommand render_command = { HYD_CLI_RENDER_NAME_SUMMARY, NULL };
 static const HydCliCommand state_diagram_command = { HYD_CLI_STATE_DIAGRAM_NAME_SUMMARY, NULL };
+static const HydCliCommand sweep_command = { HYD_CLI_SWEEP_NAME_SUMMARY, NULL };
+static const HydCliCommand optimize_command = { HYD_CLI_OPTIMIZE_NAME_SUMMARY, NULL };
 
 /* In the order of `bramah-cli --help`. */
 static const HydCliCommand *const commands[] = {
@@ -43,6 +46,8 @@ static const HydCliCommand *const commands[] = {
   &state_diagram_command,
   &hyd_cli_migrate_command,
   &hyd_cli_export_c_command,
+  &sweep_command,
+  &optimize_command,
 };
 
 static void

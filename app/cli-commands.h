@@ -54,6 +54,14 @@ extern const HydCliCommand hyd_cli_export_c_command;        /* cli-export-c.c */
   "render", "draw the schematic to SVG, PDF or PNG"
 #define HYD_CLI_STATE_DIAGRAM_NAME_SUMMARY \
   "state-diagram", "run a circuit and write its displacement-step diagram (CSV, SVG, PDF, PNG)"
+/* Parameter studies (issue 16): in the helper too, which may link Open
+ * MPI and NLopt (app/meson.build). */
+#define HYD_CLI_SWEEP_NAME_SUMMARY \
+  "sweep", "run a parameter study (grid, random, Latin hypercube; threads or MPI): one CSV row per run"
+#define HYD_CLI_OPTIMIZE_NAME_SUMMARY \
+  "optimize", "find the parameter values that minimise a metric of a run (NLopt)"
+extern const HydCliCommand hyd_cli_sweep_command;           /* cli-sweep.c */
+extern const HydCliCommand hyd_cli_optimize_command;        /* cli-optimize.c */
 extern const HydCliCommand hyd_cli_bench_command;           /* cli-bench.c */
 extern const HydCliCommand hyd_cli_render_command;          /* cli-render.c */
 extern const HydCliCommand hyd_cli_state_diagram_command;   /* cli-state-diagram.c */

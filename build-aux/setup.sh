@@ -15,6 +15,7 @@ packages=(
   xvfb xauth xdotool imagemagick fonts-dejavu-core
   clang-14 libclang-rt-14-dev
   libhdf5-dev
+  libopenmpi-dev openmpi-bin libnlopt-dev
 )
 
 missing=()

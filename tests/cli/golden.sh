@@ -247,6 +247,23 @@ run linearize-no-output linearize cli/small.bramah --input OR1.diameter
 run linearize-bad-bode linearize cli/small.bramah --input OR1.diameter --output V1.P.p --bode 100:10:5
 run linearize-bode-form linearize cli/small.bramah --input OR1.diameter --output V1.P.p --bode 1:10
 run linearize-csv-alone linearize cli/small.bramah --input OR1.diameter --output V1.P.p --csv
+# ---- sweep and optimize (issue 16; tests/cli/sweep.sh, sweep-mpi.sh and
+# optimize.sh check the studies; -q: the progress has times in it)
+run help-sweep sweep --help
+run help-optimize optimize --help
+run sweep-grid sweep -q --jobs 2 --vary G1.damping_ratio=0.2:1:3 --vary G1.natural_frequency=5:10:2 --metric overshoot:G1.Y --metric 'time_to:G1.Y>=0.5' cli/data/second-order-step.bramah
+run sweep-lhs sweep -q --lhs 4 --seed 3 --vary G1.damping_ratio=normal:0.3:0.4 --metric settling:G1.Y:5% --metric ise:E1.Y cli/data/second-order-step.bramah
+run sweep-no-vary sweep -q --metric final:E1.Y cli/data/second-order-step.bramah
+run sweep-no-metric sweep -q --vary G1.damping_ratio=0:1:3 cli/data/second-order-step.bramah
+run sweep-bad-vary sweep -q --vary G1.damping_ratio=0:1:x --metric final:E1.Y cli/data/second-order-step.bramah
+run sweep-bad-metric sweep -q --vary G1.damping_ratio=0:1:3 --metric 'time_to:E1.Y' cli/data/second-order-step.bramah
+run sweep-grid-random sweep -q --random 3 --vary G1.damping_ratio=0:1:3 --metric final:E1.Y cli/data/second-order-step.bramah
+run sweep-unknown-component sweep -q --vary X1.gain=0:1:3 --metric final:E1.Y cli/data/second-order-step.bramah
+run sweep-out-of-range sweep -q --vary G1.damping_ratio=-1:1:3 --metric final:E1.Y cli/data/second-order-step.bramah
+run sweep-unknown-variable sweep -q --vary G1.damping_ratio=0:1:3 --metric final:G1.Q cli/data/second-order-step.bramah
+run sweep-missing sweep -q --vary G1.damping_ratio=0:1:3 --metric final:E1.Y nosuch.bramah
+run optimize-no-minimize optimize --vary G1.damping_ratio=0.1:2 cli/data/second-order-step.bramah
+run optimize-grid optimize --vary G1.damping_ratio=0.1:2:3 --minimize ise:E1.Y cli/data/second-order-step.bramah
 
 if [ "$update" = --update ]; then
   cp "$got" "$golden"
