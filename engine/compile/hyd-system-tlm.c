@@ -403,19 +403,37 @@ local_block (TlmModel *M, TlmScratch *W, const SysComp *sc, guint gp0)
 /* Port k's impedance for the step Δ = h from its node's accepted capacity;
  * a change re-scales the line's waves, keeping its pressure and flow
  * (eq. 3.27). */
+static inline double
+compensated (double Z_old, double Z, double cin, double cout)
+{
+  if (Z_old > 0.0 && Z_old != Z)
+    {
+      double g = Z / Z_old;
+      return 0.5 * (1.0 + g) * cin + 0.5 * (1.0 - g) * cout;
+    }
+  return cin;
+}
+
+/* Component i's parameters that follow a profile, at t. */
+static void
+refresh_timed (TlmModel *M, guint i, double t)
+{
+  HydSystem *sys = M->sys;
+  SysComp *sc = &sys->comps[i];
+  for (guint e = M->timed_first[i]; e < M->timed_first[i + 1]; e++)
+    {
+      guint kp = sys->timed[2 * e + 1];
+      sc->comp->par[kp] = hyd_profile_eval (sc->prof[kp], t, sys->t_piece, &sc->comp->par_dt[kp]);
+    }
+}
+
 static void
 port_for_step (TlmModel *M, guint k, double h)
 {
   const TlmNode *tn = &M->nodes[M->tp_tn[k]];
   double Z = (double) tn->n * h / (2.0 * tn->C * (1.0 - M->alpha));
+  M->cin_t[k] = compensated (M->Z[k], Z, M->cin[k], M->cout[k]);
   M->Zt[k] = Z;
-  if (M->Z[k] > 0.0 && M->Z[k] != Z)
-    {
-      double g = Z / M->Z[k];
-      M->cin_t[k] = 0.5 * (1.0 + g) * M->cin[k] + 0.5 * (1.0 - g) * M->cout[k];
-    }
-  else
-    M->cin_t[k] = M->cin[k];
   M->P_t[k] = M->P[k];
 }
 
@@ -462,12 +480,7 @@ solve_cluster (TlmModel *M, TlmScratch *W, guint ci, double t, double h, const d
               port_for_step (M, (guint) k, h);
             }
         }
-      /* its parameters that follow a profile, at t + Δ */
-      for (guint e = M->timed_first[i]; e < M->timed_first[i + 1]; e++)
-        {
-          guint kp = sys->timed[2 * e + 1];
-          sc->comp->par[kp] = hyd_profile_eval (sc->prof[kp], t1, sys->t_piece, &sc->comp->par_dt[kp]);
-        }
+      refresh_timed (M, i, t1);   /* its parameters that follow a profile, at t + Δ */
       for (guint s = 0; s < sc->comp->n_states; s++)
         {
           M->unk_state[sc->state0 + s] = (int) m;
@@ -893,23 +906,12 @@ tlm_step (gpointer model, double t, const double *y, double h, double *y_new, do
   for (guint sidx = 0; sidx < M->nsp; sidx++)
     {
       guint i = M->sp[sidx].comp;
-      SysComp *sc = &sys->comps[i];
-      for (guint e = M->timed_first[i]; e < M->timed_first[i + 1]; e++)
-        {
-          guint kp = sys->timed[2 * e + 1];
-          sc->comp->par[kp] = hyd_profile_eval (sc->prof[kp], t1, sys->t_piece, &sc->comp->par_dt[kp]);
-        }
-      double Z = sc->comp->par[0] * h / (1.0 - M->alpha);
+      refresh_timed (M, i, t1);
+      double Z = sys->comps[i].comp->par[0] * h / (1.0 - M->alpha);
       for (guint e = 2 * sidx; e < 2 * sidx + 2; e++)
         {
+          M->scin_t[e] = compensated (M->sZ[e], Z, M->scin[e], M->scout[e]);
           M->sZt[e] = Z;
-          if (M->sZ[e] > 0.0 && M->sZ[e] != Z)
-            {
-              double g = Z / M->sZ[e];
-              M->scin_t[e] = 0.5 * (1.0 + g) * M->scin[e] + 0.5 * (1.0 - g) * M->scout[e];
-            }
-          else
-            M->scin_t[e] = M->scin[e];
         }
     }
 
