@@ -1443,8 +1443,8 @@ number_ports_by_task (TlmModel *M)
   for (guint k = 0; k < ntp; k++)
     if (!done[k])
       renum[k] = next++;
-  g_autofree guint *gp = g_memdup2 (M->tp_gp, (ntp + 1) * sizeof (guint));
-  g_autofree guint *tn = g_memdup2 (M->tp_tn, (ntp + 1) * sizeof (guint));
+  g_autofree guint *gp = g_memdup2 (M->tp_gp, ntp * sizeof (guint));
+  g_autofree guint *tn = g_memdup2 (M->tp_tn, ntp * sizeof (guint));
   for (guint k = 0; k < ntp; k++)
     {
       M->tp_gp[renum[k]] = gp[k];
