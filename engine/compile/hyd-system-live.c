@@ -30,7 +30,7 @@ override_lookup (const HydSystem *sys, const char *comp_id, const char *name, do
   if (k < 0)
     {
       hyd_sys_component_error (error, HYD_DIAGNOSTIC_UNKNOWN_PARAM, comp_id, NULL, NULL,
-                               N_("%s: a %s has no parameter '%s'"), comp_id, type->id, name, NULL);
+                               N_("%s (%s) has no parameter '%s'"), comp_id, type->id, name, NULL);
       return -1;
     }
   const HydParamInfo *info = &type->params[k];
