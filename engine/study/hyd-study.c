@@ -991,3 +991,181 @@ hyd_study_pool_free (HydStudyPool *pool)
   g_mutex_clear (&pool->lock);
   g_free (pool);
 }
+
+/* ---------- for the application's study dialog ----------
+ * (a separate block: nothing above depends on it) A traced worker is a
+ * worker whose list of variables to keep has one more name at its end,
+ * after the metrics' distinct variables; hyd_study_worker_run keeps the
+ * samples of every name of that list. */
+
+/* How many of the worker's kept variables the metrics read. */
+static guint
+worker_n_metric_vars (const HydStudyWorker *w)
+{
+  guint n = 0;
+  for (guint i = 0; i < w->study->metrics->len; i++)
+    n = MAX (n, (guint) w->var_of_metric[i] + 1);
+  return n;
+}
+
+HydStudyWorker *
+hyd_study_worker_new_traced (HydStudy *s, const char *var, GError **error)
+{
+  g_return_val_if_fail (s->sys != NULL && var != NULL, NULL);
+  if (hyd_system_find_variable (s->sys, var) < 0)
+    {
+      g_set_error (error, HYD_STUDY_ERROR, HYD_STUDY_ERROR_CIRCUIT,
+                   "unknown variable '%s' (ports give <comp>.<port>.p and .q, outputs <comp>.<output>)", var);
+      return NULL;
+    }
+  HydStudyWorker *w = hyd_study_worker_new (s);
+  guint n = g_strv_length (w->var_names);
+  w->var_names = g_renew (char *, w->var_names, n + 2);
+  w->var_names[n] = g_strdup (var);
+  w->var_names[n + 1] = NULL;
+  w->v = g_renew (GArray *, w->v, n + 2);
+  w->v[n] = g_array_new (FALSE, FALSE, sizeof (double));
+  w->v[n + 1] = NULL;
+  return w;
+}
+
+guint
+hyd_study_worker_get_trace (HydStudyWorker *w, guint max_points, double **t_out, double **v_out)
+{
+  g_return_val_if_fail (max_points >= 2, 0);
+  *t_out = *v_out = NULL;
+  guint n_vars = g_strv_length (w->var_names);
+  if (n_vars <= worker_n_metric_vars (w))
+    return 0;
+  const GArray *va = w->v[n_vars - 1];
+  guint n = MIN (w->t->len, va->len);
+  if (n == 0)
+    return 0;
+  const double *t = (const double *) w->t->data, *v = (const double *) va->data;
+  if (n <= max_points)
+    {
+      *t_out = g_memdup2 (t, n * sizeof (double));
+      *v_out = g_memdup2 (v, n * sizeof (double));
+      return n;
+    }
+  /* max_points / 2 buckets of consecutive samples; each gives its least
+   * and greatest sample (one when they are the same), in time order */
+  guint buckets = max_points / 2, m = 0;
+  double *to = g_new (double, 2 * buckets), *vo = g_new (double, 2 * buckets);
+  for (guint b = 0; b < buckets; b++)
+    {
+      guint lo = (guint) ((guint64) n * b / buckets), hi = (guint) ((guint64) n * (b + 1) / buckets);
+      if (hi <= lo)
+        continue;
+      guint kmin = lo, kmax = lo;
+      for (guint k = lo + 1; k < hi; k++)
+        {
+          if (v[k] < v[kmin] || isnan (v[kmin]))
+            kmin = k;
+          if (v[k] > v[kmax] || isnan (v[kmax]))
+            kmax = k;
+        }
+      guint first = MIN (kmin, kmax), second = MAX (kmin, kmax);
+      to[m] = t[first];
+      vo[m++] = v[first];
+      if (second != first)
+        {
+          to[m] = t[second];
+          vo[m++] = v[second];
+        }
+    }
+  *t_out = to;
+  *v_out = vo;
+  return m;
+}
+
+/* The next CSV field of a row from *p (quoted with "" for a quote, or
+ * plain up to ',' or '\n'); *p then points past its separator. NULL at the
+ * end of the row. */
+static char *
+row_field (const char **p, gboolean *last)
+{
+  const char *s = *p;
+  GString *f = g_string_new (NULL);
+  if (*s == '"')
+    {
+      s++;
+      for (;;)
+        {
+          if (*s == '\0')
+            {
+              g_string_free (f, TRUE);
+              return NULL;
+            }
+          if (*s == '"' && s[1] == '"')
+            {
+              g_string_append_c (f, '"');
+              s += 2;
+            }
+          else if (*s == '"')
+            {
+              s++;
+              break;
+            }
+          else
+            g_string_append_c (f, *s++);
+        }
+    }
+  else
+    while (*s && *s != ',' && *s != '\n')
+      g_string_append_c (f, *s++);
+  if (*s != ',' && *s != '\n' && *s != '\0')
+    {
+      g_string_free (f, TRUE);
+      return NULL;
+    }
+  *last = *s != ',';
+  *p = *s ? s + 1 : s;
+  return g_string_free (f, FALSE);
+}
+
+static gboolean
+row_number (const char *text, double *v)
+{
+  if (text[0] == '\0')
+    {
+      *v = NAN;
+      return TRUE;
+    }
+  char *end = NULL;
+  *v = g_ascii_strtod (text, &end);
+  return end != text && *end == '\0';
+}
+
+gboolean
+hyd_study_row_parse (const HydStudy *s, const char *row, guint64 *run, double *values, char **status,
+                     double *metrics, char **message)
+{
+  *status = *message = NULL;
+  guint nv = s->vary->len, nm = s->metrics->len, n_fields = 3 + nv + nm;
+  g_autoptr (GPtrArray) fields = g_ptr_array_new_with_free_func (g_free);
+  const char *p = row;
+  gboolean last = FALSE;
+  while (!last)
+    {
+      char *f = row_field (&p, &last);
+      if (f == NULL || fields->len == n_fields)
+        {
+          g_free (f);
+          return FALSE;
+        }
+      g_ptr_array_add (fields, f);
+    }
+  if (fields->len != n_fields || !hyd_study_row_run (row, run))
+    return FALSE;
+  for (guint j = 0; j < nv; j++)
+    if (!row_number (fields->pdata[1 + j], &values[j]))
+      return FALSE;
+  for (guint i = 0; i < nm; i++)
+    if (!row_number (fields->pdata[2 + nv + i], &metrics[i]))
+      return FALSE;
+  const char *msg = fields->pdata[n_fields - 1];
+  *status = g_strdup (fields->pdata[1 + nv]);
+  *message = msg[0] ? g_strdup (msg) : NULL;
+  return TRUE;
+}

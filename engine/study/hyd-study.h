@@ -194,6 +194,29 @@ void hyd_study_pool_cancel (HydStudyPool *pool);
 /* Cancels what still runs and joins the threads. */
 void hyd_study_pool_free (HydStudyPool *pool);
 
+/* ---- for the application's study dialog: one variable's samples of a
+ * run, and a row read back ----
+ * (ui/hyd-study-dialog.c draws a family of traces, one per run, of a
+ * variable the metrics need not read.) */
+
+/* A worker (as hyd_study_worker_new) that also keeps the samples of `var`
+ * (any variable of the study's compiled circuit, after prepare). NULL, with
+ * an error naming the variable, when the circuit has no such variable. */
+HydStudyWorker *hyd_study_worker_new_traced (HydStudy *study, const char *var, GError **error);
+/* After an "ok" run of a traced worker: the traced variable's samples,
+ * reduced to at most max_points (≥ 2; min/max per bucket: every bucket of
+ * consecutive samples gives its least and greatest sample in time order, so
+ * the polyline covers the envelope of the samples). *t and *v are new
+ * arrays (free them); returns their length, 0 when the worker is not traced
+ * or its last run gave no samples. */
+guint hyd_study_worker_get_trace (HydStudyWorker *worker, guint max_points, double **t, double **v);
+/* Read back a row as hyd_study_format_row wrote it (a row of the pool, or
+ * of `sweep`'s CSV): its run, values[n_vary], its status (free it), its
+ * metrics[n_metrics] (NAN where empty) and its message (NULL when empty;
+ * free it). FALSE when the row does not have the study's columns. */
+gboolean hyd_study_row_parse (const HydStudy *study, const char *row, guint64 *run, double *values,
+                              char **status, double *metrics, char **message);
+
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (HydStudy, hyd_study_free)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (HydStudyWorker, hyd_study_worker_free)
 
