@@ -81,6 +81,7 @@ G_DEFINE_FINAL_TYPE (HydPropertyPanel, hyd_property_panel, GTK_TYPE_WIDGET)
 enum {
   SIGNAL_LIVE_CHANGE,
   SIGNAL_HELP_REQUESTED,
+  SIGNAL_STUDY_REQUESTED,
   N_SIGNALS
 };
 static guint signals[N_SIGNALS];
@@ -553,6 +554,48 @@ clear_rows (HydPropertyPanel *self)
   g_ptr_array_set_size (self->rows, 0);
 }
 
+/* ---- "Vary in a Study…" (the parameter study dialog, hyd-study-dialog.h) ---- */
+
+static void
+vary_in_study_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
+{
+  HydPropertyPanel *self = HYD_PROPERTY_PANEL (widget);
+  if (self->component_id)
+    g_signal_emit (self, signals[SIGNAL_STUDY_REQUESTED], 0, self->component_id,
+                   g_variant_get_string (parameter, NULL));
+}
+
+static GMenuModel *
+study_menu (const char *param)
+{
+  GMenu *menu = g_menu_new ();
+  GMenuItem *item = g_menu_item_new (_("Vary in a Study…"), NULL);
+  g_menu_item_set_action_and_target_value (item, "panel.vary-in-study", g_variant_new_string (param));
+  g_menu_append_item (menu, item);
+  g_object_unref (item);
+  return G_MENU_MODEL (menu);
+}
+
+static void
+study_popover_closed_cb (GtkPopover *popover)
+{
+  gtk_widget_unparent (GTK_WIDGET (popover));
+}
+
+/* A right click on a numeric parameter's name: the same menu. */
+static void
+label_pressed_cb (GtkGestureClick *gesture, int n_press, double x, double y, gpointer user)
+{
+  GtkWidget *label = gtk_event_controller_get_widget (GTK_EVENT_CONTROLLER (gesture));
+  const char *param = g_object_get_data (G_OBJECT (label), "hyd-param");
+  g_autoptr (GMenuModel) menu = study_menu (param);
+  GtkWidget *popover = gtk_popover_menu_new_from_model (menu);
+  gtk_widget_set_parent (popover, label);
+  gtk_popover_set_pointing_to (GTK_POPOVER (popover), &(GdkRectangle) { (int) x, (int) y, 1, 1 });
+  g_signal_connect (popover, "closed", G_CALLBACK (study_popover_closed_cb), NULL);
+  gtk_popover_popup (GTK_POPOVER (popover));
+}
+
 static void
 build_rows (HydPropertyPanel *self, const HydComponentType *type)
 {
@@ -608,6 +651,14 @@ build_rows (HydPropertyPanel *self, const HydComponentType *type)
           gtk_entry_set_input_purpose (GTK_ENTRY (row->editor), GTK_INPUT_PURPOSE_NUMBER);
           g_signal_connect (row->editor, "changed", G_CALLBACK (entry_changed_cb), row);
           g_signal_connect (row->editor, "activate", G_CALLBACK (entry_activate_cb), row);
+          /* its context menu and a right click on its name offer "Vary in a Study…" */
+          g_autoptr (GMenuModel) menu = study_menu (info->name);
+          gtk_entry_set_extra_menu (GTK_ENTRY (row->editor), menu);
+          g_object_set_data_full (G_OBJECT (row->label), "hyd-param", g_strdup (info->name), g_free);
+          GtkGesture *click = gtk_gesture_click_new ();
+          gtk_gesture_single_set_button (GTK_GESTURE_SINGLE (click), GDK_BUTTON_SECONDARY);
+          g_signal_connect (click, "pressed", G_CALLBACK (label_pressed_cb), NULL);
+          gtk_widget_add_controller (row->label, GTK_EVENT_CONTROLLER (click));
           GtkEventController *focus = gtk_event_controller_focus_new ();
           g_signal_connect (focus, "leave", G_CALLBACK (entry_focus_leave_cb), row);
           gtk_widget_add_controller (row->editor, focus);
@@ -868,6 +919,18 @@ hyd_property_panel_class_init (HydPropertyPanelClass *klass)
   signals[SIGNAL_HELP_REQUESTED] =
     g_signal_new ("help-requested", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
                   G_TYPE_NONE, 1, G_TYPE_STRING);
+  /**
+   * HydPropertyPanel::study-requested:
+   * @component: the component id
+   * @param: a numeric parameter
+   *
+   * "Vary in a Study…" was chosen on the parameter (its field's context
+   * menu, or a right click on its name).
+   */
+  signals[SIGNAL_STUDY_REQUESTED] =
+    g_signal_new ("study-requested", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 2, G_TYPE_STRING, G_TYPE_STRING);
+  gtk_widget_class_install_action (widget_class, "panel.vary-in-study", "s", vary_in_study_action);
 
   gtk_widget_class_set_template_from_resource (widget_class,
                                                BRAMAH_RESOURCE_PREFIX "/ui/hyd-property-panel.ui");

@@ -56,6 +56,10 @@ GtkWidget *hyd_property_panel_get_reset (HydPropertyPanel *self, const char *par
 
 /* Signals:
  *   "live-change" (const char *component, const char *param, double value)
- *   "help-requested" (const char *type_id) */
+ *   "help-requested" (const char *type_id)
+ *   "study-requested" (const char *component, const char *param): "Vary in
+ *     a Study…" on a numeric parameter (its field's context menu, or a
+ *     right click on its name; the action panel.vary-in-study, target the
+ *     parameter) */
 
 G_END_DECLS

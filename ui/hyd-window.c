@@ -13,6 +13,7 @@
 #include "hyd-catalogue.h"
 #include "hyd-explain-view.h"
 #include "hyd-linear-view.h"
+#include "hyd-study-dialog.h"
 #include "hyd-help.h"
 #include "hyd-param-value.h"
 #include "hyd-symbol-render.h"
@@ -930,6 +931,24 @@ linear_analysis_action (GtkWidget *widget, const char *action_name, GVariant *pa
   gtk_window_present (GTK_WINDOW (view));
 }
 
+/* win.parameter-study: the "Parameter Study" window (hyd-study-dialog.h),
+ * one per window. */
+static void
+parameter_study_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
+{
+  HydWindow *self = HYD_WINDOW (widget);
+  gtk_window_present (GTK_WINDOW (hyd_study_dialog_get_for (GTK_WINDOW (self), self->document)));
+}
+
+/* The property panel's "Vary in a Study…" on a parameter. */
+static void
+study_requested_cb (HydWindow *self, const char *component, const char *param, HydPropertyPanel *panel)
+{
+  HydStudyDialog *dialog = hyd_study_dialog_get_for (GTK_WINDOW (self), self->document);
+  hyd_study_dialog_add_parameter (dialog, component, param);
+  gtk_window_present (GTK_WINDOW (dialog));
+}
+
 static void
 hyd_window_class_init (HydWindowClass *klass)
 {
@@ -966,6 +985,7 @@ hyd_window_class_init (HydWindowClass *klass)
 
   gtk_widget_class_install_action (widget_class, "win.explain-stiffness", NULL, explain_stiffness_action);
   gtk_widget_class_install_action (widget_class, "win.linear-analysis", NULL, linear_analysis_action);
+  gtk_widget_class_install_action (widget_class, "win.parameter-study", NULL, parameter_study_action);
 
   gtk_widget_class_set_template_from_resource (widget_class, BRAMAH_RESOURCE_PREFIX "/ui/hyd-window.ui");
   gtk_widget_class_bind_template_child (widget_class, HydWindow, title_label);
@@ -996,6 +1016,7 @@ hyd_window_class_init (HydWindowClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, info_bar_response_cb);
   gtk_widget_class_bind_template_callback (widget_class, palette_type_activated_cb);
   gtk_widget_class_bind_template_callback (widget_class, help_requested_cb);
+  gtk_widget_class_bind_template_callback (widget_class, study_requested_cb);
   gtk_widget_class_bind_template_callback (widget_class, canvas_selection_changed_cb);
   gtk_widget_class_bind_template_callback (widget_class, canvas_probe_cb);
   gtk_widget_class_bind_template_callback (widget_class, canvas_component_activated_cb);

@@ -1,0 +1,389 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* test-study-dialog.c — the "Parameter Study" window (ui/hyd-study-dialog.c)
+ * on data/examples/throttle-vs-flow-control.bramah: the throttle's
+ * diameter TH1.max_diameter from 0.8 to 1.6 mm in 5 points, the cylinder's
+ * final position final:C1.x. The metrics equal hyd_study_worker_run's for
+ * the same values bit for bit, and the saved CSV is byte for byte what
+ * `bramah-cli sweep` writes for the same study; a Monte Carlo study's
+ * histogram counts every ok run; a range outside the parameter's is
+ * refused naming it; Cancel stops a long study promptly and the window
+ * stays usable; closing the window, or its parent, mid-study neither
+ * crashes nor leaves threads; the main loop stays responsive; the property
+ * panel's "Vary in a Study…" names its parameter. With
+ * BRAMAH_SCREENSHOT=FILE.png it writes the window after a 9-point study
+ * (docs/images/parameter-study.png). Skips (77) without a display. */
+#include <gtk/gtk.h>
+#include <glib/gstdio.h>
+#include <math.h>
+#include <string.h>
+
+#include "hyd-circuit.h"
+#include "hyd-document.h"
+#include "hyd-property-panel.h"
+#include "hyd-study.h"
+#include "hyd-study-dialog.h"
+
+static char *
+example_path (void)
+{
+  return g_build_filename (g_getenv ("BRAMAH_EXAMPLES_DIR"), "throttle-vs-flow-control.bramah", NULL);
+}
+
+static HydDocument *
+load_document (void)
+{
+  g_autofree char *path = example_path ();
+  g_autoptr (GError) error = NULL;
+  HydDocument *doc = hyd_document_new_from_file (path, &error);
+  g_assert_no_error (error);
+  return doc;
+}
+
+static gboolean
+timeout_cb (gpointer data)
+{
+  g_error ("%s", (const char *) data);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+finished_cb (HydStudyDialog *dialog, gboolean cancelled, gpointer user)
+{
+  int *state = user;
+  *state = cancelled ? 2 : 1;
+}
+
+/* The longest the main loop went without running a 20 ms timer. */
+typedef struct {
+  gint64 last, worst;
+} Beat;
+
+static gboolean
+beat_cb (gpointer user)
+{
+  Beat *b = user;
+  gint64 now = g_get_monotonic_time ();
+  if (b->last)
+    b->worst = MAX (b->worst, now - b->last);
+  b->last = now;
+  return G_SOURCE_CONTINUE;
+}
+
+static int
+run_to_end (HydStudyDialog *dialog, Beat *beat)
+{
+  int state = 0;
+  gulong id = g_signal_connect (dialog, "finished", G_CALLBACK (finished_cb), &state);
+  guint beat_id = beat ? g_timeout_add (20, beat_cb, beat) : 0;
+  guint timeout = g_timeout_add_seconds (120, timeout_cb, (gpointer) "the study did not end in time");
+  g_assert_true (hyd_study_dialog_start (dialog));
+  g_assert_true (hyd_study_dialog_is_running (dialog));
+  while (state == 0)
+    g_main_context_iteration (NULL, TRUE);
+  g_source_remove (timeout);
+  if (beat_id)
+    g_source_remove (beat_id);
+  g_signal_handler_disconnect (dialog, id);
+  return state;
+}
+
+static HydStudyDialog *
+grid_dialog (HydDocument *doc, const char *n)
+{
+  HydStudyDialog *dialog = hyd_study_dialog_new (NULL, doc);
+  g_assert_true (hyd_study_dialog_add_parameter (dialog, "TH1", "max_diameter"));
+  g_assert_true (hyd_study_dialog_set_range (dialog, "TH1", "max_diameter", "0.8", "1.6", n));
+  g_assert_true (hyd_study_dialog_add_metric (dialog, "final:C1.x"));
+  g_assert_true (hyd_study_dialog_set_trace_variable (dialog, "C1.x"));
+  hyd_study_dialog_set_jobs (dialog, 2);
+  return dialog;
+}
+
+/* What `bramah-cli sweep` writes for the same study. */
+static char *
+cli_sweep (const char *const *extra)
+{
+  g_autofree char *path = example_path ();
+  g_autoptr (GPtrArray) argv = g_ptr_array_new ();
+  g_ptr_array_add (argv, (gpointer) g_getenv ("BRAMAH_CLI"));
+  g_ptr_array_add (argv, "sweep");
+  g_ptr_array_add (argv, path);
+  for (guint k = 0; extra[k]; k++)
+    g_ptr_array_add (argv, (gpointer) extra[k]);
+  g_ptr_array_add (argv, NULL);
+  char *out = NULL;
+  int status;
+  g_autoptr (GError) error = NULL;
+  g_assert_true (g_spawn_sync (NULL, (char **) argv->pdata, NULL, G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL, &out, NULL,
+                               &status, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_spawn_check_wait_status (status, NULL));
+  return out;
+}
+
+static void
+test_grid (void)
+{
+  g_autoptr (HydDocument) doc = load_document ();
+  HydStudyDialog *dialog = grid_dialog (doc, "5");
+  gtk_window_present (GTK_WINDOW (dialog));
+  Beat beat = { 0 };
+  g_assert_cmpint (run_to_end (dialog, &beat), ==, 1);
+  g_test_message ("main loop: longest gap %.0f ms", beat.worst / 1e3);
+  g_assert_cmpint (beat.worst, <, 2 * G_USEC_PER_SEC);
+  g_assert_cmpuint (hyd_study_dialog_get_n_runs (dialog), ==, 5);
+  g_assert_cmpuint (hyd_study_dialog_get_n_done (dialog), ==, 5);
+  g_assert_cmpuint (hyd_study_dialog_get_n_failed (dialog), ==, 0);
+  g_assert_cmpuint (hyd_study_dialog_get_n_traces (dialog), ==, 5);
+  g_test_message ("%s", hyd_study_dialog_get_command (dialog));
+  g_assert_nonnull (strstr (hyd_study_dialog_get_command (dialog), "--vary TH1.max_diameter=0.0008:0.0016:5"));
+
+  /* the same study by hand: the worker's metrics, bit for bit */
+  g_autoptr (GError) error = NULL;
+  g_auto (HydSimOptions) sim = { 0 };
+  const HydCircuit *circuit = hyd_document_get_circuit (doc);
+  g_assert_true (hyd_circuit_get_sim_options (circuit, &sim, &error));
+  g_autoptr (HydStudy) study = hyd_study_new (circuit, &sim, FALSE);
+  g_assert_true (hyd_study_add_vary (study, "TH1.max_diameter=0.0008:0.0016:5", &error));
+  g_assert_true (hyd_study_add_metric (study, "final:C1.x", &error));
+  hyd_study_set_design (study, HYD_STUDY_DESIGN_GRID, 0, 0);
+  g_assert_true (hyd_study_prepare (study, &error));
+  g_autoptr (HydStudyWorker) w = hyd_study_worker_new (study);
+  for (guint64 run = 0; run < 5; run++)
+    {
+      double want_v, want_m, got_v, got_m;
+      const char *status;
+      hyd_study_get_values (study, run, &want_v);
+      g_autofree char *message = NULL;
+      g_assert_cmpstr (hyd_study_worker_run (w, &want_v, &want_m, &message, NULL), ==, "ok");
+      g_assert_true (hyd_study_dialog_get_run (dialog, run, &got_v, &got_m, &status));
+      g_assert_cmpstr (status, ==, "ok");
+      g_assert_cmpmem (&got_v, sizeof (double), &want_v, sizeof (double));
+      g_assert_cmpmem (&got_m, sizeof (double), &want_m, sizeof (double));
+    }
+
+  /* Save CSV… = bramah-cli sweep, byte for byte */
+  g_autofree char *dir = g_dir_make_tmp ("test-study-dialog-XXXXXX", &error);
+  g_assert_no_error (error);
+  g_autofree char *csv_path = g_build_filename (dir, "study.csv", NULL);
+  g_assert_true (hyd_study_dialog_save_csv (dialog, csv_path, &error));
+  g_autofree char *saved = NULL;
+  g_assert_true (g_file_get_contents (csv_path, &saved, NULL, &error));
+  const char *args[] = { "-q", "--jobs", "1", "--vary", "TH1.max_diameter=0.0008:0.0016:5", "--metric",
+                         "final:C1.x", NULL };
+  g_autofree char *cli = cli_sweep (args);
+  g_assert_cmpstr (saved, ==, cli);
+  g_unlink (csv_path);
+  g_rmdir (dir);
+
+  /* a bound outside the parameter's range is refused, naming it */
+  g_assert_true (hyd_study_dialog_set_range (dialog, "TH1", "max_diameter", "-1", NULL, NULL));
+  g_assert_false (hyd_study_dialog_start (dialog));
+  g_test_message ("%s", hyd_study_dialog_get_message (dialog));
+  g_assert_nonnull (strstr (hyd_study_dialog_get_message (dialog), "TH1"));
+  g_assert_nonnull (strstr (hyd_study_dialog_get_message (dialog), "from"));
+  g_assert_false (hyd_study_dialog_is_running (dialog));
+  /* a parameter that is not there, or not a number */
+  g_assert_false (hyd_study_dialog_add_parameter (dialog, "TH1", "nosuch"));
+  g_assert_false (hyd_study_dialog_add_metric (dialog, "final"));
+  g_assert_false (hyd_study_dialog_set_trace_variable (dialog, "C9.x"));
+  gtk_window_destroy (GTK_WINDOW (dialog));
+}
+
+/* Monte Carlo: 30 normal samples; the histogram counts every ok run. */
+static void
+test_monte_carlo (void)
+{
+  g_autoptr (HydDocument) doc = load_document ();
+  HydStudyDialog *dialog = grid_dialog (doc, "5");
+  hyd_study_dialog_set_design (dialog, HYD_STUDY_DIALOG_NORMAL, 30, 3);
+  g_assert_true (hyd_study_dialog_set_range (dialog, "TH1", "max_diameter", "1.2", "0.1", NULL));
+  gtk_window_present (GTK_WINDOW (dialog));
+  g_assert_cmpint (run_to_end (dialog, NULL), ==, 1);
+  g_assert_cmpuint (hyd_study_dialog_get_n_done (dialog), ==, 30);
+  g_assert_nonnull (strstr (hyd_study_dialog_get_command (dialog),
+                            "--vary TH1.max_diameter=normal:0.0012:0.0001"));
+  const guint *counts;
+  double lo, width;
+  guint bins = hyd_study_dialog_get_histogram (dialog, 0, &counts, &lo, &width);
+  g_assert_cmpuint (bins, >=, 5);
+  guint64 sum = 0;
+  for (guint b = 0; b < bins; b++)
+    sum += counts[b];
+  g_assert_cmpuint (sum, ==, hyd_study_dialog_get_n_done (dialog) - hyd_study_dialog_get_n_failed (dialog));
+  g_assert_cmpuint (sum, >, 0);
+  /* the edges hold every ok value */
+  for (guint64 run = 0; run < 30; run++)
+    {
+      double v, m;
+      const char *status;
+      g_assert_true (hyd_study_dialog_get_run (dialog, run, &v, &m, &status));
+      if (strcmp (status, "ok") == 0)
+        {
+          g_assert_cmpfloat (m, >=, lo);
+          g_assert_cmpfloat (m, <=, lo + width * bins * (1 + 1e-12));
+        }
+    }
+  hyd_study_dialog_show_page (dialog, 1);
+  for (int k = 0; k < 5; k++)
+    g_main_context_iteration (NULL, FALSE);
+  gtk_window_destroy (GTK_WINDOW (dialog));
+}
+
+static void
+wait_done (HydStudyDialog *dialog, guint64 n)
+{
+  guint timeout = g_timeout_add_seconds (120, timeout_cb, (gpointer) "no run ended in time");
+  while (hyd_study_dialog_get_n_done (dialog) < n)
+    g_main_context_iteration (NULL, TRUE);
+  g_source_remove (timeout);
+}
+
+/* Cancel a study of 3000 runs after a few: it ends within 2 s with the
+ * rows it has, and the window runs another study. */
+static void
+test_cancel (void)
+{
+  g_autoptr (HydDocument) doc = load_document ();
+  HydStudyDialog *dialog = grid_dialog (doc, "3000");
+  gtk_window_present (GTK_WINDOW (dialog));
+  int state = 0;
+  g_signal_connect (dialog, "finished", G_CALLBACK (finished_cb), &state);
+  g_assert_true (hyd_study_dialog_start (dialog));
+  wait_done (dialog, 3);
+  gint64 t0 = g_get_monotonic_time ();
+  hyd_study_dialog_cancel (dialog);
+  guint timeout = g_timeout_add_seconds (60, timeout_cb, (gpointer) "cancel did not end the study");
+  while (state == 0)
+    g_main_context_iteration (NULL, TRUE);
+  g_source_remove (timeout);
+  double secs = (g_get_monotonic_time () - t0) / 1e6;
+  g_test_message ("cancelled after %" G_GUINT64_FORMAT " runs in %.3f s", hyd_study_dialog_get_n_done (dialog),
+                  secs);
+  g_assert_cmpint (state, ==, 2);
+  g_assert_cmpfloat (secs, <, 2.0);
+  g_assert_false (hyd_study_dialog_is_running (dialog));
+  g_assert_cmpuint (hyd_study_dialog_get_n_done (dialog), <, 3000);
+  /* usable again */
+  g_assert_true (hyd_study_dialog_set_range (dialog, "TH1", "max_diameter", NULL, NULL, "5"));
+  g_signal_handlers_disconnect_by_func (dialog, finished_cb, &state);
+  g_assert_cmpint (run_to_end (dialog, NULL), ==, 1);
+  g_assert_cmpuint (hyd_study_dialog_get_n_done (dialog), ==, 5);
+  gtk_window_destroy (GTK_WINDOW (dialog));
+}
+
+/* Close the window mid-study, then a parent window with its study window
+ * mid-study: both are finalized (their threads joined in dispose). */
+static void
+test_close_mid_study (void)
+{
+  g_autoptr (HydDocument) doc = load_document ();
+  HydStudyDialog *dialog = grid_dialog (doc, "3000");
+  gtk_window_present (GTK_WINDOW (dialog));
+  g_assert_true (hyd_study_dialog_start (dialog));
+  wait_done (dialog, 2);
+  gpointer weak = dialog;
+  g_object_add_weak_pointer (G_OBJECT (dialog), &weak);
+  gtk_window_destroy (GTK_WINDOW (dialog));
+  for (int k = 0; k < 10; k++)
+    g_main_context_iteration (NULL, FALSE);
+  g_assert_null (weak);
+
+  GtkWidget *parent = gtk_window_new ();
+  gtk_window_present (GTK_WINDOW (parent));
+  dialog = hyd_study_dialog_get_for (GTK_WINDOW (parent), doc);
+  g_assert_true (hyd_study_dialog_get_for (GTK_WINDOW (parent), doc) == dialog);
+  g_assert_true (hyd_study_dialog_add_parameter (dialog, "TH1", "max_diameter"));
+  g_assert_true (hyd_study_dialog_set_range (dialog, "TH1", "max_diameter", NULL, NULL, "3000"));
+  g_assert_true (hyd_study_dialog_add_metric (dialog, "max:C1.A.p"));
+  g_assert_true (hyd_study_dialog_set_trace_variable (dialog, "C1.x"));
+  gtk_window_present (GTK_WINDOW (dialog));
+  g_assert_true (hyd_study_dialog_start (dialog));
+  wait_done (dialog, 2);
+  weak = dialog;
+  g_object_add_weak_pointer (G_OBJECT (dialog), &weak);
+  gtk_window_destroy (GTK_WINDOW (parent));
+  for (int k = 0; k < 10; k++)
+    g_main_context_iteration (NULL, FALSE);
+  g_assert_null (weak);
+}
+
+static void
+study_requested_cb (HydPropertyPanel *panel, const char *component, const char *param, gpointer user)
+{
+  char **got = user;
+  *got = g_strdup_printf ("%s.%s", component, param);
+}
+
+/* The property panel's "Vary in a Study…" (its action) names the shown
+ * component and the parameter; the window's handler adds that row. */
+static void
+test_property_panel_hook (void)
+{
+  g_autoptr (HydDocument) doc = load_document ();
+  GtkWidget *win = gtk_window_new ();
+  GtkWidget *panel = hyd_property_panel_new ();
+  gtk_window_set_child (GTK_WINDOW (win), panel);
+  hyd_property_panel_set_document (HYD_PROPERTY_PANEL (panel), doc);
+  const char *ids[] = { "TH1", NULL };
+  hyd_property_panel_set_selection (HYD_PROPERTY_PANEL (panel), ids);
+  gtk_window_present (GTK_WINDOW (win));
+  g_autofree char *got = NULL;
+  g_signal_connect (panel, "study-requested", G_CALLBACK (study_requested_cb), &got);
+  GtkWidget *entry = hyd_property_panel_get_editor (HYD_PROPERTY_PANEL (panel), "max_diameter");
+  g_assert_true (GTK_IS_ENTRY (entry));
+  g_assert_nonnull (gtk_entry_get_extra_menu (GTK_ENTRY (entry)));
+  g_assert_true (gtk_widget_activate_action (entry, "panel.vary-in-study", "s", "max_diameter"));
+  g_assert_cmpstr (got, ==, "TH1.max_diameter");
+  gtk_window_destroy (GTK_WINDOW (win));
+}
+
+static void
+save_screenshot (GtkWidget *widget, const char *path)
+{
+  for (int k = 0; k < 50; k++)
+    {
+      while (g_main_context_iteration (NULL, FALSE))
+        ;
+      g_usleep (10000);
+    }
+  g_autoptr (GdkPaintable) paintable = gtk_widget_paintable_new (widget);
+  GtkSnapshot *snapshot = gtk_snapshot_new ();
+  gdk_paintable_snapshot (paintable, snapshot, gtk_widget_get_width (widget), gtk_widget_get_height (widget));
+  g_autoptr (GskRenderNode) node = gtk_snapshot_free_to_node (snapshot);
+  GskRenderer *renderer = gtk_native_get_renderer (gtk_widget_get_native (widget));
+  g_autoptr (GdkTexture) texture = gsk_renderer_render_texture (renderer, node, NULL);
+  g_assert_true (gdk_texture_save_to_png (texture, path));
+}
+
+static void
+screenshot (void)
+{
+  g_autoptr (HydDocument) doc = load_document ();
+  HydStudyDialog *dialog = grid_dialog (doc, "9");
+  g_assert_true (hyd_study_dialog_add_metric (dialog, "max:C1.A.p"));
+  gtk_window_present (GTK_WINDOW (dialog));
+  g_assert_cmpint (run_to_end (dialog, NULL), ==, 1);
+  save_screenshot (GTK_WIDGET (dialog), g_getenv ("BRAMAH_SCREENSHOT"));
+  gtk_window_destroy (GTK_WINDOW (dialog));
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  if (!gtk_init_check ())
+    return 77;
+  const char *shot = g_getenv ("BRAMAH_SCREENSHOT");
+  if (shot && *shot)
+    {
+      screenshot ();
+      return 0;
+    }
+  g_test_add_func ("/ui/study-dialog/grid", test_grid);
+  g_test_add_func ("/ui/study-dialog/monte-carlo", test_monte_carlo);
+  g_test_add_func ("/ui/study-dialog/cancel", test_cancel);
+  g_test_add_func ("/ui/study-dialog/close-mid-study", test_close_mid_study);
+  g_test_add_func ("/ui/study-dialog/property-panel-hook", test_property_panel_hook);
+  return g_test_run ();
+}
