@@ -32,6 +32,7 @@
 #define POLL_MS 100
 #define REDRAW_US (300 * 1000)
 #define MAX_FAILED_LISTED 200
+#define MAX_POINTS_DRAWN 5000
 #define DEFAULT_DISCHARGE_COEFFICIENT 0.7
 
 /* the metrics the drop-down offers (any `sweep --metric` through the API) */
@@ -136,7 +137,7 @@ struct _HydStudyDialog
   GtkWidget *setup;
   GtkButton *start_button, *cancel_button, *save_button;
   GtkProgressBar *progress;
-  GtkLabel *status, *command_label, *failed_label;
+  GtkLabel *status, *command_label, *failed_label, *failed_tab;
   GtkNotebook *notebook;
   GtkDrawingArea *traces_area, *metric_area, *hist_area;
   char *message, *command;
@@ -390,7 +391,8 @@ hyd_study_dialog_add_parameter (HydStudyDialog *self, const char *component, con
   g_autofree char *title = param_title (component, info);
   row->label = gtk_label_new (title);
   gtk_label_set_xalign (GTK_LABEL (row->label), 0);
-  gtk_label_set_ellipsize (GTK_LABEL (row->label), PANGO_ELLIPSIZE_END);
+  gtk_label_set_wrap (GTK_LABEL (row->label), TRUE);
+  gtk_label_set_max_width_chars (GTK_LABEL (row->label), 22);
   gtk_widget_set_hexpand (row->label, TRUE);
   g_autofree char *range = hyd_param_value_describe_range (info);
   g_autofree char *tip = g_strdup_printf (_("%s.%s, allowed: %s"), component, param, range);
@@ -905,7 +907,23 @@ take_row (HydStudyDialog *self, guint64 run, char *row)
       self->n_failed++;
       if (self->n_failed_listed < MAX_FAILED_LISTED)
         {
-          g_autofree char *human = message ? hyd_message_humanize (circuit_of (self), message) : NULL;
+          g_autofree char *human = NULL;
+          if (strcmp (status, "invalid-value") == 0)
+            /* the engine's words are SI: say it in the panel's units */
+            for (guint j = 0; j < nv && human == NULL; j++)
+              {
+                VaryRow *vr = j < self->rows->len ? self->rows->pdata[j] : NULL;
+                double v = self->values[run * nv + j];
+                if (vr && vr->info->unit == self->vary_units[j] && !hyd_param_value_in_range (vr->info, v))
+                  {
+                    g_autofree char *range = hyd_param_value_describe_range (vr->info);
+                    g_autofree char *shown = hyd_display_format (vr->info->unit, v);
+                    human = g_strdup_printf (_("“%s” of %s: %s is out of its range (%s)"), _(vr->info->label),
+                                             vr->component, shown, range);
+                  }
+              }
+          if (human == NULL && message)
+            human = hyd_message_humanize (circuit_of (self), message);
           g_string_append_printf (self->failed_text, _("Run %" G_GUINT64_FORMAT " ("), run);
           for (guint j = 0; j < nv; j++)
             {
@@ -939,6 +957,9 @@ finish (HydStudyDialog *self)
     }
   gtk_label_set_text (self->failed_label, f->str);
   g_string_free (f, TRUE);
+  g_autofree char *n_failed = g_strdup_printf ("%" G_GUINT64_FORMAT, self->n_failed);
+  g_autofree char *tab = g_strdup_printf (_("Failed Runs (%s)"), n_failed);
+  gtk_label_set_text (self->failed_tab, tab);
   redraw (self);
   g_signal_emit (self, signals[SIGNAL_FINISHED], 0, self->cancelled);
 }
@@ -1124,6 +1145,7 @@ hyd_study_dialog_start (HydStudyDialog *self)
   self->start_time = g_get_monotonic_time ();
   self->last_draw = 0;
   gtk_label_set_text (self->failed_label, "");
+  gtk_label_set_text (self->failed_tab, _("Failed Runs"));
   set_running (self, TRUE);
   show_progress (self, FALSE);
   redraw (self);
@@ -1252,6 +1274,12 @@ hyd_study_dialog_get_run (HydStudyDialog *self, guint64 run, double *values, dou
   if (status)
     *status = self->status_of[run];
   return TRUE;
+}
+
+const char *
+hyd_study_dialog_get_failed_text (HydStudyDialog *self)
+{
+  return gtk_label_get_text (self->failed_label);
 }
 
 guint
@@ -1589,6 +1617,15 @@ draw_metric (GtkDrawingArea *area, cairo_t *cr, int w, int h, gpointer user)
   double xpad = 0.03 * (x1 - x0);
   pl_frame (&f, x0 - xpad, x1 + xpad, y0, y1, self->vary_labels[0], self->metric_labels[m], NULL);
   double *x = (double *) xs->data, *y = (double *) ys->data;
+  /* at most MAX_POINTS_DRAWN points (every stride-th run), so that a large
+   * study does not slow the window; the CSV has every row */
+  guint stride = (xs->len + MAX_POINTS_DRAWN - 1) / MAX_POINTS_DRAWN;
+  if (stride > 1)
+    {
+      g_autofree char *note = g_strdup_printf (_("every %u-th of %u runs drawn"), stride, xs->len);
+      plcol0 (1);
+      plmtex ("t", 1.0, 0.5, 0.5, note);
+    }
   if (nv == 1 && self->design == HYD_STUDY_DIALOG_GRID && xs->len > 1)
     {
       /* a grid of one parameter: the runs in order of the value */
@@ -1597,7 +1634,7 @@ draw_metric (GtkDrawingArea *area, cairo_t *cr, int w, int h, gpointer user)
       plline ((PLINT) xs->len, x, y);
     }
   plwidth (1);
-  for (guint k = 0; k < xs->len; k++)
+  for (guint k = 0; k < xs->len; k += stride)
     {
       plcol1 (nv > 1 ? (c1 > c0 ? (g_array_index (cs, double, k) - c0) / (c1 - c0) : 0.5) : 0.25);
       plpoin (1, &x[k], &y[k], 17);
@@ -1929,7 +1966,8 @@ hyd_study_dialog_new (GtkWindow *parent, HydDocument *document)
   gtk_label_set_selectable (self->failed_label, TRUE);
   GtkWidget *fscroll = gtk_scrolled_window_new ();
   gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (fscroll), GTK_WIDGET (self->failed_label));
-  gtk_notebook_append_page (self->notebook, fscroll, gtk_label_new (_("Failed Runs")));
+  self->failed_tab = GTK_LABEL (gtk_label_new (_("Failed Runs")));
+  gtk_notebook_append_page (self->notebook, fscroll, GTK_WIDGET (self->failed_tab));
   gtk_widget_set_vexpand (GTK_WIDGET (self->notebook), TRUE);
   gtk_box_append (GTK_BOX (right), GTK_WIDGET (self->notebook));
 

@@ -84,6 +84,9 @@ gboolean hyd_study_dialog_save_csv (HydStudyDialog *self, const char *path, GErr
  * none. */
 guint hyd_study_dialog_get_histogram (HydStudyDialog *self, guint metric, const guint **counts, double *lo,
                                       double *width);
+/* The "Failed Runs" page: a line per failed run (its values, status and
+ * message), at most 200 of them. */
+const char *hyd_study_dialog_get_failed_text (HydStudyDialog *self);
 /* The traces received so far. */
 guint hyd_study_dialog_get_n_traces (HydStudyDialog *self);
 /* Show a results page: 0 the traces above the metric against the

@@ -230,6 +230,39 @@ test_monte_carlo (void)
   gtk_window_destroy (GTK_WINDOW (dialog));
 }
 
+/* Monte Carlo around a tiny diameter with a wide spread: the negative
+ * samples are failed runs (invalid-value) with their message, listed on
+ * the "Failed Runs" page; the study goes on and every run has its row. */
+static void
+test_failed_runs (void)
+{
+  g_autoptr (HydDocument) doc = load_document ();
+  HydStudyDialog *dialog = grid_dialog (doc, "5");
+  hyd_study_dialog_set_design (dialog, HYD_STUDY_DIALOG_NORMAL, 20, 1);
+  g_assert_true (hyd_study_dialog_set_range (dialog, "TH1", "max_diameter", "0.05", "0.5", NULL));
+  gtk_window_present (GTK_WINDOW (dialog));
+  g_assert_cmpint (run_to_end (dialog, NULL), ==, 1);
+  g_assert_cmpuint (hyd_study_dialog_get_n_done (dialog), ==, 20);
+  guint64 failed = hyd_study_dialog_get_n_failed (dialog);
+  g_test_message ("%" G_GUINT64_FORMAT " of 20 failed", failed);
+  g_assert_cmpuint (failed, >=, 1);
+  g_assert_cmpuint (failed, <, 20);
+  const char *text = hyd_study_dialog_get_failed_text (dialog);
+  g_test_message ("%s", text);
+  g_assert_nonnull (strstr (text, "invalid-value"));
+  g_assert_nonnull (strstr (text, "max_diameter"));
+  guint lines = 0;
+  for (const char *p = text; (p = strchr (p, '\n')) != NULL; p++)
+    lines++;
+  g_assert_cmpuint (lines, ==, failed);
+  g_autofree char *csv = hyd_study_dialog_get_csv (dialog);
+  guint rows = 0;
+  for (const char *p = csv; (p = strchr (p, '\n')) != NULL; p++)
+    rows++;
+  g_assert_cmpuint (rows, ==, 21);
+  gtk_window_destroy (GTK_WINDOW (dialog));
+}
+
 static void
 wait_done (HydStudyDialog *dialog, guint64 n)
 {
@@ -382,6 +415,7 @@ main (int argc, char **argv)
     }
   g_test_add_func ("/ui/study-dialog/grid", test_grid);
   g_test_add_func ("/ui/study-dialog/monte-carlo", test_monte_carlo);
+  g_test_add_func ("/ui/study-dialog/failed-runs", test_failed_runs);
   g_test_add_func ("/ui/study-dialog/cancel", test_cancel);
   g_test_add_func ("/ui/study-dialog/close-mid-study", test_close_mid_study);
   g_test_add_func ("/ui/study-dialog/property-panel-hook", test_property_panel_hook);
