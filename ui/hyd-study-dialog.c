@@ -1140,7 +1140,7 @@ hyd_study_dialog_start (HydStudyDialog *self)
   tr->out = g_async_queue_new ();
   self->tracer = tr;
   self->tracer_done = FALSE;
-  self->tracer_thread = g_thread_new ("hyd-study-traces", tracer_thread, tr);
+  self->tracer_thread = g_thread_new ("hyd-study-trace", tracer_thread, tr);
   self->cancelled = FALSE;
   self->start_time = g_get_monotonic_time ();
   self->last_draw = 0;

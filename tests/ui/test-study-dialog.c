@@ -230,6 +230,24 @@ test_monte_carlo (void)
   gtk_window_destroy (GTK_WINDOW (dialog));
 }
 
+/* The threads of this process named by the study (g_thread_new names
+ * them: the pool's "hyd-study", the traces' "hyd-study-trace", 15 characters at most). */
+static guint
+count_study_threads (void)
+{
+  guint n = 0;
+  g_autoptr (GDir) dir = g_dir_open ("/proc/self/task", 0, NULL);
+  const char *tid;
+  while (dir && (tid = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *path = g_build_filename ("/proc/self/task", tid, "comm", NULL);
+      g_autofree char *comm = NULL;
+      if (g_file_get_contents (path, &comm, NULL, NULL) && g_str_has_prefix (comm, "hyd-study"))
+        n++;
+    }
+  return n;
+}
+
 /* Monte Carlo around a tiny diameter with a wide spread: the negative
  * samples are failed runs (invalid-value) with their message, listed on
  * the "Failed Runs" page; the study goes on and every run has its row. */
@@ -295,6 +313,7 @@ test_cancel (void)
                   secs);
   g_assert_cmpint (state, ==, 2);
   g_assert_cmpfloat (secs, <, 2.0);
+  g_assert_cmpuint (count_study_threads (), ==, 0);
   g_assert_false (hyd_study_dialog_is_running (dialog));
   g_assert_cmpuint (hyd_study_dialog_get_n_done (dialog), <, 3000);
   /* usable again */
@@ -315,12 +334,14 @@ test_close_mid_study (void)
   gtk_window_present (GTK_WINDOW (dialog));
   g_assert_true (hyd_study_dialog_start (dialog));
   wait_done (dialog, 2);
+  g_assert_cmpuint (count_study_threads (), ==, 3);   /* 2 jobs and the traces' */
   gpointer weak = dialog;
   g_object_add_weak_pointer (G_OBJECT (dialog), &weak);
   gtk_window_destroy (GTK_WINDOW (dialog));
   for (int k = 0; k < 10; k++)
     g_main_context_iteration (NULL, FALSE);
   g_assert_null (weak);
+  g_assert_cmpuint (count_study_threads (), ==, 0);
 
   GtkWidget *parent = gtk_window_new ();
   gtk_window_present (GTK_WINDOW (parent));
@@ -335,10 +356,12 @@ test_close_mid_study (void)
   wait_done (dialog, 2);
   weak = dialog;
   g_object_add_weak_pointer (G_OBJECT (dialog), &weak);
+  g_assert_cmpuint (count_study_threads (), >, 0);
   gtk_window_destroy (GTK_WINDOW (parent));
   for (int k = 0; k < 10; k++)
     g_main_context_iteration (NULL, FALSE);
   g_assert_null (weak);
+  g_assert_cmpuint (count_study_threads (), ==, 0);
 }
 
 static void
