@@ -272,3 +272,30 @@ hyd_help_fluid_dup_text (void)
   g_string_append_c (s, '\n');
   return g_string_free (s, FALSE);
 }
+
+/* ---- the "Parameter Study" window ---- */
+
+char *
+hyd_help_study_dup_text (guint traces, guint points, guint points_drawn, guint max_runs)
+{
+  return g_strdup_printf (
+      _("Parameter Study (main menu, or right-click a parameter in the property panel: “Vary in a Study…”) "
+        "runs the circuit many times with other values of some parameters, as “bramah-cli sweep” does. Pick "
+        "the parameters and their ranges in the panel's units (checked against each parameter's range), a "
+        "design — a grid of N points per parameter (every combination), N random or Latin-hypercube samples "
+        "of the ranges (McKay, Beckman & Conover 1979), or Monte Carlo with a normal distribution (mean, SD) "
+        "per parameter — the metrics (final value, minimum, maximum, mean, RMS, overshoot, settling time, "
+        "ITAE, ISE, IAE of a variable) and the variable to draw. Start copies the circuit as it is: edits "
+        "made while the study runs do not change it. The runs go on as many threads as “Jobs” says (by "
+        "default the number of processors), with progress and Cancel; the window stays usable. Results: the "
+        "traces of up to %u runs spread over the study (each reduced to %u points, its minima and maxima "
+        "kept; these runs are run once more in one more thread, since a run of the study keeps only its "
+        "metrics' variables), coloured by the first varied value, with a colour bar; a metric against the "
+        "first parameter (coloured by the second, if there is one; at most %u points drawn); for random, "
+        "Latin-hypercube and Monte Carlo studies a histogram of a metric with its mean and standard "
+        "deviation; and the failed runs with their reasons (a failed run never stops the study). “Save "
+        "CSV…” writes the rows “bramah-cli sweep” writes for the same study, sorted by run; the window shows "
+        "that command. The window keeps every row and takes studies of up to %u runs; larger ones are for "
+        "the command line."),
+      traces, points, points_drawn, max_runs);
+}

@@ -49,4 +49,10 @@ const char *hyd_help_fluid_title (void);
 const char *const *hyd_help_fluid_models (void);
 char *hyd_help_fluid_dup_text (void);
 
+/* The help of the "Parameter Study" window (hyd-study-dialog.c): what it
+ * does, as one paragraph. traces: at most that many traces drawn, of
+ * points points each; points_drawn: of the metric plot; max_runs: the
+ * largest study it takes. */
+char *hyd_help_study_dup_text (guint traces, guint points, guint points_drawn, guint max_runs);
+
 G_END_DECLS

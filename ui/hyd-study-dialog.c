@@ -24,6 +24,7 @@
 #include "hyd-catalogue.h"
 #include "hyd-display-units.h"
 #include "hyd-dtoa.h"
+#include "hyd-help-text.h"
 #include "hyd-message.h"
 #include "hyd-param-value.h"
 #include "hyd-study.h"
@@ -43,6 +44,7 @@ static const struct { const char *kind, *label; } metric_kinds[] = {
   { "mean", N_("Mean") },
   { "rms", N_("RMS") },
   { "overshoot", N_("Overshoot") },
+  /* xgettext:no-c-format */
   { "settling", N_("Settling time (2 %)") },
   { "itae", N_("ITAE") },
   { "ise", N_("ISE") },
@@ -924,7 +926,8 @@ take_row (HydStudyDialog *self, guint64 run, char *row)
               }
           if (human == NULL && message)
             human = hyd_message_humanize (circuit_of (self), message);
-          g_string_append_printf (self->failed_text, _("Run %" G_GUINT64_FORMAT " ("), run);
+          g_autofree char *run_s = g_strdup_printf ("%" G_GUINT64_FORMAT, run);
+          g_string_append_printf (self->failed_text, _("Run %s ("), run_s);
           for (guint j = 0; j < nv; j++)
             {
               g_autofree char *v = hyd_display_format (self->vary_units[j], self->values[run * nv + j]);
@@ -952,8 +955,10 @@ finish (HydStudyDialog *self)
     {
       g_string_append (f, self->failed_text->str);
       if (self->n_failed > self->n_failed_listed)
-        g_string_append_printf (f, _("… and %" G_GUINT64_FORMAT " more (all in the CSV)."),
-                                self->n_failed - self->n_failed_listed);
+        {
+          g_autofree char *more = g_strdup_printf ("%" G_GUINT64_FORMAT, self->n_failed - self->n_failed_listed);
+          g_string_append_printf (f, _("… and %s more (all in the CSV)."), more);
+        }
     }
   gtk_label_set_text (self->failed_label, f->str);
   g_string_free (f, TRUE);
@@ -1082,10 +1087,10 @@ hyd_study_dialog_start (HydStudyDialog *self)
     }
   if (hyd_study_get_n_runs (study) > HYD_STUDY_DIALOG_MAX_RUNS)
     {
-      g_autofree char *msg = g_strdup_printf (_("The study has %" G_GUINT64_FORMAT " runs; this window keeps every "
-                                                "row and takes at most %d: run it with bramah-cli sweep (the "
-                                                "command below)."),
-                                              hyd_study_get_n_runs (study), HYD_STUDY_DIALOG_MAX_RUNS);
+      g_autofree char *n_s = g_strdup_printf ("%" G_GUINT64_FORMAT, hyd_study_get_n_runs (study));
+      g_autofree char *msg = g_strdup_printf (_("The study has %s runs; this window keeps every row and takes at "
+                                                "most %d: run it with bramah-cli sweep (the command below)."),
+                                              n_s, HYD_STUDY_DIALOG_MAX_RUNS);
       say (self, msg);
       hyd_study_free (study);
       return FALSE;
@@ -1923,6 +1928,23 @@ hyd_study_dialog_new (GtkWindow *parent, HydDocument *document)
   gtk_box_append (GTK_BOX (buttons), GTK_WIDGET (self->start_button));
   gtk_box_append (GTK_BOX (buttons), GTK_WIDGET (self->cancel_button));
   gtk_box_append (GTK_BOX (buttons), GTK_WIDGET (self->save_button));
+  /* the help paragraph (hyd-help-text.c) */
+  g_autofree char *help = hyd_help_study_dup_text (HYD_STUDY_DIALOG_MAX_TRACES, HYD_STUDY_DIALOG_TRACE_POINTS,
+                                                   MAX_POINTS_DRAWN, HYD_STUDY_DIALOG_MAX_RUNS);
+  GtkWidget *help_label = gtk_label_new (help);
+  gtk_label_set_wrap (GTK_LABEL (help_label), TRUE);
+  gtk_label_set_max_width_chars (GTK_LABEL (help_label), 70);
+  gtk_label_set_xalign (GTK_LABEL (help_label), 0);
+  gtk_label_set_selectable (GTK_LABEL (help_label), TRUE);
+  GtkWidget *help_popover = gtk_popover_new ();
+  gtk_popover_set_child (GTK_POPOVER (help_popover), help_label);
+  GtkWidget *help_button = gtk_menu_button_new ();
+  gtk_menu_button_set_icon_name (GTK_MENU_BUTTON (help_button), "help-about-symbolic");
+  gtk_menu_button_set_popover (GTK_MENU_BUTTON (help_button), help_popover);
+  gtk_widget_set_tooltip_text (help_button, _("What this window does"));
+  gtk_widget_set_hexpand (help_button, TRUE);
+  gtk_widget_set_halign (help_button, GTK_ALIGN_END);
+  gtk_box_append (GTK_BOX (buttons), help_button);
   gtk_box_append (GTK_BOX (left), buttons);
   self->progress = GTK_PROGRESS_BAR (gtk_progress_bar_new ());
   gtk_box_append (GTK_BOX (left), GTK_WIDGET (self->progress));
