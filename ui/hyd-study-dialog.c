@@ -128,6 +128,8 @@ struct _HydStudyDialog
   GPtrArray *metric_specs;          /* of char * */
   HydStudyDialogDesign design;
   guint jobs;
+  gboolean lists_stale;             /* the circuit changed since the lists were made */
+  gboolean trace_chosen;            /* the user picked the traces' variable */
 
   /* set-up widgets */
   GtkDropDown *param_box, *design_box, *kind_box, *var_box, *trace_box, *plot_metric_box;
@@ -259,10 +261,22 @@ list_params (HydStudyDialog *self)
   g_object_unref (labels);
 }
 
+static int
+var_index (HydStudyDialog *self, const char *name)
+{
+  for (guint k = 0; self->var_names && self->var_names[k]; k++)
+    if (strcmp (self->var_names[k], name) == 0)
+      return (int) k;
+  return -1;
+}
+
 /* The circuit's variables, as the plots name them ("C1: Position [mm]"). */
 static void
 list_variables (HydStudyDialog *self)
 {
+  guint was = gtk_drop_down_get_selected (self->trace_box);
+  g_autofree char *trace = self->var_names && was < g_strv_length (self->var_names)
+                               ? g_strdup (self->var_names[was]) : NULL;
   g_clear_pointer (&self->var_names, g_strfreev);
   g_clear_pointer (&self->var_units, g_free);
   const HydCircuit *circuit = circuit_of (self);
@@ -286,18 +300,47 @@ list_variables (HydStudyDialog *self)
   g_strv_builder_unref (b);
   self->var_units = (HydUnit *) g_array_free (units, FALSE);
   gtk_drop_down_set_model (self->var_box, G_LIST_MODEL (labels));
+  g_signal_handlers_block_matched (self->trace_box, G_SIGNAL_MATCH_DATA, 0, 0, NULL, NULL, self);
   gtk_drop_down_set_model (self->trace_box, G_LIST_MODEL (labels));
+  int k = trace ? var_index (self, trace) : -1;
+  if (k >= 0)
+    gtk_drop_down_set_selected (self->trace_box, (guint) k);
+  g_signal_handlers_unblock_matched (self->trace_box, G_SIGNAL_MATCH_DATA, 0, 0, NULL, NULL, self);
   g_object_unref (labels);
 }
 
-static int
-var_index (HydStudyDialog *self, const char *name)
+/* The circuit was edited: the lists are made again when the window is
+ * next used (compiling a large circuit at every edit would slow the
+ * editor). */
+static void
+document_changed_cb (HydStudyDialog *self)
 {
-  for (guint k = 0; self->var_names && self->var_names[k]; k++)
-    if (strcmp (self->var_names[k], name) == 0)
-      return (int) k;
-  return -1;
+  self->lists_stale = TRUE;
+  if (gtk_window_is_active (GTK_WINDOW (self)))
+    {
+      self->lists_stale = FALSE;
+      list_params (self);
+      list_variables (self);
+    }
 }
+
+static void
+active_changed_cb (HydStudyDialog *self)
+{
+  if (self->lists_stale && gtk_window_is_active (GTK_WINDOW (self)))
+    {
+      self->lists_stale = FALSE;
+      list_params (self);
+      list_variables (self);
+    }
+}
+
+static void
+trace_chosen_cb (HydStudyDialog *self)
+{
+  self->trace_chosen = TRUE;
+}
+
 
 /* ------------------------------------------------------------- messages -- */
 
@@ -358,6 +401,12 @@ gboolean
 hyd_study_dialog_add_parameter (HydStudyDialog *self, const char *component, const char *param)
 {
   g_return_val_if_fail (HYD_IS_STUDY_DIALOG (self), FALSE);
+  if (self->lists_stale)
+    {
+      self->lists_stale = FALSE;
+      list_params (self);
+      list_variables (self);
+    }
   const HydCircuit *circuit = circuit_of (self);
   const HydParamInfo *info = find_param (circuit, component, param);
   if (info == NULL)
@@ -546,6 +595,20 @@ hyd_study_dialog_add_metric (HydStudyDialog *self, const char *spec)
   g_autofree char *label = metric_label (self, &m, &unit, &scale);
   hyd_study_metric_clear (&m);
   g_ptr_array_add (self->metric_specs, g_strdup (spec));
+  /* the traces show the first metric's variable unless chosen */
+  if (!self->trace_chosen && self->metric_specs->len == 1)
+    {
+      HydStudyMetric first = { 0 };
+      if (hyd_study_metric_parse (spec, &first, NULL))
+        {
+          int k = var_index (self, first.var);
+          g_signal_handlers_block_by_func (self->trace_box, trace_chosen_cb, self);
+          if (k >= 0)
+            gtk_drop_down_set_selected (self->trace_box, (guint) k);
+          g_signal_handlers_unblock_by_func (self->trace_box, trace_chosen_cb, self);
+        }
+      hyd_study_metric_clear (&first);
+    }
   GtkWidget *line = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 4);
   g_object_set_data_full (G_OBJECT (line), "hyd-spec", g_strdup (spec), g_free);
   GtkWidget *l = gtk_label_new (label);
@@ -2001,6 +2064,10 @@ hyd_study_dialog_new (GtkWindow *parent, HydDocument *document)
 
   list_params (self);
   list_variables (self);
+  g_signal_connect_swapped (self->trace_box, "notify::selected", G_CALLBACK (trace_chosen_cb), self);
+  if (document)
+    g_signal_connect_object (document, "changed", G_CALLBACK (document_changed_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect (self, "notify::is-active", G_CALLBACK (active_changed_cb), NULL);
   g_signal_connect (self->design_box, "notify::selected", G_CALLBACK (design_changed_cb), self);
   update_design (self);
   set_running (self, FALSE);
