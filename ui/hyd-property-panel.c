@@ -576,10 +576,20 @@ study_menu (const char *param)
   return G_MENU_MODEL (menu);
 }
 
+static gboolean
+unparent_idle (gpointer popover)
+{
+  gtk_widget_unparent (GTK_WIDGET (popover));
+  g_object_unref (popover);
+  return G_SOURCE_REMOVE;
+}
+
+/* Later: the item's action is looked up through the popover's parent
+ * after the popover closes. */
 static void
 study_popover_closed_cb (GtkPopover *popover)
 {
-  gtk_widget_unparent (GTK_WIDGET (popover));
+  g_idle_add (unparent_idle, g_object_ref (popover));
 }
 
 /* A right click on a numeric parameter's name: the same menu. */

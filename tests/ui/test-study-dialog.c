@@ -430,6 +430,78 @@ test_property_panel_hook (void)
   gtk_window_destroy (GTK_WINDOW (win));
 }
 
+static GtkWidget *
+find_descendant (GtkWidget *w, gboolean (*match) (GtkWidget *, gpointer), gpointer data)
+{
+  if (match (w, data))
+    return w;
+  for (GtkWidget *c = gtk_widget_get_first_child (w); c; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkWidget *found = find_descendant (c, match, data);
+      if (found)
+        return found;
+    }
+  return NULL;
+}
+
+static gboolean
+is_param_label (GtkWidget *w, gpointer param)
+{
+  return GTK_IS_LABEL (w) && g_strcmp0 (g_object_get_data (G_OBJECT (w), "hyd-param"), param) == 0;
+}
+
+static gboolean
+is_model_button (GtkWidget *w, gpointer data)
+{
+  return strcmp (G_OBJECT_TYPE_NAME (w), "GtkModelButton") == 0;
+}
+
+/* As a person does it: right-click the parameter's name, click "Vary in a
+ * Study…" in the menu that opens (the menu closes before its item acts:
+ * the action must still be found). */
+static void
+test_property_panel_menu (void)
+{
+  g_autoptr (HydDocument) doc = load_document ();
+  GtkWidget *win = gtk_window_new ();
+  GtkWidget *panel = hyd_property_panel_new ();
+  gtk_window_set_child (GTK_WINDOW (win), panel);
+  hyd_property_panel_set_document (HYD_PROPERTY_PANEL (panel), doc);
+  const char *ids[] = { "TH1", NULL };
+  hyd_property_panel_set_selection (HYD_PROPERTY_PANEL (panel), ids);
+  gtk_window_present (GTK_WINDOW (win));
+  for (int k = 0; k < 20; k++)
+    g_main_context_iteration (NULL, FALSE);
+  g_autofree char *got = NULL;
+  g_signal_connect (panel, "study-requested", G_CALLBACK (study_requested_cb), &got);
+  GtkWidget *label = find_descendant (panel, is_param_label, (gpointer) "max_diameter");
+  g_assert_nonnull (label);
+  g_autoptr (GListModel) controllers = gtk_widget_observe_controllers (label);
+  GtkGesture *click = NULL;
+  for (guint k = 0; k < g_list_model_get_n_items (controllers); k++)
+    {
+      g_autoptr (GObject) c = g_list_model_get_item (controllers, k);
+      if (GTK_IS_GESTURE_CLICK (c))
+        click = GTK_GESTURE (c);
+    }
+  g_assert_nonnull (click);
+  g_signal_emit_by_name (click, "pressed", 1, 4.0, 4.0);
+  GtkWidget *popover = NULL;
+  for (GtkWidget *c = gtk_widget_get_first_child (label); c; c = gtk_widget_get_next_sibling (c))
+    if (GTK_IS_POPOVER_MENU (c))
+      popover = c;
+  g_assert_nonnull (popover);
+  for (int k = 0; k < 20; k++)
+    g_main_context_iteration (NULL, FALSE);
+  GtkWidget *item = find_descendant (popover, is_model_button, NULL);
+  g_assert_nonnull (item);
+  g_signal_emit_by_name (item, "clicked");
+  for (int k = 0; k < 20; k++)
+    g_main_context_iteration (NULL, FALSE);
+  g_assert_cmpstr (got, ==, "TH1.max_diameter");
+  gtk_window_destroy (GTK_WINDOW (win));
+}
+
 static void
 save_screenshot (GtkWidget *widget, const char *path)
 {
@@ -479,5 +551,6 @@ main (int argc, char **argv)
   g_test_add_func ("/ui/study-dialog/cancel", test_cancel);
   g_test_add_func ("/ui/study-dialog/close-mid-study", test_close_mid_study);
   g_test_add_func ("/ui/study-dialog/property-panel-hook", test_property_panel_hook);
+  g_test_add_func ("/ui/study-dialog/property-panel-menu", test_property_panel_menu);
   return g_test_run ();
 }
