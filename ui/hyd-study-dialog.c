@@ -136,7 +136,7 @@ struct _HydStudyDialog
   GtkGrid *vary_grid;
   GtkWidget *lo_header, *hi_header, *n_header;
   GtkSpinButton *samples_spin, *seed_spin, *jobs_spin;
-  GtkWidget *samples_row;
+  GtkWidget *samples_row, *plot_metric_row;
   GtkBox *metrics_box;
   GtkWidget *setup;
   GtkButton *start_button, *cancel_button, *save_button;
@@ -367,6 +367,7 @@ remove_row_cb (GtkButton *button, gpointer user)
   gtk_grid_remove (self->vary_grid, row->n);
   gtk_grid_remove (self->vary_grid, row->remove);
   g_ptr_array_remove (self->rows, row);
+  update_design (self);
 }
 
 static VaryRow *
@@ -481,6 +482,7 @@ hyd_study_dialog_add_parameter (HydStudyDialog *self, const char *component, con
   gtk_grid_attach (self->vary_grid, row->n, 3, y, 1, 1);
   gtk_grid_attach (self->vary_grid, row->remove, 4, y, 1, 1);
   g_ptr_array_add (self->rows, row);
+  update_design (self);
   return TRUE;
 }
 
@@ -681,7 +683,9 @@ update_design (HydStudyDialog *self)
   self->design = d;
   gtk_label_set_text (GTK_LABEL (self->lo_header), normal ? _("Mean") : _("From"));
   gtk_label_set_text (GTK_LABEL (self->hi_header), normal ? _("SD") : _("To"));
-  gtk_widget_set_visible (self->n_header, d == HYD_STUDY_DIALOG_GRID);
+  gtk_widget_set_visible (self->lo_header, self->rows->len > 0);
+  gtk_widget_set_visible (self->hi_header, self->rows->len > 0);
+  gtk_widget_set_visible (self->n_header, d == HYD_STUDY_DIALOG_GRID && self->rows->len > 0);
   gtk_widget_set_visible (self->samples_row, d != HYD_STUDY_DIALOG_GRID);
 }
 
@@ -1187,6 +1191,7 @@ hyd_study_dialog_start (HydStudyDialog *self)
   gtk_drop_down_set_model (self->plot_metric_box, G_LIST_MODEL (mlabels));
   g_object_unref (mlabels);
   gtk_drop_down_set_selected (self->plot_metric_box, 0);
+  gtk_widget_set_visible (self->plot_metric_row, TRUE);
   self->trace_unit = self->var_units[tv];
   self->trace_label = hyd_message_column_header (self->var_names[tv], self->trace_unit);
 
@@ -1613,7 +1618,7 @@ draw_traces (GtkDrawingArea *area, cairo_t *cr, int w, int h, gpointer user)
   PLINT stream;
   if (!pl_begin (cr, w, h, &stream))
     return;
-  Frame f = { w, h, 70, 110, 30, 50 };
+  Frame f = { w, h, 86, 110, 30, 50 };
   g_autofree char *title = g_strdup_printf (_("%u traces (at most %d, of runs spread over the study)"),
                                             self->traces->len, HYD_STUDY_DIALOG_MAX_TRACES);
   pl_frame (&f, 0, self->t_end, ylo, yhi, _("Time [s]"), self->trace_label, title);
@@ -1681,7 +1686,7 @@ draw_metric (GtkDrawingArea *area, cairo_t *cr, int w, int h, gpointer user)
   PLINT stream;
   if (!pl_begin (cr, w, h, &stream))
     goto out;
-  Frame f = { w, h, 70, nv > 1 ? 110 : 30, 30, 50 };
+  Frame f = { w, h, 86, nv > 1 ? 110 : 30, 30, 50 };
   double xpad = 0.03 * (x1 - x0);
   pl_frame (&f, x0 - xpad, x1 + xpad, y0, y1, self->vary_labels[0], self->metric_labels[m], NULL);
   double *x = (double *) xs->data, *y = (double *) ys->data;
@@ -1757,7 +1762,7 @@ draw_histogram (GtkDrawingArea *area, cairo_t *cr, int w, int h, gpointer user)
   PLINT stream;
   if (!pl_begin (cr, w, h, &stream))
     return;
-  Frame f = { w, h, 70, 30, 30, 50 };
+  Frame f = { w, h, 86, 30, 30, 50 };
   g_autofree char *ms = hyd_display_format_number (hyd_display_from_si (u, mean), 4);
   g_autofree char *ss = hyd_display_format_number (hyd_display_from_si (u, sd) - hyd_display_from_si (u, 0), 3);
   g_autofree char *ns = g_strdup_printf ("%" G_GUINT64_FORMAT, n);
@@ -2032,7 +2037,9 @@ hyd_study_dialog_new (GtkWindow *parent, HydDocument *document)
   gtk_widget_set_margin_bottom (right, 8);
   self->plot_metric_box = GTK_DROP_DOWN (gtk_drop_down_new_from_strings ((const char *const[]) { NULL }));
   g_signal_connect (self->plot_metric_box, "notify::selected", G_CALLBACK (plot_metric_changed_cb), self);
-  gtk_box_append (GTK_BOX (right), labelled (_("Metric shown"), GTK_WIDGET (self->plot_metric_box)));
+  self->plot_metric_row = labelled (_("Metric shown"), GTK_WIDGET (self->plot_metric_box));
+  gtk_widget_set_visible (self->plot_metric_row, FALSE);   /* until a study has metrics */
+  gtk_box_append (GTK_BOX (right), self->plot_metric_row);
   self->notebook = GTK_NOTEBOOK (gtk_notebook_new ());
   self->traces_area = plot_area (self, draw_traces);
   self->metric_area = plot_area (self, draw_metric);
