@@ -490,6 +490,7 @@ gboolean
 hyd_study_dialog_set_range (HydStudyDialog *self, const char *component, const char *param, const char *lo,
                             const char *hi, const char *n)
 {
+  g_return_val_if_fail (HYD_IS_STUDY_DIALOG (self), FALSE);
   VaryRow *row = find_row (self, component, param);
   if (row == NULL)
     return FALSE;
@@ -642,6 +643,7 @@ add_metric_clicked_cb (GtkButton *button, gpointer user)
 gboolean
 hyd_study_dialog_set_trace_variable (HydStudyDialog *self, const char *var)
 {
+  g_return_val_if_fail (HYD_IS_STUDY_DIALOG (self), FALSE);
   int k = var_index (self, var);
   if (k < 0)
     return FALSE;
@@ -652,6 +654,7 @@ hyd_study_dialog_set_trace_variable (HydStudyDialog *self, const char *var)
 void
 hyd_study_dialog_set_jobs (HydStudyDialog *self, guint jobs)
 {
+  g_return_if_fail (HYD_IS_STUDY_DIALOG (self));
   gtk_spin_button_set_value (self->jobs_spin, MAX (1, jobs));
 }
 
@@ -698,6 +701,7 @@ design_changed_cb (GObject *obj, GParamSpec *pspec, gpointer user)
 void
 hyd_study_dialog_set_design (HydStudyDialog *self, HydStudyDialogDesign design, guint n, guint seed)
 {
+  g_return_if_fail (HYD_IS_STUDY_DIALOG (self));
   gtk_drop_down_set_selected (self->design_box, design);
   if (n > 0)
     gtk_spin_button_set_value (self->samples_spin, n);
@@ -1229,6 +1233,7 @@ hyd_study_dialog_start (HydStudyDialog *self)
 void
 hyd_study_dialog_cancel (HydStudyDialog *self)
 {
+  g_return_if_fail (HYD_IS_STUDY_DIALOG (self));
   if (!self->running)
     return;
   self->cancelled = TRUE;
@@ -1256,6 +1261,7 @@ cancel_clicked_cb (GtkButton *b, gpointer user)
 char *
 hyd_study_dialog_get_csv (HydStudyDialog *self)
 {
+  g_return_val_if_fail (HYD_IS_STUDY_DIALOG (self), NULL);
   if (self->study == NULL)
     return NULL;
   g_autofree char *header = hyd_study_header (self->study);
@@ -1269,6 +1275,7 @@ hyd_study_dialog_get_csv (HydStudyDialog *self)
 gboolean
 hyd_study_dialog_save_csv (HydStudyDialog *self, const char *path, GError **error)
 {
+  g_return_val_if_fail (HYD_IS_STUDY_DIALOG (self), FALSE);
   g_autofree char *csv = hyd_study_dialog_get_csv (self);
   if (csv == NULL)
     {
@@ -1319,24 +1326,28 @@ save_clicked_cb (GtkButton *b, gpointer user)
 guint64
 hyd_study_dialog_get_n_runs (HydStudyDialog *self)
 {
+  g_return_val_if_fail (HYD_IS_STUDY_DIALOG (self), 0);
   return self->n_runs;
 }
 
 guint64
 hyd_study_dialog_get_n_done (HydStudyDialog *self)
 {
+  g_return_val_if_fail (HYD_IS_STUDY_DIALOG (self), 0);
   return self->n_done;
 }
 
 guint64
 hyd_study_dialog_get_n_failed (HydStudyDialog *self)
 {
+  g_return_val_if_fail (HYD_IS_STUDY_DIALOG (self), 0);
   return self->n_failed;
 }
 
 gboolean
 hyd_study_dialog_get_run (HydStudyDialog *self, guint64 run, double *values, double *metrics, const char **status)
 {
+  g_return_val_if_fail (HYD_IS_STUDY_DIALOG (self), FALSE);
   if (self->study == NULL || run >= self->n_runs || self->rows_text[run] == NULL)
     return FALSE;
   guint nv = hyd_study_get_n_vary (self->study), nm = hyd_study_get_n_metrics (self->study);
@@ -1352,36 +1363,42 @@ hyd_study_dialog_get_run (HydStudyDialog *self, guint64 run, double *values, dou
 const char *
 hyd_study_dialog_get_failed_text (HydStudyDialog *self)
 {
+  g_return_val_if_fail (HYD_IS_STUDY_DIALOG (self), NULL);
   return gtk_label_get_text (self->failed_label);
 }
 
 guint
 hyd_study_dialog_get_n_traces (HydStudyDialog *self)
 {
+  g_return_val_if_fail (HYD_IS_STUDY_DIALOG (self), 0);
   return self->traces->len;
 }
 
 gboolean
 hyd_study_dialog_is_running (HydStudyDialog *self)
 {
+  g_return_val_if_fail (HYD_IS_STUDY_DIALOG (self), FALSE);
   return self->running;
 }
 
 const char *
 hyd_study_dialog_get_message (HydStudyDialog *self)
 {
+  g_return_val_if_fail (HYD_IS_STUDY_DIALOG (self), NULL);
   return self->message ? self->message : "";
 }
 
 const char *
 hyd_study_dialog_get_command (HydStudyDialog *self)
 {
+  g_return_val_if_fail (HYD_IS_STUDY_DIALOG (self), NULL);
   return self->command;
 }
 
 void
 hyd_study_dialog_show_page (HydStudyDialog *self, guint page)
 {
+  g_return_if_fail (HYD_IS_STUDY_DIALOG (self));
   gtk_notebook_set_current_page (self->notebook, (int) page);
 }
 
@@ -1442,6 +1459,7 @@ guint
 hyd_study_dialog_get_histogram (HydStudyDialog *self, guint metric, const guint **counts, double *lo,
                                 double *width)
 {
+  g_return_val_if_fail (HYD_IS_STUDY_DIALOG (self), 0);
   compute_histogram_of (self, metric);
   *counts = self->hist_counts;
   *lo = self->hist_lo;
