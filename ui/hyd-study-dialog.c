@@ -49,6 +49,9 @@ static const struct { const char *kind, *label; } metric_kinds[] = {
   { "itae", N_("ITAE") },
   { "ise", N_("ISE") },
   { "iae", N_("IAE") },
+  /* time_to:VAR>=X and VAR<=X, X typed in the variable's display unit */
+  { "time_to>=", N_("Time to reach ≥") },
+  { "time_to<=", N_("Time to fall to ≤") },
 };
 
 typedef struct {
@@ -136,7 +139,9 @@ struct _HydStudyDialog
   GtkGrid *vary_grid;
   GtkWidget *lo_header, *hi_header, *n_header;
   GtkSpinButton *samples_spin, *seed_spin, *jobs_spin;
-  GtkWidget *samples_row, *plot_metric_row;
+  GtkWidget *samples_row, *plot_metric_row, *threshold_row;
+  GtkEntry *threshold_entry;
+  GtkLabel *threshold_unit;
   GtkBox *metrics_box;
   GtkWidget *setup;
   GtkButton *start_button, *cancel_button, *save_button;
@@ -555,6 +560,12 @@ metric_label (HydStudyDialog *self, const HydStudyMetric *m, HydUnit *unit, doub
       sym = _("SI");
       break;
     }
+  if (m->kind == HYD_STUDY_METRIC_TIME_TO)
+    {
+      static const char *const ops[] = { "≥", "≤", ">", "<" };
+      g_autofree char *x = hyd_display_format (vu, m->x);
+      return g_strdup_printf (_("Time until %s %s %s [s]"), where, ops[MIN ((guint) m->op, 3u)], x);
+    }
   if (kind_label == NULL)
     kind_label = m->name;
   return *sym ? g_strdup_printf (_("%s of %s [%s]"), kind_label, where, sym)
@@ -630,14 +641,63 @@ hyd_study_dialog_add_metric (HydStudyDialog *self, const char *spec)
 }
 
 static void
+append_si (GString *s, double v)
+{
+  char buf[HYD_DTOA_BUF_SIZE];
+  hyd_dtoa_shortest (v, buf);
+  g_string_append (s, buf);
+}
+
+gboolean
+hyd_study_dialog_add_metric_as_shown (HydStudyDialog *self, const char *kind, const char *var,
+                                      const char *threshold)
+{
+  g_return_val_if_fail (HYD_IS_STUDY_DIALOG (self), FALSE);
+  int v = var_index (self, var);
+  if (v < 0)
+    return FALSE;
+  g_autofree char *spec = NULL;
+  if (g_str_has_prefix (kind, "time_to"))
+    {
+      /* the threshold in the variable's display unit, to SI */
+      double x;
+      if (threshold == NULL || !hyd_display_parse (self->var_units[v], threshold, &x) || !isfinite (x))
+        {
+          g_autofree char *msg = g_strdup_printf (_("Threshold: “%s” is not a number."), threshold ? threshold : "");
+          say (self, msg);
+          gtk_widget_grab_focus (GTK_WIDGET (self->threshold_entry));
+          return FALSE;
+        }
+      GString *sp = g_string_new (NULL);
+      g_string_append_printf (sp, "time_to:%s%s", var, kind + strlen ("time_to"));
+      append_si (sp, x);
+      spec = g_string_free (sp, FALSE);
+    }
+  else
+    spec = g_strdup_printf ("%s:%s", kind, var);
+  return hyd_study_dialog_add_metric (self, spec);
+}
+
+static void
 add_metric_clicked_cb (GtkButton *button, gpointer user)
 {
   HydStudyDialog *self = user;
   guint k = gtk_drop_down_get_selected (self->kind_box), v = gtk_drop_down_get_selected (self->var_box);
   if (k >= G_N_ELEMENTS (metric_kinds) || self->var_names == NULL || v >= g_strv_length (self->var_names))
     return;
-  g_autofree char *spec = g_strdup_printf ("%s:%s", metric_kinds[k].kind, self->var_names[v]);
-  hyd_study_dialog_add_metric (self, spec);
+  hyd_study_dialog_add_metric_as_shown (self, metric_kinds[k].kind, self->var_names[v],
+                                        gtk_editable_get_text (GTK_EDITABLE (self->threshold_entry)));
+}
+
+/* The threshold's row shows for the time_to kinds, with the variable's unit. */
+static void
+metric_choice_changed_cb (HydStudyDialog *self)
+{
+  guint k = gtk_drop_down_get_selected (self->kind_box), v = gtk_drop_down_get_selected (self->var_box);
+  gboolean time_to = k < G_N_ELEMENTS (metric_kinds) && g_str_has_prefix (metric_kinds[k].kind, "time_to");
+  gtk_widget_set_visible (self->threshold_row, time_to);
+  gboolean known = self->var_names && v < g_strv_length (self->var_names);
+  gtk_label_set_text (self->threshold_unit, known ? hyd_display_symbol (self->var_units[v]) : "");
 }
 
 gboolean
@@ -710,13 +770,6 @@ hyd_study_dialog_set_design (HydStudyDialog *self, HydStudyDialogDesign design, 
 
 /* ------------------------------------------------------- a study's spec -- */
 
-static void
-append_si (GString *s, double v)
-{
-  char buf[HYD_DTOA_BUF_SIZE];
-  hyd_dtoa_shortest (v, buf);
-  g_string_append (s, buf);
-}
 
 /* The --vary texts of the rows (SI, as `sweep` takes them), checked in
  * display units against each parameter's range. NULL and *message. */
@@ -1984,6 +2037,14 @@ hyd_study_dialog_new (GtkWindow *parent, HydDocument *document)
   gtk_box_append (GTK_BOX (metric_row), GTK_WIDGET (self->var_box));
   gtk_box_append (GTK_BOX (metric_row), add_metric);
   gtk_box_append (GTK_BOX (setup), metric_row);
+  self->threshold_entry = GTK_ENTRY (small_entry (10));
+  self->threshold_unit = GTK_LABEL (gtk_label_new (NULL));
+  self->threshold_row = labelled (_("Threshold"), GTK_WIDGET (self->threshold_entry));
+  gtk_box_append (GTK_BOX (self->threshold_row), GTK_WIDGET (self->threshold_unit));
+  gtk_widget_set_visible (self->threshold_row, FALSE);
+  gtk_box_append (GTK_BOX (setup), self->threshold_row);
+  g_signal_connect_swapped (self->kind_box, "notify::selected", G_CALLBACK (metric_choice_changed_cb), self);
+  g_signal_connect_swapped (self->var_box, "notify::selected", G_CALLBACK (metric_choice_changed_cb), self);
   self->metrics_box = GTK_BOX (gtk_box_new (GTK_ORIENTATION_VERTICAL, 2));
   gtk_box_append (GTK_BOX (setup), GTK_WIDGET (self->metrics_box));
 

@@ -54,6 +54,11 @@ gboolean hyd_study_dialog_set_range (HydStudyDialog *self, const char *component
 void hyd_study_dialog_set_design (HydStudyDialog *self, HydStudyDialogDesign design, guint n, guint seed);
 /* "final:C1.x" (any `sweep --metric`); FALSE for a malformed one. */
 gboolean hyd_study_dialog_add_metric (HydStudyDialog *self, const char *spec);
+/* As the metric row's "Add Metric": kind one of final, min, max, mean,
+ * rms, overshoot, settling, itae, ise, iae, "time_to>=", "time_to<=", the
+ * threshold (time_to) typed in the variable's display unit. */
+gboolean hyd_study_dialog_add_metric_as_shown (HydStudyDialog *self, const char *kind, const char *var,
+                                              const char *threshold);
 /* The variable of the traces; FALSE for one the circuit does not have. */
 gboolean hyd_study_dialog_set_trace_variable (HydStudyDialog *self, const char *var);
 void hyd_study_dialog_set_jobs (HydStudyDialog *self, guint jobs);

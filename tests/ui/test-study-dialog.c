@@ -226,6 +226,28 @@ test_edit_mid_study (void)
   gtk_window_destroy (GTK_WINDOW (dialog));
 }
 
+/* A time_to metric added as the metric row does, its threshold typed in
+ * mm: the column `sweep --metric 'time_to:C1.x>=0.2'` writes, byte for
+ * byte; a threshold that is no number is refused. */
+static void
+test_time_to (void)
+{
+  g_autoptr (HydDocument) doc = load_document ();
+  HydStudyDialog *dialog = grid_dialog (doc, "5");
+  g_assert_false (hyd_study_dialog_add_metric_as_shown (dialog, "time_to>=", "C1.x", "two hundred"));
+  g_assert_nonnull (strstr (hyd_study_dialog_get_message (dialog), "two hundred"));
+  g_assert_true (hyd_study_dialog_add_metric_as_shown (dialog, "time_to>=", "C1.x", "200"));
+  g_assert_true (hyd_study_dialog_add_metric_as_shown (dialog, "max", "C1.A.p", NULL));
+  gtk_window_present (GTK_WINDOW (dialog));
+  g_assert_cmpint (run_to_end (dialog, NULL), ==, 1);
+  const char *args[] = { "-q", "--vary", "TH1.max_diameter=0.0008:0.0016:5", "--metric", "final:C1.x", "--metric",
+                         "time_to:C1.x>=0.2", "--metric", "max:C1.A.p", NULL };
+  g_autofree char *cli = cli_sweep (args);
+  g_autofree char *csv = hyd_study_dialog_get_csv (dialog);
+  g_assert_cmpstr (csv, ==, cli);
+  gtk_window_destroy (GTK_WINDOW (dialog));
+}
+
 /* Monte Carlo: 30 normal samples; the histogram counts every ok run. */
 static void
 test_monte_carlo (void)
@@ -546,6 +568,7 @@ main (int argc, char **argv)
     }
   g_test_add_func ("/ui/study-dialog/grid", test_grid);
   g_test_add_func ("/ui/study-dialog/edit-mid-study", test_edit_mid_study);
+  g_test_add_func ("/ui/study-dialog/time-to", test_time_to);
   g_test_add_func ("/ui/study-dialog/monte-carlo", test_monte_carlo);
   g_test_add_func ("/ui/study-dialog/failed-runs", test_failed_runs);
   g_test_add_func ("/ui/study-dialog/cancel", test_cancel);
