@@ -545,6 +545,14 @@ describe_geometry (HydWindow *self)
   g_string_append_printf (s, "window %d %d\n", gtk_widget_get_width (GTK_WIDGET (self)),
                           gtk_widget_get_height (GTK_WIDGET (self)));
   g_string_append_printf (s, "run %s\n", hyd_runner_state_name (hyd_simulation_get_state (self->simulation)));
+  if (hyd_simulation_get_state (self->simulation) == HYD_RUNNER_FINISHED)
+    {
+      /* the finished run's pace: simulated time, wall time (pauses
+       * excluded) and their ratio (build-aux/real-time-check.sh) */
+      HydRunnerProgress progress;
+      hyd_simulation_get_progress (self->simulation, &progress);
+      g_string_append_printf (s, "run-pace %.6g %.6g %.6g\n", progress.t, progress.wall_s, progress.ratio);
+    }
   g_string_append_printf (s, "modified %d\n", _hyd_window_get_modified (self));
   g_string_append_printf (s, "path %s\n", self->path ? self->path : "");
   GtkWidget *focus = gtk_root_get_focus (GTK_ROOT (self));
