@@ -11,6 +11,8 @@
  *    no entry between VA's node and VC's: hovering it lights nothing, and
  *    the summary counts 3 states, 7 non-zeros, bandwidth 1 and 1;
  *  - closed while it computes, it does not crash;
+ *  - the Stiffness window's "Jacobian Sparsity…" opens it at the same
+ *    moment on the same schematic;
  *  - 125 copies of centres-compared (3000 states, build-aux/gen-copies.py)
  *    open, draw whole and zoomed in, while the main loop keeps turning
  *    (a generous guard, no timing).
@@ -25,6 +27,7 @@
 
 #include "hyd-canvas.h"
 #include "hyd-document.h"
+#include "hyd-explain-view.h"
 #include "hyd-sparsity-view.h"
 #include "hyd-system.h"
 #include "hyd-window.h"
@@ -311,7 +314,7 @@ test_window_action (void)
   g_assert_true (hyd_window_open_file (window, file));
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.jacobian-sparsity", NULL));
   HydSparsityView *view = NULL;
-  g_autoptr (GListModel) tops = gtk_window_get_toplevels ();
+  GListModel *tops = gtk_window_get_toplevels ();  /* transfer none */
   for (guint k = 0; k < g_list_model_get_n_items (tops) && view == NULL; k++)
     {
       g_autoptr (GObject) w = g_list_model_get_item (tops, k);
@@ -389,6 +392,65 @@ test_window_action (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* The first widget under root that is of `type` (and, for a button, has
+ * the label `label`), depth first. */
+static GtkWidget *
+find_widget (GtkWidget *root, GType type, const char *label)
+{
+  for (GtkWidget *c = gtk_widget_get_first_child (root); c; c = gtk_widget_get_next_sibling (c))
+    {
+      if (G_TYPE_CHECK_INSTANCE_TYPE (c, type)
+          && (label == NULL || g_strcmp0 (gtk_button_get_label (GTK_BUTTON (c)), label) == 0))
+        return c;
+      GtkWidget *found = find_widget (c, type, label);
+      if (found)
+        return found;
+    }
+  return NULL;
+}
+
+static HydSparsityView *
+find_sparsity_view (void)
+{
+  GListModel *tops = gtk_window_get_toplevels ();  /* transfer none */
+  for (guint k = 0; k < g_list_model_get_n_items (tops); k++)
+    {
+      g_autoptr (GObject) w = g_list_model_get_item (tops, k);
+      if (HYD_IS_SPARSITY_VIEW (w))
+        return HYD_SPARSITY_VIEW (w);
+    }
+  return NULL;
+}
+
+/* The Stiffness window's "Jacobian Sparsity…" button: the same circuit
+ * and moment, the same schematic. */
+static void
+test_from_stiffness (void)
+{
+  g_autoptr (HydDocument) doc = load ("BRAMAH_TEST_CIRCUIT_DIR", "motor-two-volumes.bramah");
+  const HydCircuit *circuit = hyd_document_get_circuit (doc);
+  GtkWidget *canvas = hyd_canvas_new ();
+  g_object_ref_sink (canvas);
+  hyd_canvas_set_document (HYD_CANVAS (canvas), doc);
+  HydExplainView *explain = hyd_explain_view_new (NULL, circuit, 0.5, HYD_CANVAS (canvas));
+  gtk_window_present (GTK_WINDOW (explain));
+  g_assert_null (find_sparsity_view ());
+  GtkWidget *button = find_widget (GTK_WIDGET (explain), GTK_TYPE_BUTTON, "_Jacobian Sparsity…");
+  g_assert_nonnull (button);
+  g_signal_emit_by_name (button, "clicked");
+  HydSparsityView *view = find_sparsity_view ();
+  g_assert_nonnull (view);
+  wait_ready (view);
+  g_assert_null (hyd_sparsity_view_get_error (view));
+  g_assert_nonnull (strstr (gtk_window_get_title (GTK_WINDOW (view)), "t = 0.5 s"));
+  int w = state_index (circuit, "M1.w"), va = state_index (circuit, "VA.P.p");
+  g_assert_true (hyd_sparsity_view_hover_entry (view, va, w));
+  assert_lit (HYD_CANVAS (canvas), (const char *const[]) { "M1", "VA", NULL });
+  gtk_window_destroy (GTK_WINDOW (view));
+  gtk_window_destroy (GTK_WINDOW (explain));
+  g_object_unref (canvas);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -400,5 +462,6 @@ main (int argc, char **argv)
   g_test_add_func ("/ui/sparsity-view/close-early", test_close_early);
   g_test_add_func ("/ui/sparsity-view/large", test_large);
   g_test_add_func ("/ui/sparsity-view/window-action", test_window_action);
+  g_test_add_func ("/ui/sparsity-view/from-stiffness", test_from_stiffness);
   return g_test_run ();
 }
