@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "hyd-eigen.h"
+#include "hyd-help-text.h"
 #include "hyd-linearize.h"
 #include "hyd-system.h"
 
@@ -92,6 +93,7 @@ struct _HydSparsityView
   GtkDrawingArea *area;
   GtkAdjustment *hadj, *vadj;
   GtkCheckButton *scale_check;
+  GtkLabel *help_label;
 };
 
 G_DEFINE_FINAL_TYPE (HydSparsityView, hyd_sparsity_view, GTK_TYPE_WINDOW)
@@ -1070,6 +1072,19 @@ hyd_sparsity_view_init (HydSparsityView *self)
                                                 G_CALLBACK (zoom_fit_cb), self));
   gtk_box_append (GTK_BOX (tools), icon_button ("zoom-in-symbolic", _("Zoom in (Ctrl+scroll)"),
                                                 G_CALLBACK (zoom_in_cb), self));
+  /* the window's help (hyd_help_sparsity_dup_text) in a popover */
+  g_autofree char *help = hyd_help_sparsity_dup_text ();
+  self->help_label = GTK_LABEL (gtk_label_new (help));
+  gtk_label_set_wrap (self->help_label, TRUE);
+  gtk_label_set_max_width_chars (self->help_label, 72);
+  gtk_label_set_xalign (self->help_label, 0);
+  GtkWidget *popover = gtk_popover_new ();
+  gtk_popover_set_child (GTK_POPOVER (popover), GTK_WIDGET (self->help_label));
+  GtkWidget *help_button = gtk_menu_button_new ();
+  gtk_menu_button_set_icon_name (GTK_MENU_BUTTON (help_button), "help-about-symbolic");
+  gtk_widget_set_tooltip_text (help_button, _("What this window shows"));
+  gtk_menu_button_set_popover (GTK_MENU_BUTTON (help_button), popover);
+  gtk_box_append (GTK_BOX (tools), help_button);
 
   self->area = GTK_DRAWING_AREA (gtk_drawing_area_new ());
   gtk_widget_set_hexpand (GTK_WIDGET (self->area), TRUE);
@@ -1283,6 +1298,13 @@ hyd_sparsity_view_get_cell_size (HydSparsityView *self)
 {
   g_return_val_if_fail (HYD_IS_SPARSITY_VIEW (self), 0);
   return self->cell;
+}
+
+const char *
+hyd_sparsity_view_get_help (HydSparsityView *self)
+{
+  g_return_val_if_fail (HYD_IS_SPARSITY_VIEW (self), NULL);
+  return gtk_label_get_text (self->help_label);
 }
 
 guint

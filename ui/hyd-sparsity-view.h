@@ -51,6 +51,8 @@ gboolean hyd_sparsity_view_is_marked (HydSparsityView *self, guint state);
 /* Size of one entry in pixels (fit: the whole matrix in the window). */
 void hyd_sparsity_view_set_cell_size (HydSparsityView *self, double px);
 double hyd_sparsity_view_get_cell_size (HydSparsityView *self);
+/* The text of the window's help button (hyd_help_sparsity_dup_text). */
+const char *hyd_sparsity_view_get_help (HydSparsityView *self);
 /* How many times the matrix has been drawn (for tests). */
 guint hyd_sparsity_view_get_n_draws (HydSparsityView *self);
 

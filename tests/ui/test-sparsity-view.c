@@ -28,6 +28,7 @@
 #include "hyd-canvas.h"
 #include "hyd-document.h"
 #include "hyd-explain-view.h"
+#include "hyd-help-text.h"
 #include "hyd-sparsity-view.h"
 #include "hyd-system.h"
 #include "hyd-window.h"
@@ -141,6 +142,10 @@ test_motor (void)
   g_assert_cmpuint (hyd_sparsity_view_get_n_states (view), ==, 4);
   g_assert_cmpuint (hyd_sparsity_view_get_n_nonzeros (view), ==, nnz);
   g_test_message ("%s", hyd_sparsity_view_get_summary (view));
+  /* the help button says which scaling the colours use */
+  g_autofree char *help = hyd_help_sparsity_dup_text ();
+  g_assert_cmpstr (hyd_sparsity_view_get_help (view), ==, help);
+  g_assert_nonnull (strstr (help, "|J_ij|·atol_j/atol_i"));
 
   int va = state_index (circuit, "VA.P.p"), vb = state_index (circuit, "VB.P.p");
   int th = state_index (circuit, "M1.theta"), w = state_index (circuit, "M1.w");
