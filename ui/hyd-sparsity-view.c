@@ -24,6 +24,7 @@
 #define AGGREGATE_BELOW 2.0 /* px: entries smaller than this are drawn per pixel */
 #define MIN_GROUP_SPAN 6.0  /* px: average group height below which no separators */
 #define MIN_NAMED_GROUP 14.0 /* px: average group height from which groups are named */
+#define COLOUR_DECADES 12.0 /* the colour scale's largest span */
 
 /* What the worker computes. Positions are those of the drawing (grouped by
  * component); states are the engine's indices. */
@@ -78,6 +79,7 @@ struct _HydSparsityView
   char *summary;
   gboolean scaled;
   double lmin, lmax;          /* the colour scale, decades */
+  double lmin_data;           /* the smallest entry's decade */
   double cell;                /* px per entry */
   gboolean fit;
   double pointer_x, pointer_y; /* the last pointer position over the matrix */
@@ -409,8 +411,12 @@ update_colour_range (HydSparsityView *self)
         lo = MIN (lo, l[k]);
         hi = MAX (hi, l[k]);
       }
-  self->lmin = isfinite (lo) ? floor (lo) : 0;
   self->lmax = isfinite (hi) ? ceil (hi) : 1;
+  self->lmin_data = isfinite (lo) ? floor (lo) : 0;
+  /* a lone entry at rounding level (1e-20 beside 1e6) would squeeze every
+   * other colour together: the scale spans at most COLOUR_DECADES, smaller
+   * entries take its lowest colour */
+  self->lmin = isfinite (lo) ? MAX (floor (lo), self->lmax - COLOUR_DECADES) : 0;
 }
 
 /* ---- drawing ---- */
@@ -691,7 +697,7 @@ draw_legend (HydSparsityView *self, cairo_t *cr, const GdkRGBA *fg)
   cairo_set_source_rgba (cr, fg->red, fg->green, fg->blue, 0.9);
   cairo_set_font_size (cr, 10);
   char label[32];
-  g_snprintf (label, sizeof label, "1e%.0f", self->lmin);
+  g_snprintf (label, sizeof label, "%s1e%.0f", self->lmin > self->lmin_data ? "≤" : "", self->lmin);
   cairo_move_to (cr, x, y + h + 12);
   cairo_show_text (cr, label);
   g_snprintf (label, sizeof label, "1e%.0f", self->lmax);
@@ -1116,6 +1122,12 @@ hyd_sparsity_view_init (HydSparsityView *self)
   gtk_label_set_wrap (self->status, TRUE);
   gtk_label_set_selectable (self->status, TRUE);
   gtk_widget_add_css_class (GTK_WIDGET (self->status), "dim-label");
+  /* two lines whatever it says: a hover must not resize the matrix */
+  PangoLayout *two = gtk_widget_create_pango_layout (GTK_WIDGET (self->status), "Ag\nAg");
+  int two_h;
+  pango_layout_get_pixel_size (two, NULL, &two_h);
+  g_object_unref (two);
+  gtk_widget_set_size_request (GTK_WIDGET (self->status), -1, two_h);
 
   gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->title));
   gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->summary_label));

@@ -332,6 +332,15 @@ test_window_action (void)
   g_assert_null (hyd_sparsity_view_get_error (view));
   g_assert_cmpuint (hyd_sparsity_view_get_n_states (view), ==, 24);
   g_assert_nonnull (strstr (gtk_window_get_title (GTK_WINDOW (view)), "t = 0 s"));
+  /* the whole matrix fits; hovering, which writes two lines under it,
+   * does not resize it */
+  wait_drawn (view, 0);
+  double cell = hyd_sparsity_view_get_cell_size (view);
+  g_assert_cmpfloat (cell, <, 48);
+  g_assert_true (hyd_sparsity_view_hover_entry (view, 0, 0));
+  guint drawn = hyd_sparsity_view_get_n_draws (view);
+  wait_drawn (view, drawn);
+  g_assert_cmpfloat (hyd_sparsity_view_get_cell_size (view), ==, cell);
   const char *shot = g_getenv ("BRAMAH_SCREENSHOT");
   if (shot && *shot)
     {
