@@ -10,6 +10,8 @@
  *  - on tests/cli/data/orifice-chain.bramah (VA —OR1— VB —OR2— VC) there is
  *    no entry between VA's node and VC's: hovering it lights nothing, and
  *    the summary counts 3 states, 7 non-zeros, bandwidth 1 and 1;
+ *  - a circuit that does not compile is reported; one without states
+ *    shows nothing and does not crash;
  *  - closed while it computes, it does not crash;
  *  - the Stiffness window's "Jacobian Sparsity…" opens it at the same
  *    moment on the same schematic;
@@ -219,6 +221,47 @@ test_chain (void)
   assert_lit (HYD_CANVAS (canvas), (const char *const[]) { "OR1", "OR2", "VA", "VB", NULL });
   gtk_window_destroy (GTK_WINDOW (view));
   g_object_unref (canvas);
+}
+
+/* A circuit that does not compile: the window says why; one without
+ * states: nothing to draw, no crash. */
+static void
+test_error_and_empty (void)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (HydCircuit) bad = hyd_circuit_load_from_data (
+    "{\"format\": \"bramah-circuit\", \"version\": 2, \"components\": ["
+    "{\"id\": \"V1\", \"type\": \"volume\", \"params\": {\"volume\": 1e-3}}], \"connections\": []}",
+    -1, NULL, &error);
+  g_assert_no_error (error);
+  HydSparsityView *view = hyd_sparsity_view_new (NULL, bad, 0, NULL);
+  gtk_window_present (GTK_WINDOW (view));
+  wait_ready (view);
+  g_assert_nonnull (hyd_sparsity_view_get_error (view));
+  g_test_message ("%s", hyd_sparsity_view_get_error (view));
+  g_assert_nonnull (strstr (hyd_sparsity_view_get_error (view), "V1"));
+  g_assert_cmpuint (hyd_sparsity_view_get_n_nonzeros (view), ==, 0);
+  g_assert_false (hyd_sparsity_view_hover_entry (view, 0, 0));
+  gtk_window_destroy (GTK_WINDOW (view));
+
+  g_autoptr (HydCircuit) empty = hyd_circuit_load_from_data (
+    "{\"format\": \"bramah-circuit\", \"version\": 2, \"components\": ["
+    "{\"id\": \"PS1\", \"type\": \"pressure_source\", \"params\": {}},"
+    "{\"id\": \"OR1\", \"type\": \"orifice\", \"params\": {}},"
+    "{\"id\": \"T1\", \"type\": \"tank\", \"params\": {}}],"
+    "\"connections\": [{\"from\": \"PS1.P\", \"to\": \"OR1.A\"}, {\"from\": \"OR1.B\", \"to\": \"T1.T\"}]}",
+    -1, NULL, &error);
+  g_assert_no_error (error);
+  view = hyd_sparsity_view_new (NULL, empty, 0, NULL);
+  gtk_window_present (GTK_WINDOW (view));
+  wait_ready (view);
+  g_assert_null (hyd_sparsity_view_get_error (view));
+  g_assert_cmpuint (hyd_sparsity_view_get_n_states (view), ==, 0);
+  g_assert_nonnull (strstr (hyd_sparsity_view_get_summary (view), "0 states, 0 structural non-zeros"));
+  g_assert_false (hyd_sparsity_view_hover_entry (view, 0, 0));
+  for (int k = 0; k < 20; k++)
+    g_main_context_iteration (NULL, FALSE);
+  gtk_window_destroy (GTK_WINDOW (view));
 }
 
 /* 125 copies of centres-compared, made at build time. */
@@ -473,6 +516,7 @@ main (int argc, char **argv)
     return 77;
   g_test_add_func ("/ui/sparsity-view/motor", test_motor);
   g_test_add_func ("/ui/sparsity-view/chain", test_chain);
+  g_test_add_func ("/ui/sparsity-view/error-and-empty", test_error_and_empty);
   g_test_add_func ("/ui/sparsity-view/close-early", test_close_early);
   g_test_add_func ("/ui/sparsity-view/large", test_large);
   g_test_add_func ("/ui/sparsity-view/window-action", test_window_action);
