@@ -12,6 +12,7 @@
 #include "hyd-autosave.h"
 #include "hyd-catalogue.h"
 #include "hyd-explain-view.h"
+#include "hyd-sparsity-view.h"
 #include "hyd-linear-view.h"
 #include "hyd-help.h"
 #include "hyd-param-value.h"
@@ -938,6 +939,17 @@ linear_analysis_action (GtkWidget *widget, const char *action_name, GVariant *pa
   gtk_window_present (GTK_WINDOW (view));
 }
 
+/* win.jacobian-sparsity: the "Jacobian Sparsity" window (hyd-sparsity-view.h). */
+static void
+jacobian_sparsity_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
+{
+  HydWindow *self = HYD_WINDOW (widget);
+  double t;
+  const HydCircuit *circuit = shown_moment (self, &t);
+  HydSparsityView *view = hyd_sparsity_view_new (GTK_WINDOW (self), circuit, t, self->canvas);
+  gtk_window_present (GTK_WINDOW (view));
+}
+
 static void
 hyd_window_class_init (HydWindowClass *klass)
 {
@@ -974,6 +986,7 @@ hyd_window_class_init (HydWindowClass *klass)
 
   gtk_widget_class_install_action (widget_class, "win.explain-stiffness", NULL, explain_stiffness_action);
   gtk_widget_class_install_action (widget_class, "win.linear-analysis", NULL, linear_analysis_action);
+  gtk_widget_class_install_action (widget_class, "win.jacobian-sparsity", NULL, jacobian_sparsity_action);
 
   gtk_widget_class_set_template_from_resource (widget_class, BRAMAH_RESOURCE_PREFIX "/ui/hyd-window.ui");
   gtk_widget_class_bind_template_child (widget_class, HydWindow, title_label);
