@@ -4,8 +4,9 @@
  * metric of a run, found by NLopt's derivative-free methods (docs/cli.md,
  * "optimize"). Each evaluation is a run of the study (hyd-study.h): the
  * values set as --set sets them, compiled and run. A build without NLopt
- * says so. --timeout and --isolate as for sweep: an evaluation over the
- * limit, or whose process crashed, is a failed one. */
+ * says so. --timeout and the child processes (--no-isolate: none) as for
+ * sweep: an evaluation over the limit, or whose process crashed, is a
+ * failed one. */
 #include <glib.h>
 #include <math.h>
 #include <stdio.h>
@@ -30,7 +31,7 @@
 typedef struct {
   HydStudy *study;
   HydStudyWorker *worker;
-  HydStudyProcess *process;   /* --isolate: instead of the worker */
+  HydStudyProcess *process;   /* the child process, or NULL (--no-isolate): the worker */
   double *metrics;
   GPtrArray *rows;      /* every evaluation's row, in order */
   guint64 runs, failed;
@@ -73,7 +74,7 @@ run (int argc, char **argv)
   g_auto (GStrv) vary = NULL;
   g_autofree char *minimize = NULL, *method = NULL, *max_runs_text = NULL, *xtol_text = NULL, *output = NULL;
   g_autofree char *timeout_text = NULL;
-  gboolean quiet = FALSE, isolate = FALSE;
+  gboolean quiet = FALSE, isolate = TRUE;
   GOptionEntry entries[HYD_CLI_RUN_N_ENTRIES + 10] = { { NULL } };
   GOptionEntry own[] = {
     { "vary", 0, 0, G_OPTION_ARG_STRING_ARRAY, &vary, "A parameter and its bounds (SI); repeatable", "ID.PARAM=LO:HI" },
@@ -84,7 +85,8 @@ run (int argc, char **argv)
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, "Write every run as a CSV row (sweep's columns) to FILE", "FILE.csv" },
     { "quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, "No progress on stderr", NULL },
     { "timeout", 0, 0, G_OPTION_ARG_STRING, &timeout_text, "Stop a run after this much wall-clock time: it counts as failed (default: no limit)", "SECONDS" },
-    { "isolate", 0, 0, G_OPTION_ARG_NONE, &isolate, "Run each run in a child process: a run that crashes counts as failed", NULL },
+    { "no-isolate", 0, G_OPTION_FLAG_REVERSE, G_OPTION_ARG_NONE, &isolate, "Run the runs in this process: a run that crashes ends the optimisation", NULL },
+    { "isolate", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_NONE, &isolate, "Run each run in a child process (the default): a run that crashes counts as failed", NULL },
   };
   guint n = 0;
   for (guint k = 0; k < G_N_ELEMENTS (own); k++)

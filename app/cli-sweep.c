@@ -10,9 +10,10 @@
  * worker busy. With -o OUT.csv each row is appended to OUT.csv and flushed
  * as its run ends; at the end the file is replaced by the rows sorted by
  * run. --resume reads an unfinished OUT.csv, keeps its rows and runs the
- * rest. --timeout stops a run over its wall-clock limit (a row "timeout");
- * --isolate runs the runs in child processes, so that one that crashes
- * is a row "crashed" instead of the end of the study. */
+ * rest. --timeout stops a run over its wall-clock limit (a row "timeout").
+ * The runs run in child processes (HydStudyProcess; --no-isolate: in
+ * threads), so that one that crashes is a row "crashed" instead of the end
+ * of the study. */
 #include <glib.h>
 #include <glib/gstdio.h>
 #include <errno.h>
@@ -429,7 +430,7 @@ run (int argc, char **argv)
   g_auto (GStrv) vary = NULL, metrics = NULL;
   g_autofree char *output = NULL, *random = NULL, *lhs = NULL, *seed_text = NULL, *jobs_text = NULL;
   g_autofree char *timeout_text = NULL;
-  gboolean resume = FALSE, quiet = FALSE, isolate = FALSE;
+  gboolean resume = FALSE, quiet = FALSE, isolate = TRUE;
   GOptionEntry entries[HYD_CLI_RUN_N_ENTRIES + 12] = { { NULL } };
   GOptionEntry own[] = {
     { "vary", 0, 0, G_OPTION_ARG_STRING_ARRAY, &vary, "A parameter and its values (SI): LO:HI:N a grid; with --random or --lhs LO:HI, uniform:LO:HI or normal:MEAN:SD; repeatable", "ID.PARAM=SPEC" },
@@ -442,7 +443,8 @@ run (int argc, char **argv)
     { "resume", 0, 0, G_OPTION_ARG_NONE, &resume, "Keep the rows already in the -o file and run only the others", NULL },
     { "quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, "No progress on stderr", NULL },
     { "timeout", 0, 0, G_OPTION_ARG_STRING, &timeout_text, "Stop a run after this much wall-clock time: its row says timeout (default: no limit)", "SECONDS" },
-    { "isolate", 0, 0, G_OPTION_ARG_NONE, &isolate, "Run the runs in child processes: a run that crashes is a row, the study goes on", NULL },
+    { "no-isolate", 0, G_OPTION_FLAG_REVERSE, G_OPTION_ARG_NONE, &isolate, "Run the runs in threads of this process: a run that crashes ends the study", NULL },
+    { "isolate", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_NONE, &isolate, "Run the runs in child processes (the default): a run that crashes is a row, the study goes on", NULL },
   };
   guint n = 0;
   for (guint k = 0; k < G_N_ELEMENTS (own); k++)

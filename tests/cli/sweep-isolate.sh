@@ -1,13 +1,15 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-3.0-or-later
-# Crash isolation and the time limit a run (issue 16).
-#  1. sweep --isolate writes the same bytes as the threads (--jobs 1, 2, 3,
-#     failed runs included), to stdout and to -o.
+# Crash isolation and the time limit a run (issue 16). The runs run in
+# child processes by default (--isolate, said here all the same); with
+# --no-isolate in threads.
+#  1. sweep --isolate writes the same bytes as --no-isolate (--jobs 1, 2, 3,
+#     failed runs included), to stdout and to -o; so does the default.
 #  2. Runs made to crash (SIGSEGV, SIGABRT, SIGFPE, SIGKILL, an exit) by the
 #     test-only fault injector crash-inject.so (LD_PRELOAD; bramah-cli has
 #     no crash path): with --isolate each is a row "crashed" naming the
 #     signal, every other row is byte for byte that of the study without
-#     the crash, and the study exits 0; without --isolate the first crash
+#     the crash, and the study exits 0; with --no-isolate the first crash
 #     ends the whole study (killed by the signal).
 #  3. --timeout 1 on a study where one value makes the run very slow (ω =
 #     10⁹ rad/s with the explicit dopri5: millions of steps): those rows
@@ -20,7 +22,7 @@
 #  5. Under mpirun (a build with MPI): the crash rows and all other rows as
 #     with --jobs 1.
 #  6. optimize --isolate (a build with NLopt): the same evaluations as
-#     without, and a crashed evaluation is a row and counts as failed.
+#     --no-isolate, and a crashed evaluation is a row and counts as failed.
 #  7. --timeout's usage errors exit 2.
 # Usage: sweep-isolate.sh BRAMAH_CLI CIRCUIT CRASH_INJECT_SO HAVE_MPI(0|1) HAVE_NLOPT(0|1)
 set -u
@@ -39,7 +41,7 @@ export LC_ALL=C.UTF-8
 study="--vary G1.damping_ratio=normal:0.3:0.4 --vary G1.natural_frequency=5:15 --random 40 --seed 11"
 study="$study --metric overshoot:G1.Y --metric settling:G1.Y:5% --metric itae:E1.Y"
 # shellcheck disable=SC2086
-"$cli" sweep "$circuit" $study --jobs 1 -q >"$dir/t1.csv" 2>"$dir/err" || fail "threads exited $?: $(cat "$dir/err")"
+"$cli" sweep "$circuit" $study --no-isolate --jobs 1 -q >"$dir/t1.csv" 2>"$dir/err" || fail "threads exited $?: $(cat "$dir/err")"
 grep -q ',invalid-value,' "$dir/t1.csv" || fail "the random study has no failed run to compare"
 for j in 1 2 3; do
   # shellcheck disable=SC2086
@@ -50,13 +52,16 @@ done
 # shellcheck disable=SC2086
 "$cli" sweep "$circuit" $study --isolate --jobs 2 -q -o "$dir/io.csv" 2>"$dir/err" || fail "--isolate -o exited $?"
 cmp -s "$dir/t1.csv" "$dir/io.csv" || fail "--isolate -o and the threads differ"
+# shellcheck disable=SC2086
+"$cli" sweep "$circuit" $study -q >"$dir/d.csv" 2>"$dir/err" || fail "the default exited $?"
+cmp -s "$dir/t1.csv" "$dir/d.csv" || fail "the default and the threads differ"
 
 # 2. crashes: the grid 0.2, 0.30000000000000004, 0.4, ..., 1 (nine runs);
 # runs 2, 3, 4, 6 and 7 crash, each its own way (not run 5: 0.7 is the
 # circuit's own value, which the parent reads from the file)
 grid="--vary G1.damping_ratio=0.2:1:9 --metric final:E1.Y --metric max:G1.Y --metric itae:E1.Y"
 # shellcheck disable=SC2086
-"$cli" sweep "$circuit" $grid -q >"$dir/base.csv" 2>"$dir/err" || fail "the grid exited $?: $(cat "$dir/err")"
+"$cli" sweep "$circuit" $grid --no-isolate -q >"$dir/base.csv" 2>"$dir/err" || fail "the grid exited $?: $(cat "$dir/err")"
 sed -n '4p' "$dir/base.csv" | grep -q '^2,0.4,ok,' || fail "run 2 of the grid is not 0.4: $(sed -n 4p "$dir/base.csv")"
 sed '4,6d;8,9d' "$dir/base.csv" >"$dir/base-kept.csv"
 crash="0.4:SEGV,0.5:ABRT,0.6:FPE,0.8:KILL,0.9:EXIT"
@@ -79,21 +84,26 @@ for j in 1 2; do
   grep -q '9/9 runs, 5 failed' "$dir/err" || fail "--jobs $j progress: $(tail -n 1 "$dir/err")"
 done
 cmp -s "$dir/c1.csv" "$dir/c2.csv" || fail "crashes: --jobs 1 and 2 differ"
-# without --isolate the first crash is the end of the study
+# the default isolates too
 # shellcheck disable=SC2086
-LD_PRELOAD=$inject BRAMAH_TEST_CRASH=0.4:SEGV "$cli" sweep "$circuit" $grid --jobs 1 -q >/dev/null 2>&1
+LD_PRELOAD=$inject BRAMAH_TEST_CRASH=$crash "$cli" sweep "$circuit" $grid --jobs 2 -q >"$dir/cd.csv" 2>"$dir/err" \
+  || fail "the default with crashes exited $?: $(cat "$dir/err")"
+cmp -s "$dir/c1.csv" "$dir/cd.csv" || fail "crashes: --isolate and the default differ"
+# with --no-isolate the first crash is the end of the study
+# shellcheck disable=SC2086
+LD_PRELOAD=$inject BRAMAH_TEST_CRASH=0.4:SEGV "$cli" sweep "$circuit" $grid --no-isolate --jobs 1 -q >/dev/null 2>&1
 st=$?
-[ "$st" -gt 128 ] || fail "a crash without --isolate exited $st, not by a signal (is the injector working?)"
+[ "$st" -gt 128 ] || fail "a crash with --no-isolate exited $st, not by a signal (is the injector working?)"
 
 # 3. --timeout: ω = 10⁹ rad/s with dopri5 takes millions of steps
 slow="--vary G1.damping_ratio=0.3:0.9:3 --vary G1.natural_frequency=10:1e9:2 --solver dopri5"
 fast="--vary G1.damping_ratio=0.3:0.9:3 --vary G1.natural_frequency=10:10:1 --solver dopri5"
 metrics="--metric final:E1.Y --metric max:G1.Y"
 # shellcheck disable=SC2086
-"$cli" sweep "$circuit" $fast $metrics -q >"$dir/fast.csv" 2>"$dir/err" || fail "the fast runs exited $?: $(cat "$dir/err")"
+"$cli" sweep "$circuit" $fast $metrics --no-isolate -q >"$dir/fast.csv" 2>"$dir/err" || fail "the fast runs exited $?: $(cat "$dir/err")"
 # the fast rows as runs 0, 2, 4 of the slow study: "k,ζ,10,..." → "2k,ζ,10,..."
 awk -F, 'NR > 1 { sub(/^[0-9]+/, 2 * $1); print }' "$dir/fast.csv" >"$dir/fast-rows.csv"
-for mode in "" "--isolate"; do
+for mode in "--no-isolate" "--isolate"; do
   start=$(date +%s)
   # shellcheck disable=SC2086
   "$cli" sweep "$circuit" $slow $metrics --timeout 1 --jobs 2 $mode -q >"$dir/slow.csv" 2>"$dir/err"
@@ -157,7 +167,7 @@ if [ "$have_mpi" = 1 ] && command -v mpirun >/dev/null; then
   grep -q '9/9 runs.*; 2 MPI ranks, [1-9][0-9]* runs on ranks other than 0' "$dir/err" \
     || fail "mpirun -n 2 --isolate: no runs on rank 1? $(tail -n 1 "$dir/err")"
   # shellcheck disable=SC2086
-  mpirun --allow-run-as-root --oversubscribe -n 2 "$cli" sweep "$circuit" $slow $metrics --timeout 1 -q \
+  mpirun --allow-run-as-root --oversubscribe -n 2 "$cli" sweep "$circuit" $slow $metrics --timeout 1 --no-isolate -q \
     >"$dir/ms.csv" 2>"$dir/err" || fail "mpirun --timeout exited $?: $(cat "$dir/err")"
   [ "$(grep -c ',timeout,' "$dir/ms.csv")" -eq 3 ] || fail "mpirun --timeout: $(cat "$dir/ms.csv")"
   grep ',ok,' "$dir/ms.csv" | cmp -s - "$dir/fast-rows.csv" || fail "mpirun --timeout: the ok rows differ"
@@ -167,7 +177,7 @@ fi
 if [ "$have_nlopt" = 1 ]; then
   opt="--vary G1.damping_ratio=0.1:2 --minimize ise:E1.Y"
   # shellcheck disable=SC2086
-  "$cli" optimize "$circuit" $opt -q -o "$dir/o.csv" >"$dir/o.out" 2>"$dir/err" || fail "optimize exited $?"
+  "$cli" optimize "$circuit" $opt -q --no-isolate -o "$dir/o.csv" >"$dir/o.out" 2>"$dir/err" || fail "optimize exited $?"
   # shellcheck disable=SC2086
   "$cli" optimize "$circuit" $opt -q --isolate -o "$dir/oi.csv" >"$dir/oi.out" 2>"$dir/err" \
     || fail "optimize --isolate exited $?: $(cat "$dir/err")"
