@@ -22,7 +22,8 @@
 #  5. Under mpirun (a build with MPI): the crash rows and all other rows as
 #     with --jobs 1.
 #  6. optimize --isolate (a build with NLopt): the same evaluations as
-#     --no-isolate, and a crashed evaluation is a row and counts as failed.
+#     --no-isolate, and a crashed evaluation, or a stuck one with
+#     --timeout, is a row and counts as failed.
 #  7. --timeout's usage errors exit 2.
 # Usage: sweep-isolate.sh BRAMAH_CLI CIRCUIT CRASH_INJECT_SO HAVE_MPI(0|1) HAVE_NLOPT(0|1)
 set -u
@@ -194,6 +195,15 @@ if [ "$have_nlopt" = 1 ]; then
   grep -qxF "1,$second,crashed,,the run's process was killed by SIGSEGV (an invalid memory access)" "$dir/oc.csv" \
     || fail "optimize: the crashed evaluation's row: $(sed -n 3p "$dir/oc.csv")"
   grep -q 'runs (1 failed)' "$dir/err" || fail "optimize with a crash: $(tail -n 1 "$dir/err")"
+  # a stuck evaluation: killed at 2·0.5 + 1 s, a failed one
+  # shellcheck disable=SC2086
+  LD_PRELOAD=$inject BRAMAH_TEST_CRASH="$second:HANG" "$cli" optimize "$circuit" $opt --timeout 0.5 -o "$dir/oh.csv" \
+    >"$dir/oh.out" 2>"$dir/err"
+  st=$?
+  [ "$st" -eq 0 ] || fail "optimize with a stuck evaluation exited $st: $(cat "$dir/err")"
+  grep -qxF "1,$second,timeout,,over the limit of --timeout 0.5 s (wall clock): the run did not stop at its solver's next step; its process was killed at 2 s" \
+    "$dir/oh.csv" || fail "optimize: the stuck evaluation's row: $(sed -n 3p "$dir/oh.csv")"
+  cmp -s "$dir/oc.out" "$dir/oh.out" || fail "optimize: a stuck evaluation and a crashed one led elsewhere"
 fi
 
 # 7. usage errors
