@@ -140,7 +140,7 @@ pid=$!
 children=""
 for _ in $(seq 1 100); do
   children=$(pgrep -P "$pid" | tr '\n' ' ')
-  [ "$(echo $children | wc -w)" -ge 2 ] && break
+  [ "$(echo "$children" | wc -w)" -ge 2 ] && break
   sleep 0.1
 done
 [ -n "$children" ] || fail "SIGTERM: the isolated study started no child process"
@@ -155,6 +155,7 @@ for _ in $(seq 1 50); do
   [ -z "$left" ] && break
   sleep 0.1
 done
+# shellcheck disable=SC2086
 [ -z "$left" ] || { fail "SIGTERM: child processes$left are still there"; kill -KILL $left 2>/dev/null; }
 
 # 5. under mpirun: every rank its own child processes
@@ -208,6 +209,7 @@ fi
 
 # 7. usage errors
 for t in 0 -1 abc 1e8; do
+  # shellcheck disable=SC2086
   "$cli" sweep "$circuit" $grid --timeout "$t" -q >/dev/null 2>"$dir/err"
   st=$?
   [ "$st" -eq 2 ] || fail "--timeout $t exited $st, not 2: $(cat "$dir/err")"
