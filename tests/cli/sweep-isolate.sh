@@ -18,7 +18,8 @@
 #     and with --isolate, and the study ends in bounded time; a run stuck
 #     outside the solver (the injector sleeps) is killed with --isolate at
 #     2·limit + 1 s.
-#  4. SIGTERM to an isolated study leaves no child process behind.
+#  4. SIGTERM or SIGINT to an isolated study leaves no child process
+#     behind.
 #  5. Under mpirun (a build with MPI): the crash rows and all other rows as
 #     with --jobs 1.
 #  6. optimize --isolate (a build with NLopt): the same evaluations as
@@ -133,30 +134,40 @@ grep -qxF "1,0.6,10,timeout,,,over the limit of --timeout 0.5 s (wall clock): th
 sed '3d' "$dir/fast.csv" | cmp -s - "$(grep -v ',timeout,' "$dir/hang.csv" >"$dir/hang-kept.csv"; echo "$dir/hang-kept.csv")" \
   || fail "a stuck run: the other rows differ"
 
-# 4. SIGTERM (a cluster's time limit) to an isolated study: its children go too
-# shellcheck disable=SC2086
-"$cli" sweep "$circuit" $slow $metrics --isolate --jobs 2 -q >/dev/null 2>&1 &
-pid=$!
-children=""
-for _ in $(seq 1 100); do
-  children=$(pgrep -P "$pid" | tr '\n' ' ')
-  [ "$(echo "$children" | wc -w)" -ge 2 ] && break
-  sleep 0.1
-done
-[ -n "$children" ] || fail "SIGTERM: the isolated study started no child process"
-kill -TERM "$pid"
-wait "$pid" 2>/dev/null
-left=""
-for _ in $(seq 1 50); do
-  left=""
-  for c in $children; do
-    kill -0 "$c" 2>/dev/null && left="$left $c"
+# 4. SIGTERM (a cluster's time limit) or SIGINT to an isolated study's
+# process alone: its children go too (the kernel kills them with their
+# parent). The study is started by python3 with SIGINT at its default
+# action (a background job of sh ignores it) in a session of its own.
+alive () { # a process that is there and not a zombie
+  kill -0 "$1" 2>/dev/null && ! grep -q '^[0-9]* (.*) Z' "/proc/$1/stat" 2>/dev/null
+}
+for sig in TERM INT; do
+  # shellcheck disable=SC2086
+  pid=$(python3 -c 'import os, signal, subprocess, sys
+p = subprocess.Popen(sys.argv[1:], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                     stderr=subprocess.DEVNULL, start_new_session=True,
+                     preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+print(p.pid)' "$cli" sweep "$circuit" $slow $metrics --isolate --jobs 2 -q)
+  children=""
+  for _ in $(seq 1 100); do
+    children=$(pgrep -P "$pid" | tr '\n' ' ')
+    [ "$(echo "$children" | wc -w)" -ge 2 ] && break
+    sleep 0.1
   done
-  [ -z "$left" ] && break
-  sleep 0.1
+  [ -n "$children" ] || fail "SIG$sig: the isolated study started no child process"
+  kill -"$sig" "$pid"
+  left=""
+  for _ in $(seq 1 50); do
+    left=""
+    for c in $pid $children; do
+      alive "$c" && left="$left $c"
+    done
+    [ -z "$left" ] && break
+    sleep 0.1
+  done
+  # shellcheck disable=SC2086
+  [ -z "$left" ] || { fail "SIG$sig: processes$left (the study $pid) are still there"; kill -KILL $left 2>/dev/null; }
 done
-# shellcheck disable=SC2086
-[ -z "$left" ] || { fail "SIGTERM: child processes$left are still there"; kill -KILL $left 2>/dev/null; }
 
 # 5. under mpirun: every rank its own child processes
 if [ "$have_mpi" = 1 ] && command -v mpirun >/dev/null; then
