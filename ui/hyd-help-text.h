@@ -49,6 +49,10 @@ const char *hyd_help_fluid_title (void);
 const char *const *hyd_help_fluid_models (void);
 char *hyd_help_fluid_dup_text (void);
 
+/* The help of the "Jacobian Sparsity" window (hyd-sparsity-view.c): what it
+ * draws, the colour scale and its scaling, the links with the schematic,
+ * the counts. Free it. */
+char *hyd_help_sparsity_dup_text (void);
 /* The help of the "Parameter Study" window (hyd-study-dialog.c): what it
  * does, as one paragraph. traces: at most that many traces drawn, of
  * points points each; points_drawn: of the metric plot; max_runs: the
