@@ -138,7 +138,7 @@ struct _HydStudyDialog
   GtkDropDown *param_box, *design_box, *kind_box, *var_box, *trace_box, *plot_metric_box;
   GtkGrid *vary_grid;
   GtkWidget *lo_header, *hi_header, *n_header;
-  GtkSpinButton *samples_spin, *seed_spin, *jobs_spin;
+  GtkSpinButton *samples_spin, *seed_spin, *jobs_spin, *timeout_spin;
   GtkWidget *samples_row, *plot_metric_row, *threshold_row;
   GtkEntry *threshold_entry;
   GtkLabel *threshold_unit;
@@ -712,6 +712,13 @@ hyd_study_dialog_set_trace_variable (HydStudyDialog *self, const char *var)
 }
 
 void
+hyd_study_dialog_set_timeout (HydStudyDialog *self, double seconds)
+{
+  g_return_if_fail (HYD_IS_STUDY_DIALOG (self));
+  gtk_spin_button_set_value (self->timeout_spin, MAX (0, seconds));
+}
+
+void
 hyd_study_dialog_set_jobs (HydStudyDialog *self, guint jobs)
 {
   g_return_if_fail (HYD_IS_STUDY_DIALOG (self));
@@ -894,6 +901,13 @@ update_command (HydStudyDialog *self, GStrv vary)
     g_string_append_printf (c, " --%s %d --seed %d", self->design == HYD_STUDY_DIALOG_LHS ? "lhs" : "random",
                             gtk_spin_button_get_value_as_int (self->samples_spin),
                             gtk_spin_button_get_value_as_int (self->seed_spin));
+  double timeout = gtk_spin_button_get_value (self->timeout_spin);
+  if (timeout > 0)
+    {
+      char buf[HYD_DTOA_BUF_SIZE];
+      hyd_dtoa_shortest (timeout, buf);
+      g_string_append_printf (c, " --timeout %s", buf);
+    }
   g_string_append_printf (c, " --jobs %d -o study.csv", gtk_spin_button_get_value_as_int (self->jobs_spin));
   g_free (self->command);
   self->command = g_string_free (c, FALSE);
@@ -1196,6 +1210,9 @@ hyd_study_dialog_start (HydStudyDialog *self)
     ok = hyd_study_add_metric (study, self->metric_specs->pdata[k], &error);
   guint n = (guint) gtk_spin_button_get_value_as_int (self->samples_spin);
   guint seed = (guint) gtk_spin_button_get_value_as_int (self->seed_spin);
+  double timeout = gtk_spin_button_get_value (self->timeout_spin);
+  if (timeout > 0)
+    hyd_study_set_timeout (study, timeout);
   if (ok)
     {
       hyd_study_set_design (study, engine_design (self->design), n, seed);
@@ -2056,6 +2073,13 @@ hyd_study_dialog_new (GtkWindow *parent, HydDocument *document)
   gtk_widget_set_tooltip_text (GTK_WIDGET (self->jobs_spin), _("Runs at a time (threads); default: the number "
                                                                "of processors"));
   gtk_box_append (GTK_BOX (setup), labelled (_("Jobs"), GTK_WIDGET (self->jobs_spin)));
+  self->timeout_spin = GTK_SPIN_BUTTON (gtk_spin_button_new_with_range (0, 1e7, 1));
+  gtk_spin_button_set_digits (self->timeout_spin, 1);
+  gtk_spin_button_set_value (self->timeout_spin, 0);
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->timeout_spin),
+                               _("Seconds of wall-clock time for each run (0: no limit); a run over it stops "
+                                 "and its row says timeout, as bramah-cli sweep --timeout"));
+  gtk_box_append (GTK_BOX (setup), labelled (_("Time limit a run [s]"), GTK_WIDGET (self->timeout_spin)));
 
   GtkWidget *scroll = gtk_scrolled_window_new ();
   gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scroll), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);

@@ -62,6 +62,8 @@ gboolean hyd_study_dialog_add_metric_as_shown (HydStudyDialog *self, const char 
 /* The variable of the traces; FALSE for one the circuit does not have. */
 gboolean hyd_study_dialog_set_trace_variable (HydStudyDialog *self, const char *var);
 void hyd_study_dialog_set_jobs (HydStudyDialog *self, guint jobs);
+/* A run's wall-clock limit (s; 0: none), as `sweep --timeout`. */
+void hyd_study_dialog_set_timeout (HydStudyDialog *self, double seconds);
 
 /* As Start: FALSE, and why in the dialog, when the set-up is wrong. */
 gboolean hyd_study_dialog_start (HydStudyDialog *self);

@@ -228,7 +228,8 @@ test_edit_mid_study (void)
 
 /* A time_to metric added as the metric row does, its threshold typed in
  * mm: the column `sweep --metric 'time_to:C1.x>=0.2'` writes, byte for
- * byte; a threshold that is no number is refused. */
+ * byte; a threshold that is no number is refused. With a time limit a run
+ * (100 s, never reached) the rows are `sweep --timeout 100`'s. */
 static void
 test_time_to (void)
 {
@@ -238,9 +239,11 @@ test_time_to (void)
   g_assert_nonnull (strstr (hyd_study_dialog_get_message (dialog), "two hundred"));
   g_assert_true (hyd_study_dialog_add_metric_as_shown (dialog, "time_to>=", "C1.x", "200"));
   g_assert_true (hyd_study_dialog_add_metric_as_shown (dialog, "max", "C1.A.p", NULL));
+  hyd_study_dialog_set_timeout (dialog, 100);
   gtk_window_present (GTK_WINDOW (dialog));
   g_assert_cmpint (run_to_end (dialog, NULL), ==, 1);
-  const char *args[] = { "-q", "--vary", "TH1.max_diameter=0.0008:0.0016:5", "--metric", "final:C1.x", "--metric",
+  g_assert_nonnull (strstr (hyd_study_dialog_get_command (dialog), " --timeout 100 "));
+  const char *args[] = { "-q", "--timeout", "100", "--vary", "TH1.max_diameter=0.0008:0.0016:5", "--metric", "final:C1.x", "--metric",
                          "time_to:C1.x>=0.2", "--metric", "max:C1.A.p", NULL };
   g_autofree char *cli = cli_sweep (args);
   g_autofree char *csv = hyd_study_dialog_get_csv (dialog);
