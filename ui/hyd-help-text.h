@@ -49,4 +49,8 @@ const char *hyd_help_fluid_title (void);
 const char *const *hyd_help_fluid_models (void);
 char *hyd_help_fluid_dup_text (void);
 
+/* The Solver Lab's help (its "?" button, hyd-solver-lab.c): what its
+ * diagrams, table and heat map show. Newly allocated. */
+char *hyd_help_solver_lab_dup_text (void);
+
 G_END_DECLS

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <plplot.h>
 
+#include "hyd-help-text.h"
 #include "hyd-linearize.h"
 #include "hyd-system.h"
 #include "hyd-workprec.h"
@@ -254,16 +255,33 @@ plot_series (cairo_t *cr, int w, int h, const char *xlabel, const char *ylabel, 
       draw_message (cr, w, h, _("PLplot's cairo driver (plplot-driver-cairo) is not installed."));
       return;
     }
-  /* a margin; a decade at least on a logarithmic axis */
+  /* a logarithmic axis from decade to decade (PLplot labels the decades);
+   * a margin on a linear one */
+  if (logx)
+    {
+      x0 = floor (x0 - 0.02);
+      x1 = ceil (x1 + 0.02);
+    }
+  if (logy)
+    {
+      y0 = floor (y0 - 0.02);
+      y1 = ceil (y1 + 0.02);
+    }
   double dx = x1 - x0, dy = y1 - y0;
   if (dx <= 0)
     dx = logx ? 1 : MAX (fabs (x0), 1e-9);
   if (dy <= 0)
     dy = logy ? 1 : MAX (fabs (y0), 1e-9);
-  x0 -= 0.05 * dx;
-  x1 += 0.05 * dx;
-  y0 -= 0.08 * dy;
-  y1 += 0.08 * dy;
+  if (!logx)
+    {
+      x0 -= 0.05 * dx;
+      x1 += 0.05 * dx;
+    }
+  if (!logy)
+    {
+      y0 -= 0.08 * dy;
+      y1 += 0.08 * dy;
+    }
 
   PLINT stream;
   plmkstrm (&stream);
@@ -410,7 +428,7 @@ draw_h (GtkDrawingArea *area, cairo_t *cr, int w, int h, gpointer data)
 static GtkWidget *
 row_box (const char *const *cells, gboolean header)
 {
-  static const int widths[] = { 10, 8, 10, 9, 8, 7, 8, 7, 7, 8, 14 };
+  static const int widths[] = { 12, 8, 10, 9, 8, 9, 9, 10, 7, 8, 14 };
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
   for (guint c = 0; c < G_N_ELEMENTS (widths); c++)
     {
@@ -550,8 +568,10 @@ show_heat (HydSolverLab *self, const LabRun *run)
 
   /* the states, most steps first */
   GString *t = g_string_new (NULL);
-  g_string_append_printf (t, _("%s at rtol %g: the states that limited its %" G_GUINT64_FORMAT
-                               " accepted steps —"), run->solver, run->rtol, total);
+  char total_s[24];
+  g_snprintf (total_s, sizeof total_s, "%" G_GUINT64_FORMAT, total);
+  g_string_append_printf (t, _("%s at rtol %g: the states that limited its %s accepted steps —"),
+                          run->solver, run->rtol, total_s);
   g_autofree guint64 *left = g_memdup2 (limited, n * sizeof (guint64) + 1);
   for (guint m = 0; m < MAX_STATE_LINES; m++)
     {
@@ -819,6 +839,8 @@ hyd_solver_lab_init (HydSolverLab *self)
   GtkWidget *solvers = gtk_flow_box_new ();
   gtk_flow_box_set_selection_mode (GTK_FLOW_BOX (solvers), GTK_SELECTION_NONE);
   gtk_flow_box_set_max_children_per_line (GTK_FLOW_BOX (solvers), 14);
+  /* else its minimum height is one solver a line */
+  gtk_flow_box_set_min_children_per_line (GTK_FLOW_BOX (solvers), 8);
   guint n;
   const HydSolverInfo *list = hyd_solver_list (&n);
   for (guint k = 0; k < n; k++)
@@ -860,6 +882,19 @@ hyd_solver_lab_init (HydSolverLab *self)
   gtk_box_append (GTK_BOX (tols), GTK_WIDGET (self->progress));
   gtk_box_append (GTK_BOX (tols), GTK_WIDGET (self->run_button));
   gtk_box_append (GTK_BOX (tols), GTK_WIDGET (self->cancel_button));
+  /* the help: what the diagrams, the table and the heat map show */
+  g_autofree char *help_text = hyd_help_solver_lab_dup_text ();
+  GtkWidget *help_label = gtk_label_new (help_text);
+  gtk_label_set_wrap (GTK_LABEL (help_label), TRUE);
+  gtk_label_set_max_width_chars (GTK_LABEL (help_label), 70);
+  gtk_label_set_xalign (GTK_LABEL (help_label), 0);
+  GtkWidget *popover = gtk_popover_new ();
+  gtk_popover_set_child (GTK_POPOVER (popover), help_label);
+  GtkWidget *help = gtk_menu_button_new ();
+  gtk_menu_button_set_icon_name (GTK_MENU_BUTTON (help), "help-about-symbolic");
+  gtk_menu_button_set_popover (GTK_MENU_BUTTON (help), popover);
+  gtk_widget_set_tooltip_text (help, _("What the Solver Lab shows"));
+  gtk_box_append (GTK_BOX (tols), help);
 
   self->status = GTK_LABEL (gtk_label_new (_("Tick solvers and tolerances, then Run.")));
   gtk_label_set_xalign (self->status, 0);
