@@ -330,8 +330,8 @@ G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (HydOdeResult, hyd_ode_result_clear)
  * its size h, how it ended, its weighted error norm
  * (hyd_ode_driver_error_norm, sqrt(mean((e_i/sk_i)²)), HW rodas.f) and the
  * state i with the largest term (e_i/sk_i)² of that norm — the state whose
- * local error estimate the step-size controller answers to (Hairer & Wanner
- * 1996, §IV.8, eq. 8.21; Söderlind 2002, §2). Summed over the accepted
+ * local error estimate the step-size controller answers to (Hairer, Nørsett
+ * & Wanner 1993, §II.4, eq. 4.11). Summed over the accepted
  * steps, per state: which states make the solver work.
  *
  * Every method with an error estimate reports its limiter: the Rosenbrock
