@@ -150,6 +150,41 @@ write_step_log (const char *path, HydSystem *sys, const HydOdeStepLog *log)
     fprintf (stderr, "%-24s %10" G_GUINT64_FORMAT " %6.1f%%\n", "(none: no error estimate)",
              hyd_ode_step_log_get_unlimited (log),
              100.0 * (double) hyd_ode_step_log_get_unlimited (log) / (double) MAX (total, 1));
+
+  /* per component: the steps its states limited (a node's pressure counts
+   * for every component on the node), as the solver lab's heat map */
+  g_autoptr (GPtrArray) ids = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (GArray) counts = g_array_new (FALSE, TRUE, sizeof (guint64));
+  for (guint i = 0; i < n; i++)
+    {
+      if (limited[i] == 0)
+        continue;
+      g_autoptr (GPtrArray) comps = hyd_system_state_components (sys, i);
+      for (guint c = 0; c < comps->len; c++)
+        {
+          guint j = 0;
+          while (j < ids->len && strcmp (g_ptr_array_index (ids, j), g_ptr_array_index (comps, c)) != 0)
+            j++;
+          if (j == ids->len)
+            {
+              g_ptr_array_add (ids, g_strdup (g_ptr_array_index (comps, c)));
+              g_array_set_size (counts, ids->len);
+            }
+          g_array_index (counts, guint64, j) += limited[i];
+        }
+    }
+  if (ids->len > 0)
+    fprintf (stderr, "\n%-24s %10s\n", "component", "steps");
+  for (guint m = 0; m < ids->len; m++)
+    {
+      guint best = 0;
+      for (guint j = 1; j < ids->len; j++)
+        if (g_array_index (counts, guint64, j) > g_array_index (counts, guint64, best))
+          best = j;
+      fprintf (stderr, "%-24s %10" G_GUINT64_FORMAT "\n", hyd_cli_q (g_ptr_array_index (ids, best)),
+               g_array_index (counts, guint64, best));
+      g_array_index (counts, guint64, best) = 0;
+    }
   return 0;
 }
 

@@ -381,6 +381,67 @@ draw_wp (GtkDrawingArea *area, cairo_t *cr, int w, int h, gpointer data)
                self->running ? _("Running…") : _("Tick solvers and tolerances, then Run."));
 }
 
+/* At most four points per pixel column of the accepted steps (the first,
+ * the smallest, the largest and the last h of the column, in time order),
+ * and one rejected step per column and pixel row: a run of a million steps
+ * draws as fast as one of a thousand, and looks the same. */
+static guint
+decimate (double *t, double *y, guint n, double t0, double t1, int columns, gboolean points)
+{
+  if (n <= (guint) (4 * columns) || !(t1 > t0))
+    return n;
+  guint out = 0;
+  guint i = 0;
+  while (i < n)
+    {
+      int col = (int) floor ((t[i] - t0) / (t1 - t0) * columns);
+      guint j = i, lo = i, hi = i;
+      while (j < n && (int) floor ((t[j] - t0) / (t1 - t0) * columns) == col)
+        {
+          if (y[j] < y[lo])
+            lo = j;
+          if (y[j] > y[hi])
+            hi = j;
+          j++;
+        }
+      if (points)
+        {
+          /* one marker per 1/200 of a decade */
+          double last = NAN;
+          for (guint k = i; k < j; k++)
+            {
+              double q = round (y[k] * 200.0);
+              gboolean seen = FALSE;
+              for (guint m = out; m > 0 && t[m - 1] >= t[i] && !seen; m--)
+                seen = round (y[m - 1] * 200.0) == q;
+              if (seen || q == last)
+                continue;
+              last = q;
+              t[out] = t[k];
+              y[out++] = y[k];
+            }
+        }
+      else
+        {
+          guint pick[4] = { i, MIN (lo, hi), MAX (lo, hi), j - 1 };
+          double pt[4], py[4];
+          for (guint k = 0; k < 4; k++)
+            {
+              pt[k] = t[pick[k]];
+              py[k] = y[pick[k]];
+            }
+          for (guint k = 0; k < 4; k++)
+            if (k == 0 || pick[k] != pick[k - 1])
+              {
+                t[out] = pt[k];
+                y[out++] = py[k];
+              }
+        }
+      i = j;
+    }
+  return out;
+}
+
 static void
 draw_h (GtkDrawingArea *area, cairo_t *cr, int w, int h, gpointer data)
 {
@@ -413,6 +474,9 @@ draw_h (GtkDrawingArea *area, cairo_t *cr, int w, int h, gpointer data)
                 tr[nr] = rec[i].t;
                 hr[nr++] = log10 (rec[i].h);
               }
+          double t_lo = n > 0 ? rec[0].t : 0, t_hi = n > 0 ? rec[n - 1].t + rec[n - 1].h : 1;
+          na = decimate (ta, ha, na, t_lo, t_hi, MAX (w, 1), FALSE);
+          nr = decimate (tr, hr, nr, t_lo, t_hi, MAX (w, 1), TRUE);
           s[0] = (Series) { ta, ha, na, (int) solver_colour (self, run->solver), FALSE, NULL };
           s[1] = (Series) { tr, hr, nr, COL_FIRST + 1, TRUE, NULL };
           n_series = 2;
@@ -428,7 +492,7 @@ draw_h (GtkDrawingArea *area, cairo_t *cr, int w, int h, gpointer data)
 static GtkWidget *
 row_box (const char *const *cells, gboolean header)
 {
-  static const int widths[] = { 12, 8, 10, 9, 8, 9, 9, 10, 7, 8, 14 };
+  static const int widths[] = { 15, 8, 10, 9, 8, 9, 9, 10, 7, 8, 14 };
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
   for (guint c = 0; c < G_N_ELEMENTS (widths); c++)
     {

@@ -8,6 +8,7 @@
 #  - every accepted step of rodas4 names the state that limited it, one of
 #    describe's states, and the counts printed per state add up to the
 #    accepted steps and agree with the rows;
+#  - the per-component counts are the sums over the states that name them;
 #  - the CSV written with the log is byte for byte the CSV without it;
 #  - rk4 at a fixed step names no limiter ("(none: no error estimate)").
 # Usage: step-log.sh BRAMAH_CLI SOURCE_DIR
@@ -46,10 +47,20 @@ for r in rows:
 counts = {}
 for r in acc:
     counts[r["limiting_state"]] = counts.get(r["limiting_state"], 0) + 1
+state_part, comp_part = err.split("\ncomponent ", 1)
 table = dict((m[0], int(m[1])) for m in
-             re.findall(r"^(\S+)\s+(\d+)\s+[\d.]+%\s+\S", err, re.M) if m[0] != "limiting")
+             re.findall(r"^(\S+) +(\d+) +[\d.]+% +\S", state_part, re.M) if m[0] != "limiting")
 assert table == counts, (table, counts)
 assert sum(table.values()) == steps
+# per component: the sum over the states that name it in the table
+comp = {}
+for m in re.finditer(r"^(\S+) +(\d+) +[\d.]+% +(.+)$", state_part, re.M):
+    if m.group(1) == "limiting":
+        continue
+    for c in m.group(3).split(", "):
+        comp[c] = comp.get(c, 0) + int(m.group(2))
+ctable = dict((a, int(b)) for a, b in re.findall(r"^([^\s:]+) +(\d+)$", comp_part, re.M))
+assert ctable == comp, (ctable, comp)
 m = re.search(r"step log: (\d+) attempted steps, (\d+) accepted", err)
 assert m and int(m.group(1)) == len(rows) and int(m.group(2)) == steps, m
 print("rows", len(rows), "accepted", steps, "limiters", counts)

@@ -220,6 +220,10 @@ test_runs (void)
   g_assert_cmpuint (hyd_solver_lab_get_n_runs (lab), ==, 1);
   g_assert_cmpstr (hyd_solver_lab_get_run_solver (lab, 0), ==, "backward_euler");
   g_assert_cmpfloat (hyd_solver_lab_get_run_rtol (lab, 0), ==, 1e-7);
+  /* (its h(t) of 385 000 steps, drawn reduced to the pixel columns) */
+  const char *shot_long = g_getenv ("BRAMAH_SCREENSHOT_LONG");
+  if (shot_long && *shot_long)
+    save_screenshot (GTK_WIDGET (lab), shot_long);
 
   /* the window going clears its heat map */
   g_assert_nonnull (hyd_canvas_dup_highlight (HYD_CANVAS (canvas)));
