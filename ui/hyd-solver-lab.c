@@ -874,6 +874,12 @@ hyd_solver_lab_finalize (GObject *object)
 }
 
 static void
+plplot_abort_handler (const char *message)
+{
+  g_warning ("PLplot: %s", message);
+}
+
+static void
 hyd_solver_lab_class_init (HydSolverLabClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
@@ -881,6 +887,8 @@ hyd_solver_lab_class_init (HydSolverLabClass *klass)
   object_class->finalize = hyd_solver_lab_finalize;
   signals[SIGNAL_READY] = g_signal_new ("ready", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL,
                                         NULL, G_TYPE_NONE, 0);
+  /* a PLplot error warns instead of ending the program */
+  plsabort (plplot_abort_handler);
 }
 
 static void

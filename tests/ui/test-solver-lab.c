@@ -9,6 +9,7 @@
  *    computed here from the engine's step log of the same run;
  *  - Cancel during a long run (backward_euler at 1e-8, after the 1e-7 run)
  *    stops it: one row, "cancelled";
+ *  - a circuit that does not compile is reported, naming the component;
  *  - closing the window during a run neither crashes nor leaks the window
  *    (it is finalised once the worker has stopped), and clears the heat map;
  *  - Simulation → Solver Lab… (win.solver-lab) opens it over the window.
@@ -274,6 +275,28 @@ test_close_while_running (void)
   g_object_unref (canvas);
 }
 
+/* A circuit that does not compile: the window says why, no rows. */
+static void
+test_error (void)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (HydCircuit) circuit = hyd_circuit_load_from_data (
+    "{\"format\": \"bramah-circuit\", \"version\": 2, \"components\": ["
+    "{\"id\": \"V1\", \"type\": \"volume\", \"params\": {\"volume\": 1e-3}}], \"connections\": []}",
+    -1, NULL, &error);
+  g_assert_no_error (error);
+  HydSolverLab *lab = hyd_solver_lab_new (NULL, circuit, NULL);
+  const char *solvers[] = { "rodas4", NULL };
+  const double rtols[] = { 1e-4 };
+  hyd_solver_lab_set_choice (lab, solvers, rtols, 1);
+  run_and_wait (lab);
+  g_assert_nonnull (hyd_solver_lab_get_error (lab));
+  g_test_message ("%s", hyd_solver_lab_get_error (lab));
+  g_assert_nonnull (strstr (hyd_solver_lab_get_error (lab), "V1"));
+  g_assert_cmpuint (hyd_solver_lab_get_n_runs (lab), ==, 0);
+  gtk_window_destroy (GTK_WINDOW (lab));
+}
+
 static GtkWidget *
 find_canvas (GtkWidget *window)
 {
@@ -341,6 +364,7 @@ main (int argc, char **argv)
     return 77;
   g_test_add_func ("/ui/solver-lab/runs", test_runs);
   g_test_add_func ("/ui/solver-lab/close-while-running", test_close_while_running);
+  g_test_add_func ("/ui/solver-lab/error", test_error);
   g_test_add_func ("/ui/solver-lab/window-action", test_window_action);
   return g_test_run ();
 }
