@@ -63,6 +63,46 @@ hyd_cli_load_circuit (const char *path, int *status)
   return circuit;
 }
 
+HydSystem *
+hyd_cli_compile_circuit (const char *path, HydCircuit **circuit_out, HydSimOptions *sim, int *status)
+{
+  g_autoptr (HydCircuit) circuit = hyd_cli_load_circuit (path, status);
+  if (!circuit)
+    return NULL;
+  g_autoptr (GError) error = NULL;
+  HydSystem *sys = NULL;
+  if (!hyd_circuit_get_sim_options (circuit, sim, &error)
+      || (sys = hyd_system_compile (circuit, &error)) == NULL)
+    {
+      *status = hyd_cli_failed_error (error);
+      return NULL;
+    }
+  hyd_cli_print_diagnostics (hyd_system_get_diagnostics (sys));
+  if (circuit_out)
+    *circuit_out = g_steal_pointer (&circuit);
+  return sys;
+}
+
+#define HYD_CLI_MAX_DENSE_STATES 2000
+
+HydOperatingPoint *
+hyd_cli_run_to (const char *path, const char *command, const char *dense, HydSystem *sys,
+                const HydSimOptions *sim, double at, int *status)
+{
+  guint n = hyd_system_get_n_states (sys);
+  if (n > HYD_CLI_MAX_DENSE_STATES)
+    {
+      *status = hyd_cli_failed ("%s: %s %s, and %u states are more than the %u it handles", hyd_cli_qpath (path),
+                                command, dense, n, HYD_CLI_MAX_DENSE_STATES);
+      return NULL;
+    }
+  g_autoptr (GError) error = NULL;
+  HydOperatingPoint *op = hyd_operating_point_run (sys, sim, at, NULL, &error);
+  if (op == NULL)
+    *status = hyd_cli_failed ("%s: %s", hyd_cli_qpath (path), error->message);
+  return op;
+}
+
 const char *
 hyd_cli_format_number (char buf[G_ASCII_DTOSTR_BUF_SIZE], double v)
 {

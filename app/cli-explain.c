@@ -389,23 +389,16 @@ run (int argc, char **argv)
   double at = 0;
   if (at_s && !hyd_cli_parse_double ("--at", at_s, 0, HYD_CLI_MAX_TIME, 0, "s", &at))
     return HYD_CLI_EXIT_USAGE;
-  g_autoptr (HydCircuit) circuit = hyd_cli_load_circuit (argv[1], &st);
-  if (!circuit)
+  g_auto (HydSimOptions) sim = { 0 };
+  g_autoptr (HydSystem) sys = hyd_cli_compile_circuit (argv[1], NULL, &sim, &st);
+  if (!sys)
+    return st;
+  guint n = hyd_system_get_n_states (sys);
+  g_autoptr (HydOperatingPoint) op = hyd_cli_run_to (argv[1], "explain", "needs the dense eigenvectors of the Jacobian",
+                                                     sys, &sim, at, &st);
+  if (op == NULL)
     return st;
   g_autoptr (GError) error = NULL;
-  g_auto (HydSimOptions) sim = { 0 };
-  g_autoptr (HydSystem) sys = NULL;
-  if (!hyd_circuit_get_sim_options (circuit, &sim, &error)
-      || (sys = hyd_system_compile (circuit, &error)) == NULL)
-    return hyd_cli_failed_error (error);
-  hyd_cli_print_diagnostics (hyd_system_get_diagnostics (sys));
-  guint n = hyd_system_get_n_states (sys);
-  if (n > 2000)
-    return hyd_cli_failed ("%s: explain needs the dense eigenvectors of the Jacobian, and %u states are "
-                           "more than the 2000 it handles", hyd_cli_qpath (argv[1]), n);
-  g_autoptr (HydOperatingPoint) op = hyd_operating_point_run (sys, &sim, at, NULL, &error);
-  if (op == NULL)
-    return hyd_cli_failed ("%s: %s", hyd_cli_qpath (argv[1]), error->message);
   g_autofree double *J = g_new0 (double, MAX ((gsize) n * n, 1));
   if (n > 0 && hyd_system_jacobian (sys, op->t, op->y, J, NULL) != 0)
     return hyd_cli_failed ("%s: the Jacobian cannot be evaluated at t = %g s", hyd_cli_qpath (argv[1]), op->t);

@@ -66,17 +66,12 @@ run (int argc, char **argv)
     return hyd_cli_usage_error (ctx, "--name: '%s' is not a program name (letters, digits, '_' and '-', "
                                 "not starting with '-')", hyd_cli_q (name));
 
-  g_autoptr (HydCircuit) circuit = hyd_cli_load_circuit (argv[1], &st);
-  if (!circuit)
+  g_autoptr (HydCircuit) circuit = NULL;
+  g_auto (HydSimOptions) sim = { 0 };
+  g_autoptr (HydSystem) sys = hyd_cli_compile_circuit (argv[1], &circuit, &sim, &st);
+  if (!sys)
     return st;
   g_autoptr (GError) error = NULL;
-  g_auto (HydSimOptions) sim = { 0 };
-  if (!hyd_circuit_get_sim_options (circuit, &sim, &error))
-    return hyd_cli_failed_error (error);
-  g_autoptr (HydSystem) sys = hyd_system_compile (circuit, &error);
-  if (!sys)
-    return hyd_cli_failed_error (error);
-  hyd_cli_print_diagnostics (hyd_system_get_diagnostics (sys));
   g_autofree char *base = g_path_get_basename (argv[1]);
   g_autofree char *text = hyd_export_c (sys, circuit, &sim, base, &error);
   if (!text)

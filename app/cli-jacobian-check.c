@@ -161,15 +161,10 @@ run (int argc, char **argv)
   gint64 points = 5;
   if (points_s && !hyd_cli_parse_int ("--points", points_s, 0, HYD_CLI_MAX_POINTS, &points))
     return HYD_CLI_EXIT_USAGE;
-  g_autoptr (HydCircuit) circuit = hyd_cli_load_circuit (argv[1], &st);
-  if (!circuit)
-    return st;
-  g_autoptr (GError) error = NULL;
   g_auto (HydSimOptions) sim = { 0 };
-  g_autoptr (HydSystem) sys = NULL;
-  if (!hyd_circuit_get_sim_options (circuit, &sim, &error)
-      || (sys = hyd_system_compile (circuit, &error)) == NULL)
-    return hyd_cli_failed_error (error);
+  g_autoptr (HydSystem) sys = hyd_cli_compile_circuit (argv[1], NULL, &sim, &st);
+  if (!sys)
+    return st;
   guint n = hyd_system_get_n_states (sys);
   /* a dense n × n Jacobian and the states at the points, within half the
    * memory available (docs/cli.md) */

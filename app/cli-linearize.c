@@ -124,29 +124,22 @@ run (int argc, char **argv)
   if (csv && (bode_s != NULL) == (step_s != NULL))
     return hyd_cli_usage_error (ctx, "--csv writes one table: give either --bode or --step with it");
 
-  g_autoptr (HydCircuit) circuit = hyd_cli_load_circuit (argv[1], &st);
-  if (!circuit)
-    return st;
-  g_autoptr (GError) error = NULL;
   g_auto (HydSimOptions) sim = { 0 };
-  g_autoptr (HydSystem) sys = NULL;
-  if (!hyd_circuit_get_sim_options (circuit, &sim, &error)
-      || (sys = hyd_system_compile (circuit, &error)) == NULL)
-    return hyd_cli_failed_error (error);
-  hyd_cli_print_diagnostics (hyd_system_get_diagnostics (sys));
+  g_autoptr (HydSystem) sys = hyd_cli_compile_circuit (argv[1], NULL, &sim, &st);
+  if (!sys)
+    return st;
   guint n = hyd_system_get_n_states (sys);
-  if (n > 2000)
-    return hyd_cli_failed ("%s: linearize works with dense matrices, and %u states are more than the 2000 it "
-                           "handles", hyd_cli_qpath (argv[1]), n);
+  g_autoptr (GError) error = NULL;
   /* the request first, before a run: an unknown input or output */
   if (!hyd_system_check_override (sys, comp_id, param, 0.0, &error))
     return hyd_cli_failed ("--input %s: %s", hyd_cli_q (input), error->message);
   if (hyd_system_find_variable (sys, output) < 0)
     return hyd_cli_failed ("--output: there is no variable '%s' in %s (a name as `simulate --vars` takes it: "
                            "C1.x, V1.P.p, OR1.A.q)", hyd_cli_q (output), hyd_cli_qpath (argv[1]));
-  g_autoptr (HydOperatingPoint) op = hyd_operating_point_run (sys, &sim, at, NULL, &error);
+  g_autoptr (HydOperatingPoint) op = hyd_cli_run_to (argv[1], "linearize", "works with dense matrices", sys, &sim,
+                                                     at, &st);
   if (op == NULL)
-    return hyd_cli_failed ("%s: %s", hyd_cli_qpath (argv[1]), error->message);
+    return st;
   g_autoptr (HydLinearModel) m = hyd_linearize (sys, &sim, op->t, op->y, comp_id, param, output, &error);
   if (m == NULL)
     return hyd_cli_failed ("%s: %s", hyd_cli_qpath (argv[1]), error->message);

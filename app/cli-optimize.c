@@ -4,7 +4,9 @@
  * metric of a run, found by NLopt's derivative-free methods (docs/cli.md,
  * "optimize"). Each evaluation is a run of the study (hyd-study.h): the
  * values set as --set sets them, compiled and run. A build without NLopt
- * says so. */
+ * says so. --timeout and the child processes (--no-isolate: none) as for
+ * sweep: an evaluation over the limit, or whose process crashed, is a
+ * failed one. */
 #include <glib.h>
 #include <math.h>
 #include <stdio.h>
@@ -29,6 +31,7 @@
 typedef struct {
   HydStudy *study;
   HydStudyWorker *worker;
+  HydStudyProcess *process;   /* the child process, or NULL (--no-isolate): the worker */
   double *metrics;
   GPtrArray *rows;      /* every evaluation's row, in order */
   guint64 runs, failed;
@@ -42,7 +45,8 @@ objective (unsigned n, const double *x, double *grad, void *data)
 {
   Objective *o = data;
   g_autofree char *message = NULL;
-  const char *status = hyd_study_worker_run (o->worker, x, o->metrics, &message, NULL);
+  const char *status = o->process ? hyd_study_process_run (o->process, x, o->metrics, &message)
+                                   : hyd_study_worker_run (o->worker, x, o->metrics, &message, NULL);
   gboolean ok = strcmp (status, "ok") == 0;
   double f = ok && isfinite (o->metrics[0]) ? o->metrics[0] : FAILED_VALUE;
   g_ptr_array_add (o->rows, hyd_study_format_row (o->study, o->runs, x, status, o->metrics, message));
@@ -69,7 +73,8 @@ run (int argc, char **argv)
   g_auto (HydCliRunArgs) args = { 0 };
   g_auto (GStrv) vary = NULL;
   g_autofree char *minimize = NULL, *method = NULL, *max_runs_text = NULL, *xtol_text = NULL, *output = NULL;
-  gboolean quiet = FALSE;
+  g_autofree char *timeout_text = NULL;
+  gboolean quiet = FALSE, isolate = TRUE;
   GOptionEntry entries[HYD_CLI_RUN_N_ENTRIES + 10] = { { NULL } };
   GOptionEntry own[] = {
     { "vary", 0, 0, G_OPTION_ARG_STRING_ARRAY, &vary, "A parameter and its bounds (SI); repeatable", "ID.PARAM=LO:HI" },
@@ -79,6 +84,9 @@ run (int argc, char **argv)
     { "xtol", 0, 0, G_OPTION_ARG_STRING, &xtol_text, "Stop when a step changes every value by less than this fraction (default 1e-4)", "R" },
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, "Write every run as a CSV row (sweep's columns) to FILE", "FILE.csv" },
     { "quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, "No progress on stderr", NULL },
+    { "timeout", 0, 0, G_OPTION_ARG_STRING, &timeout_text, "Stop a run after this much wall-clock time: it counts as failed (default: no limit)", "SECONDS" },
+    { "no-isolate", 0, G_OPTION_FLAG_REVERSE, G_OPTION_ARG_NONE, &isolate, "Run the runs in this process: a run that crashes ends the optimisation", NULL },
+    { "isolate", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_NONE, &isolate, "Run each run in a child process (the default): a run that crashes counts as failed", NULL },
   };
   guint n = 0;
   for (guint k = 0; k < G_N_ELEMENTS (own); k++)
@@ -98,6 +106,9 @@ run (int argc, char **argv)
   if (max_runs_text && !hyd_cli_parse_int ("--max-runs", max_runs_text, 1, 100000000, &max_runs))
     return HYD_CLI_EXIT_USAGE;
   if (xtol_text && !hyd_cli_parse_double ("--xtol", xtol_text, 0, 1, HYD_CLI_MIN_EXCLUSIVE, NULL, &xtol))
+    return HYD_CLI_EXIT_USAGE;
+  double timeout = 0;
+  if (timeout_text && !hyd_cli_parse_double ("--timeout", timeout_text, 0, 1e7, HYD_CLI_MIN_EXCLUSIVE, "s", &timeout))
     return HYD_CLI_EXIT_USAGE;
   if (method && strcmp (method, "bobyqa") != 0 && strcmp (method, "neldermead") != 0
       && strcmp (method, "global") != 0)
@@ -122,6 +133,7 @@ run (int argc, char **argv)
   /* a sampled design: the bounds are ranges (the design itself is unused) */
   if ((st = hyd_cli_study_prepare (argv[1], &args, ctx, vary, metrics, HYD_STUDY_DESIGN_RANDOM, 1, 1, 1, &study)) != 0)
     return st;
+  hyd_study_set_timeout (study, timeout);
   guint nv = hyd_study_get_n_vary (study);
   g_autofree double *lo = g_new (double, nv), *hi = g_new (double, nv), *x = g_new (double, nv);
   g_autofree double *best_x = g_new (double, nv);
@@ -155,9 +167,11 @@ run (int argc, char **argv)
   nlopt_set_upper_bounds (opt, hi);
   nlopt_set_xtol_rel (opt, xtol);
   nlopt_set_maxeval (opt, (int) max_runs);
-  g_autoptr (HydStudyWorker) worker = hyd_study_worker_new (study);
+  g_autoptr (HydStudyWorker) worker = isolate ? NULL : hyd_study_worker_new (study);
+  g_autoptr (HydStudyProcess) process = isolate ? hyd_study_process_new (study) : NULL;
   g_autofree double *metric = g_new0 (double, 1);
-  Objective o = { study, worker, metric, g_ptr_array_new_with_free_func (g_free), 0, 0, FAILED_VALUE, best_x, quiet };
+  Objective o = { study, worker, process, metric, g_ptr_array_new_with_free_func (g_free), 0, 0, FAILED_VALUE, best_x,
+                  quiet };
   nlopt_set_min_objective (opt, objective, &o);
   double fmin = FAILED_VALUE;
   nlopt_result res = nlopt_optimize (opt, x, &fmin);

@@ -10,7 +10,10 @@
  * worker busy. With -o OUT.csv each row is appended to OUT.csv and flushed
  * as its run ends; at the end the file is replaced by the rows sorted by
  * run. --resume reads an unfinished OUT.csv, keeps its rows and runs the
- * rest. */
+ * rest. --timeout stops a run over its wall-clock limit (a row "timeout").
+ * The runs run in child processes (HydStudyProcess; --no-isolate: in
+ * threads), so that one that crashes is a row "crashed" instead of the end
+ * of the study. */
 #include <glib.h>
 #include <glib/gstdio.h>
 #include <errno.h>
@@ -129,7 +132,7 @@ progress_print (Progress *p, gboolean final)
   if (final && p->ranks > 1)
     g_string_append_printf (line, "; %d MPI ranks, %" G_GUINT64_FORMAT " runs on ranks other than 0", p->ranks,
                             p->remote);
-  else if (rate > 0)
+  else if (!final && rate > 0)
     g_string_append_printf (line, ", %.3g runs/s, about %.0f s left", rate, (p->total - p->done) / rate);
   if (p->tty)
     {
@@ -324,9 +327,10 @@ enum { TAG_ROW = 1, TAG_RUN = 2 };
 /* A rank other than 0: take runs from rank 0, send back their rows
  * ('o' or 'f' for ok or failed, then the row), until it says -1. */
 static int
-mpi_worker (HydStudy *study)
+mpi_worker (HydStudy *study, gboolean isolate)
 {
-  g_autoptr (HydStudyWorker) w = hyd_study_worker_new (study);
+  g_autoptr (HydStudyWorker) w = isolate ? NULL : hyd_study_worker_new (study);
+  g_autoptr (HydStudyProcess) proc = isolate ? hyd_study_process_new (study) : NULL;
   g_autofree double *values = g_new0 (double, hyd_study_get_n_vary (study) + 1);
   g_autofree double *metrics = g_new0 (double, hyd_study_get_n_metrics (study) + 1);
   g_autoptr (GQueue) queue = g_queue_new ();
@@ -353,7 +357,8 @@ mpi_worker (HydStudy *study)
       guint64 run = GPOINTER_TO_SIZE (g_queue_pop_head (queue)) - 1;
       hyd_study_get_values (study, run, values);
       g_autofree char *message = NULL;
-      const char *status = hyd_study_worker_run (w, values, metrics, &message, NULL);
+      const char *status = proc ? hyd_study_process_run (proc, values, metrics, &message)
+                                : hyd_study_worker_run (w, values, metrics, &message, NULL);
       g_autofree char *row = hyd_study_format_row (study, run, values, status, metrics, message);
       g_autofree char *msg = g_strconcat (strcmp (status, "ok") == 0 ? "o" : "f", row, NULL);
       MPI_Send (msg, (int) strlen (msg), MPI_CHAR, 0, TAG_ROW, MPI_COMM_WORLD);
@@ -424,7 +429,8 @@ run (int argc, char **argv)
   g_auto (HydCliRunArgs) args = { 0 };
   g_auto (GStrv) vary = NULL, metrics = NULL;
   g_autofree char *output = NULL, *random = NULL, *lhs = NULL, *seed_text = NULL, *jobs_text = NULL;
-  gboolean resume = FALSE, quiet = FALSE;
+  g_autofree char *timeout_text = NULL;
+  gboolean resume = FALSE, quiet = FALSE, isolate = TRUE;
   GOptionEntry entries[HYD_CLI_RUN_N_ENTRIES + 12] = { { NULL } };
   GOptionEntry own[] = {
     { "vary", 0, 0, G_OPTION_ARG_STRING_ARRAY, &vary, "A parameter and its values (SI): LO:HI:N a grid; with --random or --lhs LO:HI, uniform:LO:HI or normal:MEAN:SD; repeatable", "ID.PARAM=SPEC" },
@@ -436,6 +442,9 @@ run (int argc, char **argv)
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, "Write the CSV to FILE (default: stdout, at the end)", "FILE.csv" },
     { "resume", 0, 0, G_OPTION_ARG_NONE, &resume, "Keep the rows already in the -o file and run only the others", NULL },
     { "quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, "No progress on stderr", NULL },
+    { "timeout", 0, 0, G_OPTION_ARG_STRING, &timeout_text, "Stop a run after this much wall-clock time: its row says timeout (default: no limit)", "SECONDS" },
+    { "no-isolate", 0, G_OPTION_FLAG_REVERSE, G_OPTION_ARG_NONE, &isolate, "Run the runs in threads of this process: a run that crashes ends the study", NULL },
+    { "isolate", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_NONE, &isolate, "Run the runs in child processes (the default): a run that crashes is a row, the study goes on", NULL },
   };
   guint n = 0;
   for (guint k = 0; k < G_N_ELEMENTS (own); k++)
@@ -499,6 +508,10 @@ run (int argc, char **argv)
     st = HYD_CLI_EXIT_USAGE;
   if (st == 0 && jobs_text && !hyd_cli_parse_int ("--jobs", jobs_text, 1, 1024, &jobs))
     st = HYD_CLI_EXIT_USAGE;
+  double timeout = 0;
+  if (st == 0 && timeout_text
+      && !hyd_cli_parse_double ("--timeout", timeout_text, 0, 1e7, HYD_CLI_MIN_EXCLUSIVE, "s", &timeout))
+    st = HYD_CLI_EXIT_USAGE;
   if (st == 0 && resume && output == NULL)
     st = hyd_cli_usage_error (ctx, "--resume continues the study in the -o file: give -o FILE.csv");
   if (st == 0 && output && !resume && rank == 0)
@@ -512,6 +525,8 @@ run (int argc, char **argv)
   if (st == 0)
     st = hyd_cli_study_prepare (argc == 2 ? argv[1] : NULL, &args, ctx, vary, metrics, design,
                                 (guint64) n_samples, (guint64) seed, (guint) jobs, &study);
+  if (st == 0)
+    hyd_study_set_timeout (study, timeout);
 #ifdef BRAMAH_HAVE_MPI
   if (saved_stderr >= 0)
     {
@@ -530,7 +545,7 @@ run (int argc, char **argv)
         }
       if (rank > 0)
         {
-          st = mpi_worker (study);
+          st = mpi_worker (study, isolate);
           MPI_Finalize ();
           return st;
         }
@@ -614,7 +629,9 @@ run (int argc, char **argv)
       if (todo->len > 0 || size > 1)
         {
           guint threads = (guint) MAX (1, MIN ((guint64) jobs, todo->len));
-          HydStudyPool *pool = hyd_study_pool_new (study, threads, (const guint64 *) todo->data, todo->len);
+          HydStudyPool *pool = isolate ? hyd_study_pool_new_isolated (study, threads, (const guint64 *) todo->data,
+                                                                      todo->len)
+                                       : hyd_study_pool_new (study, threads, (const guint64 *) todo->data, todo->len);
 #ifdef BRAMAH_HAVE_MPI
           if (size > 1)
             mpi_coordinate (study, pool, size, &rows, &p);

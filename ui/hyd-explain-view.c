@@ -12,6 +12,7 @@
 
 #include "hyd-eigen.h"
 #include "hyd-linearize.h"
+#include "hyd-sparsity-view.h"
 #include "hyd-system.h"
 
 #define MIN_SHARE 0.05   /* states and components shown for a mode */
@@ -499,6 +500,17 @@ computed_cb (GObject *source, GAsyncResult *result, gpointer user)
   g_signal_emit (self, signals[SIGNAL_READY], 0);
 }
 
+/* "Jacobian Sparsity…": the same moment's pattern (hyd-sparsity-view.h). */
+static void
+sparsity_clicked_cb (GtkButton *button, gpointer user)
+{
+  HydExplainView *self = user;
+  GtkWindow *parent = gtk_window_get_transient_for (GTK_WINDOW (self));
+  HydSparsityView *view = hyd_sparsity_view_new (parent ? parent : GTK_WINDOW (self), self->circuit, self->t,
+                                                 self->canvas);
+  gtk_window_present (GTK_WINDOW (view));
+}
+
 /* ---- the object ---- */
 
 static void
@@ -566,7 +578,14 @@ hyd_explain_view_init (HydExplainView *self)
   GtkWidget *scroll = gtk_scrolled_window_new ();
   gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scroll), GTK_WIDGET (self->list));
   gtk_widget_set_vexpand (scroll, TRUE);
-  gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->title));
+  GtkWidget *heading = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+  gtk_widget_set_hexpand (GTK_WIDGET (self->title), TRUE);
+  gtk_box_append (GTK_BOX (heading), GTK_WIDGET (self->title));
+  GtkWidget *sparsity = gtk_button_new_with_mnemonic (_("_Jacobian Sparsity…"));
+  gtk_widget_set_tooltip_text (sparsity, _("The Jacobian's non-zeros at this moment, linked with the schematic"));
+  g_signal_connect (sparsity, "clicked", G_CALLBACK (sparsity_clicked_cb), self);
+  gtk_box_append (GTK_BOX (heading), sparsity);
+  gtk_box_append (GTK_BOX (box), heading);
   gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->summary_label));
   gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->plane));
   gtk_box_append (GTK_BOX (box), scroll);

@@ -302,3 +302,41 @@ hyd_help_solver_lab_dup_text (void)
   g_string_append_c (s, '\n');
   return g_string_free (s, FALSE);
 }
+
+/* ---- the Jacobian Sparsity window ---- */
+
+char *
+hyd_help_sparsity_dup_text (void)
+{
+  GString *s = g_string_new (NULL);
+  g_string_append (s, _("The Jacobian J of the circuit's equations, J_ij = ∂f_i/∂y_j: how the rate of change "
+                        "of state i moves with state j, at the moment the schematic shows (the circuit is run "
+                        "again to that time with rodas4 in the background). Each square is a structural "
+                        "non-zero, an entry the equations can make non-zero; a hollow grey square is exactly 0 "
+                        "at this moment (a closed valve, a load at rest). The states are grouped by component "
+                        "in the circuit's order, a node's pressure under the first component with a port on "
+                        "the node; lines between the groups show the blocks of coupled components."));
+  g_string_append (s, "\n\n");
+  g_string_append (s, _("Colour: log10 of |J_ij|·atol_j/atol_i, each entry scaled by the absolute tolerances "
+                        "of its two states (the magnitudes the solvers weigh errors by: 100 Pa for a pressure, "
+                        "1 µm for a position, and so on). Scaled, every entry is a rate in 1/s, comparable "
+                        "with the eigenvalues of the Stiffness window; unscaled, |J_ij| in SI units mixes units "
+                        "(a pressure's response to a position in Pa/(m·s) beside a velocity's to a pressure "
+                        "in m/(Pa·s²)), and its colours tell units rather than coupling. Untick \"Scale by the "
+                        "states' tolerances\" to see |J_ij| as computed."));
+  g_string_append (s, "\n\n");
+  g_string_append (s, _("Hover a square: its value, ∂(dX/dt)/∂Y, and the components of its row and of its "
+                        "column lit on the schematic. Select components on the schematic: the rows and "
+                        "columns of their states are marked. Zoom with the buttons or Ctrl+scroll; when the "
+                        "whole matrix of a large circuit is shown, each pixel shows the largest entry under "
+                        "it."));
+  g_string_append (s, "\n\n");
+  g_string_append (s, _("The counts: states, structural non-zeros and density; the bandwidth (the farthest "
+                        "non-zero from the diagonal) in the engine's order and as drawn; and the non-zeros of "
+                        "KLU's L and U factors of the iteration matrix (1/(γh))·I − J of a short step, in the "
+                        "ordering the solvers use (block triangular form, then AMD). Their excess over the "
+                        "matrix's own non-zeros is the fill-in, what a sparse LU costs at each step (Davis & "
+                        "Palamadai Natarajan 2010, ACM TOMS 37(3), KLU)."));
+  g_string_append_c (s, '\n');
+  return g_string_free (s, FALSE);
+}

@@ -49,6 +49,10 @@ const char *hyd_help_fluid_title (void);
 const char *const *hyd_help_fluid_models (void);
 char *hyd_help_fluid_dup_text (void);
 
+/* The help of the "Jacobian Sparsity" window (hyd-sparsity-view.c): what it
+ * draws, the colour scale and its scaling, the links with the schematic,
+ * the counts. Free it. */
+char *hyd_help_sparsity_dup_text (void);
 /* The Solver Lab's help (its "?" button, hyd-solver-lab.c): what its
  * diagrams, table and heat map show. Newly allocated. */
 char *hyd_help_solver_lab_dup_text (void);

@@ -12,6 +12,7 @@
 #include "hyd-autosave.h"
 #include "hyd-catalogue.h"
 #include "hyd-explain-view.h"
+#include "hyd-sparsity-view.h"
 #include "hyd-solver-lab.h"
 #include "hyd-linear-view.h"
 #include "hyd-help.h"
@@ -546,6 +547,14 @@ describe_geometry (HydWindow *self)
   g_string_append_printf (s, "window %d %d\n", gtk_widget_get_width (GTK_WIDGET (self)),
                           gtk_widget_get_height (GTK_WIDGET (self)));
   g_string_append_printf (s, "run %s\n", hyd_runner_state_name (hyd_simulation_get_state (self->simulation)));
+  if (hyd_simulation_get_state (self->simulation) == HYD_RUNNER_FINISHED)
+    {
+      /* the finished run's pace: simulated time, wall time (pauses
+       * excluded) and their ratio (build-aux/real-time-check.sh) */
+      HydRunnerProgress progress;
+      hyd_simulation_get_progress (self->simulation, &progress);
+      g_string_append_printf (s, "run-pace %.6g %.6g %.6g\n", progress.t, progress.wall_s, progress.ratio);
+    }
   g_string_append_printf (s, "modified %d\n", _hyd_window_get_modified (self));
   g_string_append_printf (s, "path %s\n", self->path ? self->path : "");
   GtkWidget *focus = gtk_root_get_focus (GTK_ROOT (self));
@@ -942,6 +951,17 @@ solver_lab_action (GtkWidget *widget, const char *action_name, GVariant *paramet
   gtk_window_present (GTK_WINDOW (lab));
 }
 
+/* win.jacobian-sparsity: the "Jacobian Sparsity" window (hyd-sparsity-view.h). */
+static void
+jacobian_sparsity_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
+{
+  HydWindow *self = HYD_WINDOW (widget);
+  double t;
+  const HydCircuit *circuit = shown_moment (self, &t);
+  HydSparsityView *view = hyd_sparsity_view_new (GTK_WINDOW (self), circuit, t, self->canvas);
+  gtk_window_present (GTK_WINDOW (view));
+}
+
 static void
 hyd_window_class_init (HydWindowClass *klass)
 {
@@ -978,6 +998,7 @@ hyd_window_class_init (HydWindowClass *klass)
 
   gtk_widget_class_install_action (widget_class, "win.explain-stiffness", NULL, explain_stiffness_action);
   gtk_widget_class_install_action (widget_class, "win.linear-analysis", NULL, linear_analysis_action);
+  gtk_widget_class_install_action (widget_class, "win.jacobian-sparsity", NULL, jacobian_sparsity_action);
   gtk_widget_class_install_action (widget_class, "win.solver-lab", NULL, solver_lab_action);
 
   gtk_widget_class_set_template_from_resource (widget_class, BRAMAH_RESOURCE_PREFIX "/ui/hyd-window.ui");

@@ -2,8 +2,18 @@
 /* hyd-study.c — parameter studies (hyd-study.h). */
 #include "hyd-study.h"
 
+#include <errno.h>
 #include <math.h>
+#include <poll.h>
+#include <signal.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
 
 #include "hyd-dtoa.h"
 
@@ -374,6 +384,7 @@ struct _HydStudy {
   guint64 **perm;   /* LHS: a permutation of the strata per parameter */
   HydSystem *sys;
   HydFluid fluid;
+  double timeout;   /* s of wall-clock time a run, 0: none */
 };
 
 HydStudy *
@@ -734,6 +745,16 @@ struct _HydStudyWorker {
   GArray *vars;                  /* of int: the distinct variables */
   int *var_of_metric;            /* index into vars */
   char **var_names;
+  /* the time limit (hyd_study_set_timeout): a watchdog thread, started by
+   * the first timed run, sets the run's own cancel flag at the deadline or
+   * when the caller's flag is set */
+  GThread *watch;
+  GMutex watch_lock;
+  GCond watch_cond;
+  gint64 deadline;               /* monotonic µs; 0: no timed run */
+  const gint *outer;             /* the caller's cancel flag, may be NULL */
+  gint flag;                     /* the timed run's cancel flag (atomic) */
+  gboolean timed_out, quit;
 };
 
 HydStudyWorker *
@@ -768,6 +789,8 @@ hyd_study_worker_new (HydStudy *s)
   for (guint k = 0; k < nvars; k++)
     w->v[k] = g_array_new (FALSE, FALSE, sizeof (double));
   w->vars = g_array_new (FALSE, FALSE, sizeof (int));
+  g_mutex_init (&w->watch_lock);
+  g_cond_init (&w->watch_cond);
   return w;
 }
 
@@ -776,6 +799,16 @@ hyd_study_worker_free (HydStudyWorker *w)
 {
   if (w == NULL)
     return;
+  if (w->watch)
+    {
+      g_mutex_lock (&w->watch_lock);
+      w->quit = TRUE;
+      g_cond_signal (&w->watch_cond);
+      g_mutex_unlock (&w->watch_lock);
+      g_thread_join (w->watch);
+    }
+  g_mutex_clear (&w->watch_lock);
+  g_cond_clear (&w->watch_cond);
   for (guint k = 0; w->var_names[k]; k++)
     g_array_unref (w->v[k]);
   g_free (w->v);
@@ -799,9 +832,11 @@ keep_sample (double t, const double *values, guint n, gpointer user)
   return TRUE;
 }
 
-const char *
-hyd_study_worker_run (HydStudyWorker *w, const double *values, double *metrics, char **message,
-                      const gint *cancel)
+/* One run; *t_reached (may be NULL) the solver's last good time when it
+ * stopped before t_end. */
+static const char *
+run_once (HydStudyWorker *w, const double *values, double *metrics, char **message, const gint *cancel,
+          double *t_reached)
 {
   HydStudy *s = w->study;
   *message = NULL;
@@ -843,6 +878,8 @@ hyd_study_worker_run (HydStudyWorker *w, const double *values, double *metrics, 
   HydOdeStatus status = hyd_run_execute (sys, &spec, &res, NULL);
   if (status != HYD_ODE_SUCCESS)
     {
+      if (t_reached)
+        *t_reached = res.t;
       *message = g_strdup (res.message ? res.message : hyd_ode_status_name (status));
       return status == HYD_ODE_CANCELLED ? "cancelled" : hyd_ode_status_name (status);
     }
@@ -858,6 +895,491 @@ hyd_study_worker_run (HydStudyWorker *w, const double *values, double *metrics, 
                                              (const double *) w->t->data, (const double *) v->data, v->len);
     }
   return "ok";
+}
+
+void
+hyd_study_set_timeout (HydStudy *s, double seconds)
+{
+  g_return_if_fail (!(seconds < 0));
+  s->timeout = isfinite (seconds) ? seconds : 0.0;
+}
+
+double
+hyd_study_get_timeout (const HydStudy *s)
+{
+  return s->timeout;
+}
+
+/* The watchdog: sleeps until the timed run's deadline (looking at the
+ * caller's cancel flag every 20 ms meanwhile), then sets the run's flag,
+ * which the solver polls at every step and Newton iteration. */
+static gpointer
+watch_thread (gpointer data)
+{
+  HydStudyWorker *w = data;
+  g_mutex_lock (&w->watch_lock);
+  while (!w->quit)
+    {
+      if (w->deadline == 0)
+        {
+          g_cond_wait (&w->watch_cond, &w->watch_lock);
+          continue;
+        }
+      gint64 now = g_get_monotonic_time ();
+      if (now >= w->deadline || (w->outer && g_atomic_int_get (w->outer)))
+        {
+          w->timed_out = now >= w->deadline;
+          g_atomic_int_set (&w->flag, 1);
+          w->deadline = 0;
+          continue;
+        }
+      g_cond_wait_until (&w->watch_cond, &w->watch_lock,
+                         w->outer ? MIN (w->deadline, now + 20 * G_TIME_SPAN_MILLISECOND) : w->deadline);
+    }
+  g_mutex_unlock (&w->watch_lock);
+  return NULL;
+}
+
+char *
+hyd_study_timeout_message (const HydStudy *s, double t_reached)
+{
+  char limit[HYD_DTOA_BUF_SIZE];
+  hyd_dtoa_shortest (s->timeout, limit);
+  if (isfinite (t_reached))
+    return g_strdup_printf ("over the limit of --timeout %s s (wall clock): stopped at t = %.6g s of %g s", limit,
+                            t_reached, s->sim.t_end);
+  return g_strdup_printf ("over the limit of --timeout %s s (wall clock): stopped before the solver's first step",
+                          limit);
+}
+
+const char *
+hyd_study_worker_run (HydStudyWorker *w, const double *values, double *metrics, char **message,
+                      const gint *cancel)
+{
+  HydStudy *s = w->study;
+  if (!(s->timeout > 0))
+    return run_once (w, values, metrics, message, cancel, NULL);
+  if (w->watch == NULL)
+    w->watch = g_thread_new ("hyd-study-watch", watch_thread, w);
+  g_mutex_lock (&w->watch_lock);
+  g_atomic_int_set (&w->flag, 0);
+  w->timed_out = FALSE;
+  w->outer = cancel;
+  w->deadline = g_get_monotonic_time () + MAX ((gint64) 1, (gint64) ceil (s->timeout * G_TIME_SPAN_SECOND));
+  g_cond_signal (&w->watch_cond);
+  g_mutex_unlock (&w->watch_lock);
+  double t = NAN;
+  const char *status = run_once (w, values, metrics, message, &w->flag, &t);
+  g_mutex_lock (&w->watch_lock);
+  gboolean over = w->timed_out;
+  w->deadline = 0;
+  w->outer = NULL;
+  g_mutex_unlock (&w->watch_lock);
+  /* a run that ended on its own before it saw the flag keeps its status */
+  if (over && strcmp (status, "cancelled") == 0 && !(cancel && g_atomic_int_get (cancel)))
+    {
+      g_free (*message);
+      *message = hyd_study_timeout_message (s, t);
+      return "timeout";
+    }
+  return status;
+}
+
+/* ---------- runs in child processes ----------
+ * A child is a fork of the study's process with a worker of its own; the
+ * parent sends it a run's values over a socket pair and it answers with
+ * the run's status, metrics and message, so that the parent writes the
+ * same row as a thread would. A child that dies (a signal, an exit) ends
+ * that run as "crashed"; the next run gets a new child. */
+
+typedef struct {
+  pid_t pid;          /* 0: none */
+  int fd;             /* the parent's end of the socket pair, −1: none */
+  gboolean busy;
+  guint64 run;        /* the pool's run being run */
+  double *values;     /* its values */
+  gint64 limit;       /* monotonic µs after which a busy child is killed; 0: none */
+  GByteArray *in;     /* the answer so far */
+} Child;
+
+static void
+child_init (Child *c, const HydStudy *s)
+{
+  c->pid = 0;
+  c->fd = -1;
+  c->values = g_new0 (double, s->vary->len + 1);
+  c->in = g_byte_array_new ();
+}
+
+static gboolean
+write_full (int fd, const void *data, gsize len)
+{
+  const char *p = data;
+  while (len > 0)
+    {
+      ssize_t w = send (fd, p, len, MSG_NOSIGNAL);
+      if (w < 0 && errno == EINTR)
+        continue;
+      if (w <= 0)
+        return FALSE;
+      p += w;
+      len -= (gsize) w;
+    }
+  return TRUE;
+}
+
+static gboolean
+read_full (int fd, void *data, gsize len)
+{
+  char *p = data;
+  while (len > 0)
+    {
+      ssize_t r = read (fd, p, len);
+      if (r < 0 && errno == EINTR)
+        continue;
+      if (r <= 0)
+        return FALSE;
+      p += r;
+      len -= (gsize) r;
+    }
+  return TRUE;
+}
+
+/* The child: runs the values it reads, answers
+ * [u32 length][status '\0'][metrics as doubles][has message][message '\0'],
+ * and ends (_exit, never exit: the parent's stdio buffers and atexit
+ * handlers are not its own) when the parent closes its end. */
+static void G_GNUC_NORETURN
+child_main (HydStudy *s, int fd, pid_t parent)
+{
+#ifdef __linux__
+  /* killed with its parent (even by SIGKILL) */
+  prctl (PR_SET_PDEATHSIG, SIGKILL);
+#endif
+  if (getppid () != parent)
+    _exit (0);
+  /* the parent's handlers (removing its temporary file; MPI's backtrace
+   * on a crash) are not the child's, whose crash the parent reports;
+   * signals the parent ignores stay ignored */
+  static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGXFSZ, SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT };
+  for (guint k = 0; k < G_N_ELEMENTS (sigs); k++)
+    {
+      struct sigaction sa;
+      if (sigaction (sigs[k], NULL, &sa) == 0 && sa.sa_handler != SIG_IGN)
+        signal (sigs[k], SIG_DFL);
+    }
+  sigset_t none;
+  sigemptyset (&none);
+  pthread_sigmask (SIG_SETMASK, &none, NULL);
+  /* only its own socket: the other children's sockets and the output file
+   * are not its business, and a child holding them open would keep a
+   * sibling from seeing its end of file */
+  if (fd != 3)
+    {
+      dup2 (fd, 3);
+      close (fd);
+    }
+  fd = 3;
+  gboolean closed = FALSE;
+#ifdef SYS_close_range
+  closed = syscall (SYS_close_range, 4u, ~0u, 0u) == 0;
+#endif
+  if (!closed)
+    {
+      long max = sysconf (_SC_OPEN_MAX);
+      for (long k = 4; k < MIN (max < 0 ? 1024 : max, 65536); k++)
+        close ((int) k);
+    }
+  HydStudyWorker *w = hyd_study_worker_new (s);
+  guint nv = s->vary->len, nm = s->metrics->len;
+  double *values = g_new0 (double, nv + 1);
+  double *metrics = g_new0 (double, nm + 1);
+  GByteArray *out = g_byte_array_new ();
+  while (read_full (fd, values, nv * sizeof (double)))
+    {
+      char *message = NULL;
+      memset (metrics, 0, (nm + 1) * sizeof (double));
+      const char *status = hyd_study_worker_run (w, values, metrics, &message, NULL);
+      guint32 len = 0;
+      guint8 has = message != NULL;
+      g_byte_array_set_size (out, 0);
+      g_byte_array_append (out, (const guint8 *) &len, sizeof len);
+      g_byte_array_append (out, (const guint8 *) status, strlen (status) + 1);
+      g_byte_array_append (out, (const guint8 *) metrics, nm * sizeof (double));
+      g_byte_array_append (out, &has, 1);
+      if (message)
+        g_byte_array_append (out, (const guint8 *) message, strlen (message));
+      g_byte_array_append (out, (const guint8 *) "", 1);
+      len = out->len - sizeof len;
+      memcpy (out->data, &len, sizeof len);
+      g_free (message);
+      if (!write_full (fd, out->data, out->len))
+        break;
+    }
+  _exit (0);
+}
+
+static gboolean
+child_spawn (HydStudy *s, Child *c, GError **error)
+{
+  int sv[2];
+  if (socketpair (AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0)
+    {
+      int e = errno;
+      g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (e), "socketpair: %s", g_strerror (e));
+      return FALSE;
+    }
+  pid_t parent = getpid ();
+  pid_t pid = fork ();
+  if (pid < 0)
+    {
+      int e = errno;
+      close (sv[0]);
+      close (sv[1]);
+      g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (e), "fork: %s", g_strerror (e));
+      return FALSE;
+    }
+  if (pid == 0)
+    {
+      close (sv[0]);
+      child_main (s, sv[1], parent);
+    }
+  close (sv[1]);
+  c->pid = pid;
+  c->fd = sv[0];
+  c->busy = FALSE;
+  c->limit = 0;
+  g_byte_array_set_size (c->in, 0);
+  return TRUE;
+}
+
+static const struct {
+  int sig;
+  const char *name, *what;
+} signal_names[] = {
+  { SIGSEGV, "SIGSEGV", "an invalid memory access" },
+  { SIGABRT, "SIGABRT", "aborted: a failed check or memory exhausted" },
+  { SIGFPE, "SIGFPE", "an arithmetic exception" },
+  { SIGBUS, "SIGBUS", "a bus error" },
+  { SIGILL, "SIGILL", "an illegal instruction" },
+  { SIGKILL, "SIGKILL", "killed: by the out-of-memory killer or a user" },
+  { SIGTERM, "SIGTERM", "terminated" },
+  { SIGINT, "SIGINT", "interrupted" },
+  { SIGQUIT, "SIGQUIT", "quit" },
+  { SIGHUP, "SIGHUP", "hang-up" },
+  { SIGPIPE, "SIGPIPE", "a broken pipe" },
+  { SIGTRAP, "SIGTRAP", "a trap" },
+  { SIGSYS, "SIGSYS", "a bad system call" },
+  { SIGXCPU, "SIGXCPU", "over the CPU time limit (ulimit -t)" },
+  { SIGXFSZ, "SIGXFSZ", "over the file size limit (ulimit -f)" },
+};
+
+/* Reap the child (it has closed its socket, or was killed) and say how it
+ * ended; the child is gone after. */
+static char *
+child_reap (Child *c)
+{
+  int st = 0;
+  pid_t r;
+  do
+    r = waitpid (c->pid, &st, 0);
+  while (r < 0 && errno == EINTR);
+  if (c->fd >= 0)
+    close (c->fd);
+  c->fd = -1;
+  c->pid = 0;
+  c->busy = FALSE;
+  if (r < 0)
+    return g_strdup ("the run's process ended, how is unknown (waitpid: no such child)");
+  if (WIFSIGNALED (st))
+    {
+      int sig = WTERMSIG (st);
+      for (guint k = 0; k < G_N_ELEMENTS (signal_names); k++)
+        if (signal_names[k].sig == sig)
+          return g_strdup_printf ("the run's process was killed by %s (%s)", signal_names[k].name,
+                                  signal_names[k].what);
+      return g_strdup_printf ("the run's process was killed by signal %d", sig);
+    }
+  if (WIFEXITED (st))
+    return g_strdup_printf ("the run's process exited with status %d", WEXITSTATUS (st));
+  return g_strdup ("the run's process ended");
+}
+
+/* An idle child's end: its socket closed, it reads the end of file and
+ * exits; a busy one is killed. */
+static void
+child_stop (Child *c)
+{
+  if (c->pid == 0)
+    return;
+  if (c->busy)
+    kill (c->pid, SIGKILL);
+  if (c->fd >= 0)
+    close (c->fd);
+  c->fd = -1;
+  g_free (child_reap (c));
+}
+
+static void
+child_clear (Child *c)
+{
+  child_stop (c);
+  g_clear_pointer (&c->values, g_free);
+  if (c->in)
+    g_byte_array_unref (c->in);
+  c->in = NULL;
+}
+
+/* Give the child a run: TRUE when sent (a child that fails to start or
+ * has died is then reaped by the caller's read). */
+static gboolean
+child_send (HydStudy *s, Child *c, const double *values, GError **error)
+{
+  if (c->pid == 0 && !child_spawn (s, c, error))
+    return FALSE;
+  memcpy (c->values, values, s->vary->len * sizeof (double));
+  c->busy = TRUE;
+  g_byte_array_set_size (c->in, 0);
+  /* a run that does not stop at its solver's next step (stuck outside the
+   * solver) is killed at twice the limit and a second */
+  c->limit = s->timeout > 0 ? g_get_monotonic_time () + (gint64) ceil ((2 * s->timeout + 1) * G_TIME_SPAN_SECOND)
+                            : 0;
+  if (!write_full (c->fd, values, s->vary->len * sizeof (double)))
+    {
+      /* it died idle (killed from outside): the run goes to a new child;
+       * should that fail too, its end of file comes next */
+      g_free (child_reap (c));
+      if (!child_spawn (s, c, error))
+        return FALSE;
+      c->busy = TRUE;
+      write_full (c->fd, values, s->vary->len * sizeof (double));
+    }
+  return TRUE;
+}
+
+typedef enum { CHILD_MORE, CHILD_ANSWER, CHILD_DIED } ChildRead;
+
+/* Read what the child sent: CHILD_ANSWER with the run's status, metrics
+ * and message when it is complete, CHILD_DIED (reaped, the message says
+ * how) when its socket closed first. */
+static ChildRead
+child_read (const HydStudy *s, Child *c, const char **status, double *metrics, char **message)
+{
+  char buf[4096];
+  ssize_t r;
+  do
+    r = read (c->fd, buf, sizeof buf);
+  while (r < 0 && errno == EINTR);
+  if (r > 0)
+    g_byte_array_append (c->in, (const guint8 *) buf, (guint) r);
+  if (r <= 0)
+    {
+      *status = "crashed";
+      *message = child_reap (c);
+      return CHILD_DIED;
+    }
+  guint32 len;
+  if (c->in->len < sizeof len)
+    return CHILD_MORE;
+  memcpy (&len, c->in->data, sizeof len);
+  if (c->in->len < sizeof len + len)
+    return CHILD_MORE;
+  const char *body = (const char *) c->in->data + sizeof len;
+  gsize nm = s->metrics->len;
+  gsize st_len = strnlen (body, len);
+  if (st_len + 1 + nm * sizeof (double) + 2 > len)
+    {
+      kill (c->pid, SIGKILL);
+      g_free (child_reap (c));
+      *status = "crashed";
+      *message = g_strdup ("the run's process answered garbage");
+      return CHILD_DIED;
+    }
+  *status = g_intern_string (body);
+  memcpy (metrics, body + st_len + 1, nm * sizeof (double));
+  const char *rest = body + st_len + 1 + nm * sizeof (double);
+  *message = rest[0] ? g_strndup (rest + 1, len - (gsize) (rest + 1 - body) - 1) : NULL;
+  c->busy = FALSE;
+  g_byte_array_set_size (c->in, 0);
+  return CHILD_ANSWER;
+}
+
+/* A busy child over its hard limit: killed, the run a "timeout". */
+static char *
+child_kill_late (const HydStudy *s, Child *c)
+{
+  kill (c->pid, SIGKILL);
+  g_free (child_reap (c));
+  char limit[HYD_DTOA_BUF_SIZE];
+  hyd_dtoa_shortest (s->timeout, limit);
+  return g_strdup_printf ("over the limit of --timeout %s s (wall clock): the run did not stop at its solver's "
+                          "next step; its process was killed at %g s", limit, 2 * s->timeout + 1);
+}
+
+struct _HydStudyProcess {
+  HydStudy *study;
+  Child child;
+};
+
+HydStudyProcess *
+hyd_study_process_new (HydStudy *s)
+{
+  g_return_val_if_fail (s->sys != NULL, NULL);
+  HydStudyProcess *p = g_new0 (HydStudyProcess, 1);
+  p->study = s;
+  child_init (&p->child, s);
+  return p;
+}
+
+void
+hyd_study_process_free (HydStudyProcess *p)
+{
+  if (p == NULL)
+    return;
+  child_clear (&p->child);
+  g_free (p);
+}
+
+const char *
+hyd_study_process_run (HydStudyProcess *p, const double *values, double *metrics, char **message)
+{
+  HydStudy *s = p->study;
+  Child *c = &p->child;
+  g_autoptr (GError) error = NULL;
+  *message = NULL;
+  if (!child_send (s, c, values, &error))
+    {
+      *message = g_strdup_printf ("no process could be started for the run: %s", error->message);
+      return "crashed";
+    }
+  for (;;)
+    {
+      int wait_ms = -1;
+      if (c->limit)
+        {
+          gint64 left = c->limit - g_get_monotonic_time ();
+          if (left <= 0)
+            {
+              *message = child_kill_late (s, c);
+              return "timeout";
+            }
+          wait_ms = (int) MIN ((left + 999) / 1000, G_MAXINT);
+        }
+      struct pollfd pfd = { .fd = c->fd, .events = POLLIN };
+      int n = poll (&pfd, 1, wait_ms);
+      if (n < 0 && errno != EINTR)
+        {
+          kill (c->pid, SIGKILL);
+          g_free (child_reap (c));
+          *message = g_strdup_printf ("poll: %s", g_strerror (errno));
+          return "crashed";
+        }
+      if (n <= 0)
+        continue;
+      const char *status;
+      if (child_read (s, c, &status, metrics, message) != CHILD_MORE)
+        return status;
+    }
 }
 
 /* ---------- the pool ---------- */
@@ -877,6 +1399,11 @@ struct _HydStudyPool {
   GAsyncQueue *results;
   GPtrArray *threads;
   guint running;     /* threads that have not ended (counted by their NULL rows) */
+  /* hyd_study_pool_new_isolated: children instead of threads, driven by
+   * hyd_study_pool_pop */
+  Child *children;
+  guint n_children;
+  double *metrics;
 };
 
 gboolean
@@ -936,11 +1463,127 @@ hyd_study_pool_new (HydStudy *s, guint jobs, const guint64 *runs, guint64 n_runs
   return pool;
 }
 
+HydStudyPool *
+hyd_study_pool_new_isolated (HydStudy *s, guint jobs, const guint64 *runs, guint64 n_runs)
+{
+  g_return_val_if_fail (s->sys != NULL && jobs > 0, NULL);
+  HydStudyPool *pool = g_new0 (HydStudyPool, 1);
+  pool->study = s;
+  g_mutex_init (&pool->lock);
+  pool->runs = runs;
+  pool->n_runs = n_runs;
+  pool->results = g_async_queue_new ();
+  pool->threads = g_ptr_array_new ();
+  pool->n_children = jobs;
+  pool->children = g_new0 (Child, jobs);
+  for (guint k = 0; k < jobs; k++)
+    child_init (&pool->children[k], s);
+  pool->metrics = g_new0 (double, s->metrics->len + 1);
+  return pool;
+}
+
+static void
+pool_row (HydStudyPool *pool, Child *c, const char *status, char *message, guint64 *run, char **row,
+          gboolean *ok)
+{
+  *run = c->run;
+  *ok = strcmp (status, "ok") == 0;
+  *row = hyd_study_format_row (pool->study, c->run, c->values, status, pool->metrics, message);
+  g_free (message);
+}
+
+static gboolean
+pool_pop_isolated (HydStudyPool *pool, gint64 timeout_us, guint64 *run, char **row, gboolean *ok,
+                   gboolean *done)
+{
+  HydStudy *s = pool->study;
+  gint64 end = timeout_us < 0 ? G_MAXINT64 : g_get_monotonic_time () + timeout_us;
+  g_autofree struct pollfd *pfd = g_new (struct pollfd, pool->n_children);
+  g_autofree guint *which = g_new (guint, pool->n_children);
+  for (;;)
+    {
+      if (g_atomic_int_get (&pool->cancel))
+        {
+          for (guint k = 0; k < pool->n_children; k++)
+            child_stop (&pool->children[k]);
+          *done = TRUE;
+          return FALSE;
+        }
+      /* runs to the idle children; an idle child with none left ends */
+      guint n = 0;
+      gint64 first_limit = G_MAXINT64;
+      for (guint k = 0; k < pool->n_children; k++)
+        {
+          Child *c = &pool->children[k];
+          guint64 next;
+          if (!c->busy && hyd_study_pool_take (pool, &next))
+            {
+              g_autoptr (GError) error = NULL;
+              c->run = next;
+              hyd_study_get_values (s, next, c->values);
+              if (!child_send (s, c, c->values, &error))
+                {
+                  pool_row (pool, c, "crashed",
+                            g_strdup_printf ("no process could be started for the run: %s", error->message), run,
+                            row, ok);
+                  return TRUE;
+                }
+            }
+          else if (!c->busy)
+            child_stop (c);
+          if (c->busy)
+            {
+              pfd[n] = (struct pollfd) { .fd = c->fd, .events = POLLIN };
+              which[n++] = k;
+              if (c->limit)
+                first_limit = MIN (first_limit, c->limit);
+            }
+        }
+      if (n == 0)
+        {
+          *done = TRUE;
+          return FALSE;
+        }
+      gint64 now = g_get_monotonic_time ();
+      for (guint i = 0; i < n; i++)
+        {
+          Child *c = &pool->children[which[i]];
+          if (c->limit && now >= c->limit)
+            {
+              pool_row (pool, c, "timeout", child_kill_late (s, c), run, row, ok);
+              return TRUE;
+            }
+        }
+      gint64 until = MIN (end, first_limit);
+      int wait_ms = until == G_MAXINT64 ? -1 : (int) CLAMP ((until - now + 999) / 1000, 0, G_MAXINT);
+      int got = poll (pfd, n, wait_ms);
+      if (got < 0 && errno != EINTR)
+        g_error ("hyd_study_pool_pop: poll: %s", g_strerror (errno));
+      for (guint i = 0; got > 0 && i < n; i++)
+        {
+          if (pfd[i].revents == 0)
+            continue;
+          Child *c = &pool->children[which[i]];
+          const char *status;
+          char *message = NULL;
+          if (child_read (s, c, &status, pool->metrics, &message) != CHILD_MORE)
+            {
+              pool_row (pool, c, status, message, run, row, ok);
+              return TRUE;
+            }
+        }
+      if (got == 0 && g_get_monotonic_time () >= end)
+        return FALSE;
+    }
+}
+
 gboolean
 hyd_study_pool_pop (HydStudyPool *pool, gint64 timeout_us, guint64 *run, char **row, gboolean *ok,
                     gboolean *done)
 {
   *done = FALSE;
+  if (pool->children)
+    return pool_pop_isolated (pool, timeout_us, run, row, ok, done);
   for (;;)
     {
       if (pool->running == 0 && g_async_queue_length (pool->results) <= 0)
@@ -981,6 +1624,10 @@ hyd_study_pool_free (HydStudyPool *pool)
   for (guint k = 0; k < pool->threads->len; k++)
     g_thread_join (pool->threads->pdata[k]);
   g_ptr_array_unref (pool->threads);
+  for (guint k = 0; k < pool->n_children; k++)
+    child_clear (&pool->children[k]);
+  g_free (pool->children);
+  g_free (pool->metrics);
   PoolResult *r;
   while ((r = g_async_queue_try_pop (pool->results)) != NULL)
     {

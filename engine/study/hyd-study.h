@@ -166,11 +166,45 @@ HydStudyWorker *hyd_study_worker_new (HydStudy *study);
 void hyd_study_worker_free (HydStudyWorker *worker);
 /* Run with values[n_vary]: metrics[n_metrics] and the status ("ok", or
  * "invalid-value" — a value the parameter refuses —, "compile-failed",
- * "cancelled", or the solver's failure as hyd_ode_status_name names it);
+ * "cancelled", "timeout" (hyd_study_set_timeout), or the solver's failure
+ * as hyd_ode_status_name names it);
  * *message is NULL for "ok", else the reason (free it). `cancel` (may be
  * NULL) stops the run. */
 const char *hyd_study_worker_run (HydStudyWorker *worker, const double *values, double *metrics, char **message,
                                   const gint *cancel);
+
+/* ---- a time limit a run ----
+ * `seconds` of wall-clock time (monotonic) for each run, its compile
+ * included; 0 (the default): none. A run over it stops at its solver's
+ * next step or Newton iteration (a watchdog thread of the worker sets the
+ * run's cancel flag) and hyd_study_worker_run returns "timeout", the
+ * message naming the limit and the simulated time reached. */
+void hyd_study_set_timeout (HydStudy *study, double seconds);
+double hyd_study_get_timeout (const HydStudy *study);
+/* That message, for a run stopped at t_reached (NAN: before its first
+ * step). Free it. */
+char *hyd_study_timeout_message (const HydStudy *study, double t_reached);
+
+/* ---- one run in a child process ----
+ * A worker in a process of its own (fork, then a socket pair): a run that
+ * crashes it (a signal such as SIGSEGV, SIGABRT, SIGFPE, or SIGKILL from
+ * the out-of-memory killer) returns "crashed", the message naming the
+ * signal, and the next run gets a new process. Other runs give the same
+ * status, metrics (bit for bit) and message as hyd_study_worker_run. With
+ * a time limit, a run that has not answered at 2·limit + 1 s (stuck where
+ * the solver does not look at its flag) is killed: "timeout". The child
+ * is started at the first run, ends with the parent (Linux: it is killed
+ * when the parent dies) or when freed, and keeps no descriptor but its
+ * socket. Fork copies only the calling thread: call it where no other
+ * thread of the caller's holds a lock the run needs (a study's own
+ * threads, for instance; MPI's progress threads are fine). */
+typedef struct _HydStudyProcess HydStudyProcess;
+
+HydStudyProcess *hyd_study_process_new (HydStudy *study);
+void hyd_study_process_free (HydStudyProcess *process);
+const char *hyd_study_process_run (HydStudyProcess *process, const double *values, double *metrics,
+                                   char **message);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (HydStudyProcess, hyd_study_process_free)
 
 /* ---- a pool of threads over a list of runs ----
  * `jobs` threads take the next run of `runs` when they finish one (dynamic
@@ -180,6 +214,12 @@ const char *hyd_study_worker_run (HydStudyWorker *worker, const double *values, 
 typedef struct _HydStudyPool HydStudyPool;
 
 HydStudyPool *hyd_study_pool_new (HydStudy *study, guint jobs, const guint64 *runs, guint64 n_runs);
+/* The same with `jobs` child processes (as HydStudyProcess) instead of
+ * threads: hyd_study_pool_pop hands them runs, waits for their answers
+ * (poll) and replaces a child that died; so call pop from one thread, and
+ * take/cancel from it too. A crashed run is a row "crashed"; cancel and
+ * free kill the children that still run and reap them all. */
+HydStudyPool *hyd_study_pool_new_isolated (HydStudy *study, guint jobs, const guint64 *runs, guint64 n_runs);
 /* The next run nobody has taken; FALSE when none is left (or cancelled). */
 gboolean hyd_study_pool_take (HydStudyPool *pool, guint64 *run);
 /* The next finished row of the pool's threads, waiting up to timeout_us

@@ -264,6 +264,10 @@ run sweep-unknown-variable sweep -q --vary G1.damping_ratio=0:1:3 --metric final
 run sweep-missing sweep -q --vary G1.damping_ratio=0:1:3 --metric final:E1.Y nosuch.bramah
 run optimize-no-minimize optimize --vary G1.damping_ratio=0.1:2 cli/data/second-order-step.bramah
 run optimize-grid optimize --vary G1.damping_ratio=0.1:2:3 --minimize ise:E1.Y cli/data/second-order-step.bramah
+# --timeout and crash isolation (tests/cli/sweep-isolate.sh checks them)
+run sweep-timeout-zero sweep -q --timeout 0 --vary G1.damping_ratio=0:1:3 --metric final:E1.Y cli/data/second-order-step.bramah
+run sweep-no-isolate sweep -q --no-isolate --jobs 2 --vary G1.damping_ratio=0.2:1:3 --metric final:E1.Y cli/data/second-order-step.bramah
+run optimize-timeout-text optimize --timeout soon --vary G1.damping_ratio=0.1:2 --minimize ise:E1.Y cli/data/second-order-step.bramah
 
 if [ "$update" = --update ]; then
   cp "$got" "$golden"

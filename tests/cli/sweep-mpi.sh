@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # sweep under MPI (issue 16): `mpirun -n 2` and `-n 3` (on this machine,
 # --oversubscribe) write the same bytes as --jobs 1 and --jobs 2, to
-# stdout and to -o, and ranks other than 0 ran some of the runs (the final
-# progress line counts them). Skipped (77) in a build without MPI, after
+# stdout and to -o (the runs in child processes, the default, and with
+# --no-isolate in threads), and ranks other than 0 ran some of the runs
+# (the final progress line counts them). Skipped (77) in a build without MPI, after
 # checking that such a build refuses to run under mpirun.
 # Usage: sweep-mpi.sh BRAMAH_CLI CIRCUIT HAVE_MPI(0|1)
 set -u
@@ -48,6 +49,11 @@ done
 # shellcheck disable=SC2086
 $mpirun -n 2 "$cli" sweep "$circuit" $study -q -o "$dir/o.csv" 2>"$dir/err" || fail "mpirun -o exited $?: $(cat "$dir/err")"
 cmp -s "$dir/j1.csv" "$dir/o.csv" || fail "mpirun -n 2 -o and --jobs 1 differ"
+# the runs in threads instead of child processes: the same bytes
+# shellcheck disable=SC2086
+$mpirun -n 2 "$cli" sweep "$circuit" $study -q --no-isolate >"$dir/t.csv" 2>"$dir/err" \
+  || fail "mpirun --no-isolate exited $?: $(cat "$dir/err")"
+cmp -s "$dir/j1.csv" "$dir/t.csv" || fail "mpirun -n 2 --no-isolate and --jobs 1 differ"
 # a usage error: every rank stops, rank 0 says why, once
 $mpirun -n 2 "$cli" sweep "$circuit" --vary G1.damping_ratio=1:0:3 --metric final:E1.Y >/dev/null 2>"$dir/err"
 st=$?

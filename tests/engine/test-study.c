@@ -1,10 +1,13 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test-study.c — parameter studies (engine/study/hyd-study.h): the random
  * numbers, the designs, the metrics, and runs that equal a circuit set and
- * compiled by hand. */
+ * compiled by hand; the time limit a run, and runs in child processes
+ * (the same rows, no descriptor or process left behind). */
 #include <glib.h>
+#include <errno.h>
 #include <math.h>
 #include <string.h>
+#include <sys/wait.h>
 
 #include "hyd-dtoa.h"
 #include "hyd-study.h"
@@ -377,6 +380,155 @@ test_pool_jobs (void)
   g_assert_cmpuint (failed, >, 0);
 }
 
+/* The descriptors this process has open. */
+static guint
+count_fds (void)
+{
+  g_autoptr (GDir) d = g_dir_open ("/proc/self/fd", 0, NULL);
+  g_assert_nonnull (d);
+  guint n = 0;
+  while (g_dir_read_name (d))
+    n++;
+  return n;
+}
+
+/* No child process left, not even a zombie. */
+static void
+assert_no_children (void)
+{
+  errno = 0;
+  g_assert_cmpint (waitpid (-1, NULL, WNOHANG), ==, -1);
+  g_assert_cmpint (errno, ==, ECHILD);
+}
+
+static GPtrArray *
+pool_rows_isolated (HydStudy *s, guint jobs)
+{
+  guint64 n = hyd_study_get_n_runs (s);
+  g_autofree guint64 *runs = g_new (guint64, n);
+  for (guint64 k = 0; k < n; k++)
+    runs[k] = k;
+  GPtrArray *rows = g_ptr_array_new_with_free_func (g_free);
+  g_ptr_array_set_size (rows, (guint) n);
+  HydStudyPool *pool = hyd_study_pool_new_isolated (s, jobs, runs, n);
+  guint64 run;
+  char *row;
+  gboolean ok, done = FALSE;
+  while (!done)
+    if (hyd_study_pool_pop (pool, 1000, &run, &row, &ok, &done))
+      {
+        g_assert_null (rows->pdata[run]);
+        rows->pdata[run] = row;
+      }
+  hyd_study_pool_free (pool);
+  for (guint64 k = 0; k < n; k++)
+    g_assert_nonnull (rows->pdata[k]);
+  return rows;
+}
+
+/* Child processes give the threads' rows, failed runs included, and leave
+ * no descriptor and no process behind; so does one child run by run. */
+static void
+test_pool_isolated (void)
+{
+  const char *vary[] = { "G1.damping_ratio=normal:0.3:0.4", NULL };
+  const char *metrics[] = { "overshoot:G1.Y", "settling:G1.Y", "ise:E1.Y", NULL };
+  g_autoptr (HydStudy) s = new_study (HYD_STUDY_DESIGN_RANDOM, 24, 3, vary, metrics);
+  guint fds = count_fds ();
+  g_autoptr (GPtrArray) threads = pool_rows (s, 2);
+  for (guint jobs = 1; jobs <= 3; jobs += 2)
+    {
+      g_autoptr (GPtrArray) children = pool_rows_isolated (s, jobs);
+      for (guint k = 0; k < threads->len; k++)
+        g_assert_cmpstr (threads->pdata[k], ==, children->pdata[k]);
+      g_assert_cmpuint (count_fds (), ==, fds);
+      assert_no_children ();
+    }
+  g_autoptr (HydStudyWorker) w = hyd_study_worker_new (s);
+  HydStudyProcess *p = hyd_study_process_new (s);
+  for (guint64 run = 0; run < 6; run++)
+    {
+      double value, a[3] = { 0 }, b[3] = { 0 };
+      hyd_study_get_values (s, run, &value);
+      g_autofree char *ma = NULL, *mb = NULL;
+      const char *sa = hyd_study_worker_run (w, &value, a, &ma, NULL);
+      const char *sb = hyd_study_process_run (p, &value, b, &mb);
+      g_assert_cmpstr (sa, ==, sb);
+      g_assert_cmpstr (ma, ==, mb);
+      if (strcmp (sa, "ok") == 0)
+        g_assert_cmpmem (a, sizeof a, b, sizeof b);
+    }
+  hyd_study_process_free (p);
+  g_assert_cmpuint (count_fds (), ==, fds);
+  assert_no_children ();
+}
+
+/* A study whose runs take long: ω = 10⁹ rad/s with the explicit dopri5
+ * (steps of a few ns over 3 s). */
+static HydStudy *
+slow_study (const char *vary)
+{
+  g_autoptr (HydCircuit) c = load_second_order ();
+  g_auto (HydSimOptions) sim = { 0 };
+  g_autoptr (GError) error = NULL;
+  g_assert_true (hyd_circuit_get_sim_options (c, &sim, &error));
+  g_free (sim.solver);
+  sim.solver = g_strdup ("dopri5");
+  HydStudy *s = hyd_study_new (c, &sim, FALSE);
+  g_assert_true (hyd_study_add_vary (s, vary, &error));
+  g_assert_true (hyd_study_add_metric (s, "final:E1.Y", &error));
+  hyd_study_set_design (s, HYD_STUDY_DESIGN_GRID, 0, 0);
+  g_assert_true (hyd_study_prepare (s, &error));
+  g_assert_no_error (error);
+  return s;
+}
+
+/* The time limit: a slow run stops with "timeout" and a message naming
+ * the limit and the time reached; a fast one gives the same metric, bit
+ * for bit, as without a limit; the caller's cancel still cancels. */
+static void
+test_timeout (void)
+{
+  g_autoptr (HydStudy) s = slow_study ("G1.natural_frequency=10:1e9:2");
+  g_autoptr (HydStudyWorker) w = hyd_study_worker_new (s);
+  double fast = 10, slow = 1e9, free_metric, timed_metric;
+  g_autofree char *m0 = NULL, *m1 = NULL, *m2 = NULL, *m3 = NULL;
+  g_assert_cmpstr (hyd_study_worker_run (w, &fast, &free_metric, &m0, NULL), ==, "ok");
+  hyd_study_set_timeout (s, 0.2);
+  g_assert_cmpfloat (hyd_study_get_timeout (s), ==, 0.2);
+  g_assert_cmpstr (hyd_study_worker_run (w, &fast, &timed_metric, &m1, NULL), ==, "ok");
+  g_assert_cmpmem (&free_metric, sizeof (double), &timed_metric, sizeof (double));
+  g_assert_cmpstr (hyd_study_worker_run (w, &slow, &timed_metric, &m2, NULL), ==, "timeout");
+  g_assert_true (g_str_has_prefix (m2, "over the limit of --timeout 0.2 s (wall clock): stopped at t = "));
+  g_assert_true (g_str_has_suffix (m2, " s of 3 s"));
+  /* the caller's flag, set already: cancelled, not a timeout */
+  gint cancel = 1;
+  g_assert_cmpstr (hyd_study_worker_run (w, &slow, &timed_metric, &m3, &cancel), ==, "cancelled");
+}
+
+/* Cancelling a pool of children at work kills them: no process and no
+ * descriptor is left, and no row comes after. */
+static void
+test_pool_isolated_cancel (void)
+{
+  g_autoptr (HydStudy) s = slow_study ("G1.natural_frequency=1e9:1e9:1");
+  guint fds = count_fds ();
+  guint64 runs[] = { 0, 0, 0 };
+  HydStudyPool *pool = hyd_study_pool_new_isolated (s, 2, runs, 3);
+  guint64 run;
+  char *row;
+  gboolean ok, done = FALSE;
+  /* the children start and take a run each; none ends in 0.2 s */
+  g_assert_false (hyd_study_pool_pop (pool, 200000, &run, &row, &ok, &done));
+  g_assert_false (done);
+  hyd_study_pool_cancel (pool);
+  g_assert_false (hyd_study_pool_pop (pool, -1, &run, &row, &ok, &done));
+  g_assert_true (done);
+  assert_no_children ();
+  hyd_study_pool_free (pool);
+  g_assert_cmpuint (count_fds (), ==, fds);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -390,5 +542,8 @@ main (int argc, char **argv)
   g_test_add_func ("/engine/study/spec-errors", test_spec_errors);
   g_test_add_func ("/engine/study/run-equals-set", test_run_equals_set);
   g_test_add_func ("/engine/study/pool-jobs", test_pool_jobs);
+  g_test_add_func ("/engine/study/pool-isolated", test_pool_isolated);
+  g_test_add_func ("/engine/study/timeout", test_timeout);
+  g_test_add_func ("/engine/study/pool-isolated-cancel", test_pool_isolated_cancel);
   return g_test_run ();
 }

@@ -138,7 +138,7 @@ test_window_action (void)
   g_assert_true (hyd_window_open_file (window, file));
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.explain-stiffness", NULL));
   HydExplainView *view = NULL;
-  g_autoptr (GListModel) tops = gtk_window_get_toplevels ();
+  GListModel *tops = gtk_window_get_toplevels ();  /* transfer none */
   for (guint k = 0; k < g_list_model_get_n_items (tops) && view == NULL; k++)
     {
       g_autoptr (GObject) w = g_list_model_get_item (tops, k);
