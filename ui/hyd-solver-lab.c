@@ -562,10 +562,13 @@ sync_table (HydSolverLab *self)
   g_mutex_unlock (&self->job->lock);
 }
 
+/* Clears the heat map, unless another window has highlighted something else
+ * on the schematic since (its hottest component no longer has a level). */
 static void
 clear_heat (HydSolverLab *self)
 {
-  if (self->canvas != NULL && self->highlighted)
+  if (self->canvas != NULL && self->highlighted && self->heat != NULL && self->heat[0] != NULL
+      && hyd_canvas_get_highlight_level (self->canvas, self->heat[0]) >= 0)
     hyd_canvas_set_highlight (self->canvas, NULL);
   self->highlighted = FALSE;
   g_clear_pointer (&self->heat, g_strfreev);

@@ -197,6 +197,14 @@ test_runs (void)
   /* another row: another map */
   hyd_solver_lab_select_run (lab, 2);
   g_assert_nonnull (hyd_canvas_dup_highlight (HYD_CANVAS (canvas)));
+  /* another window's highlight since (the Stiffness window's hover) is not
+   * the lab's to clear */
+  const char *other[] = { "PU1", NULL };
+  hyd_canvas_set_highlight (HYD_CANVAS (canvas), other);
+  hyd_solver_lab_select_run (lab, 2);
+  g_assert_cmpfloat (hyd_canvas_get_highlight_level (HYD_CANVAS (canvas), heat[0]), >=, 0.0);
+  hyd_canvas_set_highlight (HYD_CANVAS (canvas), other);
+  g_assert_cmpfloat (hyd_canvas_get_highlight_level (HYD_CANVAS (canvas), "PU1"), ==, -1.0);
 
   /* Cancel during a long run: the first one stays */
   const char *slow[] = { "backward_euler", NULL };
@@ -205,7 +213,10 @@ test_runs (void)
   gboolean ready = FALSE;
   g_signal_connect (lab, "ready", G_CALLBACK (ready_cb), &ready);
   hyd_solver_lab_run (lab);
-  g_assert_null (hyd_canvas_dup_highlight (HYD_CANVAS (canvas)));
+  g_auto (GStrv) kept = hyd_canvas_dup_highlight (HYD_CANVAS (canvas));
+  g_assert_nonnull (kept);
+  g_assert_cmpstrv (kept, other);
+  hyd_canvas_set_highlight (HYD_CANVAS (canvas), NULL);
   guint timeout = g_timeout_add_seconds (120, timeout_cb, (gpointer) "the first slow run");
   while (hyd_solver_lab_get_n_runs (lab) < 1 && !ready)
     g_main_context_iteration (NULL, TRUE);
