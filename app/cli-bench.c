@@ -45,16 +45,14 @@
 #include "hyd-circuit.h"
 #include "hyd-ode.h"
 #include "hyd-system.h"
+#include "hyd-workprec.h"
 
-/* The error measure's relative weight (spec/cli.md): |y − y_ref| is scaled by
- * atol + RTOL_REF·|y_ref|. */
-#define RTOL_REF 1e-6
-/* The reference run: rtol 1e-10, and the circuit's atol scaled down by
- * 1e-10 / max(simulation.rtol, rtol_ref) (1e-6 for the default rtol 1e-4),
- * so that the reference error stays far below the finest run's tolerance for
- * every state, pressures included (their atol, 100 Pa by default, would
- * otherwise dominate any rtol). */
-#define REF_RTOL 1e-10
+/* The error measure (spec/cli.md) and the reference run: hyd-workprec.h
+ * (RTOL_REF 1e-6, the reference at rtol 1e-10 with the circuit's atol scaled
+ * down by 1e-10 / max(simulation.rtol, rtol_ref), so that the reference
+ * error stays far below the finest run's tolerance for every state,
+ * pressures included). */
+#define REF_RTOL HYD_WORKPREC_REF_RTOL
 #define CVODE_MAX_STEPS 10000000L   /* hyd-ode.c's default limit */
 
 typedef struct {
@@ -64,15 +62,13 @@ typedef struct {
   HydSimOptions sim;
   gboolean sim_set;
   HydSystem *sys;
-  guint n;
-  double *atol;         /* [n], from the circuit's per-kind settings */
+  /* the runs, the reference and the error measure (hyd-workprec.h, shared
+   * with the GUI's solver lab): n, atol, events, out_dt, n_regular,
+   * n_samples, y_ref */
+  HydWorkPrec wp;
+  gboolean wp_set;
   double *atol_run;     /* [n], the atol of the run being made */
-  gboolean events;      /* locate the components' events and restart there */
   GArray *bounds;       /* t0, breakpoints inside, t_end (as hyd-ode.c) */
-  guint64 n_regular;    /* samples k·Δ before t_end */
-  double out_dt;
-  guint n_samples;      /* n_regular + the one at t_end */
-  double *y_ref;        /* [n_samples × n] */
   char *ref_label;
 } BenchCircuit;
 
@@ -89,12 +85,7 @@ typedef struct {
   gboolean ok;
 } BenchRow;
 
-typedef struct {
-  double *buf;          /* [cap × n] */
-  guint n;
-  guint cap;
-  guint count;
-} Samples;
+typedef HydWorkPrecSamples Samples;
 
 typedef enum {
   CV_DENSE,             /* SUNDIALS dense LU, analytic Jacobian */
@@ -128,9 +119,7 @@ static const char *ref_solver = "radau5";
 static double
 now_s (void)
 {
-  struct timespec ts;
-  clock_gettime (bench_clock, &ts);
-  return (double) ts.tv_sec + 1e-9 * (double) ts.tv_nsec;
+  return hyd_workprec_now (bench_clock);
 }
 
 static int
@@ -174,17 +163,17 @@ bench_circuit_free (BenchCircuit *bc)
     return;
   g_free (bc->path);
   g_free (bc->name);
+  if (bc->wp_set)
+    hyd_workprec_clear (&bc->wp);
   if (bc->sys)
     hyd_system_free (bc->sys);
   if (bc->sim_set)
     hyd_sim_options_clear (&bc->sim);
   if (bc->circuit)
     hyd_circuit_free (bc->circuit);
-  g_free (bc->atol);
   g_free (bc->atol_run);
   if (bc->bounds)
     g_array_unref (bc->bounds);
-  g_free (bc->y_ref);
   g_free (bc->ref_label);
   g_free (bc);
 }
@@ -232,32 +221,15 @@ bench_circuit_load (const char *path, GError **error)
   bc->sys = hyd_system_compile (bc->circuit, error);
   if (bc->sys == NULL)
     return NULL;
-  bc->n = hyd_system_get_n_states (bc->sys);
-  bc->atol = g_new (double, bc->n);
-  bc->atol_run = g_new (double, bc->n);
-  hyd_system_get_atol (bc->sys, &bc->sim, bc->atol);
-  bc->events = bc->sim.events;
+  if (!hyd_workprec_init (&bc->wp, bc->sys, &bc->sim, path, 10000000, error))
+    return NULL;
+  bc->wp_set = TRUE;
+  bc->atol_run = g_new (double, bc->wp.n + 1);
   bc->bounds = integration_bounds (0.0, bc->sim.t_end, hyd_system_get_breakpoints (bc->sys));
-
-  /* Samples t_k = k·Δ while t_k < t_end − 1e-9·Δ, then t_end
-   * (circuit-format.md; hyd-ode.c counts them the same way). */
-  bc->out_dt = bc->sim.output_interval;
-  double limit = bc->sim.t_end - 1e-9 * bc->out_dt;
-  guint64 k = (guint64) MAX (0.0, ceil (limit / bc->out_dt));
-  while (k > 0 && !((double) (k - 1) * bc->out_dt < limit))
-    k--;
-  while ((double) k * bc->out_dt < limit)
-    k++;
-  if (k > 10000000)
-    {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED,
-                   "%s: %" G_GUINT64_FORMAT " output samples are too many for a benchmark",
-                   path, k);
-      return NULL;
-    }
+  guint64 k = bc->wp.n_regular;
   /* the reference run and each run are kept whole: two arrays of
    * samples × states doubles, within half the memory available */
-  double need = 2.0 * (double) (k + 1) * bc->n * sizeof (double);
+  double need = 2.0 * (double) (k + 1) * bc->wp.n * sizeof (double);
   guint64 avail;
   if (hyd_cli_memory_available (&avail) && need > 0.5 * (double) avail)
     {
@@ -267,11 +239,9 @@ bench_circuit_load (const char *path, GError **error)
                    "%s: %" G_GUINT64_FORMAT " output samples of %u states need %s, more than half "
                    "the %s of memory available: raise simulation.output_interval (%g s) or lower "
                    "simulation.t_end (%g s)",
-                   path, k + 1, bc->n, need_s, avail_s, bc->out_dt, bc->sim.t_end);
+                   path, k + 1, bc->wp.n, need_s, avail_s, bc->wp.out_dt, bc->sim.t_end);
       return NULL;
     }
-  bc->n_regular = k;
-  bc->n_samples = (guint) k + 1;
   return g_steal_pointer (&bc);
 }
 
@@ -280,11 +250,7 @@ bench_circuit_load (const char *path, GError **error)
 static gboolean
 collect_sample (double t, const double *y, gpointer user)
 {
-  Samples *s = user;
-  if (s->count < s->cap)
-    memcpy (s->buf + (gsize) s->count * s->n, y, s->n * sizeof (double));
-  s->count++;
-  return TRUE;
+  return hyd_workprec_collect (t, y, user);
 }
 
 static void
@@ -299,83 +265,28 @@ static HydOdeStatus
 run_bramah (BenchCircuit *bc, const char *solver, double rtol, const double *atol,
             gboolean fd_jacobian, Samples *s, HydOdeResult *res, double *wall)
 {
-  HydOdeProblem problem;
-  HydOdeOptions opts;
-  g_autofree double *y = g_memdup2 (hyd_system_get_initial_state (bc->sys),
-                                    bc->n * sizeof (double));
-  const GArray *bp = hyd_system_get_breakpoints (bc->sys);
-
-  hyd_system_get_problem (bc->sys, &problem);
-  hyd_ode_options_init (&opts);
-  opts.t0 = 0.0;
-  opts.t_end = bc->sim.t_end;
-  opts.rtol = rtol;
-  opts.atol = atol;
-  opts.max_step = bc->sim.max_step;
-  opts.output_interval = bc->out_dt;
-  opts.breakpoints = (const double *) bp->data;
-  opts.n_breakpoints = bp->len;
-  opts.fd_jacobian = fd_jacobian;
-  opts.events = bc->events;
-  opts.output = collect_sample;
-  opts.output_user = s;
-
-  samples_reset (s);
-  hyd_ode_result_clear (res);
-  double t0 = now_s ();
-  HydOdeStatus status = hyd_ode_solve (solver, &problem, &opts, y, res);
-  *wall = now_s () - t0;
-  return status;
+  return hyd_workprec_solve (&bc->wp, solver, rtol, atol, fd_jacobian, NULL, NULL, bench_clock,
+                             s, res, wall);
 }
 
-/* max over samples and states of |y − y_ref| / (atol + rtol_ref·|y_ref|);
- * NAN when the run did not give every sample, or a value is not a number. */
 static double
 sample_error (const BenchCircuit *bc, const Samples *s)
 {
-  if (s->count != bc->n_samples)
-    return NAN;
-  double worst = 0.0;
-  for (guint k = 0; k < bc->n_samples; k++)
-    for (guint i = 0; i < bc->n; i++)
-      {
-        double yr = bc->y_ref[(gsize) k * bc->n + i];
-        double e = fabs (s->buf[(gsize) k * bc->n + i] - yr) / (bc->atol[i] + RTOL_REF * fabs (yr));
-        if (isnan (e))
-          return NAN;
-        worst = MAX (worst, e);
-      }
-  return worst;
+  return hyd_workprec_error (&bc->wp, s);
 }
 
 static gboolean
 compute_reference (BenchCircuit *bc, GError **error)
 {
-  const char *ref = ref_solver = hyd_solver_lookup ("radau5") != NULL ? "radau5" : HYD_SOLVER_DEFAULT;
-  g_autofree double *atol = g_new (double, bc->n);
-  double factor = REF_RTOL / MAX (bc->sim.rtol, RTOL_REF);
-  g_autofree double *buf = g_new (double, (gsize) bc->n_samples * bc->n);
-  Samples s = { buf, bc->n, bc->n_samples, 0 };
-  g_auto (HydOdeResult) res = { 0 };
-  double wall;
-
-  for (guint i = 0; i < bc->n; i++)
-    atol[i] = bc->atol[i] * factor;
-  HydOdeStatus st = run_bramah (bc, ref, REF_RTOL, atol, FALSE, &s, &res, &wall);
-  if (st != HYD_ODE_SUCCESS || s.count != bc->n_samples)
-    {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED,
-                   "%s: the reference run (%s, rtol %g) failed (%s): %s", bc->path, ref, REF_RTOL,
-                   hyd_ode_status_name (st), res.message ? res.message : "missing samples");
-      return FALSE;
-    }
-  bc->y_ref = g_steal_pointer (&buf);
+  if (!hyd_workprec_reference (&bc->wp, bc->path, NULL, bench_clock, error))
+    return FALSE;
+  const char *ref = ref_solver = bc->wp.ref_solver;
   bc->ref_label = g_strdup_printf ("%s at rtol %g, atol = %g × the circuit's atol%s "
                                    "(%" G_GUINT64_FORMAT " steps, %.3g s)",
-                                   ref, REF_RTOL, factor,
+                                   ref, REF_RTOL, bc->wp.ref_factor,
                                    strcmp (ref, "radau5") != 0
                                      ? "; radau5 is not in this build" : "",
-                                   res.stats.steps, wall);
+                                   bc->wp.ref_steps, bc->wp.ref_seconds);
   return TRUE;
 }
 
@@ -540,15 +451,15 @@ static gboolean
 run_cvode (BenchCircuit *bc, CvodeKind kind, double rtol, Samples *s,
            HydOdeStats *st, double *wall, char **status, char **message)
 {
-  g_auto (CvodeRun) r = { .sys = bc->sys, .n = bc->n };
-  guint n = bc->n;
+  g_auto (CvodeRun) r = { .sys = bc->sys, .n = bc->wp.n };
+  guint n = bc->wp.n;
   /* Discrete states (docs/domains.md): the run starts from the compiled
    * ones, their events are located whatever the events setting, and at
    * each root the system switches them (with the directions CVODE found),
    * as hyd-ode.c's driver does. */
   HydOdeProblem problem;
   hyd_system_get_problem (bc->sys, &problem);
-  guint n_events = bc->events || problem.events_required ? hyd_system_get_n_events (bc->sys) : 0;
+  guint n_events = bc->wp.events || problem.events_required ? hyd_system_get_n_events (bc->sys) : 0;
   g_autofree int *roots = g_new0 (int, n_events + 1);
   int flag = CV_SUCCESS;
   sunrealtype tret = 0.0;
@@ -604,7 +515,7 @@ run_cvode (BenchCircuit *bc, CvodeKind kind, double rtol, Samples *s,
 
   N_Vector yk = N_VClone (y);
   guint64 k = 0;
-  double tol = 1e-9 * bc->out_dt;
+  double tol = 1e-9 * bc->wp.out_dt;
   for (guint iv = 0; flag >= 0 && iv + 1 < bc->bounds->len; iv++)
     {
       double a = b[iv], e = b[iv + 1];
@@ -622,7 +533,7 @@ run_cvode (BenchCircuit *bc, CvodeKind kind, double rtol, Samples *s,
       else
         flag = CVodeSetStopTime (mem, e);
       /* Samples at the interval's start hold the state there. */
-      while (flag >= 0 && k < bc->n_regular && (double) k * bc->out_dt <= a + tol)
+      while (flag >= 0 && k < bc->wp.n_regular && (double) k * bc->wp.out_dt <= a + tol)
         {
           collect_sample (a, N_VGetArrayPointer (y), s);
           k++;
@@ -631,8 +542,8 @@ run_cvode (BenchCircuit *bc, CvodeKind kind, double rtol, Samples *s,
       gboolean fresh = TRUE;
       while (flag >= 0)
         {
-          gboolean sample = k < bc->n_regular && (double) k * bc->out_dt < e - tol;
-          double tout = sample ? (double) k * bc->out_dt : e;
+          gboolean sample = k < bc->wp.n_regular && (double) k * bc->wp.out_dt < e - tol;
+          double tout = sample ? (double) k * bc->wp.out_dt : e;
           if (fresh && fabs (tout - t_fresh) <= 8.0 * DBL_EPSILON * MAX (fabs (tout), 1e-300))
             {
               /* An event right on the output time: CVODE refuses a tout
@@ -921,7 +832,7 @@ plot_circuit (const BenchCircuit *bc, guint c, GPtrArray *rows, GPtrArray *names
       ymin = MIN (ymin, log10 (row->wall_s));
       ymax = MAX (ymax, log10 (row->wall_s));
     }
-  g_autofree char *title = g_strdup_printf ("%s (%u states)", bc->name, bc->n);
+  g_autofree char *title = g_strdup_printf ("%s (%u states)", bc->name, bc->wp.n);
   pladv (0);
   plschr (0.0, 0.8);
   plvpor (0.16, 0.95, 0.17, 0.88);
@@ -1281,7 +1192,7 @@ run (int argc, char **argv)
     {
       BenchCircuit *bc = bench_circuit_load (circuit_files[f], &error);
       if (bc != NULL && events)
-        bc->events = strcmp (events, "on") == 0;
+        bc->wp.events = strcmp (events, "on") == 0;
       if (bc == NULL || !compute_reference (bc, &error))
         {
           status = hyd_cli_failed_error (error);
@@ -1293,14 +1204,14 @@ run (int argc, char **argv)
       g_ptr_array_add (circuits, bc);
       printf ("%s%s: %u states, %u output samples, %u integration intervals, events %s, "
               "atol %s, %s (median of %d); reference %s\n",
-              ci ? "\n" : "", bc->path, bc->n, bc->n_samples, bc->bounds->len - 1,
-              bc->events && hyd_system_get_n_events (bc->sys) > 0 ? "on" : "off",
+              ci ? "\n" : "", bc->path, bc->wp.n, bc->wp.n_samples, bc->bounds->len - 1,
+              bc->wp.events && hyd_system_get_n_events (bc->sys) > 0 ? "on" : "off",
               fixed_atol ? "the circuit's" : "the circuit's × rtol / simulation.rtol",
               clock_label, repeat, bc->ref_label);
       print_table_header ();
 
-      g_autofree double *buf = g_new (double, (gsize) bc->n_samples * bc->n);
-      Samples s = { buf, bc->n, bc->n_samples, 0 };
+      g_autofree double *buf = g_new (double, (gsize) bc->wp.n_samples * bc->wp.n);
+      Samples s = { buf, bc->wp.n, bc->wp.n_samples, 0 };
       guint n_solvers = g_strv_length (solvers);
       guint n_variants = n_solvers * (fd ? 2 : 1);
       guint n_cv = with_cvode ? (fd ? 3 : 2) : 0;
@@ -1313,8 +1224,8 @@ run (int argc, char **argv)
             row->rtol = rt[j];
             /* Work-precision convention: atol tightens with rtol, so that
              * pressures (atol 100 Pa) do not stop improving below 1e-5. */
-            for (guint i = 0; i < bc->n; i++)
-              bc->atol_run[i] = fixed_atol ? bc->atol[i] : bc->atol[i] * rt[j] / bc->sim.rtol;
+            for (guint i = 0; i < bc->wp.n; i++)
+              bc->atol_run[i] = fixed_atol ? bc->wp.atol[i] : bc->wp.atol[i] * rt[j] / bc->sim.rtol;
             g_autofree char *message = NULL;
             if (v < n_variants)
               {

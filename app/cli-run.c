@@ -208,7 +208,7 @@ hyd_cli_run_execute (HydSystem *sys, const HydSimOptions *sim, const HydCliRunAr
 {
   HydRunSpec spec = {
     .sim = sim, .fd_jacobian = a->fd_jacobian, .vars = (const int *) vars->data, .n_vars = vars->len,
-    .sample = sample, .user = user,
+    .sample = sample, .user = user, .step_log = a->step_log,
   };
   g_autoptr (GPtrArray) diagnostics = hyd_diagnostic_list_new ();
   spec.diagnostics = diagnostics;

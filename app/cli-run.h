@@ -16,6 +16,7 @@ typedef struct {
   char *solver, *t_end, *rtol, *atol, *fixed_step, *output_interval, *events, *tlm_filter, *threads;
   char **sets;
   gboolean stats, fd_jacobian;
+  HydOdeStepLog *step_log;   /* not an option: simulate's --step-log (the caller's) */
 } HydCliRunArgs;
 
 void hyd_cli_run_args_clear (HydCliRunArgs *args);

@@ -13,6 +13,7 @@
 #include "cli-output-h5.h"
 #include "cli-run.h"
 #include "hyd-dtoa.h"
+#include "hyd-linearize.h"
 #include "hyd-run.h"
 #include "hyd-system.h"
 
@@ -82,11 +83,116 @@ resolve_vars (HydSystem *sys, const char *spec, int *status)
   return g_steal_pointer (&vars);
 }
 
+/* --step-log FILE.csv: every attempted step (t, h, accepted, how it ended,
+ * its weighted error norm, the state that limited it), then on stderr the
+ * accepted steps each state limited, with the components that make it
+ * (docs/analysis.md, Solver lab). 0, or the status of the error printed. */
+static int
+write_step_log (const char *path, HydSystem *sys, const HydOdeStepLog *log)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (HydCliOutput) out = hyd_cli_output_open (path, &error);
+  if (out == NULL)
+    return hyd_cli_failed_error (error);
+  gsize n_rec;
+  const HydOdeStepRecord *rec = hyd_ode_step_log_get_records (log, &n_rec);
+  char tb[HYD_DTOA_MAX_LEN + 1], hb[HYD_DTOA_MAX_LEN + 1], eb[HYD_DTOA_MAX_LEN + 1];
+  hyd_cli_output_puts (out, "t,h,accepted,outcome,error_norm,limiting_state\n");
+  for (gsize k = 0; k < n_rec && hyd_cli_output_error (out) == 0; k++)
+    {
+      const HydOdeStepRecord *r = &rec[k];
+      hyd_dtoa_shortest (r->t, tb);
+      hyd_dtoa_shortest (r->h, hb);
+      if (isnan (r->err))
+        eb[0] = '\0';
+      else
+        hyd_dtoa_shortest (r->err, eb);
+      hyd_cli_output_printf (out, "%s,%s,%d,%s,%s,%s\n", tb, hb, r->outcome == HYD_STEP_ACCEPTED,
+                             hyd_step_outcome_name (r->outcome), eb,
+                             r->limiting_state >= 0
+                               ? hyd_system_get_state_name (sys, (guint) r->limiting_state) : "");
+    }
+  if (!hyd_cli_output_commit (g_steal_pointer (&out), &error))
+    return hyd_cli_failed_error (error);
+
+  const guint64 *limited = hyd_ode_step_log_get_limited (log);
+  guint n = hyd_ode_step_log_get_n_states (log);
+  guint64 total = hyd_ode_step_log_get_unlimited (log);
+  for (guint i = 0; i < n; i++)
+    total += limited[i];
+  fprintf (stderr, "step log: %" G_GSIZE_FORMAT " attempted steps, %" G_GUINT64_FORMAT
+           " accepted, written to %s\n", n_rec, total, hyd_cli_qpath (path));
+  fprintf (stderr, "%-24s %10s %7s  %s\n", "limiting state", "steps", "share", "components");
+  /* most steps first, then in state order */
+  g_autofree guint *order = g_new (guint, n + 1);
+  for (guint i = 0; i < n; i++)
+    order[i] = i;
+  for (guint a = 1; a < n; a++)
+    for (guint b = a; b > 0 && limited[order[b]] > limited[order[b - 1]]; b--)
+      {
+        guint tmp = order[b];
+        order[b] = order[b - 1];
+        order[b - 1] = tmp;
+      }
+  for (guint k = 0; k < n; k++)
+    {
+      guint i = order[k];
+      if (limited[i] == 0)
+        continue;
+      g_autoptr (GPtrArray) comps = hyd_system_state_components (sys, i);
+      g_ptr_array_add (comps, NULL);
+      g_autofree char *list = g_strjoinv (", ", (char **) comps->pdata);
+      fprintf (stderr, "%-24s %10" G_GUINT64_FORMAT " %6.1f%%  %s\n",
+               hyd_cli_q (hyd_system_get_state_name (sys, i)), limited[i],
+               100.0 * (double) limited[i] / (double) MAX (total, 1), list);
+    }
+  if (hyd_ode_step_log_get_unlimited (log) > 0)
+    fprintf (stderr, "%-24s %10" G_GUINT64_FORMAT " %6.1f%%\n", "(none: no error estimate)",
+             hyd_ode_step_log_get_unlimited (log),
+             100.0 * (double) hyd_ode_step_log_get_unlimited (log) / (double) MAX (total, 1));
+
+  /* per component: the steps its states limited (a node's pressure counts
+   * for every component on the node), as the solver lab's heat map */
+  g_autoptr (GPtrArray) ids = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (GArray) counts = g_array_new (FALSE, TRUE, sizeof (guint64));
+  for (guint i = 0; i < n; i++)
+    {
+      if (limited[i] == 0)
+        continue;
+      g_autoptr (GPtrArray) comps = hyd_system_state_components (sys, i);
+      for (guint c = 0; c < comps->len; c++)
+        {
+          guint j = 0;
+          while (j < ids->len && strcmp (g_ptr_array_index (ids, j), g_ptr_array_index (comps, c)) != 0)
+            j++;
+          if (j == ids->len)
+            {
+              g_ptr_array_add (ids, g_strdup (g_ptr_array_index (comps, c)));
+              g_array_set_size (counts, ids->len);
+            }
+          g_array_index (counts, guint64, j) += limited[i];
+        }
+    }
+  if (ids->len > 0)
+    fprintf (stderr, "\n%-24s %10s\n", "component", "steps");
+  for (guint m = 0; m < ids->len; m++)
+    {
+      guint best = 0;
+      for (guint j = 1; j < ids->len; j++)
+        if (g_array_index (counts, guint64, j) > g_array_index (counts, guint64, best))
+          best = j;
+      fprintf (stderr, "%-24s %10" G_GUINT64_FORMAT "\n", hyd_cli_q (g_ptr_array_index (ids, best)),
+               g_array_index (counts, guint64, best));
+      g_array_index (counts, guint64, best) = 0;
+    }
+  return 0;
+}
+
 static int
 run (int argc, char **argv)
 {
   g_auto (HydCliRunArgs) args = { 0 };
-  g_autofree char *vars_spec = NULL, *output = NULL, *format = NULL;
+  g_autofree char *vars_spec = NULL, *output = NULL, *format = NULL, *step_log_path = NULL;
   gboolean summary = FALSE;
   GOptionEntry run_entries[HYD_CLI_RUN_N_ENTRIES];
   hyd_cli_run_entries (&args, run_entries);
@@ -95,6 +201,7 @@ run (int argc, char **argv)
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, "Write the CSV to FILE (default: stdout); FILE.h5 or FILE.hdf5 writes HDF5", "FILE.csv" },
     { "summary", 0, 0, G_OPTION_ARG_NONE, &summary, "Print a table of each variable's minimum, maximum and final value instead of CSV", NULL },
     { "format", 0, 0, G_OPTION_ARG_STRING, &format, "Output format (default: hdf5 for -o FILE.h5 or FILE.hdf5, else csv)", "csv|hdf5" },
+    { "step-log", 0, 0, G_OPTION_ARG_FILENAME, &step_log_path, "Write every attempted step (t,h,accepted,outcome,error_norm,limiting_state) to FILE.csv and print the steps each state limited", "FILE.csv" },
   };
   /* in the order --help has always listed them */
   GOptionEntry entries[HYD_CLI_RUN_N_ENTRIES + G_N_ELEMENTS (own) + 1] = { { NULL } };
@@ -107,6 +214,7 @@ run (int argc, char **argv)
     entries[n++] = run_entries[k];
   entries[n++] = own[2];
   entries[n++] = own[3];
+  entries[n++] = own[4];
   g_autoptr (GOptionContext) ctx = g_option_context_new ("CIRCUIT — run a circuit and write CSV");
   g_option_context_add_main_entries (ctx, entries, NULL);
   int st = hyd_cli_parse_options (ctx, TRUE, &argc, &argv);
@@ -124,13 +232,24 @@ run (int argc, char **argv)
   g_autoptr (GError) error = NULL;
   if ((st = hyd_cli_run_prepare (argv[1], &args, ctx, &circuit, &sim, &sys)) != 0)
     return st;
+  g_autoptr (HydOdeStepLog) step_log = NULL;
+  if (step_log_path != NULL)
+    args.step_log = step_log = hyd_ode_step_log_new (hyd_system_get_n_states (sys));
   g_autoptr (GArray) vars = resolve_vars (sys, vars_spec, &st);
   if (!vars)
     return st;
   /* the size of the output, before the run (docs/cli.md, Limits) */
   double n_samples = hyd_run_count_samples (&sim);
   if (hdf5 && n_samples <= HYD_RUN_MAX_SAMPLES)
-    return hyd_cli_simulate_hdf5 (argv[1], output, circuit, sys, &sim, &args, vars, n_samples);
+    {
+      st = hyd_cli_simulate_hdf5 (argv[1], output, circuit, sys, &sim, &args, vars, n_samples);
+      if (step_log != NULL)
+        {
+          int lst = write_step_log (step_log_path, sys, step_log);
+          st = st != 0 ? st : lst;
+        }
+      return st;
+    }
   /* every column at most "-2.2250738585072014e-308" (hyd-dtoa.h) and a separator */
   double csv_bytes = n_samples * (double) (HYD_DTOA_MAX_LEN + 1) * vars->len;
   if (!(n_samples <= HYD_RUN_MAX_SAMPLES))
@@ -204,6 +323,11 @@ run (int argc, char **argv)
     {
       st = hyd_cli_failed_error (error);
       write_failed = TRUE;
+    }
+  if (step_log != NULL)
+    {
+      int lst = write_step_log (step_log_path, sys, step_log);
+      st = st != 0 ? st : lst;
     }
   return hyd_cli_run_report (status, &res, &args, write_failed, st);
 }

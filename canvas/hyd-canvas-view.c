@@ -384,13 +384,19 @@ draw_component_halo (cairo_t *cr, const HydCanvasContent *content, const HydCanv
   hyd_symbol_render (cr, c->symbol, &c->pose, state, content->style, flags);
 }
 
-/* A box around an item the application wants noticed (a failed check). */
+/* A box around an item the application wants noticed (a failed check);
+ * with a heat-map level ≥ 0 (the solver lab) a solid box from pale yellow
+ * (0) to red (1), more opaque as it rises. */
 static void
-draw_highlight_box (cairo_t *cr, const HydCanvasContent *content, const HydRect *r, double zoom)
+draw_highlight_box (cairo_t *cr, const HydCanvasContent *content, const HydRect *r, double zoom,
+                    double level)
 {
   double pad = 0.5 * HYD_SYMBOL_MODULE;
-  HydRgba fill = content->style->port_incompatible;
-  fill.a = 0.10;
+  HydRgba edge = content->style->port_incompatible;
+  if (level >= 0)
+    edge = (HydRgba) { 1.0, 0.85 * (1.0 - level) + 0.1, 0.2 * (1.0 - level), 1.0 };
+  HydRgba fill = edge;
+  fill.a = level >= 0 ? 0.15 + 0.45 * level : 0.10;
   cairo_new_path (cr);
   cairo_rectangle (cr, r->x0 - pad, r->y0 - pad, r->x1 - r->x0 + 2 * pad, r->y1 - r->y0 + 2 * pad);
   hyd_rgba_set_source (cr, &fill);
@@ -398,9 +404,10 @@ draw_highlight_box (cairo_t *cr, const HydCanvasContent *content, const HydRect 
   cairo_save (cr);
   cairo_identity_matrix (cr);
   double d[] = { 4, 3 };
-  cairo_set_dash (cr, d, 2, 0);
-  cairo_set_line_width (cr, 1.5);
-  hyd_rgba_set_source (cr, &content->style->port_incompatible);
+  if (level < 0)
+    cairo_set_dash (cr, d, 2, 0);
+  cairo_set_line_width (cr, level >= 0 ? 1.0 + 2.0 * level : 1.5);
+  hyd_rgba_set_source (cr, &edge);
   cairo_stroke (cr);
   cairo_restore (cr);
 }
@@ -424,9 +431,9 @@ draw_highlight (cairo_t *cr, const HydCanvasContent *content, const HydCanvasSce
                 const HydCanvasOverlay *o, const HydRect *visible, double zoom, int scale)
 {
   GHashTableIter it;
-  gpointer key;
+  gpointer key, value;
   g_hash_table_iter_init (&it, o->highlight);
-  while (g_hash_table_iter_next (&it, &key, NULL))
+  while (g_hash_table_iter_next (&it, &key, &value))
     {
       const char *ref = key;
       if (strchr (ref, '.'))
@@ -441,7 +448,7 @@ draw_highlight (cairo_t *cr, const HydCanvasContent *content, const HydCanvasSce
         }
       const HydCanvasSceneComponent *c = hyd_canvas_scene_find_component (scene, ref);
       if (c && rect_visible (visible, &c->bounds, HYD_SYMBOL_MODULE))
-        draw_highlight_box (cr, content, &c->bounds, zoom);
+        draw_highlight_box (cr, content, &c->bounds, zoom, hyd_canvas_highlight_level_of (key, value));
       const HydCircuitJunction *j = hyd_canvas_scene_find_junction (scene, ref);
       if (j)
         draw_ring (cr, j->x, j->y, MAX (6.0, 0.7 * HYD_SYMBOL_MODULE * zoom) * scale,

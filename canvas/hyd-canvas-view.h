@@ -71,6 +71,15 @@ void hyd_canvas_live_symbol_state (const HydSymbol *symbol, const HydCircuitComp
                                    HydCanvasLiveVariableFunc variable, gpointer user_data, HydSymbolState *state);
 
 /* What is painted over it, in canvas units. */
+/* The heat-map level of a highlight entry (hyd_canvas_set_highlight_levels:
+ * 1 + 1000·level in the value), or −1 for a plain highlight (value == key). */
+static inline double
+hyd_canvas_highlight_level_of (gconstpointer key, gconstpointer value)
+{
+  guintptr v = GPOINTER_TO_SIZE (value);
+  return value != key && v >= 1 && v <= 1001 ? (double) (v - 1) / 1000.0 : -1.0;
+}
+
 typedef struct {
   HydCanvasHit hover;                       /* kind NONE: nothing */
   GHashTable *selection;                    /* selected ids: junctions get a halo here */

@@ -1228,6 +1228,33 @@ hyd_canvas_set_highlight (HydCanvas *self, const char *const *ids)
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
+/* Heat-map levels ride in the highlight table's values: a plain highlight
+ * is stored as a set entry (value == key), a level as 1 + 1000·level
+ * (never a heap address); hyd_canvas_highlight_level_of (hyd-canvas-view.h)
+ * decodes it. */
+void
+hyd_canvas_set_highlight_levels (HydCanvas *self, const char *const *ids, const double *levels)
+{
+  g_return_if_fail (HYD_IS_CANVAS (self));
+  g_hash_table_remove_all (self->highlight);
+  for (guint k = 0; ids && ids[k]; k++)
+    {
+      double l = levels != NULL && isfinite (levels[k]) ? CLAMP (levels[k], 0.0, 1.0) : 1.0;
+      g_hash_table_insert (self->highlight, g_strdup (ids[k]), GUINT_TO_POINTER (1 + (guint) lround (1000.0 * l)));
+    }
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+double
+hyd_canvas_get_highlight_level (HydCanvas *self, const char *id)
+{
+  g_return_val_if_fail (HYD_IS_CANVAS (self), -1.0);
+  gpointer key, value;
+  if (id == NULL || !g_hash_table_lookup_extended (self->highlight, id, &key, &value))
+    return -1.0;
+  return hyd_canvas_highlight_level_of (key, value);
+}
+
 static int
 compare_strings (const void *a, const void *b)
 {

@@ -59,6 +59,13 @@ GStrv hyd_canvas_check (HydCanvas *self);
 void hyd_canvas_set_highlight (HydCanvas *self, const char *const *ids);
 /* What is highlighted now, sorted; NULL when nothing is. */
 GStrv hyd_canvas_dup_highlight (HydCanvas *self);
+/* A heat map (the solver lab): highlight components with an intensity
+ * levels[k] in [0, 1] each (clamped), drawn from pale yellow to red in
+ * proportion; NULL ids clears. hyd_canvas_dup_highlight lists them too. */
+void hyd_canvas_set_highlight_levels (HydCanvas *self, const char *const *ids, const double *levels);
+/* The intensity of a component highlighted by set_highlight_levels, or −1
+ * (not highlighted, or highlighted without one). */
+double hyd_canvas_get_highlight_level (HydCanvas *self, const char *id);
 /* The components linked to the selection by reference parameters
  * (docs/electrical.md), drawn with a light halo: what a selected solenoid
  * Y1 drives, a relay's contacts, the component a contact or limit switch

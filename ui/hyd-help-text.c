@@ -273,6 +273,36 @@ hyd_help_fluid_dup_text (void)
   return g_string_free (s, FALSE);
 }
 
+/* ---- the Solver Lab ---- */
+
+char *
+hyd_help_solver_lab_dup_text (void)
+{
+  GString *s = g_string_new (NULL);
+  g_string_append (s, _("The Solver Lab runs the open circuit with every solver and tolerance you "
+                        "tick, one after the other in the background, exactly as \"bramah-cli "
+                        "bench\" does. Each run is compared with a reference run (radau5 at rtol "
+                        "1e-10): its error is the largest deviation over the output samples and "
+                        "states, in units of the circuit's absolute tolerance. The work-precision "
+                        "diagram plots that error against the CPU time of the run, one line per "
+                        "solver: lower and further left is better, and the slope shows the order "
+                        "the solver reaches on this circuit (Hairer & Wanner 1996, Solving "
+                        "Ordinary Differential Equations II, §IV.10)."));
+  g_string_append (s, "\n\n");
+  g_string_append (s, _("Select a run in the table to see its step sizes h(t) on a logarithmic "
+                        "axis, the rejected steps marked ×, and which states limited its steps: "
+                        "after every step the solver weighs each state's local error estimate "
+                        "against its tolerance, and the state with the largest share decides the "
+                        "next step size. Counted over the accepted steps, they are drawn as a heat "
+                        "map on the schematic, red for the components whose states limited the "
+                        "most steps: these make the solver work hard (a small volume at a pump, a "
+                        "light spool). Explicit solvers (dopri5, bs23) on a stiff circuit are "
+                        "limited by stability, not accuracy; their steps stay small whatever the "
+                        "tolerance. Cancel stops the run in progress; the finished ones stay."));
+  g_string_append_c (s, '\n');
+  return g_string_free (s, FALSE);
+}
+
 /* ---- the Jacobian Sparsity window ---- */
 
 char *

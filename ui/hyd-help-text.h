@@ -58,5 +58,8 @@ char *hyd_help_sparsity_dup_text (void);
  * points points each; points_drawn: of the metric plot; max_runs: the
  * largest study it takes. */
 char *hyd_help_study_dup_text (guint traces, guint points, guint points_drawn, guint max_runs);
+/* The Solver Lab's help (its "?" button, hyd-solver-lab.c): what its
+ * diagrams, table and heat map show. Newly allocated. */
+char *hyd_help_solver_lab_dup_text (void);
 
 G_END_DECLS

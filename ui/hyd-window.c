@@ -13,6 +13,7 @@
 #include "hyd-catalogue.h"
 #include "hyd-explain-view.h"
 #include "hyd-sparsity-view.h"
+#include "hyd-solver-lab.h"
 #include "hyd-linear-view.h"
 #include "hyd-study-dialog.h"
 #include "hyd-help.h"
@@ -940,6 +941,17 @@ linear_analysis_action (GtkWidget *widget, const char *action_name, GVariant *pa
   gtk_window_present (GTK_WINDOW (view));
 }
 
+/* win.solver-lab: the "Solver Lab" window (hyd-solver-lab.h) for the
+ * document's circuit, the heat map on this window's schematic. */
+static void
+solver_lab_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
+{
+  HydWindow *self = HYD_WINDOW (widget);
+  HydSolverLab *lab = hyd_solver_lab_new (GTK_WINDOW (self), hyd_document_get_circuit (self->document),
+                                          self->canvas);
+  gtk_window_present (GTK_WINDOW (lab));
+}
+
 /* win.jacobian-sparsity: the "Jacobian Sparsity" window (hyd-sparsity-view.h). */
 static void
 jacobian_sparsity_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
@@ -1007,6 +1019,7 @@ hyd_window_class_init (HydWindowClass *klass)
   gtk_widget_class_install_action (widget_class, "win.linear-analysis", NULL, linear_analysis_action);
   gtk_widget_class_install_action (widget_class, "win.jacobian-sparsity", NULL, jacobian_sparsity_action);
   gtk_widget_class_install_action (widget_class, "win.parameter-study", NULL, parameter_study_action);
+  gtk_widget_class_install_action (widget_class, "win.solver-lab", NULL, solver_lab_action);
 
   gtk_widget_class_set_template_from_resource (widget_class, BRAMAH_RESOURCE_PREFIX "/ui/hyd-window.ui");
   gtk_widget_class_bind_template_child (widget_class, HydWindow, title_label);

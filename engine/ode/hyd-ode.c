@@ -74,6 +74,7 @@ struct _HydOdeDriver {
   /* What went wrong last, for the messages. */
   int bad_state;            /* last non-finite value, or −1 */
   int err_state;            /* largest term of the last error norm, or −1 */
+  int norm_state;           /* the same for the current attempt only (step log) */
   int singular_state;       /* pivot column of the last singular LU, or −1 */
   int last_rc;              /* last callback return value */
   const char *last_cb;      /* which callback returned it */
@@ -611,7 +612,108 @@ hyd_ode_driver_error_norm (HydOdeDriver *d, const double *y0,
           d->err_state = (int) i;
         }
     }
+  d->norm_state = d->err_state;
   return sqrt (sum / d->n);
+}
+
+/* ---- the step log ------------------------------------------------------ */
+
+struct _HydOdeStepLog {
+  guint n;
+  GArray *records;          /* of HydOdeStepRecord */
+  guint64 *limited;         /* [n] */
+  guint64 unlimited;
+};
+
+HydOdeStepLog *
+hyd_ode_step_log_new (guint n_states)
+{
+  HydOdeStepLog *log = g_new0 (HydOdeStepLog, 1);
+  log->n = n_states;
+  log->records = g_array_new (FALSE, FALSE, sizeof (HydOdeStepRecord));
+  log->limited = g_new0 (guint64, n_states + 1);
+  return log;
+}
+
+void
+hyd_ode_step_log_free (HydOdeStepLog *log)
+{
+  if (log == NULL)
+    return;
+  g_array_unref (log->records);
+  g_free (log->limited);
+  g_free (log);
+}
+
+void
+hyd_ode_step_log_clear (HydOdeStepLog *log)
+{
+  g_return_if_fail (log != NULL);
+  g_array_set_size (log->records, 0);
+  memset (log->limited, 0, log->n * sizeof (guint64));
+  log->unlimited = 0;
+}
+
+guint
+hyd_ode_step_log_get_n_states (const HydOdeStepLog *log)
+{
+  return log->n;
+}
+
+const HydOdeStepRecord *
+hyd_ode_step_log_get_records (const HydOdeStepLog *log, gsize *n)
+{
+  *n = log->records->len;
+  return (const HydOdeStepRecord *) log->records->data;
+}
+
+const guint64 *
+hyd_ode_step_log_get_limited (const HydOdeStepLog *log)
+{
+  return log->limited;
+}
+
+guint64
+hyd_ode_step_log_get_unlimited (const HydOdeStepLog *log)
+{
+  return log->unlimited;
+}
+
+const char *
+hyd_step_outcome_name (HydStepOutcome outcome)
+{
+  switch (outcome)
+    {
+    case HYD_STEP_ACCEPTED:          return "accepted";
+    case HYD_STEP_REJECTED_ERROR:    return "rejected-error";
+    case HYD_STEP_REJECTED_NEWTON:   return "rejected-newton";
+    case HYD_STEP_REJECTED_SINGULAR: return "rejected-singular";
+    case HYD_STEP_REJECTED_FAILED:   return "rejected-failed";
+    default:                         return "unknown";
+    }
+}
+
+/* One attempt into options.step_log (the caller checked it is set). The
+ * limiter is the state of this attempt's error norm: none for a fixed step,
+ * a method without an estimate, or tlm (its lines are no states). */
+static void
+step_log_record (HydOdeDriver *d, HydOdeStepLog *log, double t, double h, double err,
+                 gboolean have_err, HydStepOutcome outcome)
+{
+  gboolean limits = have_err && d->opt->fixed_step <= 0.0 && !d->method->info.needs_model
+                    && d->method->info.adaptive;
+  int state = limits && d->norm_state >= 0 && (guint) d->norm_state < log->n ? d->norm_state : -1;
+  HydOdeStepRecord rec = {
+    .t = t, .h = h, .err = have_err ? err : NAN, .limiting_state = state, .outcome = outcome,
+  };
+  g_array_append_val (log->records, rec);
+  if (outcome == HYD_STEP_ACCEPTED)
+    {
+      if (state >= 0)
+        log->limited[state]++;
+      else
+        log->unlimited++;
+    }
 }
 
 /* ---- messages ---------------------------------------------------------- */
@@ -1423,6 +1525,7 @@ step (HydOdeStepper *s)
 
   double err = 0.0;
   s->dense_valid = FALSE;
+  d->norm_state = -1;
   HydAttempt res = m->attempt (d->ws, d, t, y, s->f0, h, y_new, &err);
   if (res == HYD_ATTEMPT_OK)
     {
@@ -1460,6 +1563,8 @@ step (HydOdeStepper *s)
 
     case HYD_ATTEMPT_SINGULAR:
       st->rejected++;
+      if (G_UNLIKELY (o->step_log != NULL))
+        step_log_record (d, o->step_log, t, h, err, FALSE, HYD_STEP_REJECTED_SINGULAR);
       if (fixed || ++s->n_singular > MAX_SINGULAR)
         {
           g_autofree char *name = state_label (d, d->singular_state);
@@ -1478,6 +1583,8 @@ step (HydOdeStepper *s)
       /* Newton failed to converge: halve (an underflow ends it); a fixed
        * step cannot shrink, so that is the end of the run. */
       st->rejected++;
+      if (G_UNLIKELY (o->step_log != NULL))
+        step_log_record (d, o->step_log, t, h, err, FALSE, HYD_STEP_REJECTED_NEWTON);
       if (o->cancel != NULL && g_atomic_int_get (o->cancel) != 0)
         return fail (r, HYD_ODE_CANCELLED, N_("cancelled at t = %s"), TIME_TEXT (tbuf, t), NULL);
       if (fixed)
@@ -1498,6 +1605,8 @@ step (HydOdeStepper *s)
 
     case HYD_ATTEMPT_RECOVERABLE:
       st->rejected++;
+      if (G_UNLIKELY (o->step_log != NULL))
+        step_log_record (d, o->step_log, t, h, err, FALSE, HYD_STEP_REJECTED_FAILED);
       if (fixed || ++s->n_recoverable >= MAX_RECOVERABLE)
         return fail_nonfinite (d, r, t);
       s->h = 0.25 * h;
@@ -1520,6 +1629,8 @@ step (HydOdeStepper *s)
       if (err > 1.0)
         {
           st->rejected++;
+          if (G_UNLIKELY (o->step_log != NULL))
+            step_log_record (d, o->step_log, t, h, err, TRUE, HYD_STEP_REJECTED_ERROR);
           s->reject = TRUE;
           s->h = h * fac;
           return HYD_ODE_SUCCESS;
@@ -1536,6 +1647,8 @@ step (HydOdeStepper *s)
       if (err > 1.0)
         {
           st->rejected++;
+          if (G_UNLIKELY (o->step_log != NULL))
+            step_log_record (d, o->step_log, t, h, err, TRUE, HYD_STEP_REJECTED_ERROR);
           s->reject = TRUE;
           s->h = s->n_accepted == 0 ? 0.1 * h : h_next;
           return HYD_ODE_SUCCESS;
@@ -1572,6 +1685,8 @@ step (HydOdeStepper *s)
         {
           st->steps++;
           st->events++;
+          if (G_UNLIKELY (o->step_log != NULL))
+            step_log_record (d, o->step_log, t, h, err, TRUE, HYD_STEP_ACCEPTED);
           s->n_accepted++;
           rc = emit_step_samples (d, t, h, t_ev, b, d->y_event);
           if (rc != 0)
@@ -1604,6 +1719,8 @@ step (HydOdeStepper *s)
 
   /* Accepted. */
   st->steps++;
+  if (G_UNLIKELY (o->step_log != NULL))
+    step_log_record (d, o->step_log, t, h, err, TRUE, HYD_STEP_ACCEPTED);
   s->n_accepted++;
   if (m->accept != NULL)
     m->accept (d->ws, d, t_new, y_new, t_new < b ? s->f_new : NULL);
@@ -1690,6 +1807,7 @@ stepper_new (const HydOdeMethod *m, const HydOdeProblem *problem,
   d->stats = &s->result.stats;
   d->bad_state = -1;
   d->err_state = -1;
+  d->norm_state = -1;
   d->singular_state = -1;
   d->fail_t = -INFINITY;
   d->out_dt = options->output_interval;
@@ -1906,6 +2024,7 @@ hyd_ode_stepper_reinit (HydOdeStepper *s, double t, const double *y)
   d->stopped = FALSE;
   d->bad_state = -1;
   d->err_state = -1;
+  d->norm_state = -1;
   d->singular_state = -1;
   d->fail_t = -INFINITY;
   if (d->out_dt > 0.0)
@@ -2043,6 +2162,7 @@ hyd_ode_fd_jacobian (const HydOdeProblem *problem, const HydOdeOptions *options,
     .stats = &stats,
     .bad_state = -1,
     .err_state = -1,
+    .norm_state = -1,
     .singular_state = -1,
     .fail_t = -INFINITY,
     .t_lo = options->t0,

@@ -146,6 +146,10 @@ typedef struct {
    * threads its partitions step in (0: one). */
   double tlm_filter;
   guint threads;
+  /* Optional: every attempted step is recorded here (the solver lab,
+   * docs/analysis.md); NULL, the default, records nothing and costs
+   * nothing. The caller's, written by the thread that integrates. */
+  struct _HydOdeStepLog *step_log;
 } HydOdeOptions;
 
 /* options.linear_solver. Automatic: sparse LU (KLU) when the problem has a
@@ -319,5 +323,59 @@ int hyd_ode_fd_jacobian (const HydOdeProblem *problem, const HydOdeOptions *opti
                          double *dfdt, guint64 *f_evals);
 
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (HydOdeResult, hyd_ode_result_clear)
+
+/* ---- the step log -------------------------------------------------------
+ *
+ * Which state limits the step size: for every attempted step, its start t,
+ * its size h, how it ended, its weighted error norm
+ * (hyd_ode_driver_error_norm, sqrt(mean((e_i/sk_i)²)), HW rodas.f) and the
+ * state i with the largest term (e_i/sk_i)² of that norm — the state whose
+ * local error estimate the step-size controller answers to (Hairer, Nørsett
+ * & Wanner 1993, §II.4, eq. 4.11). Summed over the accepted
+ * steps, per state: which states make the solver work.
+ *
+ * Every method with an error estimate reports its limiter: the Rosenbrock
+ * family, radau5, radau3, lobatto3c4/6, sdirk4, bdf (the driver's weights
+ * max(|y0|, |y1|) on CVODE's corrector difference; CVODE's own test weighs
+ * with y0, so the two may differ on a state whose value changes by orders
+ * of magnitude in the step), trapezoid and backward_euler, expo, dopri5 and
+ * bs23, auto (the method it runs). None (−1): fixed-step runs, rk4 and
+ * euler (no estimate), a rejection with no error norm (Newton divergence,
+ * singular matrix, a non-finite value), and tlm, whose error is Burton's
+ * pressure difference across a line as well as its components' states. */
+typedef enum {
+  HYD_STEP_ACCEPTED = 0,
+  HYD_STEP_REJECTED_ERROR,     /* error norm > 1 */
+  HYD_STEP_REJECTED_NEWTON,    /* Newton iteration did not converge */
+  HYD_STEP_REJECTED_SINGULAR,  /* singular iteration matrix */
+  HYD_STEP_REJECTED_FAILED,    /* a non-finite value or a callback asked to retry */
+} HydStepOutcome;
+
+typedef struct {
+  double t;                /* start of the attempt */
+  double h;                /* its size (an event inside an accepted step ends it earlier) */
+  double err;              /* weighted error norm, NAN when none was computed */
+  int limiting_state;      /* state with the largest term of err, or −1 */
+  HydStepOutcome outcome;
+} HydOdeStepRecord;
+
+typedef struct _HydOdeStepLog HydOdeStepLog;
+
+HydOdeStepLog *hyd_ode_step_log_new (guint n_states);
+void hyd_ode_step_log_free (HydOdeStepLog *log);
+/* Forget every record and count (a new run). */
+void hyd_ode_step_log_clear (HydOdeStepLog *log);
+guint hyd_ode_step_log_get_n_states (const HydOdeStepLog *log);
+/* The records in the order of the attempts; *n their number. */
+const HydOdeStepRecord *hyd_ode_step_log_get_records (const HydOdeStepLog *log, gsize *n);
+/* [n_states]: how many accepted steps each state limited. */
+const guint64 *hyd_ode_step_log_get_limited (const HydOdeStepLog *log);
+/* Accepted steps that no state limited (fixed step, no estimate). */
+guint64 hyd_ode_step_log_get_unlimited (const HydOdeStepLog *log);
+/* "accepted", "rejected-error", "rejected-newton", "rejected-singular",
+ * "rejected-failed". */
+const char *hyd_step_outcome_name (HydStepOutcome outcome);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (HydOdeStepLog, hyd_ode_step_log_free)
 
 G_END_DECLS

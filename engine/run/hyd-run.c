@@ -436,6 +436,7 @@ hyd_run_execute (HydSystem *sys, const HydRunSpec *spec, HydOdeResult *result, G
   opts.cancel = spec->cancel;
   opts.output = on_output;
   opts.output_user = &rs;
+  opts.step_log = spec->step_log;
   /* samples at k·Δ from 0, whichever integration reports them */
   opts.output_origin_set = TRUE;
   opts.output_origin = 0.0;

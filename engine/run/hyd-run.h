@@ -70,6 +70,8 @@ typedef struct {
                                 the array hyd_diagnostic_list_new), the same
                                 ones, in the same order, as the text of the
                                 `warnings` of hyd_run_execute */
+  HydOdeStepLog *step_log;   /* may be NULL: every attempted step is recorded
+                                (HydOdeOptions.step_log) */
 } HydRunSpec;
 
 /* The most output samples one run reports (10^8): a bound that a file's
