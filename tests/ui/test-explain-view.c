@@ -17,6 +17,7 @@
 #include "hyd-document.h"
 #include "hyd-explain-view.h"
 #include "hyd-window.h"
+#include "ui-test-util.h"
 
 static gboolean
 timeout_cb (gpointer data)
@@ -32,27 +33,6 @@ wait_ready (HydExplainView *view)
   while (!hyd_explain_view_get_ready (view))
     g_main_context_iteration (NULL, TRUE);
   g_source_remove (timeout);
-}
-
-static void
-save_screenshot (GtkWidget *widget, const char *path)
-{
-  /* let the window lay out and paint */
-  for (int k = 0; k < 50; k++)
-    {
-      while (g_main_context_iteration (NULL, FALSE))
-        ;
-      g_usleep (10000);
-    }
-  g_autoptr (GdkPaintable) paintable = gtk_widget_paintable_new (widget);
-  GtkSnapshot *snapshot = gtk_snapshot_new ();
-  gdk_paintable_snapshot (paintable, snapshot, gtk_widget_get_width (widget), gtk_widget_get_height (widget));
-  g_autoptr (GskRenderNode) node = gtk_snapshot_free_to_node (snapshot);
-  g_assert_nonnull (node);
-  GskRenderer *renderer = gtk_native_get_renderer (gtk_widget_get_native (widget));
-  g_autoptr (GdkTexture) texture = gsk_renderer_render_texture (renderer, node, NULL);
-  g_assert_true (gdk_texture_save_to_png (texture, path));
-  g_test_message ("wrote %s", path);
 }
 
 static void
@@ -91,7 +71,7 @@ test_motor_relief (void)
 
   const char *shot = g_getenv ("BRAMAH_SCREENSHOT");
   if (shot && *shot)
-    save_screenshot (GTK_WIDGET (view), shot);
+    hyd_test_save_screenshot (GTK_WIDGET (view), shot);
 
   hyd_explain_view_hover_mode (view, -1);
   g_auto (GStrv) none = hyd_canvas_dup_highlight (HYD_CANVAS (canvas));
@@ -178,7 +158,7 @@ test_window_action (void)
   if (shot && *shot)
     {
       gtk_window_set_default_size (GTK_WINDOW (window), 1100, 700);
-      save_screenshot (GTK_WIDGET (window), shot);
+      hyd_test_save_screenshot (GTK_WIDGET (window), shot);
     }
   gtk_window_destroy (GTK_WINDOW (view));
   gtk_window_destroy (GTK_WINDOW (window));

@@ -15,6 +15,7 @@
 
 #include "hyd-circuit.h"
 #include "hyd-linear-view.h"
+#include "ui-test-util.h"
 
 static gboolean
 timeout_cb (gpointer data)
@@ -30,24 +31,6 @@ wait_ready (HydLinearView *view)
   while (!hyd_linear_view_get_ready (view))
     g_main_context_iteration (NULL, TRUE);
   g_source_remove (timeout);
-}
-
-static void
-save_screenshot (GtkWidget *widget, const char *path)
-{
-  for (int k = 0; k < 50; k++)
-    {
-      while (g_main_context_iteration (NULL, FALSE))
-        ;
-      g_usleep (10000);
-    }
-  g_autoptr (GdkPaintable) paintable = gtk_widget_paintable_new (widget);
-  GtkSnapshot *snapshot = gtk_snapshot_new ();
-  gdk_paintable_snapshot (paintable, snapshot, gtk_widget_get_width (widget), gtk_widget_get_height (widget));
-  g_autoptr (GskRenderNode) node = gtk_snapshot_free_to_node (snapshot);
-  GskRenderer *renderer = gtk_native_get_renderer (gtk_widget_get_native (widget));
-  g_autoptr (GdkTexture) texture = gsk_renderer_render_texture (renderer, node, NULL);
-  g_assert_true (gdk_texture_save_to_png (texture, path));
 }
 
 static void
@@ -75,7 +58,7 @@ test_teaching_case (void)
   g_assert_nonnull (strstr (hyd_linear_view_get_text (view), "Poles"));
   const char *shot = g_getenv ("BRAMAH_SCREENSHOT");
   if (shot && *shot)
-    save_screenshot (GTK_WIDGET (view), shot);
+    hyd_test_save_screenshot (GTK_WIDGET (view), shot);
 
   /* the valve-less circuit's volumes: V1.initial_pressure is no profile;
    * a pressure output from the force works too */

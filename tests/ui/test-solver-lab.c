@@ -27,6 +27,7 @@
 #include "hyd-solver-lab.h"
 #include "hyd-window.h"
 #include "hyd-workprec.h"
+#include "ui-test-util.h"
 
 static gboolean
 timeout_cb (gpointer data)
@@ -55,26 +56,6 @@ run_and_wait (HydSolverLab *lab)
   g_source_remove (timeout);
   g_signal_handler_disconnect (lab, id);
   g_assert_false (hyd_solver_lab_get_running (lab));
-}
-
-static void
-save_screenshot (GtkWidget *widget, const char *path)
-{
-  for (int k = 0; k < 50; k++)
-    {
-      while (g_main_context_iteration (NULL, FALSE))
-        ;
-      g_usleep (10000);
-    }
-  g_autoptr (GdkPaintable) paintable = gtk_widget_paintable_new (widget);
-  GtkSnapshot *snapshot = gtk_snapshot_new ();
-  gdk_paintable_snapshot (paintable, snapshot, gtk_widget_get_width (widget), gtk_widget_get_height (widget));
-  g_autoptr (GskRenderNode) node = gtk_snapshot_free_to_node (snapshot);
-  g_assert_nonnull (node);
-  GskRenderer *renderer = gtk_native_get_renderer (gtk_widget_get_native (widget));
-  g_autoptr (GdkTexture) texture = gsk_renderer_render_texture (renderer, node, NULL);
-  g_assert_true (gdk_texture_save_to_png (texture, path));
-  g_test_message ("wrote %s", path);
 }
 
 static char *
@@ -192,7 +173,7 @@ test_runs (void)
 
   const char *shot = g_getenv ("BRAMAH_SCREENSHOT");
   if (shot && *shot)
-    save_screenshot (GTK_WIDGET (lab), shot);
+    hyd_test_save_screenshot (GTK_WIDGET (lab), shot);
 
   /* another row: another map */
   hyd_solver_lab_select_run (lab, 2);
@@ -235,7 +216,7 @@ test_runs (void)
   /* (its h(t) of 385 000 steps, drawn reduced to the pixel columns) */
   const char *shot_long = g_getenv ("BRAMAH_SCREENSHOT_LONG");
   if (shot_long && *shot_long)
-    save_screenshot (GTK_WIDGET (lab), shot_long);
+    hyd_test_save_screenshot (GTK_WIDGET (lab), shot_long);
 
   /* the window going clears its heat map */
   g_assert_nonnull (hyd_canvas_dup_highlight (HYD_CANVAS (canvas)));
@@ -362,7 +343,7 @@ test_window_action (void)
   g_assert_cmpfloat (hyd_canvas_get_highlight_level (HYD_CANVAS (canvas), heat[0]), ==, 1.0);
   const char *shot = g_getenv ("BRAMAH_SCREENSHOT_WINDOW");
   if (shot && *shot)
-    save_screenshot (GTK_WIDGET (window), shot);
+    hyd_test_save_screenshot (GTK_WIDGET (window), shot);
   gtk_window_destroy (GTK_WINDOW (lab));
   gtk_window_destroy (GTK_WINDOW (window));
 }

@@ -34,6 +34,7 @@
 #include "hyd-sparsity-view.h"
 #include "hyd-system.h"
 #include "hyd-window.h"
+#include "ui-test-util.h"
 
 static gboolean
 timeout_cb (gpointer data)
@@ -66,26 +67,6 @@ wait_drawn (HydSparsityView *view, guint before)
   while (hyd_sparsity_view_get_n_draws (view) <= before)
     g_main_context_iteration (NULL, TRUE);
   g_source_remove (timeout);
-}
-
-static void
-save_screenshot (GtkWidget *widget, const char *path)
-{
-  for (int k = 0; k < 50; k++)
-    {
-      while (g_main_context_iteration (NULL, FALSE))
-        ;
-      g_usleep (10000);
-    }
-  g_autoptr (GdkPaintable) paintable = gtk_widget_paintable_new (widget);
-  GtkSnapshot *snapshot = gtk_snapshot_new ();
-  gdk_paintable_snapshot (paintable, snapshot, gtk_widget_get_width (widget), gtk_widget_get_height (widget));
-  g_autoptr (GskRenderNode) node = gtk_snapshot_free_to_node (snapshot);
-  g_assert_nonnull (node);
-  GskRenderer *renderer = gtk_native_get_renderer (gtk_widget_get_native (widget));
-  g_autoptr (GdkTexture) texture = gsk_renderer_render_texture (renderer, node, NULL);
-  g_assert_true (gdk_texture_save_to_png (texture, path));
-  g_test_message ("wrote %s", path);
 }
 
 static HydDocument *
@@ -343,7 +324,7 @@ test_large (void)
   if (shot && *shot)
     {
       hyd_sparsity_view_set_cell_size (view, 0.2);
-      save_screenshot (GTK_WIDGET (view), shot);
+      hyd_test_save_screenshot (GTK_WIDGET (view), shot);
     }
   g_source_remove (ticker);
   gtk_window_destroy (GTK_WINDOW (view));
@@ -436,12 +417,12 @@ test_window_action (void)
                 col = c;
               }
       g_assert_true (hyd_sparsity_view_hover_entry (shown, row, col));
-      save_screenshot (GTK_WIDGET (shown), shot);
+      hyd_test_save_screenshot (GTK_WIDGET (shown), shot);
       const char *shot_window = g_getenv ("BRAMAH_SCREENSHOT_WINDOW");
       if (shot_window && *shot_window)
         {
           gtk_window_set_default_size (GTK_WINDOW (window), 1100, 700);
-          save_screenshot (GTK_WIDGET (window), shot_window);
+          hyd_test_save_screenshot (GTK_WIDGET (window), shot_window);
         }
       gtk_window_destroy (GTK_WINDOW (shown));
     }

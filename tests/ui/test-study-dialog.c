@@ -22,6 +22,7 @@
 #include "hyd-property-panel.h"
 #include "hyd-study.h"
 #include "hyd-study-dialog.h"
+#include "ui-test-util.h"
 
 static char *
 example_path (void)
@@ -528,24 +529,6 @@ test_property_panel_menu (void)
 }
 
 static void
-save_screenshot (GtkWidget *widget, const char *path)
-{
-  for (int k = 0; k < 50; k++)
-    {
-      while (g_main_context_iteration (NULL, FALSE))
-        ;
-      g_usleep (10000);
-    }
-  g_autoptr (GdkPaintable) paintable = gtk_widget_paintable_new (widget);
-  GtkSnapshot *snapshot = gtk_snapshot_new ();
-  gdk_paintable_snapshot (paintable, snapshot, gtk_widget_get_width (widget), gtk_widget_get_height (widget));
-  g_autoptr (GskRenderNode) node = gtk_snapshot_free_to_node (snapshot);
-  GskRenderer *renderer = gtk_native_get_renderer (gtk_widget_get_native (widget));
-  g_autoptr (GdkTexture) texture = gsk_renderer_render_texture (renderer, node, NULL);
-  g_assert_true (gdk_texture_save_to_png (texture, path));
-}
-
-static void
 screenshot (void)
 {
   g_autoptr (HydDocument) doc = load_document ();
@@ -553,7 +536,7 @@ screenshot (void)
   g_assert_true (hyd_study_dialog_add_metric (dialog, "max:C1.A.p"));
   gtk_window_present (GTK_WINDOW (dialog));
   g_assert_cmpint (run_to_end (dialog, NULL), ==, 1);
-  save_screenshot (GTK_WIDGET (dialog), g_getenv ("BRAMAH_SCREENSHOT"));
+  hyd_test_save_screenshot (GTK_WIDGET (dialog), g_getenv ("BRAMAH_SCREENSHOT"));
   gtk_window_destroy (GTK_WINDOW (dialog));
 }
 
