@@ -685,8 +685,9 @@ add_metric_clicked_cb (GtkButton *button, gpointer user)
   guint k = gtk_drop_down_get_selected (self->kind_box), v = gtk_drop_down_get_selected (self->var_box);
   if (k >= G_N_ELEMENTS (metric_kinds) || self->var_names == NULL || v >= g_strv_length (self->var_names))
     return;
-  hyd_study_dialog_add_metric_as_shown (self, metric_kinds[k].kind, self->var_names[v],
-                                        gtk_editable_get_text (GTK_EDITABLE (self->threshold_entry)));
+  if (hyd_study_dialog_add_metric_as_shown (self, metric_kinds[k].kind, self->var_names[v],
+                                            gtk_editable_get_text (GTK_EDITABLE (self->threshold_entry))))
+    say (self, NULL);   /* an earlier "Add a metric" no longer holds */
 }
 
 /* The threshold's row shows for the time_to kinds, with the variable's unit. */
@@ -1172,6 +1173,9 @@ hyd_study_dialog_start (HydStudyDialog *self)
       say (self, message);
       return FALSE;
     }
+  /* no metric added yet: the one the pickers show, as a person expects */
+  if (self->metric_specs->len == 0)
+    add_metric_clicked_cb (NULL, self);
   update_command (self, vary);
   if (self->metric_specs->len == 0)
     {

@@ -343,6 +343,26 @@ test_failed_runs (void)
   gtk_window_destroy (GTK_WINDOW (dialog));
 }
 
+/* Start with a parameter but no metric added: the study takes the metric
+ * the pickers show, as a person who did not press "Add Metric" expects,
+ * instead of asking for one (found by clicking through the window). */
+static void
+test_metric_as_shown (void)
+{
+  g_autoptr (HydDocument) doc = load_document ();
+  HydStudyDialog *dialog = hyd_study_dialog_new (NULL, doc);
+  g_assert_true (hyd_study_dialog_add_parameter (dialog, "TH1", "max_diameter"));
+  g_assert_true (hyd_study_dialog_set_range (dialog, "TH1", "max_diameter", "0.8", "1.6", "3"));
+  hyd_study_dialog_set_jobs (dialog, 2);
+  gtk_window_present (GTK_WINDOW (dialog));
+  g_assert_cmpint (run_to_end (dialog, NULL), ==, 1);
+  g_assert_cmpuint (hyd_study_dialog_get_n_done (dialog), ==, 3);
+  g_assert_nonnull (strstr (hyd_study_dialog_get_command (dialog), "--metric "));
+  g_autofree char *csv = hyd_study_dialog_get_csv (dialog);
+  g_assert_true (g_str_has_prefix (csv, "run,TH1.max_diameter,status,"));
+  gtk_window_destroy (GTK_WINDOW (dialog));
+}
+
 static void
 wait_done (HydStudyDialog *dialog, guint64 n)
 {
@@ -557,6 +577,7 @@ main (int argc, char **argv)
   g_test_add_func ("/ui/study-dialog/time-to", test_time_to);
   g_test_add_func ("/ui/study-dialog/monte-carlo", test_monte_carlo);
   g_test_add_func ("/ui/study-dialog/failed-runs", test_failed_runs);
+  g_test_add_func ("/ui/study-dialog/metric-as-shown", test_metric_as_shown);
   g_test_add_func ("/ui/study-dialog/cancel", test_cancel);
   g_test_add_func ("/ui/study-dialog/close-mid-study", test_close_mid_study);
   g_test_add_func ("/ui/study-dialog/property-panel-hook", test_property_panel_hook);
