@@ -546,6 +546,8 @@ hyd_explain_view_class_init (HydExplainViewClass *klass)
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
   object_class->dispose = hyd_explain_view_dispose;
   object_class->finalize = hyd_explain_view_finalize;
+  /* Escape closes it, as the help and the examples windows */
+  gtk_widget_class_add_binding_action (GTK_WIDGET_CLASS (klass), GDK_KEY_Escape, 0, "window.close", NULL);
   signals[SIGNAL_READY] = g_signal_new ("ready", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL,
                                         NULL, G_TYPE_NONE, 0);
 }
