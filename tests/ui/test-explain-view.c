@@ -117,14 +117,7 @@ test_window_action (void)
   g_autoptr (GFile) file = g_file_new_for_path (path);
   g_assert_true (hyd_window_open_file (window, file));
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.explain-stiffness", NULL));
-  HydExplainView *view = NULL;
-  GListModel *tops = gtk_window_get_toplevels ();  /* transfer none */
-  for (guint k = 0; k < g_list_model_get_n_items (tops) && view == NULL; k++)
-    {
-      g_autoptr (GObject) w = g_list_model_get_item (tops, k);
-      if (HYD_IS_EXPLAIN_VIEW (w))
-        view = HYD_EXPLAIN_VIEW (w);
-    }
+  HydExplainView *view = (HydExplainView *) hyd_test_find_toplevel (HYD_TYPE_EXPLAIN_VIEW);
   g_assert_nonnull (view);
   g_assert_true (gtk_window_get_transient_for (GTK_WINDOW (view)) == GTK_WINDOW (window));
   wait_ready (view);
@@ -132,24 +125,7 @@ test_window_action (void)
   g_assert_cmpuint (hyd_explain_view_get_n_modes (view), ==, 6);
   g_assert_nonnull (strstr (gtk_window_get_title (GTK_WINDOW (view)), "t = 0 s"));
   hyd_explain_view_hover_mode (view, 0);
-  GtkWidget *canvas = NULL;
-  for (GtkWidget *c = gtk_widget_get_first_child (GTK_WIDGET (window)); c; )
-    {
-      if (HYD_IS_CANVAS (c))
-        {
-          canvas = c;
-          break;
-        }
-      /* depth-first through the window's widgets */
-      if (gtk_widget_get_first_child (c))
-        c = gtk_widget_get_first_child (c);
-      else
-        {
-          while (c && !gtk_widget_get_next_sibling (c) && c != GTK_WIDGET (window))
-            c = gtk_widget_get_parent (c);
-          c = c && c != GTK_WIDGET (window) ? gtk_widget_get_next_sibling (c) : NULL;
-        }
-    }
+  GtkWidget *canvas = hyd_test_find_descendant (GTK_WIDGET (window), HYD_TYPE_CANVAS);
   g_assert_nonnull (canvas);
   g_auto (GStrv) lit = hyd_canvas_dup_highlight (HYD_CANVAS (canvas));
   g_assert_nonnull (lit);

@@ -289,24 +289,6 @@ test_error (void)
   gtk_window_destroy (GTK_WINDOW (lab));
 }
 
-static GtkWidget *
-find_canvas (GtkWidget *window)
-{
-  for (GtkWidget *c = gtk_widget_get_first_child (window); c; )
-    {
-      if (HYD_IS_CANVAS (c))
-        return c;
-      if (gtk_widget_get_first_child (c))
-        c = gtk_widget_get_first_child (c);
-      else
-        {
-          while (c && !gtk_widget_get_next_sibling (c) && c != window)
-            c = gtk_widget_get_parent (c);
-          c = c && c != window ? gtk_widget_get_next_sibling (c) : NULL;
-        }
-    }
-  return NULL;
-}
 
 /* The menu item (win.solver-lab): over the window, the heat map on its
  * schematic. */
@@ -320,14 +302,7 @@ test_window_action (void)
   g_autoptr (GFile) file = g_file_new_for_path (path);
   g_assert_true (hyd_window_open_file (window, file));
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.solver-lab", NULL));
-  HydSolverLab *lab = NULL;
-  g_autoptr (GListModel) tops = gtk_window_get_toplevels ();
-  for (guint k = 0; k < g_list_model_get_n_items (tops) && lab == NULL; k++)
-    {
-      g_autoptr (GObject) w = g_list_model_get_item (tops, k);
-      if (HYD_IS_SOLVER_LAB (w))
-        lab = HYD_SOLVER_LAB (w);
-    }
+  HydSolverLab *lab = (HydSolverLab *) hyd_test_find_toplevel (HYD_TYPE_SOLVER_LAB);
   g_assert_nonnull (lab);
   g_assert_true (gtk_window_get_transient_for (GTK_WINDOW (lab)) == GTK_WINDOW (window));
   const char *solvers[] = { "rodas4", NULL };
@@ -338,7 +313,7 @@ test_window_action (void)
   /* the first run is shown at once */
   g_auto (GStrv) heat = hyd_solver_lab_dup_heat_components (lab);
   g_assert_nonnull (heat);
-  GtkWidget *canvas = find_canvas (GTK_WIDGET (window));
+  GtkWidget *canvas = hyd_test_find_descendant (GTK_WIDGET (window), HYD_TYPE_CANVAS);
   g_assert_nonnull (canvas);
   g_assert_cmpfloat (hyd_canvas_get_highlight_level (HYD_CANVAS (canvas), heat[0]), ==, 1.0);
   const char *shot = g_getenv ("BRAMAH_SCREENSHOT_WINDOW");

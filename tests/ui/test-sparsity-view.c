@@ -342,14 +342,7 @@ test_window_action (void)
   g_autoptr (GFile) file = g_file_new_for_path (path);
   g_assert_true (hyd_window_open_file (window, file));
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.jacobian-sparsity", NULL));
-  HydSparsityView *view = NULL;
-  GListModel *tops = gtk_window_get_toplevels ();  /* transfer none */
-  for (guint k = 0; k < g_list_model_get_n_items (tops) && view == NULL; k++)
-    {
-      g_autoptr (GObject) w = g_list_model_get_item (tops, k);
-      if (HYD_IS_SPARSITY_VIEW (w))
-        view = HYD_SPARSITY_VIEW (w);
-    }
+  HydSparsityView *view = (HydSparsityView *) hyd_test_find_toplevel (HYD_TYPE_SPARSITY_VIEW);
   g_assert_nonnull (view);
   g_assert_true (gtk_window_get_transient_for (GTK_WINDOW (view)) == GTK_WINDOW (window));
   wait_ready (view);
@@ -369,23 +362,7 @@ test_window_action (void)
   if (shot && *shot)
     {
       /* at t = 1 s of a run (BRAMAH_SCREENSHOT_T), the pressures up */
-      GtkWidget *canvas = NULL;
-      for (GtkWidget *c = gtk_widget_get_first_child (GTK_WIDGET (window)); c;)
-        {
-          if (HYD_IS_CANVAS (c))
-            {
-              canvas = c;
-              break;
-            }
-          if (gtk_widget_get_first_child (c))
-            c = gtk_widget_get_first_child (c);
-          else
-            {
-              while (c && !gtk_widget_get_next_sibling (c) && c != GTK_WIDGET (window))
-                c = gtk_widget_get_parent (c);
-              c = c && c != GTK_WIDGET (window) ? gtk_widget_get_next_sibling (c) : NULL;
-            }
-        }
+      GtkWidget *canvas = hyd_test_find_descendant (GTK_WIDGET (window), HYD_TYPE_CANVAS);
       g_assert_nonnull (canvas);
       const HydCircuit *circuit = hyd_document_get_circuit (hyd_window_get_document (window));
       const char *at = g_getenv ("BRAMAH_SCREENSHOT_T");
@@ -450,14 +427,7 @@ find_widget (GtkWidget *root, GType type, const char *label)
 static HydSparsityView *
 find_sparsity_view (void)
 {
-  GListModel *tops = gtk_window_get_toplevels ();  /* transfer none */
-  for (guint k = 0; k < g_list_model_get_n_items (tops); k++)
-    {
-      g_autoptr (GObject) w = g_list_model_get_item (tops, k);
-      if (HYD_IS_SPARSITY_VIEW (w))
-        return HYD_SPARSITY_VIEW (w);
-    }
-  return NULL;
+  return (HydSparsityView *) hyd_test_find_toplevel (HYD_TYPE_SPARSITY_VIEW);
 }
 
 /* The Stiffness window's "Jacobian Sparsity…" button: the same circuit

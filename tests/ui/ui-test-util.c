@@ -21,3 +21,30 @@ hyd_test_save_screenshot (GtkWidget *widget, const char *path)
   g_assert_true (gdk_texture_save_to_png (texture, path));
   g_test_message ("wrote %s", path);
 }
+
+GtkWindow *
+hyd_test_find_toplevel (GType type)
+{
+  GListModel *tops = gtk_window_get_toplevels ();  /* transfer none */
+  for (guint k = 0; k < g_list_model_get_n_items (tops); k++)
+    {
+      g_autoptr (GObject) w = g_list_model_get_item (tops, k);
+      if (G_TYPE_CHECK_INSTANCE_TYPE (w, type))
+        return GTK_WINDOW (w);   /* the list keeps it */
+    }
+  return NULL;
+}
+
+GtkWidget *
+hyd_test_find_descendant (GtkWidget *root, GType type)
+{
+  for (GtkWidget *c = gtk_widget_get_first_child (root); c; c = gtk_widget_get_next_sibling (c))
+    {
+      if (G_TYPE_CHECK_INSTANCE_TYPE (c, type))
+        return c;
+      GtkWidget *found = hyd_test_find_descendant (c, type);
+      if (found)
+        return found;
+    }
+  return NULL;
+}
