@@ -152,7 +152,25 @@ hcp_object_deep_copy (JsonObject *object)
   return copy;
 }
 
-/* json_node_copy shares objects and arrays; the document owns its trees. */
+/* A copy that shares nothing with its original: json_node_copy shares
+ * objects and arrays, and values too, whose reference counts json-glib
+ * (1.6) changes without atomics, so a copy handed to another thread (a
+ * study's workers, the runner) would race with its original on them. */
+static JsonNode *
+value_copy (JsonNode *node)
+{
+  GType type = json_node_get_value_type (node);
+  if (type == G_TYPE_INT64)
+    return json_node_init_int (json_node_alloc (), json_node_get_int (node));
+  if (type == G_TYPE_DOUBLE)
+    return json_node_init_double (json_node_alloc (), json_node_get_double (node));
+  if (type == G_TYPE_BOOLEAN)
+    return json_node_init_boolean (json_node_alloc (), json_node_get_boolean (node));
+  if (type == G_TYPE_STRING)
+    return json_node_init_string (json_node_alloc (), json_node_get_string (node));
+  return json_node_init_null (json_node_alloc ());
+}
+
 JsonNode *
 hcp_node_deep_copy (JsonNode *node)
 {
@@ -179,9 +197,11 @@ hcp_node_deep_copy (JsonNode *node)
       }
 
     case JSON_NODE_VALUE:
+      return value_copy (node);
+
     case JSON_NODE_NULL:
     default:
-      return json_node_copy (node);
+      return json_node_init_null (json_node_alloc ());
     }
 }
 

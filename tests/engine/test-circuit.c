@@ -1470,6 +1470,110 @@ test_roundtrip_new_and_copy (void)
   g_assert_cmpstr (original_text, ==, canonical_doc);
 }
 
+/* Every string value node of `a` and of `b` at the same place: their
+ * strings are not the same storage (a shared JsonValue would give the same
+ * pointer). Returns how many string values were compared. */
+static guint
+assert_no_shared_strings (JsonNode *a, JsonNode *b)
+{
+  guint n = 0;
+  g_assert_cmpint (JSON_NODE_TYPE (a), ==, JSON_NODE_TYPE (b));
+  switch (JSON_NODE_TYPE (a))
+    {
+    case JSON_NODE_OBJECT:
+      {
+        JsonObject *oa = json_node_get_object (a), *ob = json_node_get_object (b);
+        g_autoptr (GList) members = json_object_get_members (oa);
+        for (GList *l = members; l; l = l->next)
+          n += assert_no_shared_strings (json_object_get_member (oa, l->data), json_object_get_member (ob, l->data));
+        break;
+      }
+    case JSON_NODE_ARRAY:
+      {
+        JsonArray *aa = json_node_get_array (a), *ab = json_node_get_array (b);
+        for (guint i = 0; i < json_array_get_length (aa); i++)
+          n += assert_no_shared_strings (json_array_get_element (aa, i), json_array_get_element (ab, i));
+        break;
+      }
+    case JSON_NODE_VALUE:
+      if (json_node_get_value_type (a) == G_TYPE_STRING)
+        {
+          g_assert_cmpstr (json_node_get_string (a), ==, json_node_get_string (b));
+          g_assert_true (json_node_get_string (a) != json_node_get_string (b));
+          n++;
+        }
+      break;
+    default:
+      break;
+    }
+  return n;
+}
+
+static guint
+assert_objects_share_no_strings (JsonObject *a, JsonObject *b)
+{
+  g_autoptr (JsonNode) na = json_node_init_object (json_node_alloc (), a);
+  g_autoptr (JsonNode) nb = json_node_init_object (json_node_alloc (), b);
+  return assert_no_shared_strings (na, nb);
+}
+
+/* A copy shares no value with its original: json-glib counts a value's
+ * references without atomics (json-glib 1.6, json_node_copy), so a shared
+ * value copied or freed in two threads at once (the study's workers each
+ * copy the circuit) loses counts and is freed while in use. */
+static void
+test_copy_shares_no_values (void)
+{
+  g_autoptr(HydCircuit) original = load_ok (canonical_doc);
+  g_autoptr(HydCircuit) copy = hyd_circuit_copy (original);
+  guint n = assert_objects_share_no_strings (original->fluid, copy->fluid);
+  n += assert_objects_share_no_strings (original->simulation, copy->simulation);
+  for (guint i = 0; i < original->components->len; i++)
+    {
+      HydCircuitComponent *a = g_ptr_array_index (original->components, i);
+      HydCircuitComponent *b = g_ptr_array_index (copy->components, i);
+      n += assert_objects_share_no_strings (a->params, b->params);
+      if (a->extra)
+        n += assert_objects_share_no_strings (a->extra, b->extra);
+    }
+  /* "amber", "tait", "rodas4", "me", "a", "b" at least */
+  g_assert_cmpuint (n, >=, 6);
+}
+
+/* Four threads copy one circuit, edit and free their copies at once, as
+ * the study's workers do; the original is unchanged afterwards. */
+typedef struct {
+  const HydCircuit *original;
+  guint rounds;
+} CopyJob;
+
+static gpointer
+copy_thread (gpointer data)
+{
+  CopyJob *job = data;
+  for (guint k = 0; k < job->rounds; k++)
+    {
+      g_autoptr(HydCircuit) copy = hyd_circuit_copy (job->original);
+      g_assert_true (hyd_circuit_component_set_param_from_string (hyd_circuit_find_component (copy, "RV1"),
+                                                                  "nominal_flow", "0.002", NULL, NULL));
+    }
+  return NULL;
+}
+
+static void
+test_copy_threads (void)
+{
+  g_autoptr(HydCircuit) original = load_ok (canonical_doc);
+  CopyJob job = { original, 3000 };
+  GThread *threads[4];
+  for (guint k = 0; k < G_N_ELEMENTS (threads); k++)
+    threads[k] = g_thread_new ("copy", copy_thread, &job);
+  for (guint k = 0; k < G_N_ELEMENTS (threads); k++)
+    g_thread_join (threads[k]);
+  g_autofree char *text = save (original);
+  g_assert_cmpstr (text, ==, canonical_doc);
+}
+
 static void
 test_validate_edited (void)
 {
@@ -1695,6 +1799,8 @@ main (int argc, char **argv)
   g_test_add_func ("/engine/circuit/roundtrip/canonical-form", test_roundtrip_loose_canonical_form);
   g_test_add_func ("/engine/circuit/roundtrip/new-and-copy", test_roundtrip_new_and_copy);
   g_test_add_func ("/engine/circuit/validate/edited", test_validate_edited);
+  g_test_add_func ("/engine/circuit/copy/shares-no-values", test_copy_shares_no_values);
+  g_test_add_func ("/engine/circuit/copy/threads", test_copy_threads);
 
   g_test_add_func ("/engine/circuit/params/typed", test_typed_params);
   g_test_add_func ("/engine/circuit/params/type-fields", test_type_fields);
