@@ -268,6 +268,56 @@ lookup_symbol (HydUnit unit, const char *symbol, double *scale, double *offset)
   return FALSE;
 }
 
+/* The k with scale = 10^k exactly as the literal 1e<k> rounds, if any. */
+static gboolean
+power_of_ten (double scale, int *k)
+{
+  for (int e = -12; e <= 12; e++)
+    {
+      char literal[8];
+      g_snprintf (literal, sizeof literal, "1e%d", e);
+      if (g_ascii_strtod (literal, NULL) == scale)
+        {
+          *k = e;
+          return TRUE;
+        }
+    }
+  return FALSE;
+}
+
+/* A decimal number shown in a unit 10^k times SI, in SI: its decimal
+ * exponent shifted by −k before it is rounded to a double, so that
+ * "0.065 mm" is 6.5e-05 m, as written, where dividing the double 0.065 by
+ * 1000 gives 6.500000000000001e-05 (a quarter of three-decimal numbers do
+ * that). `number` is what g_ascii_strtod read (digits, a point, an
+ * exponent). Returns FALSE when it does not look like that. */
+static gboolean
+shift_decimal (const char *number, gsize length, int k, double *out)
+{
+  gsize mantissa = 0;
+  while (mantissa < length && number[mantissa] != 'e' && number[mantissa] != 'E')
+    {
+      if (!g_ascii_isdigit (number[mantissa]) && number[mantissa] != '.' && number[mantissa] != '+'
+          && number[mantissa] != '-')
+        return FALSE;
+      mantissa++;
+    }
+  gint64 exponent = 0;
+  if (mantissa < length)
+    {
+      g_autofree char *e = g_strndup (number + mantissa + 1, length - mantissa - 1);
+      if (!g_ascii_string_to_signed (e, 10, -100000, 100000, &exponent, NULL))
+        return FALSE;
+    }
+  g_autofree char *shifted = g_strdup_printf ("%.*se%" G_GINT64_FORMAT, (int) mantissa, number, exponent - k);
+  char *end = NULL;
+  double value = g_ascii_strtod (shifted, &end);
+  if (end == NULL || *end != '\0')
+    return FALSE;
+  *out = value;
+  return TRUE;
+}
+
 gboolean
 hyd_display_parse (HydUnit unit, const char *text, double *si)
 {
@@ -316,6 +366,11 @@ hyd_display_parse (HydUnit unit, const char *text, double *si)
     return FALSE;
 
   double value = (shown - offset) / scale;
+  int k;
+  double exact;
+  if (offset == 0.0 && scale != 1.0 && power_of_ten (scale, &k)
+      && shift_decimal (number, (gsize) (end - number), k, &exact))
+    value = negate ? -exact : exact;
   if (!isfinite (value))
     return FALSE;
   if (si)

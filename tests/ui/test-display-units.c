@@ -169,6 +169,36 @@ test_parse (void)
     }
 }
 
+/* A decimal typed in a unit that is a power of ten of SI gives the double
+ * nearest the decimal in SI, as the file then says what was typed: 0.065
+ * mm is 6.5e-05 m, where 0.065 / 1000 is 6.500000000000001e-05. */
+static void
+test_parse_exact_decimal (void)
+{
+  static const ParseCase cases[] = {
+    { HYD_UNIT_LENGTH, "0.065", TRUE, 6.5e-05 },
+    { HYD_UNIT_LENGTH, "0.065 mm", TRUE, 6.5e-05 },
+    { HYD_UNIT_LENGTH, "−0.065", TRUE, -6.5e-05 },
+    { HYD_UNIT_LENGTH, "-0.065", TRUE, -6.5e-05 },
+    { HYD_UNIT_LENGTH, "6.5e-2", TRUE, 6.5e-05 },
+    { HYD_UNIT_LENGTH, "650E-4 mm", TRUE, 6.5e-05 },
+    { HYD_UNIT_LENGTH, "0.013 cm", TRUE, 1.3e-04 },
+    { HYD_UNIT_LENGTH, "0.065 m", TRUE, 0.065 },
+    { HYD_UNIT_PRESSURE, "3.3", TRUE, 3.3e5 },
+    { HYD_UNIT_PRESSURE, "0.7 kPa", TRUE, 700.0 },
+    { HYD_UNIT_PRESSURE, "1.1 MPa", TRUE, 1.1e6 },
+    { HYD_UNIT_VOLUME, "0.029 L", TRUE, 2.9e-05 },
+  };
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      const ParseCase *c = &cases[i];
+      double si = -12345.0;
+      g_assert_true (hyd_display_parse (c->unit, c->text, &si));
+      if (si != c->si)
+        g_error ("parsing '%s': %.17g, not %.17g", c->text, si, c->si);
+    }
+}
+
 /* Whatever a value formats to, parsing it gives the value back to the
  * precision shown. */
 static void
@@ -221,6 +251,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/ui/display-units/round-trip", test_round_trip);
   g_test_add_func ("/ui/display-units/format", test_format);
   g_test_add_func ("/ui/display-units/parse", test_parse);
+  g_test_add_func ("/ui/display-units/parse-exact-decimal", test_parse_exact_decimal);
   g_test_add_func ("/ui/display-units/format-parse", test_format_parse_round_trip);
   g_test_add_func ("/ui/display-units/locale", test_locale);
   return g_test_run ();
