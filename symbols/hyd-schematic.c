@@ -1440,10 +1440,14 @@ typedef enum {
   EXPORT_PNG,
 } ExportFormat;
 
+/* The file is made in memory and written as a circuit is saved
+ * (hyd_file_replace_contents): a reader never sees a part of it, and a
+ * failed export keeps the old file. */
 static cairo_status_t
-write_to_file (void *closure, const unsigned char *data, unsigned int length)
+append_bytes (void *closure, const unsigned char *data, unsigned int length)
 {
-  return fwrite (data, 1, length, closure) == length ? CAIRO_STATUS_SUCCESS : CAIRO_STATUS_WRITE_ERROR;
+  g_byte_array_append (closure, data, length);
+  return CAIRO_STATUS_SUCCESS;
 }
 
 gboolean
@@ -1507,25 +1511,15 @@ hyd_schematic_export (const HydCircuit *circuit, const char *path, double scale,
       return FALSE;
     }
 
-  FILE *f = NULL;
-  if (fmt != EXPORT_PNG)
-    {
-      f = fopen (path, "wb");
-      if (f == NULL)
-        {
-          int e = errno;
-          g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (e), "%s: %s", path, g_strerror (e));
-          return FALSE;
-        }
-    }
+  g_autoptr (GByteArray) bytes = g_byte_array_new ();
   cairo_surface_t *surface;
   switch (fmt)
     {
     case EXPORT_SVG:
-      surface = cairo_svg_surface_create_for_stream (write_to_file, f, w, h);
+      surface = cairo_svg_surface_create_for_stream (append_bytes, bytes, w, h);
       break;
     case EXPORT_PDF:
-      surface = cairo_pdf_surface_create_for_stream (write_to_file, f, w, h);
+      surface = cairo_pdf_surface_create_for_stream (append_bytes, bytes, w, h);
       if (circuit->title)
         cairo_pdf_surface_set_metadata (surface, CAIRO_PDF_METADATA_TITLE, circuit->title);
       cairo_pdf_surface_set_metadata (surface, CAIRO_PDF_METADATA_CREATOR, "Bramah");
@@ -1543,7 +1537,7 @@ hyd_schematic_export (const HydCircuit *circuit, const char *path, double scale,
   if (status == CAIRO_STATUS_SUCCESS)
     {
       if (fmt == EXPORT_PNG)
-        status = cairo_surface_write_to_png (surface, path);
+        status = cairo_surface_write_to_png_stream (surface, append_bytes, bytes);
       else
         {
           cairo_surface_finish (surface);
@@ -1551,20 +1545,17 @@ hyd_schematic_export (const HydCircuit *circuit, const char *path, double scale,
         }
     }
   cairo_surface_destroy (surface);
-  if (f)
-    {
-      /* a write that failed inside stdio's buffer shows only in ferror:
-       * cairo's PDF surface does not always report its stream's error */
-      gboolean bad = ferror (f) != 0;
-      if (fclose (f) != 0)
-        bad = TRUE;
-      if (bad && status == CAIRO_STATUS_SUCCESS)
-        status = CAIRO_STATUS_WRITE_ERROR;
-    }
   if (status != CAIRO_STATUS_SUCCESS)
     {
       g_set_error (error, HYD_SYMBOL_ERROR, HYD_SYMBOL_ERROR_EXPORT, "%s: %s", path,
                    cairo_status_to_string (status));
+      return FALSE;
+    }
+  g_autoptr (GError) inner = NULL;
+  if (!hyd_file_replace_contents (path, (const char *) bytes->data, bytes->len, 0, &inner))
+    {
+      int e = errno;
+      g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (e), "%s: %s", path, g_strerror (e));
       return FALSE;
     }
   return TRUE;

@@ -750,27 +750,17 @@ describe_rows (const HydStateDiagram *d)
   return g_string_free (s, FALSE);
 }
 
+/* Written as a circuit is saved (hyd_file_replace_contents): a reader never
+ * sees a part of the file, and a failed export keeps the old one. */
 static gboolean
 write_file (const char *path, const char *data, gsize length, GError **error)
 {
-  FILE *f = fopen (path, "wb");
-  if (f == NULL)
+  g_autoptr (GError) inner = NULL;
+  if (!hyd_file_replace_contents (path, data, length, 0, &inner))
     {
       int e = errno;
-      g_set_error (error, HYD_STATE_DIAGRAM_ERROR, HYD_STATE_DIAGRAM_ERROR_EXPORT, "%s: %s", path, g_strerror (e));
-      return FALSE;
-    }
-  gboolean bad = fwrite (data, 1, length, f) != length;
-  int e = bad ? errno : 0;
-  if (fclose (f) != 0 && !bad)
-    {
-      bad = TRUE;
-      e = errno;
-    }
-  if (bad)
-    {
       g_set_error (error, HYD_STATE_DIAGRAM_ERROR, HYD_STATE_DIAGRAM_ERROR_EXPORT, "%s: %s%s", path,
-                   e ? g_strerror (e) : "a write failed", e == ENOSPC ? " (disk full)" : "");
+                   g_strerror (e), e == ENOSPC ? " (disk full)" : "");
       return FALSE;
     }
   return TRUE;
@@ -840,7 +830,7 @@ hyd_state_diagram_export_format (const HydStateDiagram *d, const char *path, con
   if (status == CAIRO_STATUS_SUCCESS)
     {
       if (png)
-        status = cairo_surface_write_to_png (surface, path);
+        status = cairo_surface_write_to_png_stream (surface, append_to_string, buffer);
       else
         {
           cairo_surface_finish (surface);
@@ -855,7 +845,7 @@ hyd_state_diagram_export_format (const HydStateDiagram *d, const char *path, con
       return FALSE;
     }
   if (png)
-    return TRUE;
+    return write_file (path, buffer->str, buffer->len, error);
   if (svg)
     {
       /* Cairo draws text as glyph outlines: name the diagram and its rows in

@@ -46,6 +46,7 @@
 #include "hyd-plot-plan.h"
 #include "hyd-ui-util.h"
 
+#include <errno.h>
 #include <math.h>
 #include <string.h>
 #include <cairo.h>
@@ -1637,17 +1638,28 @@ hyd_plot_view_get_y_range (HydPlotView *self, HydUnit unit, double *ymin, double
   return FALSE;
 }
 
-/* Draw the plot for a file, always in the light palette (printable). */
+static cairo_status_t
+append_bytes (void *closure, const unsigned char *data, unsigned int length)
+{
+  g_byte_array_append (closure, data, length);
+  return CAIRO_STATUS_SUCCESS;
+}
+
+/* Draw the plot for a file, always in the light palette (printable). The
+ * file is made in memory and written as a circuit is saved
+ * (hyd_file_replace_contents): never seen half-written, and a failed
+ * export keeps the old file. */
 static gboolean
 export_to_surface (HydPlotView *self, const char *path, const char *ext, int w, int h, GError **error)
 {
+  g_autoptr(GByteArray) bytes = g_byte_array_new ();
   cairo_surface_t *surface;
   if (g_ascii_strcasecmp (ext, "png") == 0)
     surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, w, h);
   else if (g_ascii_strcasecmp (ext, "svg") == 0)
-    surface = cairo_svg_surface_create (path, w, h);
+    surface = cairo_svg_surface_create_for_stream (append_bytes, bytes, w, h);
   else
-    surface = cairo_pdf_surface_create (path, w, h);
+    surface = cairo_pdf_surface_create_for_stream (append_bytes, bytes, w, h);
   if (cairo_surface_status (surface) != CAIRO_STATUS_SUCCESS)
     {
       g_autofree char *display = g_filename_display_name (path);
@@ -1679,7 +1691,7 @@ export_to_surface (HydPlotView *self, const char *path, const char *ext, int w, 
     }
 
   if (status == CAIRO_STATUS_SUCCESS && g_ascii_strcasecmp (ext, "png") == 0)
-    status = cairo_surface_write_to_png (surface, path);
+    status = cairo_surface_write_to_png_stream (surface, append_bytes, bytes);
   cairo_surface_finish (surface);
   if (status == CAIRO_STATUS_SUCCESS)
     status = cairo_surface_status (surface);
@@ -1695,6 +1707,15 @@ export_to_surface (HydPlotView *self, const char *path, const char *ext, int w, 
     {
       g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
                            _("PLplot’s cairo driver (plplot-driver-cairo) is not installed"));
+      return FALSE;
+    }
+  g_autoptr(GError) inner = NULL;
+  if (!hyd_file_replace_contents (path, (const char *) bytes->data, bytes->len, 0, &inner))
+    {
+      int errsv = errno;
+      g_autofree char *display = g_filename_display_name (path);
+      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (errsv), _("Cannot write “%s”: %s"), display,
+                   g_strerror (errsv));
       return FALSE;
     }
   return TRUE;

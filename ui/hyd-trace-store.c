@@ -23,6 +23,7 @@
 #include <gio/gio.h>
 #include <glib/gstdio.h>
 #include <glib/gi18n-lib.h>
+#include "hyd-circuit.h"
 #include "hyd-display-units.h"
 #include "hyd-message.h"
 
@@ -425,15 +426,9 @@ hyd_trace_store_write_csv (HydTraceStore *store, const char *const *names,
         }
     }
 
-  FILE *out = g_fopen (path, "w");
-  if (out == NULL)
-    {
-      int errsv = errno;
-      g_autofree char *display = g_filename_display_name (path);
-      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (errsv),
-                   _("Cannot write “%s”: %s"), display, g_strerror (errsv));
-      return FALSE;
-    }
+  /* made whole, then written as a circuit is saved (atomically): a reader
+   * never sees half of it, a failed write keeps the old file */
+  g_autoptr(GString) text = g_string_new (NULL);
 
   /* The header: each column in the plots' words and units ("Time [s]",
    * "V1.P: Pressure [bar]"); a label two columns would share names the
@@ -474,10 +469,10 @@ hyd_trace_store_write_csv (HydTraceStore *store, const char *const *names,
         g_string_append (line, header->str);
     }
   g_string_append_c (line, '\n');
-  gboolean ok = fputs (line->str, out) >= 0;
+  g_string_append_len (text, line->str, (gssize) line->len);
 
   guint n_rows = hyd_trace_store_get_n_rows (store);
-  for (guint r = 0; ok && r < n_rows; r++)
+  for (guint r = 0; r < n_rows; r++)
     {
       g_string_truncate (line, 0);
       for (guint i = 0; i < cols->len; i++)
@@ -488,17 +483,13 @@ hyd_trace_store_write_csv (HydTraceStore *store, const char *const *names,
           append_number (line, hyd_display_from_si (store->units[k], column_data (store, k)[r]));
         }
       g_string_append_c (line, '\n');
-      ok = fputs (line->str, out) >= 0;
+      g_string_append_len (text, line->str, (gssize) line->len);
     }
 
-  int errsv = errno;
-  if (fclose (out) != 0 && ok)
+  g_autoptr(GError) inner = NULL;
+  if (!hyd_file_replace_contents (path, text->str, text->len, 0, &inner))
     {
-      ok = FALSE;
-      errsv = errno;
-    }
-  if (!ok)
-    {
+      int errsv = errno;
       g_autofree char *display = g_filename_display_name (path);
       g_set_error (error, G_IO_ERROR, g_io_error_from_errno (errsv),
                    _("Cannot write “%s”: %s"), display, g_strerror (errsv));

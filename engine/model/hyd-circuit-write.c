@@ -205,6 +205,7 @@ save_error (GError **error, int errsv, const char *path, const char *doing)
   g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (errsv), "cannot save %s: %s: %s",
                display, doing, errsv == ENOSPC || errsv == EDQUOT
                ? "the disk is full (or the quota is used up)" : g_strerror (errsv));
+  errno = errsv;   /* for hyd_file_replace_contents' callers */
   return FALSE;
 }
 
@@ -225,7 +226,10 @@ save_target (const char *path, GError **error)
         return g_steal_pointer (&target);
       link = g_file_read_link (target, error);
       if (link == NULL)
-        return NULL;
+        {
+          errno = EINVAL;
+          return NULL;
+        }
       if (g_path_is_absolute (link))
         {
           g_free (target);
@@ -382,10 +386,12 @@ replace_file (const char *target, const char *data, gsize length, guint mode, GE
   if (exists && !S_ISREG (st.st_mode))
     {
       g_autofree char *display = g_filename_display_name (target);
-      return hcp_error (error, HYD_DIAGNOSTIC_FILE,
-                        S_ISDIR (st.st_mode) ? N_("cannot save %s: it is a folder, not a file")
-                                             : N_("cannot save %s: it is a pipe, device or socket, not a file"),
-                        display, NULL);
+      hcp_error (error, HYD_DIAGNOSTIC_FILE,
+                 S_ISDIR (st.st_mode) ? N_("cannot save %s: it is a folder, not a file")
+                                      : N_("cannot save %s: it is a pipe, device or socket, not a file"),
+                 display, NULL);
+      errno = S_ISDIR (st.st_mode) ? EISDIR : EINVAL;
+      return FALSE;
     }
 
   temp = write_temporary (dir, base, data, length, exists ? &st : NULL, mode);
@@ -413,8 +419,6 @@ gboolean
 hyd_circuit_save_data_to_file (const char *data, gsize length, const char *path, guint mode,
                                GError **error)
 {
-  g_autofree char *target = NULL;
-
   g_return_val_if_fail (data != NULL, FALSE);
   g_return_val_if_fail (path != NULL, FALSE);
 
@@ -429,10 +433,21 @@ hyd_circuit_save_data_to_file (const char *data, gsize length, const char *path,
                            "circuit file may have; nothing was written"),
                         display, size, mib, NULL);
     }
+  return hyd_file_replace_contents (path, data, length, mode, error);
+}
+
+gboolean
+hyd_file_replace_contents (const char *path, const char *data, gsize length, guint mode, GError **error)
+{
+  g_autofree char *target = NULL;
+
+  g_return_val_if_fail (data != NULL || length == 0, FALSE);
+  g_return_val_if_fail (path != NULL, FALSE);
+
   target = save_target (path, error);
   if (target == NULL)
     return FALSE;
-  return replace_file (target, data, length, mode, error);
+  return replace_file (target, data ? data : "", length, mode, error);
 }
 
 gboolean

@@ -147,6 +147,14 @@ gboolean hyd_circuit_save_to_file (const HydCircuit *circuit, const char *path, 
  * (an autosave: 0600). */
 gboolean hyd_circuit_save_data_to_file (const char *data, gsize length, const char *path,
                                         guint mode, GError **error);
+/* Any file the application writes (exported runs, plots, drawings), as a
+ * circuit is saved: written under a temporary name in the same folder and
+ * renamed over `path` once complete, so that a reader (or a crash) never
+ * sees a part of it and a failure keeps the old file; links followed;
+ * `mode` as above. On failure errno also says why, for a caller that words
+ * its own message. */
+gboolean hyd_file_replace_contents (const char *path, const char *data, gsize length, guint mode,
+                                    GError **error);
 
 /* Items of a document, for editors: new (empty, with empty params/extra),
  * deep copy and free. A circuit owns the items in its arrays. */

@@ -4,6 +4,7 @@
 #include <math.h>
 #include <gio/gio.h>
 #include <glib/gstdio.h>
+#include <unistd.h>
 #include "hyd-trace-store.h"
 
 static const char *const names[] = { "t", "C1.x", "C1.A.p" };
@@ -227,6 +228,26 @@ test_csv (void)
                    "Time [s],L1.A: Flow [L/min],L1.A: Flow (L1.A.q) [L/min],\"X,\"\"1: foo\"\n"
                    "0.5,15,15,3\n");
 
+  /* written whole under another name and renamed over the old file, never
+   * rewritten in place: a second link to the old file keeps the old text
+   * (a reader that opened the old file meanwhile reads it whole), and the
+   * folder holds no temporary afterwards */
+  g_autofree char *second = g_build_filename (dir, "link.csv", NULL);
+  g_assert_true (g_file_set_contents (some, "old\n", -1, NULL));
+  g_assert_cmpint (link (some, second), ==, 0);
+  g_assert_true (hyd_trace_store_write_csv (store, chosen, some, &error));
+  g_assert_no_error (error);
+  g_autofree char *kept = read_file (second);
+  g_assert_cmpstr (kept, ==, "old\n");
+  g_autofree char *text6 = read_file (some);
+  g_assert_cmpstr (text6, ==, text2);
+  g_autoptr(GDir) d = g_dir_open (dir, 0, NULL);
+  guint n_files = 0;
+  while (g_dir_read_name (d) != NULL)
+    n_files++;
+  g_assert_cmpuint (n_files, ==, 3);   /* all.csv, some.csv, link.csv */
+
+  g_unlink (second);
   g_unlink (all);
   g_unlink (some);
   g_rmdir (dir);
