@@ -182,6 +182,8 @@ test_parse_exact_decimal (void)
     { HYD_UNIT_LENGTH, "-0.065", TRUE, -6.5e-05 },
     { HYD_UNIT_LENGTH, "6.5e-2", TRUE, 6.5e-05 },
     { HYD_UNIT_LENGTH, "650E-4 mm", TRUE, 6.5e-05 },
+    { HYD_UNIT_LENGTH, "0.0065e+1", TRUE, 6.5e-05 },
+    { HYD_UNIT_LENGTH, "0x10", TRUE, 0.016 },
     { HYD_UNIT_LENGTH, "0.013 cm", TRUE, 1.3e-04 },
     { HYD_UNIT_LENGTH, "0.065 m", TRUE, 0.065 },
     { HYD_UNIT_PRESSURE, "3.3", TRUE, 3.3e5 },
