@@ -32,6 +32,8 @@ struct _HydPlotPanes
   HydTraceStore *store;
   HydTraceStore *ghost;
   GStrv variables;
+  GStrv unit_names;          /* the circuit's variables with units[] below, or NULL */
+  HydUnit *units;
   guint active;
   guint equalize : 1;
 };
@@ -301,6 +303,7 @@ pane_new (HydPlotPanes *self, const char *title, const char *const *traces, cons
   hyd_plot_view_set_title (pane->view, title);
   hyd_plot_view_set_store (pane->view, self->store);
   hyd_plot_view_set_ghost (pane->view, self->ghost);
+  hyd_plot_view_set_variable_units (pane->view, (const char *const *) self->unit_names, self->units);
   for (guint i = 0; traces && traces[i]; i++)
     hyd_plot_view_add_trace (pane->view, traces[i]);
   gtk_overlay_set_child (GTK_OVERLAY (pane->box), GTK_WIDGET (pane->view));
@@ -471,6 +474,8 @@ hyd_plot_panes_finalize (GObject *object)
   HydPlotPanes *self = HYD_PLOT_PANES (object);
   g_clear_pointer (&self->panes, g_ptr_array_unref);
   g_clear_pointer (&self->variables, g_strfreev);
+  g_clear_pointer (&self->unit_names, g_strfreev);
+  g_clear_pointer (&self->units, g_free);
   G_OBJECT_CLASS (hyd_plot_panes_parent_class)->finalize (object);
 }
 
@@ -611,6 +616,25 @@ hyd_plot_panes_set_variables (HydPlotPanes *self, const char *const *names)
   g_return_if_fail (HYD_IS_PLOT_PANES (self));
   g_clear_pointer (&self->variables, g_strfreev);
   self->variables = g_strdupv ((char **) names);
+}
+
+void
+hyd_plot_panes_set_variable_units (HydPlotPanes *self, const char *const *names, const HydUnit *units)
+{
+  g_return_if_fail (HYD_IS_PLOT_PANES (self));
+  g_clear_pointer (&self->unit_names, g_strfreev);
+  g_clear_pointer (&self->units, g_free);
+  if (names != NULL && units != NULL)
+    {
+      guint n = g_strv_length ((char **) names);
+      self->unit_names = g_strdupv ((char **) names);
+      self->units = g_memdup2 (units, (n + 1) * sizeof (HydUnit));
+    }
+  for (guint i = 0; self->panes && i < self->panes->len; i++)
+    {
+      Pane *pane = g_ptr_array_index (self->panes, i);
+      hyd_plot_view_set_variable_units (pane->view, (const char *const *) self->unit_names, self->units);
+    }
 }
 
 void

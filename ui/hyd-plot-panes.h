@@ -26,6 +26,10 @@ JsonArray *hyd_plot_panes_to_json (HydPlotPanes *self);
 void hyd_plot_panes_set_stores (HydPlotPanes *self, HydTraceStore *store, HydTraceStore *ghost);
 /* The variables the trace lists offer (NULL-terminated). */
 void hyd_plot_panes_set_variables (HydPlotPanes *self, const char *const *names);
+/* The units of the circuit's variables, for the axes of every pane before
+ * a run (hyd_plot_view_set_variable_units); units has one entry more than
+ * names has names (copied). */
+void hyd_plot_panes_set_variable_units (HydPlotPanes *self, const char *const *names, const HydUnit *units);
 /* the names the "+" list offers (NULL: none yet) */
 const char *const *hyd_plot_panes_get_variables (HydPlotPanes *self);
 /* Add a trace to the active pane (a new pane when there is none). */

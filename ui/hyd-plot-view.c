@@ -163,6 +163,7 @@ struct _HydPlotView
   /* Owned references */
   HydTraceStore *store;
   HydTraceStore *ghost;
+  GHashTable *known_units;   /* name → unit + 1, for traces before a run, or NULL */
   GdkTexture *texture;
   cairo_surface_t *cache;
 
@@ -281,6 +282,9 @@ trace_unit (HydPlotView *self, const char *name)
     return hyd_trace_store_get_unit (self->store, k);
   if (self->ghost && (k = hyd_trace_store_find (self->ghost, name)) > 0)
     return hyd_trace_store_get_unit (self->ghost, k);
+  gpointer u;
+  if (self->known_units && (u = g_hash_table_lookup (self->known_units, name)) != NULL)
+    return (HydUnit) (GPOINTER_TO_INT (u) - 1);
   return HYD_UNIT_NONE;
 }
 
@@ -1298,6 +1302,7 @@ hyd_plot_view_finalize (GObject *object)
 {
   HydPlotView *self = HYD_PLOT_VIEW (object);
   g_free (self->title);
+  g_clear_pointer (&self->known_units, g_hash_table_unref);
   g_ptr_array_unref (self->traces);
   g_array_unref (self->strips);
   G_OBJECT_CLASS (hyd_plot_view_parent_class)->finalize (object);
@@ -1472,6 +1477,20 @@ hyd_plot_view_set_store (HydPlotView *self, HydTraceStore *store)
     }
   schedule_render (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_STORE]);
+}
+
+void
+hyd_plot_view_set_variable_units (HydPlotView *self, const char *const *names, const HydUnit *units)
+{
+  g_return_if_fail (HYD_IS_PLOT_VIEW (self));
+  g_clear_pointer (&self->known_units, g_hash_table_unref);
+  if (names != NULL && units != NULL)
+    {
+      self->known_units = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+      for (guint i = 0; names[i]; i++)
+        g_hash_table_insert (self->known_units, g_strdup (names[i]), GINT_TO_POINTER ((int) units[i] + 1));
+    }
+  schedule_render (self);
 }
 
 HydTraceStore *

@@ -20,6 +20,9 @@ const char *hyd_plot_view_get_title (HydPlotView *self);
 void hyd_plot_view_set_store (HydPlotView *self, HydTraceStore *store);
 void hyd_plot_view_set_ghost (HydPlotView *self, HydTraceStore *ghost);
 /* Traces by variable name ("C1.x", "C1.A.p"); units come from the store. */
+/* The units of the circuit's variables (names NULL-terminated, units[i]
+ * that of names[i]), for the axes before a run has a store; NULL: none. */
+void hyd_plot_view_set_variable_units (HydPlotView *self, const char *const *names, const HydUnit *units);
 void hyd_plot_view_add_trace (HydPlotView *self, const char *name);
 void hyd_plot_view_remove_trace (HydPlotView *self, const char *name);
 GStrv hyd_plot_view_get_traces (HydPlotView *self);

@@ -936,6 +936,7 @@ typedef struct {
   HydCircuit *circuit;
   guint64 generation;
   GThread *thread;       /* where it was compiled */
+  HydUnit *units;        /* variables_thread: the unit of each name it returns */
 } VariablesJob;
 
 static void
@@ -943,6 +944,7 @@ variables_job_free (gpointer data)
 {
   VariablesJob *job = data;
   hyd_circuit_free (job->circuit);
+  g_free (job->units);
   g_free (job);
 }
 
@@ -958,13 +960,19 @@ variables_thread (GTask *task, gpointer source, gpointer task_data, GCancellable
       return;
     }
   g_autoptr (GStrvBuilder) builder = g_strv_builder_new ();
+  GArray *units = g_array_new (TRUE, TRUE, sizeof (HydUnit));
   for (guint v = 0; v < hyd_system_get_n_variables (system); v++)
     {
       const char *name = hyd_system_get_variable_name (system, v);
       if (g_strcmp0 (name, "t") != 0)
-        g_strv_builder_add (builder, name);
+        {
+          g_strv_builder_add (builder, name);
+          HydUnit unit = hyd_system_get_variable_unit (system, v);
+          g_array_append_val (units, unit);
+        }
     }
   hyd_system_free (system);
+  job->units = (HydUnit *) g_array_free (units, FALSE);
   g_task_return_pointer (task, g_strv_builder_end (builder), (GDestroyNotify) g_strfreev);
 }
 
@@ -983,6 +991,8 @@ variables_done (GObject *source, GAsyncResult *result, gpointer user_data)
   if (job->generation != self->variables_generation)
     return; /* an edit came after this copy; its own job follows */
   hyd_plot_panes_set_variables (self->plot_panes, (const char *const *) names);
+  /* the axes name their quantities before the first run */
+  hyd_plot_panes_set_variable_units (self->plot_panes, (const char *const *) names, job->units);
 }
 
 static gboolean

@@ -247,6 +247,40 @@ test_traces_and_ranges (void)
 }
 
 /* Never crash: no store, empty store, NaN and infinite values, tiny sizes. */
+/* Before a run (no store) the axes take the units of the circuit's
+ * variables, when the window has them: one strip a unit, as after a run,
+ * instead of one unnamed 0…1 axis. */
+static void
+test_units_before_run (void)
+{
+  HydPlotView *view = HYD_PLOT_VIEW (g_object_ref_sink (hyd_plot_view_new ()));
+  hyd_plot_view_add_trace (view, "C1.A.p");
+  hyd_plot_view_add_trace (view, "C1.x");
+  g_autofree char *dir = g_dir_make_tmp ("hyd-plot-view-XXXXXX", NULL);
+  g_autofree char *png = tmp_path (dir, "u.png");
+  g_autoptr(GError) error = NULL;
+  g_assert_true (hyd_plot_view_export_with_size (view, png, 640, 400, &error));
+  g_assert_no_error (error);
+  g_assert_false (hyd_plot_view_get_y_range (view, HYD_UNIT_PRESSURE, NULL, NULL));
+  g_assert_true (hyd_plot_view_get_y_range (view, HYD_UNIT_NONE, NULL, NULL));
+
+  const char *const names[] = { "C1.x", "C1.A.p", "C1.v", NULL };
+  const HydUnit units[] = { HYD_UNIT_POSITION, HYD_UNIT_PRESSURE, HYD_UNIT_VELOCITY, HYD_UNIT_NONE };
+  hyd_plot_view_set_variable_units (view, names, units);
+  g_assert_true (hyd_plot_view_export_with_size (view, png, 640, 400, &error));
+  g_assert_true (hyd_plot_view_get_y_range (view, HYD_UNIT_PRESSURE, NULL, NULL));
+  g_assert_true (hyd_plot_view_get_y_range (view, HYD_UNIT_POSITION, NULL, NULL));
+  g_assert_false (hyd_plot_view_get_y_range (view, HYD_UNIT_VELOCITY, NULL, NULL));
+  g_assert_false (hyd_plot_view_get_y_range (view, HYD_UNIT_NONE, NULL, NULL));
+
+  hyd_plot_view_set_variable_units (view, NULL, NULL);
+  g_assert_true (hyd_plot_view_export_with_size (view, png, 640, 400, &error));
+  g_assert_false (hyd_plot_view_get_y_range (view, HYD_UNIT_PRESSURE, NULL, NULL));
+  g_remove (png);
+  g_rmdir (dir);
+  g_object_unref (view);
+}
+
 static void
 test_degenerate (void)
 {
@@ -549,6 +583,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/ui/plot-view/traces-and-ranges", test_traces_and_ranges);
   g_test_add_func ("/ui/plot-view/incremental", test_incremental);
   g_test_add_func ("/ui/plot-view/degenerate", test_degenerate);
+  g_test_add_func ("/ui/plot-view/units-before-run", test_units_before_run);
   g_test_add_func ("/ui/plot-view/in-window", test_in_window);
   g_test_add_func ("/ui/plot-view/axis-legends-markers", test_axis_legends_markers);
   return g_test_run ();

@@ -482,6 +482,17 @@ test_variables_off_main_thread (void)
   wait_for_variables (window, window->variables_compiles);
   g_assert_nonnull (hyd_plot_panes_get_variables (window->plot_panes));
   g_assert_true (g_strv_contains (hyd_plot_panes_get_variables (window->plot_panes), "C1.x"));
+  /* and with it the units: before any run the "Pressures" pane (C1.A.p,
+   * ...) draws a pressure axis, not an unnamed 0…1 one */
+  HydPlotView *pressures = hyd_plot_panes_get_view (window->plot_panes, 2);
+  g_assert_nonnull (pressures);
+  g_assert_null (hyd_plot_view_get_store (pressures));
+  gint64 deadline = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;   /* its next render on screen */
+  while (!hyd_plot_view_get_y_range (pressures, HYD_UNIT_PRESSURE, NULL, NULL)
+         && g_get_monotonic_time () < deadline)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_true (hyd_plot_view_get_y_range (pressures, HYD_UNIT_PRESSURE, NULL, NULL));
+  g_assert_false (hyd_plot_view_get_y_range (pressures, HYD_UNIT_NONE, NULL, NULL));
 
   /* the tank removed: no list (the circuit does not compile) */
   const char *ids[] = { "T1", NULL };
