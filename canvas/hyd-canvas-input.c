@@ -186,11 +186,60 @@ wire_end_mode (HydCanvas *self)
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
+/* A wire released or clicked on a symbol's body rather than on one of its
+ * ports (a student's near miss): the symbol's free port of the wire's
+ * domain nearest to the pointer, as a port hit in *out; FALSE when it has
+ * none (the click then does nothing, as before). */
+static gboolean
+nearest_free_port (HydCanvas *self, const HydCanvasHit *h, HydCanvasHit *out)
+{
+  const HydCanvasSceneComponent *c = hyd_canvas_scene_find_component (self->scene, h->id);
+  if (c == NULL || c->symbol == NULL)
+    return FALSE;
+  /* not back onto the symbol the wire starts from */
+  gsize len = strlen (h->id);
+  if (self->wire_start_ref && strncmp (self->wire_start_ref, h->id, len) == 0 && self->wire_start_ref[len] == '.')
+    return FALSE;
+  double px, py;
+  _hyd_canvas_widget_to_canvas (self, self->pointer_wx, self->pointer_wy, &px, &py);
+  double best = G_MAXDOUBLE;
+  for (guint i = 0; i < hyd_symbol_get_n_ports (c->symbol); i++)
+    {
+      const HydSymbolPort *port = hyd_symbol_get_port (c->symbol, i);
+      g_autofree char *ref = g_strdup_printf ("%s.%s", h->id, port->name);
+      double x, y;
+      HydDirection dir;
+      gboolean has_dir;
+      if (hyd_canvas_scene_wire_count (self->scene, ref) > 0
+          || !hyd_canvas_scene_endpoint (self->scene, ref, &x, &y, &dir, &has_dir))
+        continue;
+      HydCanvasHit candidate = { .kind = HYD_CANVAS_HIT_PORT, .id = h->id, .port = port->name,
+                                 .x = x, .y = y, .dir = dir, .has_dir = has_dir };
+      double d = hypot (x - px, y - py);
+      if (wire_target_ok (self, &candidate) && d < best)
+        {
+          best = d;
+          *out = candidate;
+        }
+    }
+  return best < G_MAXDOUBLE;
+}
+
 /* A click while drawing: end the wire on a target, or add a bend. */
 static void
 wire_click (HydCanvas *self)
 {
+  HydCanvasHit body, snapped;
   const HydCanvasHit *h = &self->hover;
+  if (h->kind == HYD_CANVAS_HIT_NONE)
+    {
+      /* the hover shows ports, junctions and wires only while drawing */
+      double x, y;
+      _hyd_canvas_widget_to_canvas (self, self->pointer_wx, self->pointer_wy, &x, &y);
+      if (hyd_canvas_scene_hit (self->scene, x, y, _hyd_canvas_pixel (self), HYD_CANVAS_HIT_COMPONENT, &body)
+          && nearest_free_port (self, &body, &snapped))
+        h = &snapped;
+    }
   if (h->kind != HYD_CANVAS_HIT_NONE)
     {
       if (!wire_target_ok (self, h))

@@ -246,6 +246,65 @@ test_wire_by_drag_and_clicks (Fixture *f, gconstpointer data)
   g_assert_cmpuint (c->connections->len, ==, 2);
 }
 
+/* The centre of a component's drawing, off its ports. */
+static void
+body_centre (Fixture *f, const char *id, double *x, double *y)
+{
+  g_autoptr (HydCanvasScene) s = hyd_canvas_scene_new (hyd_document_get_circuit (f->doc),
+                                                       hyd_symbol_library_get_default (NULL));
+  const HydCanvasSceneComponent *c = hyd_canvas_scene_find_component (s, id);
+  g_assert_nonnull (c);
+  *x = (c->bounds.x0 + c->bounds.x1) / 2;
+  *y = (c->bounds.y0 + c->bounds.y1) / 2;
+}
+
+/* A wire released on a symbol's body, not on its port (the near miss of a
+ * student), ends on the symbol's free port of its domain nearest to the
+ * pointer; not on the symbol it starts from, and not on a port that has a
+ * wire: there the release is a bend, as before. */
+static void
+test_wire_onto_body (Fixture *f, gconstpointer data)
+{
+  g_autofree char *p = hyd_document_add_component (f->doc, "fixed_pump", 200, 400);
+  g_autofree char *o = hyd_document_add_component (f->doc, "orifice", 400, 200);
+  g_autofree char *t = hyd_document_add_component (f->doc, "tank", 600, 400);
+  const HydCircuit *c = hyd_document_get_circuit (f->doc);
+  double px, py, ox, oy, tx, ty, bx, by;
+  port_position (f, "P1.P", &px, &py);
+  port_position (f, "OR1.A", &ox, &oy);
+
+  /* onto the orifice's body, nearer its A than its B */
+  body_centre (f, "OR1", &bx, &by);
+  g_assert_true (hypot (ox - (bx - 4), oy - by) < hypot (ox - bx, oy - by) + 1e-9);
+  drag (f, px, py, bx - 4, by);
+  g_assert_cmpuint (c->connections->len, ==, 1);
+  HydCircuitConnection *w = g_ptr_array_index (c->connections, 0);
+  g_assert_cmpstr (w->from, ==, "P1.P");
+  g_assert_cmpstr (w->to, ==, "OR1.A");
+
+  /* from OR1.B onto the tank's body: its one port */
+  port_position (f, "OR1.B", &ox, &oy);
+  body_centre (f, "T1", &tx, &ty);
+  drag (f, ox, oy, tx, ty);
+  g_assert_cmpuint (c->connections->len, ==, 2);
+  w = g_ptr_array_index (c->connections, 1);
+  g_assert_cmpstr (w->from, ==, "OR1.B");
+  g_assert_cmpstr (w->to, ==, "T1.T");
+
+  /* from the pump's inlet onto the tank's body: its port has a wire, so
+   * the release is a bend and the wire is still being drawn */
+  port_position (f, "P1.T", &px, &py);
+  drag (f, px, py, tx, ty);
+  g_assert_cmpuint (c->connections->len, ==, 2);
+  gtk_widget_activate_action (GTK_WIDGET (f->canvas), "canvas.cancel", NULL);
+  /* onto the pump's own body: no wire from a symbol to itself */
+  body_centre (f, "P1", &bx, &by);
+  drag (f, px, py, bx, by);
+  g_assert_cmpuint (c->connections->len, ==, 2);
+  gtk_widget_activate_action (GTK_WIDGET (f->canvas), "canvas.cancel", NULL);
+  render (f);
+}
+
 static void
 test_move_and_band (Fixture *f, gconstpointer data)
 {
@@ -566,6 +625,7 @@ main (int argc, char **argv)
   g_test_add ("/canvas/widget/rotate-action", Fixture, NULL, fixture_setup, test_rotate_action, fixture_teardown);
   g_test_add ("/canvas/widget/place", Fixture, NULL, fixture_setup, test_place_click, fixture_teardown);
   g_test_add ("/canvas/widget/wire", Fixture, NULL, fixture_setup, test_wire_by_drag_and_clicks, fixture_teardown);
+  g_test_add ("/canvas/widget/wire-onto-body", Fixture, NULL, fixture_setup, test_wire_onto_body, fixture_teardown);
   g_test_add ("/canvas/widget/wire-preview-style", Fixture, NULL, fixture_setup, test_wire_preview_style,
               fixture_teardown);
   g_test_add ("/canvas/widget/move-band-keys", Fixture, NULL, fixture_setup, test_move_and_band, fixture_teardown);
