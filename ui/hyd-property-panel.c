@@ -565,6 +565,47 @@ vary_in_study_action (GtkWidget *widget, const char *action_name, GVariant *para
                    g_variant_get_string (parameter, NULL));
 }
 
+/* A choice list whose button may shrink below its longest choice (shown
+ * with "…"; the popup shows every choice whole): a long choice, in German
+ * above all, would otherwise widen the whole side pane and the schematic
+ * beside it would shrink and grow with the selection. */
+static void
+choice_setup_cb (GtkSignalListItemFactory *factory, GtkListItem *item, gpointer ellipsize)
+{
+  GtkWidget *label = gtk_label_new (NULL);
+  gtk_label_set_xalign (GTK_LABEL (label), 0);
+  if (ellipsize)
+    gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
+  gtk_list_item_set_child (item, label);
+}
+
+static void
+choice_bind_cb (GtkSignalListItemFactory *factory, GtkListItem *item, gpointer ellipsize)
+{
+  GtkStringObject *choice = gtk_list_item_get_item (item);
+  gtk_label_set_text (GTK_LABEL (gtk_list_item_get_child (item)), gtk_string_object_get_string (choice));
+}
+
+static GtkListItemFactory *
+choice_factory (gboolean ellipsize)
+{
+  GtkListItemFactory *factory = gtk_signal_list_item_factory_new ();
+  g_signal_connect (factory, "setup", G_CALLBACK (choice_setup_cb), GINT_TO_POINTER (ellipsize));
+  g_signal_connect (factory, "bind", G_CALLBACK (choice_bind_cb), GINT_TO_POINTER (ellipsize));
+  return factory;
+}
+
+static GtkWidget *
+choice_drop_down_new (GListModel *model)
+{
+  GtkWidget *dd = gtk_drop_down_new (model, NULL);
+  g_autoptr (GtkListItemFactory) button = choice_factory (TRUE);
+  g_autoptr (GtkListItemFactory) list = choice_factory (FALSE);
+  gtk_drop_down_set_factory (GTK_DROP_DOWN (dd), button);
+  gtk_drop_down_set_list_factory (GTK_DROP_DOWN (dd), list);
+  return dd;
+}
+
 static GMenuModel *
 study_menu (const char *param)
 {
@@ -639,7 +680,7 @@ build_rows (HydPropertyPanel *self, const HydComponentType *type)
       if (info->flags & HYD_PARAM_REFERENCE)
         {
           /* the ids of the components it may name (sync_reference) */
-          row->editor = gtk_drop_down_new (G_LIST_MODEL (gtk_string_list_new (NULL)), NULL);
+          row->editor = choice_drop_down_new (G_LIST_MODEL (gtk_string_list_new (NULL)));
           g_signal_connect (row->editor, "notify::selected", G_CALLBACK (reference_changed_cb), row);
         }
       else if (info->flags & HYD_PARAM_ENUM)
@@ -649,7 +690,7 @@ build_rows (HydPropertyPanel *self, const HydComponentType *type)
           for (guint c = 0; info->choices && info->choices[c]; c++)
             g_strv_builder_add (shown, _(info->choices[c]));
           g_auto (GStrv) labels = g_strv_builder_end (shown);
-          row->editor = gtk_drop_down_new_from_strings ((const char *const *) labels);
+          row->editor = choice_drop_down_new (G_LIST_MODEL (gtk_string_list_new ((const char *const *) labels)));
           g_signal_connect (row->editor, "notify::selected", G_CALLBACK (dropdown_changed_cb), row);
         }
       else

@@ -17,6 +17,11 @@
 
 G_BEGIN_DECLS
 
+/* The side pane's width in pixels: every type's panel fits it (checked in
+ * test-property-panel, in English and German), so selecting another part
+ * never resizes the schematic beside it. */
+#define HYD_PROPERTY_PANEL_WIDTH 360
+
 #define HYD_TYPE_PROPERTY_PANEL (hyd_property_panel_get_type ())
 G_DECLARE_FINAL_TYPE (HydPropertyPanel, hyd_property_panel, HYD, PROPERTY_PANEL, GtkWidget)
 

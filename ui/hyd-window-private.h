@@ -54,6 +54,8 @@ struct _HydWindow
   HydPalette *palette;
   HydPropertyPanel *property_panel;
   GtkStack *side_stack;      /* "properties" and "live" */
+  GtkWidget *side_box;       /* the side pane: HYD_PROPERTY_PANEL_WIDTH wide, or the widest it needed */
+  int side_width;
   GtkWidget *side_switcher;
   HydLivePanel *live_panel;
   HydSimBar *sim_bar;
@@ -116,6 +118,10 @@ void _hyd_window_update_title (HydWindow *self);
 gboolean _hyd_window_get_modified (HydWindow *self);
 void _hyd_window_show_message (HydWindow *self, GtkMessageType type, const char *message);
 void _hyd_window_hide_info (HydWindow *self);
+/* The side pane keeps its width while the selection or the live panel
+ * changes; it only grows, to the widest it has needed (a long word in a
+ * translation), so the schematic beside it does not shrink and grow back. */
+void _hyd_window_keep_side_width (HydWindow *self);
 /* Before a run: every field valid (and committed), every value of the
  * circuit in the editor's range; else the info bar names the parameter in
  * the user's words, the field is focused, and FALSE. */

@@ -335,6 +335,7 @@ apply_live_panel (HydWindow *self, gboolean active)
   if (active && !was)
     {
       hyd_live_panel_set_run (self->live_panel, hyd_document_get_circuit (self->document));
+      _hyd_window_keep_side_width (self);
       if (hyd_property_panel_get_component (self->property_panel) == NULL
           && hyd_live_panel_get_n_sliders (self->live_panel) > 0)
         {

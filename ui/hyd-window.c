@@ -450,9 +450,22 @@ canvas_selection_changed_cb (HydWindow *self, HydCanvas *canvas)
 {
   g_auto (GStrv) ids = hyd_canvas_get_selection (canvas);
   hyd_property_panel_set_selection (self->property_panel, (const char *const *) ids);
+  _hyd_window_keep_side_width (self);
   if (!self->probe_mode)
     gtk_label_set_text (self->mode_label, "");
   _hyd_window_actions_update (self);
+}
+
+void
+_hyd_window_keep_side_width (HydWindow *self)
+{
+  int min = 0;
+  gtk_widget_measure (self->side_box, GTK_ORIENTATION_HORIZONTAL, -1, &min, NULL, NULL, NULL);
+  if (min > self->side_width)
+    {
+      self->side_width = min;
+      gtk_widget_set_size_request (self->side_box, min, -1);
+    }
 }
 
 static void
@@ -1038,6 +1051,7 @@ hyd_window_class_init (HydWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, HydWindow, palette);
   gtk_widget_class_bind_template_child (widget_class, HydWindow, property_panel);
   gtk_widget_class_bind_template_child (widget_class, HydWindow, side_stack);
+  gtk_widget_class_bind_template_child (widget_class, HydWindow, side_box);
   gtk_widget_class_bind_template_child (widget_class, HydWindow, side_switcher);
   gtk_widget_class_bind_template_child (widget_class, HydWindow, live_panel);
   gtk_widget_class_bind_template_child (widget_class, HydWindow, sim_bar);
@@ -1087,6 +1101,8 @@ hyd_window_init (HydWindow *self)
   g_signal_connect_swapped (self->main_paned, "notify::max-position", G_CALLBACK (restore_plot_area_cb),
                             self);
   gtk_paned_set_position (self->right_paned, 10000);
+  self->side_width = HYD_PROPERTY_PANEL_WIDTH;
+  gtk_widget_set_size_request (self->side_box, self->side_width, -1);
   gtk_drawing_area_set_draw_func (self->legend_area, legend_draw, self, NULL);
   /* the simulation keys work wherever the focus is: F6 would otherwise
    * move the focus between the panes of a GtkPaned before reaching here */

@@ -4,8 +4,11 @@
  * restore default, choices, sliders for profile parameters and the running
  * mode. Skips (77) without a display. */
 #include <gtk/gtk.h>
+#include <glib/gi18n.h>
+#include <locale.h>
 #include <math.h>
 #include <string.h>
+#include "hyd-catalogue.h"
 #include "hyd-document.h"
 #include "hyd-property-panel.h"
 #include "elec-test-types.h"
@@ -221,9 +224,56 @@ test_live_slider (void)
   g_object_unref (panel);
 }
 
+/* The side pane is HYD_PROPERTY_PANEL_WIDTH wide whatever is selected: no
+ * type's panel (nor the circuit's) needs more in English, so selecting
+ * another part never widens the pane and the schematic beside it keeps its
+ * width (it jumped by up to 50 px between a tank and a pump). In German a
+ * few panels need up to about 400 px (long words beside a slider's value):
+ * the window then widens the pane once and keeps it so
+ * (_hyd_window_keep_side_width). */
+static void
+test_fits_side_pane (void)
+{
+  g_autoptr (HydDocument) doc = hyd_document_new ();
+  HydPropertyPanel *panel = HYD_PROPERTY_PANEL (g_object_ref_sink (hyd_property_panel_new ()));
+  GtkWidget *win = gtk_window_new ();
+  gtk_window_set_child (GTK_WINDOW (win), GTK_WIDGET (panel));
+  hyd_property_panel_set_document (panel, doc);
+  int min, widest = 0;
+  gtk_widget_measure (GTK_WIDGET (panel), GTK_ORIENTATION_HORIZONTAL, -1, &min, NULL, NULL, NULL);
+  g_assert_cmpint (min, <=, HYD_PROPERTY_PANEL_WIDTH);
+  guint n;
+  const HydComponentType *const *types = hyd_catalogue_list (&n);
+  const char *widest_type = NULL;
+  for (guint k = 0; k < n; k++)
+    {
+      g_autofree char *id = hyd_document_add_component (doc, types[k]->id, 100, 100);
+      const char *sel[] = { id, NULL };
+      hyd_property_panel_set_selection (panel, sel);
+      gtk_widget_measure (GTK_WIDGET (panel), GTK_ORIENTATION_HORIZONTAL, -1, &min, NULL, NULL, NULL);
+      if (min > widest)
+        {
+          widest = min;
+          widest_type = types[k]->id;
+        }
+    }
+  g_test_message ("widest panel: %s, %d px (the pane: %d px)", widest_type, widest, HYD_PROPERTY_PANEL_WIDTH);
+  g_assert_cmpint (widest, <=, HYD_PROPERTY_PANEL_WIDTH);
+  gtk_window_destroy (GTK_WINDOW (win));
+  g_object_unref (panel);
+}
+
 int
 main (int argc, char *argv[])
 {
+  setlocale (LC_ALL, "");
+  const char *locale_dir = g_getenv ("BRAMAH_TEST_LOCALE_DIR");
+  if (locale_dir)
+    {
+      bindtextdomain ("bramah", locale_dir);
+      bind_textdomain_codeset ("bramah", "UTF-8");
+      textdomain ("bramah");
+    }
   g_test_init (&argc, &argv, NULL);
   if (!gtk_init_check ())
     {
@@ -233,5 +283,6 @@ main (int argc, char *argv[])
   g_test_add_func ("/ui/property-panel/edit", test_edit);
   g_test_add_func ("/ui/property-panel/live-slider", test_live_slider);
   g_test_add_func ("/ui/property-panel/reference", test_reference);
+  g_test_add_func ("/ui/property-panel/fits-side-pane", test_fits_side_pane);
   return g_test_run ();
 }

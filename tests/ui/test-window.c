@@ -464,6 +464,36 @@ wait_for_variables (HydWindow *window, guint count)
   g_assert_cmpuint (window->variables_compiles, >, count);
 }
 
+/* Selecting a tank, then a pump, then nothing: the side pane keeps its
+ * width, so the schematic beside it neither shrinks nor grows back (the
+ * pane took each panel's own width: 50 px of jump between a tank and a
+ * pump). */
+static void
+test_side_pane_keeps_width (void)
+{
+  HydWindow *window = hyd_window_new (NULL);
+  gtk_window_present (GTK_WINDOW (window));
+  g_autofree char *path
+      = g_build_filename (g_getenv ("BRAMAH_EXAMPLES_DIR"), "cylinder-extend-retract.bramah", NULL);
+  g_autoptr (GFile) file = g_file_new_for_path (path);
+  g_assert_true (hyd_window_open_file (window, file));
+  iterate_for (300);
+  GtkWidget *canvas = GTK_WIDGET (window->canvas);
+  int width = gtk_widget_get_width (canvas);
+  g_assert_cmpint (width, >, 0);
+  const char *const choices[][2] = { { "T1", NULL }, { "PU1", NULL }, { "C1", NULL }, { NULL, NULL } };
+  for (guint k = 0; k < G_N_ELEMENTS (choices); k++)
+    {
+      hyd_canvas_set_selection (window->canvas, choices[k][0] ? choices[k] : NULL);
+      iterate_for (200);
+      g_test_message ("%s selected: schematic %d px wide", choices[k][0] ? choices[k][0] : "nothing",
+                      gtk_widget_get_width (canvas));
+      g_assert_cmpint (gtk_widget_get_width (canvas), ==, width);
+    }
+  gtk_window_destroy (GTK_WINDOW (window));
+  iterate ();
+}
+
 /* Issue 10, item 5: the variable list the plots offer follows every edit,
  * compiled by a worker on a copy of the document (the main loop never
  * compiles for it), and a list an edit has outdated is never shown. */
@@ -1376,6 +1406,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/ui/window/live-page", test_live_page);
   g_test_add_func ("/ui/window/signal-loop-runs", test_signal_loop_runs);
   g_test_add_func ("/ui/window/variables-off-main-thread", test_variables_off_main_thread);
+  g_test_add_func ("/ui/window/side-pane-keeps-width", test_side_pane_keeps_width);
   g_test_add_func ("/ui/window/run-compiles-off-main-thread", test_run_compiles_off_main_thread);
   g_test_add_func ("/ui/window/software-gl", test_software_gl);
   g_test_add_func ("/ui/window/recover-unloadable", test_recover_unloadable);
