@@ -433,13 +433,17 @@ hyd_circuit_save_data_to_file (const char *data, gsize length, const char *path,
                            "circuit file may have; nothing was written"),
                         display, size, mib, NULL);
     }
-  return hyd_file_replace_contents (path, data, length, mode, error);
+  g_autofree char *target = save_target (path, error);
+  if (target == NULL)
+    return FALSE;
+  return replace_file (target, data, length, mode, error);
 }
 
 gboolean
 hyd_file_replace_contents (const char *path, const char *data, gsize length, guint mode, GError **error)
 {
   g_autofree char *target = NULL;
+  struct stat st;
 
   g_return_val_if_fail (data != NULL || length == 0, FALSE);
   g_return_val_if_fail (path != NULL, FALSE);
@@ -447,6 +451,23 @@ hyd_file_replace_contents (const char *path, const char *data, gsize length, gui
   target = save_target (path, error);
   if (target == NULL)
     return FALSE;
+  if (stat (target, &st) == 0 && (S_ISCHR (st.st_mode) || S_ISFIFO (st.st_mode)))
+    {
+      /* a device or a pipe (/dev/null, /dev/stdout, a FIFO): written in
+       * place, as bramah-cli writes there; nothing to replace */
+      int fd = open (target, O_WRONLY | O_CLOEXEC);
+      if (fd < 0)
+        return save_error (error, errno, target, "opening it");
+      if (!write_all (fd, data ? data : "", length))
+        {
+          int errsv = errno;
+          close (fd);
+          return save_error (error, errsv, target, "writing it");
+        }
+      if (close (fd) != 0)
+        return save_error (error, errno, target, "writing it");
+      return TRUE;
+    }
   return replace_file (target, data ? data : "", length, mode, error);
 }
 

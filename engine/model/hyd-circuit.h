@@ -151,8 +151,10 @@ gboolean hyd_circuit_save_data_to_file (const char *data, gsize length, const ch
  * circuit is saved: written under a temporary name in the same folder and
  * renamed over `path` once complete, so that a reader (or a crash) never
  * sees a part of it and a failure keeps the old file; links followed;
- * `mode` as above. On failure errno also says why, for a caller that words
- * its own message. */
+ * `mode` as above. A device or a pipe (/dev/null, /dev/stdout, a FIFO) is
+ * written in place, as bramah-cli writes there (a circuit's save refuses
+ * them). On failure errno also says why, for a caller that words its own
+ * message. */
 gboolean hyd_file_replace_contents (const char *path, const char *data, gsize length, guint mode,
                                     GError **error);
 

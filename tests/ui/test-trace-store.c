@@ -247,6 +247,10 @@ test_csv (void)
     n_files++;
   g_assert_cmpuint (n_files, ==, 3);   /* all.csv, some.csv, link.csv */
 
+  /* a device is written in place (nothing to rename over /dev/null) */
+  g_assert_true (hyd_trace_store_write_csv (store, chosen, "/dev/null", &error));
+  g_assert_no_error (error);
+
   g_unlink (second);
   g_unlink (all);
   g_unlink (some);
