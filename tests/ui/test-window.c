@@ -494,6 +494,34 @@ test_side_pane_keeps_width (void)
   iterate ();
 }
 
+/* The window fits a 1024 px wide screen (a VM, a remote desktop, a
+ * projector at XGA) with the application's style: it could not be narrower
+ * than 1158 px, the view switchers' buttons each at least 100 px wide and
+ * the hidden state diagram's hint measured on one line (1203 px in German). */
+static void
+test_fits_xga (void)
+{
+  GtkCssProvider *css = gtk_css_provider_new ();
+  gtk_css_provider_load_from_resource (css, "/org/bramah/Bramah/style.css");
+  gtk_style_context_add_provider_for_display (gdk_display_get_default (), GTK_STYLE_PROVIDER (css),
+                                              GTK_STYLE_PROVIDER_PRIORITY_APPLICATION);
+  HydWindow *window = hyd_window_new (NULL);
+  gtk_window_present (GTK_WINDOW (window));
+  g_autofree char *path
+      = g_build_filename (g_getenv ("BRAMAH_EXAMPLES_DIR"), "cylinder-extend-retract.bramah", NULL);
+  g_autoptr (GFile) file = g_file_new_for_path (path);
+  g_assert_true (hyd_window_open_file (window, file));
+  iterate_for (200);
+  int min = 0;
+  gtk_widget_measure (GTK_WIDGET (window), GTK_ORIENTATION_HORIZONTAL, -1, &min, NULL, NULL, NULL);
+  g_test_message ("the window's least width: %d px", min);
+  g_assert_cmpint (min, <=, 1024);
+  gtk_window_destroy (GTK_WINDOW (window));
+  iterate ();
+  gtk_style_context_remove_provider_for_display (gdk_display_get_default (), GTK_STYLE_PROVIDER (css));
+  g_object_unref (css);
+}
+
 /* Issue 10, item 5: the variable list the plots offer follows every edit,
  * compiled by a worker on a copy of the document (the main loop never
  * compiles for it), and a list an edit has outdated is never shown. */
@@ -1407,6 +1435,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/ui/window/signal-loop-runs", test_signal_loop_runs);
   g_test_add_func ("/ui/window/variables-off-main-thread", test_variables_off_main_thread);
   g_test_add_func ("/ui/window/side-pane-keeps-width", test_side_pane_keeps_width);
+  g_test_add_func ("/ui/window/fits-xga", test_fits_xga);
   g_test_add_func ("/ui/window/run-compiles-off-main-thread", test_run_compiles_off_main_thread);
   g_test_add_func ("/ui/window/software-gl", test_software_gl);
   g_test_add_func ("/ui/window/recover-unloadable", test_recover_unloadable);
