@@ -476,12 +476,7 @@ wait_for_variables (HydWindow *window, guint count)
 static void
 test_side_pane_keeps_width (void)
 {
-  HydWindow *window = hyd_window_new (NULL);
-  gtk_window_present (GTK_WINDOW (window));
-  g_autofree char *path
-      = g_build_filename (g_getenv ("BRAMAH_EXAMPLES_DIR"), "cylinder-extend-retract.bramah", NULL);
-  g_autoptr (GFile) file = g_file_new_for_path (path);
-  g_assert_true (hyd_window_open_file (window, file));
+  HydWindow *window = open_example ("cylinder-extend-retract.bramah");
   iterate_for (300);
   GtkWidget *canvas = GTK_WIDGET (window->canvas);
   int width = gtk_widget_get_width (canvas);
@@ -510,12 +505,7 @@ test_fits_xga (void)
   gtk_css_provider_load_from_resource (css, "/org/bramah/Bramah/style.css");
   gtk_style_context_add_provider_for_display (gdk_display_get_default (), GTK_STYLE_PROVIDER (css),
                                               GTK_STYLE_PROVIDER_PRIORITY_APPLICATION);
-  HydWindow *window = hyd_window_new (NULL);
-  gtk_window_present (GTK_WINDOW (window));
-  g_autofree char *path
-      = g_build_filename (g_getenv ("BRAMAH_EXAMPLES_DIR"), "cylinder-extend-retract.bramah", NULL);
-  g_autoptr (GFile) file = g_file_new_for_path (path);
-  g_assert_true (hyd_window_open_file (window, file));
+  HydWindow *window = open_example ("cylinder-extend-retract.bramah");
   iterate_for (200);
   int min = 0;
   gtk_widget_measure (GTK_WIDGET (window), GTK_ORIENTATION_HORIZONTAL, -1, &min, NULL, NULL, NULL);
